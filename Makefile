@@ -1,0 +1,43 @@
+# Targets are named after what they protect. Each one installs the dependencies
+# first when node_modules is missing, so a single command works on a fresh clone.
+
+export REDOCLY_TELEMETRY := off
+export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
+
+NODE_BIN := node_modules/.bin
+MOCK_PORT ?= 4010
+
+.PHONY: install generate check-generated lint typecheck test build mock demo clean
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: node_modules/.package-lock.json
+
+generate: install
+	node scripts/generate.mjs
+
+check-generated: install
+	node scripts/check-generated.mjs
+
+lint: install
+	node scripts/lint.mjs
+
+typecheck: install
+	$(NODE_BIN)/tsc -p .
+
+test: install lint check-generated typecheck
+	$(NODE_BIN)/vitest run
+
+build: install
+	$(NODE_BIN)/tsdown
+
+mock: install
+	node scripts/mock.mjs --port $(MOCK_PORT)
+
+demo: install
+	node scripts/demo.mjs
+
+clean:
+	rm -rf dist

@@ -1,0 +1,126 @@
+// @ts-check
+// Writes generated/known-errors.ts: one class per catalogue code, each extending
+// its parent code's class, a code -> class registry, and createKnownError(),
+// which rebuilds any wire body (unknown codes included) without throwing.
+
+import { readFileSync } from "node:fs";
+
+/**
+ * @param {Map<string, { ext: any, schema: any }>} catalogue
+ * @param {string} preludePath scripts/templates/known-errors-prelude.ts
+ * @param {string} stamp
+ */
+export function emitKnownErrors(catalogue, preludePath, stamp) {
+  const codes = [...catalogue.keys()];
+  const parentOf = (/** @type {string} */ code) => catalogue.get(code)?.ext.parent;
+  /** @param {string} code */
+  const chainOf = (code) => {
+    const chain = [code];
+    for (let p = parentOf(code); p; p = parentOf(p)) {
+      if (!catalogue.has(p)) throw new Error(`${code}: parent ${p} is not in the catalogue`);
+      chain.push(p);
+    }
+    return chain;
+  };
+  /** @param {string} code codes whose chain contains it */
+  const familyOf = (code) => codes.filter((c) => chainOf(c).includes(code));
+  // Parents must be declared before children.
+  const ordered = [...codes].sort((a, b) => chainOf(a).length - chainOf(b).length);
+  const className = (/** @type {string} */ code) => catalogue.get(code)?.ext.class;
+  const seen = new Set();
+  for (const code of codes) {
+    const name = className(code);
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(name ?? "")) throw new Error(`${code}: class name ${name} is not an identifier`);
+    if (seen.has(name)) throw new Error(`${code}: class name ${name} is used twice`);
+    seen.add(name);
+  }
+
+  const prelude = readFileSync(preludePath, "utf8").replace(/^(\/\/.*\n)+\n/, "");
+  const out = [stamp, 'import type { components } from "./schema.js";', "", prelude.trimEnd(), ""];
+  out.push(
+    "// CATALOGUE",
+    "",
+    "type Schemas = components[\"schemas\"];",
+    "",
+    "/** Every code of the catalogue. Servers may send others; they become UNSUPPORTED_ERROR. */",
+    `export type KnownErrorCode =\n${codes.map((c) => `  | ${JSON.stringify(c)}`).join("\n")};`,
+    "",
+    "/** The `details` a code carries on the wire (undefined for codes without details). */",
+    "export type KnownErrorDetails<C extends KnownErrorCode> = Schemas[C] extends { details?: infer D } ? D : undefined;",
+    "",
+  );
+  for (const code of ordered) {
+    const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
+    const name = className(code);
+    const parent = ext.parent ? className(ext.parent) : "KnownError";
+    const family = familyOf(code);
+    const codeType = family.map((c) => JSON.stringify(c)).join(" | ");
+    const detailsType = family.map((c) => `KnownErrorDetails<${JSON.stringify(c)}>`).join(" | ");
+    const templates = Array.isArray(ext.message) ? ext.message : [ext.message];
+    const doc = [
+      ext.abstract
+        ? `\`${code}\`: abstract parent; a test for it matches ${family.length - 1} descendant codes.`
+        : `\`${code}\` (HTTP ${ext.status})${ext.parent ? `, a \`${ext.parent}\`` : ""}.`,
+      `Message: ${templates[0]}`,
+    ];
+    out.push(
+      `/**\n${doc.map((l) => ` * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n */`,
+      `export class ${name} extends ${parent} {`,
+      `  static override readonly className: string = ${JSON.stringify(name)};`,
+      `  static override readonly code: string = ${JSON.stringify(code)};`,
+      `  static override readonly status: number | undefined = ${ext.abstract ? "undefined" : ext.status};`,
+      `  static override readonly codeChain: readonly string[] = ${JSON.stringify(chainOf(code))};`,
+      `  static override readonly messageTemplates: readonly string[] = ${JSON.stringify(templates)};`,
+      `  declare readonly code: ${codeType};`,
+      `  declare readonly details: ${detailsType} | undefined;`,
+      code === "UNSUPPORTED_ERROR"
+        ? "  /** For a code this catalogue does not know: the `details` the server sent with it. */\n  declare readonly originalDetails?: unknown;"
+        : null,
+      `  constructor(details?: KnownErrorDetails<${JSON.stringify(code)}>, init?: KnownErrorInit) {`,
+      // The parent's constructor is typed with the parent's details.
+      "    super(details as never, init);",
+      "  }",
+      "}",
+      "",
+    );
+  }
+  out.push(
+    "// REGISTRY",
+    "",
+    "/** The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`). */",
+    "export const KnownErrors = {",
+    ...codes.map((code) => `  ${className(code)},`),
+    "} as const;",
+    "",
+    "/** code -> class. */",
+    "export const knownErrorClasses: { readonly [C in KnownErrorCode]: new (details?: never, init?: KnownErrorInit) => KnownError } = {",
+    ...codes.map((code) => `  ${code}: ${className(code)},`),
+    "};",
+    "",
+    "/** The catalogue's HTTP status of each code; undefined for abstract parents. */",
+    "export const knownErrorStatus: { readonly [C in KnownErrorCode]: number | undefined } = {",
+    ...codes.map((code) => `  ${code}: ${catalogue.get(code)?.ext.abstract ? "undefined" : catalogue.get(code)?.ext.status},`),
+    "};",
+    "",
+    "/** True when the catalogue knows `code`. */",
+    "export function isKnownErrorCode(code: unknown): code is KnownErrorCode {",
+    "  return typeof code === \"string\" && Object.prototype.hasOwnProperty.call(knownErrorClasses, code);",
+    "}",
+    "",
+    "/**",
+    " * Rebuilds the typed error of a wire body `{code, details?, error}`. `init.status`",
+    " * is the status the response arrived with; `init.message` the server's `error`",
+    " * text, kept as the message. A code the catalogue does not know becomes",
+    " * {@link UnsupportedError} keeping the original code (`details.originalErrorCode`),",
+    " * `originalDetails`, the status and the text. Never throws.",
+    " */",
+    "export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {",
+    "  if (isKnownErrorCode(code)) return new knownErrorClasses[code](details as never, init);",
+    "  const error = new UnsupportedError({ originalErrorCode: code }, init);",
+    "  Object.defineProperty(error, \"originalDetails\", { value: details, enumerable: true });",
+    "  return error;",
+    "}",
+    "",
+  );
+  return out.filter((l) => l !== null).join("\n");
+}

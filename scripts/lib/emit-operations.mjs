@@ -1,0 +1,83 @@
+// @ts-check
+// Writes generated/operations.ts: the table the runtime reads to call an
+// operation correctly (which headers it takes, whether it may be retried)
+// without parsing the document at run time, and the known errors of each.
+
+import { describeAccess, IDEMPOTENT_METHODS, listOperations } from "./bundle.mjs";
+
+/**
+ * @param {any} doc the expanded bundle
+ * @param {string} stamp
+ */
+export function emitOperations(doc, stamp) {
+  const rows = [];
+  const errorRows = [];
+  const ids = new Set();
+  for (const { path, method, op } of listOperations(doc)) {
+    const id = op.operationId;
+    if (typeof id !== "string" || !/^[a-z][A-Za-z0-9]*$/.test(id)) throw new Error(`${method} ${path}: operationId ${id} is not a camelCase identifier`);
+    if (ids.has(id)) throw new Error(`operationId ${id} is used twice`);
+    ids.add(id);
+    const access = describeAccess(op);
+    const content = Object.keys(op.requestBody?.content ?? {});
+    const body = content.includes("application/x-www-form-urlencoded") ? "form" : content.length > 0 ? "json" : "none";
+    const fields = [
+      `method: ${JSON.stringify(method.toUpperCase())}`,
+      `path: ${JSON.stringify(path)}`,
+      `tag: ${JSON.stringify(op.tags?.[0] ?? "")}`,
+      `accessTypes: ${JSON.stringify(access.accessTypes)}`,
+      `stackHeaders: ${access.sendsStackHeaders}`,
+      `userTokens: ${JSON.stringify(access.userTokens)}`,
+      `refreshTokenHeader: ${access.refreshTokenHeader}`,
+      `idempotent: ${IDEMPOTENT_METHODS.has(method)}`,
+      `requestBody: ${JSON.stringify(body)}`,
+      op["x-stack-navigation"] ? "navigation: true" : null,
+    ].filter(Boolean);
+    errorRows.push(`  ${id}: ${JSON.stringify(op["x-stack-known-errors"] ?? [])},`);
+    rows.push(`  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`);
+  }
+  return [
+    stamp,
+    'import type { KnownErrorCode } from "./known-errors.js";',
+    "",
+    'export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";',
+    'export type AccessType = "client" | "server" | "admin";',
+    "",
+    "export interface OperationInfo {",
+    "  readonly method: HttpMethod;",
+    "  /** Relative to `<baseUrl>/api/v1`. */",
+    "  readonly path: string;",
+    "  readonly tag: string;",
+    "  /** The kinds of app that may call it. */",
+    "  readonly accessTypes: readonly AccessType[];",
+    "  /** False for the token endpoint and the authorize navigation, which get no `x-stack-*` headers. */",
+    "  readonly stackHeaders: boolean;",
+    "  /** Whether a client must (`required`) or may (`optional`) send the user's access token. */",
+    '  readonly userTokens: "none" | "optional" | "required";',
+    "  /** Whether it reads `x-stack-refresh-token`; no other operation is sent the refresh token. */",
+    "  readonly refreshTokenHeader: boolean;",
+    "  /** GET, PUT, DELETE, OPTIONS, HEAD, TRACE: safe to resend after a network error. */",
+    "  readonly idempotent: boolean;",
+    '  readonly requestBody: "json" | "form" | "none";',
+    "  /** A browser navigation, never fetched. */",
+    "  readonly navigation?: true;",
+    "}",
+    "",
+    "export const operations = {",
+    ...rows,
+    "} as const satisfies Record<string, OperationInfo>;",
+    "",
+    "export type OperationId = keyof typeof operations;",
+    "",
+    "/**",
+    " * Every known error each operation can answer. Kept apart from {@link operations}",
+    " * so that code needing only the call table does not bundle it.",
+    " */",
+    "export const operationKnownErrors = {",
+    ...errorRows,
+    "} as const satisfies { readonly [K in OperationId]: readonly KnownErrorCode[] };",
+    "",
+    "export type OperationKnownError<K extends OperationId> = (typeof operationKnownErrors)[K][number];",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,144 @@
+// The part of generated/known-errors.ts that does not depend on the catalogue.
+// scripts/generate.mjs copies it verbatim above the generated classes; it lives
+// here as real TypeScript so that it is type-checked and read like any source.
+
+/** Marks our errors so that guards work across two loaded copies of the package. */
+const BRAND = Symbol.for("stackkit.KnownError");
+
+export interface KnownErrorInit {
+  /** The HTTP status the error arrived with; defaults to the code's catalogue status. */
+  readonly status?: number | undefined;
+  /** The server's `error` text. Kept as the message when present. */
+  readonly message?: string | undefined;
+  readonly cause?: unknown;
+}
+
+export interface KnownErrorJSON {
+  readonly name: string;
+  readonly code: string;
+  readonly status: number;
+  readonly message: string;
+  readonly details: unknown;
+}
+
+/** The shape every known error has, whichever copy of the package built it. */
+export interface KnownErrorLike {
+  readonly code: string;
+  readonly status: number;
+  readonly details: unknown;
+  readonly message: string;
+  /** The error's own code, then each parent's, up to the root of its family. */
+  readonly codeChain: readonly string[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isBranded(value: unknown): value is KnownErrorLike {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [BRAND]?: unknown })[BRAND] === true &&
+    Array.isArray((value as { codeChain?: unknown }).codeChain)
+  );
+}
+
+/**
+ * True when `value` is a known error and, if `code` is given, belongs to that
+ * code's family (the code itself or any descendant: `ACCESS_TOKEN_EXPIRED` is an
+ * `INVALID_ACCESS_TOKEN`). Works across package copies: it reads a brand, not the prototype.
+ */
+export function isKnownError(value: unknown, code?: string): value is KnownErrorLike {
+  return isBranded(value) && (code === undefined || value.codeChain.includes(code));
+}
+
+type Filter = (value: unknown) => string | undefined;
+
+// Each filter answers undefined when the value cannot be shown, so that the
+// template that needs it is skipped instead of printing "undefined" or throwing.
+const filters: Record<string, Filter> = {
+  raw: (v) => (v === undefined || v === null ? undefined : typeof v === "string" ? v : JSON.stringify(v)),
+  json: (v) => (v === undefined || v === null ? undefined : JSON.stringify(v)),
+  iso: (v) => {
+    if (typeof v !== "number" || !Number.isFinite(v)) return undefined;
+    const date = new Date(v);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  },
+  quoted_or: (v) =>
+    Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined,
+  overloads: (v) =>
+    Array.isArray(v)
+      ? "\n\n" + v.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`).join("\n\n")
+      : undefined,
+};
+
+const PLACEHOLDER = /\{(\w+)(?:\|(\w+))?\}/g;
+
+function renderTemplate(template: string, details: Record<string, unknown>): string | undefined {
+  let complete = true;
+  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined) => {
+    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(details[key]);
+    if (shown === undefined) complete = false;
+    return shown ?? "";
+  });
+  return complete ? text : undefined;
+}
+
+/**
+ * Builds a message from the first template whose placeholders `details` can
+ * fill. When none fits, the last template is used with the gaps marked.
+ */
+export function renderKnownErrorMessage(templates: readonly string[], details: unknown): string {
+  const values = isRecord(details) ? details : {};
+  for (const template of templates) {
+    const text = renderTemplate(template, values);
+    if (text !== undefined) return text;
+  }
+  const last = templates[templates.length - 1] ?? "";
+  return last.replace(PLACEHOLDER, (_, key: string) => `<${key} unknown>`);
+}
+
+/**
+ * Base of every known error of the service. Subclasses are generated, one per
+ * catalogue code, and extend their parent code's class, so `instanceof` and
+ * {@link isKnownError} both test families. `instanceof` also works across two
+ * copies of the package: it compares codes, not prototypes.
+ */
+export class KnownError extends Error {
+  /** The class's name, kept as data because bundlers may rename classes. */
+  static readonly className: string = "KnownError";
+  static readonly code: string | undefined = undefined;
+  static readonly status: number | undefined = undefined;
+  static readonly codeChain: readonly string[] = [];
+  static readonly messageTemplates: readonly string[] = ["Unknown error."];
+
+  declare readonly code: string;
+  readonly status: number;
+  readonly details: unknown;
+  readonly codeChain: readonly string[];
+
+  constructor(details?: unknown, init: KnownErrorInit = {}) {
+    const ctor = new.target as typeof KnownError;
+    const safeDetails = isRecord(details) ? details : undefined;
+    const message =
+      typeof init.message === "string" && init.message !== ""
+        ? init.message
+        : renderKnownErrorMessage(ctor.messageTemplates, safeDetails);
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = ctor.className;
+    Object.defineProperty(this, "code", { value: ctor.code ?? "UNKNOWN", enumerable: true });
+    this.status = init.status ?? ctor.status ?? 500;
+    this.details = safeDetails;
+    this.codeChain = ctor.codeChain;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return this.code === undefined ? isBranded(value) : isKnownError(value, this.code);
+  }
+
+  toJSON(): KnownErrorJSON {
+    return { name: this.name, code: this.code, status: this.status, message: this.message, details: this.details };
+  }
+}
