@@ -6002,7 +6002,7 @@ export interface operations {
         };
         responses: {
             /** @description The new user. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6208,7 +6208,7 @@ export interface operations {
         };
         responses: {
             /** @description The new team, in the view of the caller's access type. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6338,7 +6338,7 @@ export interface operations {
         };
         responses: {
             /** @description The user is a member of the team. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6557,7 +6557,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": {
+                        /** @constant */
+                        is_code_valid?: true;
+                    };
                 };
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
@@ -6786,7 +6789,7 @@ export interface operations {
         };
         responses: {
             /** @description The new contact channel. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7107,7 +7110,7 @@ export interface operations {
         };
         responses: {
             /** @description Granted. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7218,7 +7221,7 @@ export interface operations {
         };
         responses: {
             /** @description Granted. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7320,7 +7323,7 @@ export interface operations {
         };
         responses: {
             /** @description The new permission definition. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7454,7 +7457,7 @@ export interface operations {
         };
         responses: {
             /** @description The new permission definition. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7592,7 +7595,7 @@ export interface operations {
         };
         responses: {
             /** @description The new key, in full this once. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7776,7 +7779,7 @@ export interface operations {
         };
         responses: {
             /** @description The new key, in full this once. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7980,7 +7983,7 @@ export interface operations {
         };
         responses: {
             /** @description The new project. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8137,7 +8140,7 @@ export interface operations {
         };
         responses: {
             /** @description The new key set, keys in full this once. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8489,7 +8492,7 @@ export interface operations {
         };
         responses: {
             /** @description The provider's access token. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
