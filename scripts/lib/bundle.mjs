@@ -117,10 +117,28 @@ export function readCatalogue(doc) {
 }
 
 /**
+ * Follows local `#/...` references.
+ * @param {any} doc
+ * @param {any} node
+ * @returns {any}
+ */
+export function resolveRef(doc, node) {
+  if (!node || typeof node.$ref !== "string" || !node.$ref.startsWith("#/")) return node;
+  const target = node.$ref
+    .slice(2)
+    .split("/")
+    .map((/** @type {string} */ key) => key.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((/** @type {any} */ at, /** @type {string} */ key) => at?.[key], doc);
+  if (target === undefined) throw new Error(`unresolved reference ${node.$ref}`);
+  return resolveRef(doc, target);
+}
+
+/**
  * What the generator and the runtime need to know about how an operation is called.
+ * @param {any} doc the bundled document, to resolve parameter references
  * @param {any} op
  */
-export function describeAccess(op) {
+export function describeAccess(doc, op) {
   const alternatives = /** @type {Record<string, unknown>[]} */ (op.security ?? []);
   const accessTypes = new Set(op["x-stack-access-types"] ?? []);
   for (const alt of alternatives) {
@@ -136,9 +154,9 @@ export function describeAccess(op) {
   if (withUser.length > 0) {
     userTokens = clientAlternatives.length > 0 && clientAlternatives.every((alt) => "AccessToken" in alt) ? "required" : "optional";
   }
-  const refreshTokenHeader = (op.parameters ?? []).some(
-    (/** @type {any} */ p) => p.in === "header" && p.name === "x-stack-refresh-token",
-  );
+  const refreshTokenHeader = (op.parameters ?? [])
+    .map((/** @type {any} */ p) => resolveRef(doc, p))
+    .some((/** @type {any} */ p) => p.in === "header" && p.name === "x-stack-refresh-token");
   return {
     accessTypes: ["client", "server", "admin"].filter((t) => accessTypes.has(t)),
     sendsStackHeaders: alternatives.length > 0,
@@ -150,12 +168,13 @@ export function describeAccess(op) {
 
 /**
  * The known errors an operation can answer: the ones it lists plus the shared ones.
+ * @param {any} doc
  * @param {any} op
  * @param {Map<string, { ext: any }>} catalogue
  * @param {string} where for messages
  */
-export function knownErrorsOf(op, catalogue, where) {
-  const access = describeAccess(op);
+export function knownErrorsOf(doc, op, catalogue, where) {
+  const access = describeAccess(doc, op);
   const codes = new Set(["SCHEMA_ERROR"]);
   if (op.requestBody) codes.add("BODY_PARSING_ERROR");
   if (access.sendsStackHeaders) {
@@ -190,7 +209,7 @@ export function expandKnownErrors(doc) {
   }
   for (const { path: p, method, op } of listOperations(doc)) {
     const where = `${method.toUpperCase()} ${p}`;
-    const codes = knownErrorsOf(op, catalogue, where);
+    const codes = knownErrorsOf(doc, op, catalogue, where);
     op["x-stack-known-errors"] = codes;
     /** @type {Map<string, string[]>} */
     const byStatus = new Map();

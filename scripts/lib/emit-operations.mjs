@@ -18,7 +18,7 @@ export function emitOperations(doc, stamp) {
     if (typeof id !== "string" || !/^[a-z][A-Za-z0-9]*$/.test(id)) throw new Error(`${method} ${path}: operationId ${id} is not a camelCase identifier`);
     if (ids.has(id)) throw new Error(`operationId ${id} is used twice`);
     ids.add(id);
-    const access = describeAccess(op);
+    const access = describeAccess(doc, op);
     const content = Object.keys(op.requestBody?.content ?? {});
     const body = content.includes("application/x-www-form-urlencoded") ? "form" : content.length > 0 ? "json" : "none";
     const fields = [

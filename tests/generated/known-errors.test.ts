@@ -1,0 +1,185 @@
+// Round trip of the known-error catalogue: every code's wire example, fed to the
+// generated registry, rebuilds the right class, family, status, details and message.
+// Also the codes the reference SDK fails to rebuild (known-errors.md, last section).
+import { describe, expect, it } from "vitest";
+import {
+  createKnownError,
+  isKnownError,
+  KnownError,
+  knownErrorClasses,
+  KnownErrors,
+  knownErrorStatus,
+  renderKnownErrorMessage,
+  UnsupportedError,
+  type KnownErrorCode,
+} from "../../generated/known-errors.js";
+import { catalogue, type WireBody } from "../fixtures/document.js";
+
+const parentOf = new Map(catalogue.map((c) => [c.code, c.ext.parent]));
+function chainOf(code: string): string[] {
+  const chain = [code];
+  for (let p = parentOf.get(code); p; p = parentOf.get(p)) chain.push(p);
+  return chain;
+}
+const rebuild = (body: WireBody, status: number) => createKnownError(body.code, body.details, { status, message: body.error });
+
+describe("every catalogue code", () => {
+  it("is one of 105, each with a class in the registry", () => {
+    expect(catalogue).toHaveLength(105);
+    expect(Object.keys(knownErrorClasses).sort()).toEqual(catalogue.map((c) => c.code).sort());
+    expect(Object.keys(KnownErrors)).toHaveLength(105);
+  });
+
+  it.each(catalogue)("$code rebuilds from its wire example", ({ code, ext, example }) => {
+    const status = ext.status ?? 400;
+    const error = rebuild(example, status);
+    expect(error).toBeInstanceOf(knownErrorClasses[code as KnownErrorCode]);
+    expect(error).toBeInstanceOf(KnownErrors[ext.class as keyof typeof KnownErrors]);
+    expect(error).toBeInstanceOf(KnownError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe(ext.class);
+    expect(error.code).toBe(code);
+    expect(error.status).toBe(status);
+    expect(error.details).toEqual(example.details);
+    expect(error.message).toBe(example.error);
+    expect(error.codeChain).toEqual(chainOf(code));
+    for (const family of chainOf(code)) expect(isKnownError(error, family)).toBe(true);
+    expect(knownErrorStatus[code as KnownErrorCode]).toBe(ext.status);
+  });
+
+  it.each(catalogue.filter((c) => !c.ext.freeText && !c.ext.abstract && !["INVALID_ACCESS_TYPE", "INVALID_SCOPE"].includes(c.code)))(
+    "$code rebuilds its message from details when the server sends no text",
+    ({ code, example }) => {
+      expect(createKnownError(code, example.details).message).toBe(example.error);
+    },
+  );
+
+  it.each(catalogue)("$code serialises to JSON with its code, status, message and details", ({ code, ext, example }) => {
+    const json = JSON.parse(JSON.stringify(rebuild(example, ext.status ?? 400)));
+    expect(json).toEqual({ name: ext.class, code, status: ext.status ?? 400, message: example.error, ...(example.details ? { details: example.details } : {}) });
+  });
+});
+
+describe("families", () => {
+  it("ACCESS_TOKEN_EXPIRED is an INVALID_ACCESS_TOKEN, an INVALID_SESSION_AUTHENTICATION and a SESSION_AUTHENTICATION_ERROR", () => {
+    const error = createKnownError("ACCESS_TOKEN_EXPIRED", { expired_at_millis: null }, { status: 401 });
+    expect(error).toBeInstanceOf(KnownErrors.InvalidAccessToken);
+    expect(error).toBeInstanceOf(KnownErrors.InvalidSessionAuthentication);
+    expect(error).toBeInstanceOf(KnownErrors.SessionAuthenticationError);
+    expect(error).not.toBeInstanceOf(KnownErrors.RefreshTokenError);
+    expect(error.message).toBe("Access token has expired. Please refresh it and try again.");
+  });
+
+  it("CANNOT_DELETE_CURRENT_SESSION is a REFRESH_TOKEN_ERROR, as the service defines it", () => {
+    expect(isKnownError(createKnownError("CANNOT_DELETE_CURRENT_SESSION", undefined, { status: 400 }), "REFRESH_TOKEN_ERROR")).toBe(true);
+  });
+
+  it("API_KEY_NOT_FOUND, WRONG_API_KEY_TYPE and PUBLIC_API_KEY_CANNOT_BE_REVOKED are API_KEY_NOT_VALID", () => {
+    for (const code of ["API_KEY_NOT_FOUND", "WRONG_API_KEY_TYPE", "PUBLIC_API_KEY_CANNOT_BE_REVOKED"]) {
+      expect(createKnownError(code)).toBeInstanceOf(KnownErrors.ApiKeyNotValid);
+    }
+  });
+
+  it("a parent is not a member of its child's family", () => {
+    const parent = createKnownError("PASSWORD_REQUIREMENTS_NOT_MET", undefined, { status: 400, message: "Too weak." });
+    expect(parent).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
+    expect(parent).not.toBeInstanceOf(KnownErrors.PasswordTooShort);
+  });
+});
+
+describe("codes the reference SDK cannot rebuild", () => {
+  it.each(["BODY_PARSING_ERROR", "CLI_AUTH_ERROR", "CLI_AUTH_EXPIRED_ERROR", "CLI_AUTH_USED_ERROR", "PASSKEY_REGISTRATION_FAILED", "PASSKEY_AUTHENTICATION_FAILED", "INVALID_SCOPE"])(
+    "%s rebuilds from body.error without details",
+    (code) => {
+      const error = createKnownError(code, undefined, { status: 400, message: "What the server said." });
+      expect(error.code).toBe(code);
+      expect(error.message).toBe("What the server said.");
+      expect(error.details).toBeUndefined();
+    },
+  );
+
+  it("INVALID_ACCESS_TYPE rebuilds without details", () => {
+    const error = createKnownError("INVALID_ACCESS_TYPE", undefined, { status: 400 });
+    expect(error).toBeInstanceOf(KnownErrors.InvalidAccessType);
+    expect(error.message).toBe("The x-stack-access-type header must be 'client', 'server', or 'admin'.");
+  });
+
+  it("TEAM_ALREADY_EXISTS is known", () => {
+    expect(createKnownError("TEAM_ALREADY_EXISTS", { team_id: "t1" }, { status: 409 }).message).toBe("Team t1 already exists.");
+  });
+
+  it("an abstract parent sent as-is becomes the parent's class with the response's status and text", () => {
+    const error = createKnownError("INVALID_ACCESS_TOKEN", undefined, { status: 401, message: "Bad token." });
+    expect(error).toBeInstanceOf(KnownErrors.InvalidAccessToken);
+    expect(error.status).toBe(401);
+    expect(error.message).toBe("Bad token.");
+  });
+
+  it("an unknown code becomes UNSUPPORTED_ERROR keeping the code, status, details and text", () => {
+    const error = createKnownError("QUOTA_EXCEEDED", { limit: 3 }, { status: 429, message: "Too many projects." });
+    expect(error).toBeInstanceOf(UnsupportedError);
+    expect(error.code).toBe("UNSUPPORTED_ERROR");
+    expect(error.details).toEqual({ originalErrorCode: "QUOTA_EXCEEDED" });
+    expect((error as UnsupportedError).originalDetails).toEqual({ limit: 3 });
+    expect(error.status).toBe(429);
+    expect(error.message).toBe("Too many projects.");
+  });
+
+  it("an unknown code without text says which code it was", () => {
+    expect(createKnownError("QUOTA_EXCEEDED", undefined, { status: 400 }).message).toBe(
+      "An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: QUOTA_EXCEEDED",
+    );
+  });
+
+  it.each([
+    ["a string", "oops"],
+    ["an array", [1, 2]],
+    ["null", null],
+    ["details of the wrong shape", { min_length: "eight" }],
+  ])("details given as %s never throw", (_, details) => {
+    expect(() => createKnownError("PASSWORD_TOO_SHORT", details, { status: 400 })).not.toThrow();
+    expect(() => createKnownError("INSUFFICIENT_ACCESS_TYPE", details, { status: 401 })).not.toThrow();
+    expect(() => createKnownError("ALL_OVERLOADS_FAILED", details, { status: 400 })).not.toThrow();
+    expect(() => createKnownError("ACCESS_TOKEN_EXPIRED", details, { status: 401 })).not.toThrow();
+  });
+
+  it("a code that names an Object.prototype member is unknown, not a crash", () => {
+    expect(createKnownError("constructor").code).toBe("UNSUPPORTED_ERROR");
+    expect(createKnownError("__proto__").code).toBe("UNSUPPORTED_ERROR");
+  });
+});
+
+describe("messages", () => {
+  it("the server's text wins over the template", () => {
+    expect(createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }, { message: "Choose at least 8 characters." }).message).toBe(
+      "Choose at least 8 characters.",
+    );
+  });
+
+  it("a template whose details are missing marks the gap instead of printing undefined", () => {
+    expect(createKnownError("PASSWORD_TOO_SHORT").message).toBe("Password too short. Minimum length is <min_length unknown>.");
+  });
+
+  it("the first template whose keys are present is used", () => {
+    const templates = ["The {type} ({contact_channel_value}) is taken.", "This {type} is taken."];
+    expect(renderKnownErrorMessage(templates, { type: "email", contact_channel_value: "a@b.c" })).toBe("The email (a@b.c) is taken.");
+    expect(renderKnownErrorMessage(templates, { type: "email", contact_channel_value: null })).toBe("This email is taken.");
+  });
+});
+
+describe("guards across two copies of the package", () => {
+  it("instanceof and isKnownError recognise an error built by another copy", async () => {
+    const other = (await import("../../generated/known-errors.ts?second-copy")) as typeof import("../../generated/known-errors.js");
+    expect(other.KnownErrors.PasswordTooShort).not.toBe(KnownErrors.PasswordTooShort);
+    const foreign = other.createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }, { status: 400 });
+    expect(foreign).toBeInstanceOf(KnownErrors.PasswordTooShort);
+    expect(foreign).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
+    expect(foreign).not.toBeInstanceOf(KnownErrors.EmailPasswordMismatch);
+    expect(isKnownError(foreign, "PASSWORD_REQUIREMENTS_NOT_MET")).toBe(true);
+  });
+
+  it("a look-alike plain object is not a known error", () => {
+    expect(isKnownError({ code: "USER_NOT_FOUND", codeChain: ["USER_NOT_FOUND"] })).toBe(false);
+    expect({ code: "USER_NOT_FOUND" }).not.toBeInstanceOf(KnownErrors.UserNotFound);
+  });
+});
