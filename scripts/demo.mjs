@@ -14,6 +14,7 @@ const PUBLISHABLE_CLIENT_KEY = "pck_demo_publishable_client_key";
 const mock = await startMock({ quiet: true });
 try {
   console.log(`Mock of the API listening on ${mock.baseUrl}${API_PREFIX}\n`);
+  /** @type {import("openapi-fetch").Client<import("../generated/schema.js").paths>} */
   const client = createClient({
     baseUrl: mock.baseUrl + API_PREFIX,
     headers: {

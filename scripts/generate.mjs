@@ -37,8 +37,8 @@ export async function generate(outDir) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const i = process.argv.indexOf("--out");
-  const outDir = path.resolve(i > 0 && process.argv[i + 1] ? process.argv[i + 1] : path.join(root, "generated"));
+  const flag = process.argv.indexOf("--out");
+  const outDir = path.resolve(flag > 0 ? (process.argv[flag + 1] ?? "generated") : path.join(root, "generated"));
   const names = await generate(outDir);
   console.log(`wrote ${names.length} files to ${path.relative(process.cwd(), outDir) || "."}`);
 }

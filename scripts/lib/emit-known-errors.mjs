@@ -36,6 +36,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
   }
 
   const prelude = readFileSync(preludePath, "utf8").replace(/^(\/\/.*\n)+\n/, "");
+  /** @type {(string | null)[]} */
   const out = [stamp, 'import type { components } from "./schema.js";', "", prelude.trimEnd(), ""];
   out.push(
     "// CATALOGUE",

@@ -1,0 +1,20 @@
+import type { OperationId } from "../runtime/index.js";
+
+/**
+ * The React Query key of an operation: `["stackkit", operationId, params]`.
+ * Keys start with the operationId so that a mutation can invalidate every
+ * read of one operation with the prefix `["stackkit", operationId]`.
+ */
+export type StackQueryKey<K extends OperationId = OperationId> = readonly ["stackkit", K, StackQueryParams];
+
+/** The parameters of a read, as they appear in its key. */
+export type StackQueryParams = Readonly<Record<string, unknown>>;
+
+/**
+ * Builds the key of a read. Parameters whose value is `undefined` are left out,
+ * so `{ team_id: undefined }` and `{}` name the same query.
+ */
+export function stackQueryKey<K extends OperationId>(operationId: K, params: StackQueryParams = {}): StackQueryKey<K> {
+  const defined = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
+  return ["stackkit", operationId, defined] as const;
+}

@@ -1,0 +1,54 @@
+// The operation table the runtime reads: one row per operation of the document,
+// with the facts the wire contract attaches to each.
+import { describe, expect, it } from "vitest";
+import { operationKnownErrors, operations, type OperationInfo } from "../../generated/operations.js";
+import { operations as documentOperations } from "../fixtures/document.js";
+
+const rows = Object.entries(operations) as [string, OperationInfo][];
+
+describe("generated/operations.ts", () => {
+  it("has a row for every operation of the document, with its method and path", () => {
+    expect(rows.map(([id, row]) => `${row.method} ${row.path} ${id}`).sort()).toEqual(
+      documentOperations.map((o) => `${o.method.toUpperCase()} ${o.path} ${o.op.operationId}`).sort(),
+    );
+  });
+
+  it("marks GET, PUT, DELETE, OPTIONS, HEAD and TRACE idempotent, and POST and PATCH not", () => {
+    for (const [, row] of rows) expect(row.idempotent).toBe(!["POST", "PATCH"].includes(row.method));
+  });
+
+  it("gives the refresh token header to updatePassword and refreshCurrentSession only", () => {
+    expect(rows.filter(([, row]) => row.refreshTokenHeader).map(([id]) => id).sort()).toEqual(["refreshCurrentSession", "updatePassword"]);
+  });
+
+  it("sends no x-stack-* headers to the token endpoint, which takes a form body", () => {
+    expect(operations.exchangeOAuthToken).toMatchObject({ method: "POST", path: "/auth/oauth/token", stackHeaders: false, requestBody: "form" });
+  });
+
+  it("marks the authorize call as a navigation", () => {
+    expect(operations.startOAuthAuthorization).toMatchObject({ method: "GET", navigation: true, stackHeaders: false });
+  });
+
+  it("knows which calls need the user, may take one, or are made without one", () => {
+    expect(operations.getCurrentUser.userTokens).toBe("required");
+    expect(operations.signUpWithPassword.userTokens).toBe("optional");
+    expect(operations.signInWithPassword.userTokens).toBe("none");
+    expect(operations.listUsers.userTokens).toBe("none");
+  });
+
+  it("knows the access types of client, server and admin calls", () => {
+    expect(operations.getCurrentProject.accessTypes).toEqual(["client", "server", "admin"]);
+    expect(operations.createUser.accessTypes).toEqual(["server", "admin"]);
+    expect(operations.getAdminProject.accessTypes).toEqual(["admin"]);
+    expect(operations.listOwnedProjects.accessTypes).toEqual(["client"]);
+  });
+
+  it("lists each operation's known errors, the shared ones included", () => {
+    expect(operationKnownErrors.signInWithPassword).toEqual(
+      expect.arrayContaining(["EMAIL_PASSWORD_MISMATCH", "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "SCHEMA_ERROR", "INVALID_PUBLISHABLE_CLIENT_KEY"]),
+    );
+    expect(operationKnownErrors.getCurrentUser).toEqual(expect.arrayContaining(["ACCESS_TOKEN_EXPIRED", "CANNOT_GET_OWN_USER_WITHOUT_USER"]));
+    expect(operationKnownErrors.signInWithPassword).not.toContain("ACCESS_TOKEN_EXPIRED");
+    expect(Object.keys(operationKnownErrors).sort()).toEqual(rows.map(([id]) => id).sort());
+  });
+});
