@@ -98,3 +98,10 @@ describe("the override-error-status protocol", () => {
     expect(info).toContain("x-stack-known-error");
   });
 });
+
+describe("the bundled document", () => {
+  it("is a valid OpenAPI 3.1 document with every reference resolvable", async () => {
+    const { default: SwaggerParser } = await import("@apidevtools/swagger-parser");
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+  });
+});
