@@ -21,6 +21,8 @@ export interface OperationInfo {
   /** GET, PUT, DELETE, OPTIONS, HEAD, TRACE: safe to resend after a network error. */
   readonly idempotent: boolean;
   readonly requestBody: "json" | "form" | "none";
+  /** What a 2xx answer carries: JSON, plain text, or nothing (a navigation). */
+  readonly responseBody: "json" | "text" | "none";
   /** A browser navigation, never fetched. */
   readonly navigation?: true;
 }
@@ -37,6 +39,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "form",
+    responseBody: "json",
   },
   /** GET /auth/oauth/authorize/{provider}: Start an OAuth sign-in or account link */
   startOAuthAuthorization: {
@@ -49,6 +52,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "none",
     navigation: true,
   },
   /** POST /auth/password/send-reset-code: Send a password-reset e-mail */
@@ -62,6 +66,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/password/reset: Reset the password with an e-mailed code */
   resetPassword: {
@@ -74,6 +79,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/password/reset/check-code: Check a password-reset code without using it */
   checkPasswordResetCode: {
@@ -86,6 +92,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/password/update: Change the signed-in user's password */
   updatePassword: {
@@ -98,6 +105,7 @@ export const operations = {
     refreshTokenHeader: true,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/password/set: Give the signed-in user a password */
   setPassword: {
@@ -110,6 +118,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/password/sign-in: Sign in with e-mail and password */
   signInWithPassword: {
@@ -122,6 +131,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/password/sign-up: Sign up with e-mail and password */
   signUpWithPassword: {
@@ -134,6 +144,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/anonymous/sign-up: Create an anonymous user and sign it in */
   signUpAnonymously: {
@@ -146,6 +157,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /auth/otp/send-sign-in-code: E-mail a magic link and one-time code */
   sendMagicLinkCode: {
@@ -158,6 +170,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/otp/sign-in: Sign in with a magic-link code */
   signInWithMagicLink: {
@@ -170,6 +183,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/passkey/initiate-passkey-registration: Start registering a passkey for the signed-in user */
   initiatePasskeyRegistration: {
@@ -182,6 +196,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/passkey/register: Register a passkey for the signed-in user */
   registerPasskey: {
@@ -194,6 +209,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/passkey/initiate-passkey-authentication: Start a passkey sign-in */
   initiatePasskeyAuthentication: {
@@ -206,6 +222,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/passkey/sign-in: Sign in with a passkey */
   signInWithPasskey: {
@@ -218,6 +235,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/mfa/sign-in: Finish a sign-in with a TOTP code */
   signInWithMfa: {
@@ -230,6 +248,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /auth/sessions: List a user's sessions */
   listSessions: {
@@ -242,6 +261,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /auth/sessions: Create a session for a user */
   createSession: {
@@ -254,6 +274,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** DELETE /auth/sessions/current: Sign out of the current session */
   signOutCurrentSession: {
@@ -266,6 +287,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/sessions/current/refresh: Get a new access token for the session of a refresh token */
   refreshCurrentSession: {
@@ -278,6 +300,7 @@ export const operations = {
     refreshTokenHeader: true,
     idempotent: false,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /auth/sessions/{session_id}: Revoke one of a user's sessions */
   deleteSession: {
@@ -290,6 +313,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /auth/cli: Start a command-line login */
   createCliLogin: {
@@ -302,6 +326,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/cli/poll: Poll a command-line login */
   pollCliLogin: {
@@ -314,6 +339,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /auth/cli/complete: Hand the signed-in session to a command-line login */
   completeCliLogin: {
@@ -326,6 +352,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /users/me: Get the signed-in user */
   getCurrentUser: {
@@ -338,6 +365,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /users/me: Delete the signed-in user */
   deleteCurrentUser: {
@@ -350,6 +378,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /users/me: Update the signed-in user */
   updateCurrentUser: {
@@ -362,6 +391,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /users: List users */
   listUsers: {
@@ -374,6 +404,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /users: Create a user */
   createUser: {
@@ -386,6 +417,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /users/{user_id}: Get a user */
   getUser: {
@@ -398,6 +430,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /users/{user_id}: Delete a user */
   deleteUser: {
@@ -410,6 +443,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "json",
+    responseBody: "json",
   },
   /** PATCH /users/{user_id}: Update a user */
   updateUser: {
@@ -422,6 +456,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /teams: List teams */
   listTeams: {
@@ -434,6 +469,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /teams: Create a team */
   createTeam: {
@@ -446,6 +482,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /teams/{team_id}: Get a team */
   getTeam: {
@@ -458,6 +495,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /teams/{team_id}: Delete a team */
   deleteTeam: {
@@ -470,6 +508,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /teams/{team_id}: Update a team */
   updateTeam: {
@@ -482,6 +521,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /team-memberships/{team_id}/{user_id}: Add a user to a team */
   addTeamMember: {
@@ -494,6 +534,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** DELETE /team-memberships/{team_id}/{user_id}: Remove a user from a team */
   removeTeamMember: {
@@ -506,6 +547,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /team-invitations: List a team's pending invitations */
   listTeamInvitations: {
@@ -518,6 +560,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /team-invitations/{invitation_id}: Revoke a pending invitation */
   revokeTeamInvitation: {
@@ -530,6 +573,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /team-invitations/send-code: Invite someone to a team by e-mail */
   sendTeamInvitation: {
@@ -542,6 +586,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /team-invitations/accept: Accept a team invitation */
   acceptTeamInvitation: {
@@ -554,6 +599,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /team-invitations/accept/check-code: Check a team invitation code */
   checkTeamInvitationCode: {
@@ -566,6 +612,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /team-invitations/accept/details: Get the team of an invitation code */
   getTeamInvitationDetails: {
@@ -578,6 +625,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /team-member-profiles: List team member profiles */
   listTeamMemberProfiles: {
@@ -590,6 +638,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** GET /team-member-profiles/{team_id}/{user_id}: Get a team member's profile */
   getTeamMemberProfile: {
@@ -602,6 +651,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /team-member-profiles/{team_id}/{user_id}: Update a team member's profile */
   updateTeamMemberProfile: {
@@ -614,6 +664,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /contact-channels: List a user's contact channels */
   listContactChannels: {
@@ -626,6 +677,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /contact-channels: Add a contact channel to a user */
   createContactChannel: {
@@ -638,6 +690,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /contact-channels/send-verification-code: Send a verification e-mail to the primary e-mail */
   sendEmailVerificationCode: {
@@ -650,6 +703,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /contact-channels/verify: Verify an e-mail address */
   verifyEmail: {
@@ -662,6 +716,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /contact-channels/{user_id}/{contact_channel_id}: Get a contact channel */
   getContactChannel: {
@@ -674,6 +729,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /contact-channels/{user_id}/{contact_channel_id}: Delete a contact channel */
   deleteContactChannel: {
@@ -686,6 +742,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /contact-channels/{user_id}/{contact_channel_id}: Update a contact channel */
   updateContactChannel: {
@@ -698,6 +755,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /contact-channels/{user_id}/{contact_channel_id}/send-verification-code: Send a verification e-mail to a contact channel */
   sendContactChannelVerificationCode: {
@@ -710,6 +768,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /team-permissions: List team permissions */
   listTeamPermissions: {
@@ -722,6 +781,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /team-permissions/{team_id}/{user_id}/{permission_id}: Grant a team permission to a member */
   grantTeamPermission: {
@@ -734,6 +794,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** DELETE /team-permissions/{team_id}/{user_id}/{permission_id}: Revoke a team permission from a member */
   revokeTeamPermission: {
@@ -746,6 +807,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /project-permissions: List project permissions */
   listProjectPermissions: {
@@ -758,6 +820,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /project-permissions/{user_id}/{permission_id}: Grant a project permission to a user */
   grantProjectPermission: {
@@ -770,6 +833,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** DELETE /project-permissions/{user_id}/{permission_id}: Revoke a project permission from a user */
   revokeProjectPermission: {
@@ -782,6 +846,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /team-permission-definitions: List team permission definitions */
   listTeamPermissionDefinitions: {
@@ -794,6 +859,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /team-permission-definitions: Create a team permission definition */
   createTeamPermissionDefinition: {
@@ -806,6 +872,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** DELETE /team-permission-definitions/{permission_id}: Delete a team permission definition */
   deleteTeamPermissionDefinition: {
@@ -818,6 +885,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /team-permission-definitions/{permission_id}: Update a team permission definition */
   updateTeamPermissionDefinition: {
@@ -830,6 +898,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /project-permission-definitions: List project permission definitions */
   listProjectPermissionDefinitions: {
@@ -842,6 +911,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /project-permission-definitions: Create a project permission definition */
   createProjectPermissionDefinition: {
@@ -854,6 +924,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** DELETE /project-permission-definitions/{permission_id}: Delete a project permission definition */
   deleteProjectPermissionDefinition: {
@@ -866,6 +937,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /project-permission-definitions/{permission_id}: Update a project permission definition */
   updateProjectPermissionDefinition: {
@@ -878,6 +950,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /user-api-keys: List a user's API keys */
   listUserApiKeys: {
@@ -890,6 +963,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /user-api-keys: Create a user API key */
   createUserApiKey: {
@@ -902,6 +976,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /user-api-keys/{api_key_id}: Read a user API key */
   getUserApiKey: {
@@ -914,6 +989,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /user-api-keys/{api_key_id}: Update or revoke a user API key */
   updateUserApiKey: {
@@ -926,6 +1002,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /user-api-keys/check: Check a user API key */
   checkUserApiKey: {
@@ -938,6 +1015,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /team-api-keys: List a team's API keys */
   listTeamApiKeys: {
@@ -950,6 +1028,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /team-api-keys: Create a team API key */
   createTeamApiKey: {
@@ -962,6 +1041,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /team-api-keys/{api_key_id}: Read a team API key */
   getTeamApiKey: {
@@ -974,6 +1054,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /team-api-keys/{api_key_id}: Update or revoke a team API key */
   updateTeamApiKey: {
@@ -986,6 +1067,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /team-api-keys/check: Check a team API key */
   checkTeamApiKey: {
@@ -998,6 +1080,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /projects/current: Read the current project's public settings */
   getCurrentProject: {
@@ -1010,6 +1093,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** GET /internal/projects: List the projects the signed-in user owns */
   listOwnedProjects: {
@@ -1022,6 +1106,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /internal/projects: Create a project owned by the signed-in user */
   createOwnedProject: {
@@ -1034,6 +1119,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /internal/projects/current: Read the project with its full configuration */
   getAdminProject: {
@@ -1046,6 +1132,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /internal/projects/current: Delete the project */
   deleteAdminProject: {
@@ -1058,6 +1145,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /internal/projects/current: Update the project and its configuration */
   updateAdminProject: {
@@ -1070,6 +1158,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /internal/api-keys: List the project's API keys */
   listInternalApiKeys: {
@@ -1082,6 +1171,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /internal/api-keys: Create a project key set */
   createInternalApiKey: {
@@ -1094,6 +1184,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /internal/api-keys/{api_key_id}: Read a project key set */
   getInternalApiKey: {
@@ -1106,6 +1197,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /internal/api-keys/{api_key_id}: Update or revoke a project key set */
   updateInternalApiKey: {
@@ -1118,6 +1210,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /email-templates: List the project's e-mail templates */
   listEmailTemplates: {
@@ -1130,6 +1223,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** DELETE /email-templates/{type}: Reset an e-mail template to the default */
   resetEmailTemplate: {
@@ -1142,6 +1236,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** PATCH /email-templates/{type}: Customise an e-mail template */
   updateEmailTemplate: {
@@ -1154,6 +1249,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /internal/send-test-email: Send a test e-mail through an SMTP configuration */
   sendTestEmail: {
@@ -1166,6 +1262,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /internal/emails: List the e-mails the project sent */
   listSentEmails: {
@@ -1178,6 +1275,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /webhooks/svix-token: Get a token for the webhook management portal */
   createSvixToken: {
@@ -1190,6 +1288,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** GET /internal/metrics: Read the project's usage metrics */
   getMetrics: {
@@ -1202,6 +1301,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
+    responseBody: "json",
   },
   /** POST /connected-accounts/{user_id}/{provider_id}/access-token: Get an OAuth access token for a connected account */
   createConnectedAccountAccessToken: {
@@ -1214,6 +1314,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "json",
   },
   /** POST /check-feature-support: Report the use of an unsupported feature */
   checkFeatureSupport: {
@@ -1226,6 +1327,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: false,
     requestBody: "json",
+    responseBody: "text",
   },
 } as const satisfies Record<string, OperationInfo>;
 

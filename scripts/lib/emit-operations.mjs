@@ -3,7 +3,7 @@
 // operation correctly (which headers it takes, whether it may be retried)
 // without parsing the document at run time, and the known errors of each.
 
-import { describeAccess, IDEMPOTENT_METHODS, listOperations } from "./bundle.mjs";
+import { describeAccess, IDEMPOTENT_METHODS, listOperations, resolveRef } from "./bundle.mjs";
 
 /**
  * @param {any} doc the expanded bundle
@@ -21,6 +21,10 @@ export function emitOperations(doc, stamp) {
     const access = describeAccess(doc, op);
     const content = Object.keys(op.requestBody?.content ?? {});
     const body = content.includes("application/x-www-form-urlencoded") ? "form" : content.length > 0 ? "json" : "none";
+    const answers = Object.entries(op.responses ?? {})
+      .filter(([status]) => /^2\d\d$/.test(status))
+      .flatMap(([, response]) => Object.keys(resolveRef(doc, response).content ?? {}));
+    const responseBody = answers.includes("application/json") ? "json" : answers.length > 0 ? "text" : "none";
     const fields = [
       `method: ${JSON.stringify(method.toUpperCase())}`,
       `path: ${JSON.stringify(path)}`,
@@ -31,6 +35,7 @@ export function emitOperations(doc, stamp) {
       `refreshTokenHeader: ${access.refreshTokenHeader}`,
       `idempotent: ${IDEMPOTENT_METHODS.has(method)}`,
       `requestBody: ${JSON.stringify(body)}`,
+      `responseBody: ${JSON.stringify(responseBody)}`,
       op["x-stack-navigation"] ? "navigation: true" : null,
     ].filter(Boolean);
     errorRows.push(`  ${id}: ${JSON.stringify(op["x-stack-known-errors"] ?? [])},`);
@@ -59,6 +64,8 @@ export function emitOperations(doc, stamp) {
     "  /** GET, PUT, DELETE, OPTIONS, HEAD, TRACE: safe to resend after a network error. */",
     "  readonly idempotent: boolean;",
     '  readonly requestBody: "json" | "form" | "none";',
+    "  /** What a 2xx answer carries: JSON, plain text, or nothing (a navigation). */",
+    '  readonly responseBody: "json" | "text" | "none";',
     "  /** A browser navigation, never fetched. */",
     "  readonly navigation?: true;",
     "}",

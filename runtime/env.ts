@@ -1,0 +1,44 @@
+// Every side effect the runtime has, injected. Tests pass their own; apps get
+// the platform's by default. Nothing in runtime/ reaches for a global directly.
+
+export type Fetch = (request: Request) => Promise<Response>;
+export type TimerId = unknown;
+
+export interface Environment {
+  /** Sends a request. */
+  readonly fetch: Fetch;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  readonly setTimeout: (callback: () => void, ms: number) => TimerId;
+  readonly clearTimeout: (id: TimerId) => void;
+  /** A uniform random number in [0, 1): the retry jitter. */
+  readonly random: () => number;
+  /** Cryptographically random bytes: nonces, PKCE verifiers, OAuth state. */
+  readonly randomBytes: (length: number) => Uint8Array;
+  /**
+   * False only when the runtime knows it is offline (`navigator.onLine === false`).
+   * Node has a `navigator` without `onLine`; that is not offline.
+   */
+  readonly isOffline: () => boolean;
+}
+
+/** The platform's implementations, looked up when called (so test tools that patch globals later still apply). */
+export const platformEnvironment: Environment = {
+  fetch: (request) => globalThis.fetch(request),
+  now: () => Date.now(),
+  setTimeout: (callback, ms) => globalThis.setTimeout(callback, ms),
+  clearTimeout: (id) => globalThis.clearTimeout(id as Parameters<typeof globalThis.clearTimeout>[0]),
+  random: () => Math.random(),
+  randomBytes: (length) => globalThis.crypto.getRandomValues(new Uint8Array(length)),
+  isOffline: () => (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine === false,
+};
+
+/** The platform environment with some parts replaced. */
+export function environment(overrides: Partial<Environment> = {}): Environment {
+  return { ...platformEnvironment, ...overrides };
+}
+
+/** Resolves after `ms`, on the environment's timers. */
+export function sleep(env: Environment, ms: number): Promise<void> {
+  return new Promise((resolve) => env.setTimeout(resolve, ms));
+}

@@ -1,0 +1,77 @@
+// Errors the runtime raises itself. Known errors of the service are generated
+// (generated/known-errors.ts); these cover what happens around them: the network,
+// HTTP failures without a known code, broken responses and misuse.
+// Every class carries a brand, so `isStackError` works across package copies.
+
+const BRAND = Symbol.for("stackkit.StackError");
+
+export type StackErrorName =
+  | "StackAssertionError"
+  | "StackConfigurationError"
+  | "HttpError"
+  | "RateLimitError"
+  | "NetworkError"
+  | "ResponseFormatError";
+
+abstract class StackError extends Error {
+  abstract override readonly name: StackErrorName;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+}
+
+/** True when `value` is one of the runtime's own errors, optionally of one kind. */
+export function isStackError(value: unknown, name?: StackErrorName): value is StackError {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [BRAND]?: unknown })[BRAND] === true &&
+    (name === undefined || (value as { name?: unknown }).name === name)
+  );
+}
+
+/** Something that cannot happen did: the service answered in a way its protocol rules out. */
+export class StackAssertionError extends StackError {
+  readonly name = "StackAssertionError" as const;
+}
+
+/** The app was configured or called in a way that cannot work; the message says how to fix it. */
+export class StackConfigurationError extends StackError {
+  readonly name = "StackConfigurationError" as const;
+}
+
+/** A non-2xx answer without a known-error code. */
+export class HttpError extends StackError {
+  readonly name: "HttpError" | "RateLimitError" = "HttpError";
+  readonly status: number;
+  /** The response body as text. */
+  readonly body: string;
+  constructor(status: number, body: string, message: string) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The service kept answering 429 until the attempts ran out. */
+export class RateLimitError extends HttpError {
+  override readonly name = "RateLimitError" as const;
+}
+
+/** The request never got an answer: the network failed. `cause` is what fetch threw. */
+export class NetworkError extends StackError {
+  readonly name = "NetworkError" as const;
+}
+
+/** A 2xx answer whose body is not what the operation promises. */
+export class ResponseFormatError extends StackError {
+  readonly name = "ResponseFormatError" as const;
+  readonly operationId: string;
+  readonly status: number;
+  constructor(operationId: string, status: number, message: string) {
+    super(message);
+    this.operationId = operationId;
+    this.status = status;
+  }
+}

@@ -1,0 +1,64 @@
+// The x-stack-* headers of a request (wire contract §2). Only what has a value
+// is sent: a project-owner session sends no empty key headers.
+import type { AccessType } from "../generated/operations.js";
+import type { MatchedOperation } from "./operations.js";
+
+export interface HeaderContext {
+  readonly projectId: string;
+  readonly accessType: AccessType;
+  readonly clientVersion: string;
+  readonly publishableClientKey?: string | undefined;
+  readonly secretServerKey?: string | undefined;
+  readonly superSecretAdminKey?: string | undefined;
+  /** The project owner's access token, for admin apps built on a project-owner session. */
+  readonly adminAccessToken?: string | null | undefined;
+  readonly accessToken?: string | null | undefined;
+  readonly refreshToken?: string | null | undefined;
+  readonly nonce: string;
+  /** The app's `extraRequestHeaders`; they may override anything above. */
+  readonly extraRequestHeaders?: Readonly<Record<string, string>> | undefined;
+}
+
+export function stackHeaders(op: MatchedOperation, c: HeaderContext): Headers {
+  const headers = new Headers();
+  const put = (name: string, value: string | null | undefined) => {
+    if (value !== undefined && value !== null && value !== "") headers.set(name, value);
+  };
+  put("x-stack-project-id", c.projectId);
+  put("x-stack-access-type", c.accessType);
+  put("x-stack-client-version", c.clientVersion);
+  put("x-stack-access-token", c.accessToken);
+  // The service reads the refresh token on two routes only; anywhere else it would be exposed for nothing.
+  if (op.refreshTokenHeader) put("x-stack-refresh-token", c.refreshToken);
+  const ownerSession = c.adminAccessToken !== undefined;
+  if (!ownerSession) put("x-stack-publishable-client-key", c.publishableClientKey);
+  if (c.accessType !== "client") put("x-stack-secret-server-key", c.secretServerKey);
+  if (c.accessType === "admin") {
+    put("x-stack-super-secret-admin-key", c.superSecretAdminKey);
+    put("x-stack-admin-access-token", c.adminAccessToken);
+  }
+  put("x-stack-random-nonce", c.nonce);
+  headers.set("x-stack-override-error-status", "true");
+  for (const [name, value] of Object.entries(c.extraRequestHeaders ?? {})) headers.set(name, value);
+  return headers;
+}
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** `bits` random bits as lowercase base32 (224 bits: 45 characters). */
+export function randomNonce(randomBytes: (length: number) => Uint8Array, bits: number): string {
+  const bytes = randomBytes(Math.ceil(bits / 8));
+  let out = "";
+  let buffer = 0;
+  let held = 0;
+  for (const byte of bytes) {
+    buffer = (buffer << 8) | byte;
+    held += 8;
+    while (held >= 5) {
+      out += BASE32[(buffer >>> (held - 5)) & 31];
+      held -= 5;
+    }
+  }
+  if (held > 0) out += BASE32[(buffer << (5 - held)) & 31];
+  return out.slice(0, Math.ceil(bits / 5));
+}

@@ -1,0 +1,192 @@
+// Sessions (SPEC §4, wire contract §4): a refresh token and an access token,
+// refreshed on demand, one refresh at a time.
+//
+// The token store is the shared truth; a Session is the live view of one token
+// pair in it. SessionManager hands out the Session of whatever pair the store
+// holds now, so equal pairs share one Session (and so one refresh), and a
+// sign-in elsewhere simply yields a new Session.
+import { DEFAULT_MIN_TOKEN_LIFE_MS, MAX_REQUIRED_TOKEN_LIFE_MS, REFRESH_FAILURE_COOLDOWN_MS, SESSION_CACHE_LIMIT } from "./constants.js";
+import type { Environment } from "./env.js";
+import { StackAssertionError, StackConfigurationError } from "./errors.js";
+import { accessTokenExpiresAt } from "./jwt.js";
+import { LruMap } from "./lru.js";
+import { NO_TOKENS, type StoredTokens, type TokenStore } from "./tokens/store.js";
+
+/**
+ * Asks the service for a new access token. Resolves null when the refresh token
+ * is no good any more (a `REFRESH_TOKEN_ERROR`); rejects on anything transient.
+ */
+export type RefreshAccessToken = (refreshToken: string) => Promise<string | null>;
+
+export interface SessionTokens {
+  readonly accessToken: string | null;
+  readonly refreshToken: string | null;
+}
+
+interface SessionHost {
+  readonly env: Environment;
+  readonly refresh: RefreshAccessToken;
+  /** A refresh produced a new access token. */
+  onRefreshed(session: Session, accessToken: string): void;
+  /** The session became invalid. */
+  onInvalidated(session: Session): void;
+}
+
+export class Session {
+  readonly refreshToken: string | null;
+  #accessToken: string | null;
+  #invalid: boolean;
+  #refreshing: Promise<string | null> | null = null;
+  #cooldownUntil = 0;
+  #lastFailure: unknown;
+  readonly #expired = new Set<string>();
+  readonly #host: SessionHost;
+
+  constructor(tokens: StoredTokens, host: SessionHost) {
+    this.refreshToken = tokens.refreshToken;
+    this.#accessToken = tokens.accessToken;
+    this.#host = host;
+    // A session that starts with neither token has no user, and never will.
+    this.#invalid = tokens.refreshToken === null && tokens.accessToken === null;
+  }
+
+  /** True once the session cannot authenticate anybody again. */
+  get isKnownInvalid(): boolean {
+    return this.#invalid;
+  }
+
+  /** The tokens as they are now, without refreshing. */
+  peek(): SessionTokens {
+    return { accessToken: this.#invalid ? null : this.#accessToken, refreshToken: this.#invalid ? null : this.refreshToken };
+  }
+
+  /**
+   * Tokens whose access token has at least `minMillisLeft` of life, refreshing
+   * first when needed. Null when the session is (or becomes) invalid. A session
+   * without a refresh token returns its access token as it is: it cannot do better.
+   */
+  async getTokens(minMillisLeft = DEFAULT_MIN_TOKEN_LIFE_MS): Promise<SessionTokens | null> {
+    if (minMillisLeft >= MAX_REQUIRED_TOKEN_LIFE_MS) {
+      throw new StackConfigurationError(
+        `Required access token expiry ${minMillisLeft}ms is too long; access tokens are too short to be used for more than 60s`,
+      );
+    }
+    if (this.#invalid) return null;
+    const current = this.#accessToken;
+    if (current !== null && this.#lifeLeft(current) >= minMillisLeft) return this.peek();
+    if (this.refreshToken === null) return this.peek();
+    const accessToken = await this.#refresh();
+    if (accessToken === null) return null;
+    if (this.#lifeLeft(accessToken) < minMillisLeft) {
+      throw new StackAssertionError(
+        `A freshly refreshed access token has ${this.#lifeLeft(accessToken)}ms of life left, less than the ${minMillisLeft}ms asked for`,
+      );
+    }
+    return { accessToken, refreshToken: this.refreshToken };
+  }
+
+  /** The service rejected this access token: the next getTokens() refreshes. */
+  markAccessTokenExpired(accessToken: string): void {
+    this.#expired.add(accessToken);
+  }
+
+  /** Ends the session for good: sign-out, a deleted user, or a dead refresh token. */
+  invalidate(): void {
+    if (this.#invalid) return;
+    this.#invalid = true;
+    this.#accessToken = null;
+    this.#host.onInvalidated(this);
+  }
+
+  #lifeLeft(accessToken: string): number {
+    if (this.#expired.has(accessToken)) return Number.NEGATIVE_INFINITY;
+    return accessTokenExpiresAt(accessToken) - this.#host.env.now();
+  }
+
+  /** One refresh at a time: concurrent callers share the request in flight. */
+  #refresh(): Promise<string | null> {
+    if (this.#refreshing) return this.#refreshing;
+    if (this.#host.env.now() < this.#cooldownUntil) return Promise.reject(this.#lastFailure);
+    const refreshToken = this.refreshToken as string;
+    const attempt: Promise<string | null> = this.#host
+      .refresh(refreshToken)
+      .then(
+        (accessToken) => {
+          if (accessToken === null) {
+            this.invalidate();
+            return null;
+          }
+          // Signed out while the refresh was on its way: the new token must not come back.
+          if (this.#invalid) return null;
+          this.#accessToken = accessToken;
+          this.#host.onRefreshed(this, accessToken);
+          return accessToken;
+        },
+        (error: unknown) => {
+          // A transient failure must not stick (one bad request would end the
+          // session), nor turn every call into a new token request: a short cooldown.
+          this.#cooldownUntil = this.#host.env.now() + REFRESH_FAILURE_COOLDOWN_MS;
+          this.#lastFailure = error;
+          throw error;
+        },
+      )
+      .finally(() => {
+        if (this.#refreshing === attempt) this.#refreshing = null;
+      });
+    this.#refreshing = attempt;
+    return attempt;
+  }
+}
+
+/** The Sessions of one token store. */
+export class SessionManager {
+  readonly store: TokenStore;
+  readonly #sessions: LruMap<string, Session>;
+  readonly #host: SessionHost;
+
+  constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
+    this.store = store;
+    this.#sessions = new LruMap(limit);
+    this.#host = {
+      env,
+      refresh,
+      onRefreshed: (session, accessToken) => {
+        // Write back only if the store still holds this session; another sign-in may have replaced it.
+        if (this.store.get().refreshToken === session.refreshToken) {
+          this.store.set({ refreshToken: session.refreshToken, accessToken });
+        }
+      },
+      onInvalidated: (session) => {
+        const now = this.store.get();
+        if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
+          this.store.set(NO_TOKENS);
+        }
+      },
+    };
+  }
+
+  /** The Session of the tokens the store holds now. */
+  current(): Session {
+    const tokens = this.store.get();
+    const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
+    let session = this.#sessions.get(key);
+    // An invalid session stays invalid, even if a store cannot forget its tokens.
+    if (!session) {
+      session = new Session(tokens, this.#host);
+      this.#sessions.set(key, session);
+    }
+    return session;
+  }
+
+  /** Stores new tokens (a sign-in) and returns their Session. */
+  signIn(tokens: StoredTokens): Session {
+    this.store.set(tokens);
+    return this.current();
+  }
+
+  /** Ends the current session and clears the store, whatever is in flight. */
+  signOut(): void {
+    this.current().invalidate();
+    this.store.set(NO_TOKENS);
+  }
+}

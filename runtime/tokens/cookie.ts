@@ -1,0 +1,181 @@
+// The browser's token store: the token cookies of wire contract §7, shared by
+// every tab of the site. Other tabs' changes arrive through a BroadcastChannel
+// notice at once, and through polling `document.cookie` otherwise (a tab of an
+// older version, a server response setting cookies). Both run only while
+// someone subscribes.
+
+import { parse } from "cookie";
+import { COOKIE_POLL_INTERVAL_MS } from "../constants.js";
+import { platformEnvironment, type Environment, type TimerId } from "../env.js";
+import { StackConfigurationError } from "../errors.js";
+import { assertUsableTokens } from "./check.js";
+import { readTokenCookies, tokenCookieWrites } from "./cookie-format.js";
+import { Listeners } from "./memory.js";
+import { sameTokens, type StoredTokens, type TokenStore } from "./store.js";
+
+/** The part of `document` the store uses. Reading `cookie` gives `name=value; …`; assigning it sets one cookie. */
+export interface CookieDocument {
+  cookie: string;
+}
+
+/** The part of `BroadcastChannel` the store uses. */
+export interface BroadcastChannelLike {
+  postMessage(message: unknown): void;
+  close(): void;
+  onmessage: ((event: { readonly data: unknown }) => void) | null;
+}
+
+export interface CookieTokenStoreOptions {
+  readonly projectId: string;
+  /** Defaults to `globalThis.document`. */
+  readonly document?: CookieDocument;
+  /** Decides `Secure`; defaults to `globalThis.location`. */
+  readonly location?: { readonly protocol: string };
+  /** Timers for polling; defaults to the platform's. */
+  readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
+  /** Opens the channel to other tabs; defaults to `new BroadcastChannel(name)` where it exists. `null` turns it off. */
+  readonly broadcastChannel?: ((name: string) => BroadcastChannelLike) | null;
+}
+
+/**
+ * The only message sent to other tabs. Tokens never travel over the channel:
+ * receivers re-read the cookies, which they can read anyway.
+ */
+const CHANGE_NOTICE = Object.freeze({ type: "tokens-changed" });
+
+function isChangeNotice(data: unknown): boolean {
+  return typeof data === "object" && data !== null && (data as { type?: unknown }).type === CHANGE_NOTICE.type;
+}
+
+function platformChannel(): ((name: string) => BroadcastChannelLike) | null {
+  if (typeof globalThis.BroadcastChannel !== "function") return null;
+  // A real BroadcastChannel has this shape; its `onmessage` is typed with
+  // MessageEvent, which the narrower interface above does not name.
+  return (name) => new globalThis.BroadcastChannel(name) as unknown as BroadcastChannelLike;
+}
+
+function resolveDocument(document: CookieDocument | undefined): CookieDocument {
+  const found = document ?? (globalThis as { document?: CookieDocument }).document;
+  if (found === undefined) {
+    throw new StackConfigurationError(
+      'The "cookie" token store works only in a browser: there is no document here to hold cookies. ' +
+        'On a server, pass tokenStore: "memory", a request object (anything with headers.get, e.g. a Request), ' +
+        "or { accessToken, refreshToken }.",
+    );
+  }
+  return found;
+}
+
+/**
+ * Keeps tokens in the §7 cookies. `get()` returns the last `set()` value until
+ * the cookies change elsewhere; then the cookies win. That keeps a token the
+ * cookies cannot hold (an access token without a refresh token) for this tab.
+ */
+export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenStore {
+  const { projectId } = options;
+  const document = resolveDocument(options.document);
+  const location = options.location ?? (globalThis as { location?: { protocol: string } }).location;
+  const attributes = { secure: location?.protocol === "https:" };
+  const env = options.env ?? platformEnvironment;
+  const openChannel = options.broadcastChannel === undefined ? platformChannel() : options.broadcastChannel;
+  const channelName = `stack-tokens-${projectId}`;
+
+  const readCookies = (): StoredTokens => readTokenCookies(parse(document.cookie), projectId);
+
+  // What the cookies held when this store last looked or wrote; a difference means someone else wrote.
+  let seen = readCookies();
+  let current = seen;
+  // What subscribers were last told, so each change is told once whichever path finds it.
+  let told = current;
+  const listeners = new Listeners();
+  let timer: TimerId | undefined;
+  let channel: BroadcastChannelLike | null = null;
+
+  /** Adopts the cookies when they changed since this store last looked. */
+  const sync = (): void => {
+    const cookies = readCookies();
+    if (sameTokens(cookies, seen)) return;
+    seen = cookies;
+    current = cookies;
+  };
+
+  const tell = (): void => {
+    if (listeners.size === 0 || sameTokens(current, told)) return;
+    told = current;
+    listeners.notify(current);
+  };
+
+  const poll = (): void => {
+    // Scheduled before telling, so a listener that throws does not end the polling.
+    timer = env.setTimeout(poll, COOKIE_POLL_INTERVAL_MS);
+    try {
+      sync();
+    } catch {
+      // A cookie holding the string "undefined": get() reports it to the app; the poll just waits for a usable value.
+      return;
+    }
+    tell();
+  };
+
+  const announce = (): void => {
+    if (openChannel === null) return;
+    if (channel !== null) {
+      channel.postMessage(CHANGE_NOTICE);
+      return;
+    }
+    // Nobody listens in this tab, but other tabs may: a short-lived channel still delivers.
+    const once = openChannel(channelName);
+    once.postMessage(CHANGE_NOTICE);
+    once.close();
+  };
+
+  const start = (): void => {
+    sync();
+    told = current;
+    timer = env.setTimeout(poll, COOKIE_POLL_INTERVAL_MS);
+    if (openChannel === null) return;
+    channel = openChannel(channelName);
+    channel.onmessage = (event) => {
+      if (!isChangeNotice(event.data)) return;
+      sync();
+      tell();
+    };
+  };
+
+  const stop = (): void => {
+    if (timer !== undefined) env.clearTimeout(timer);
+    timer = undefined;
+    if (channel !== null) {
+      channel.onmessage = null;
+      channel.close();
+      channel = null;
+    }
+  };
+
+  return {
+    get() {
+      sync();
+      return current;
+    },
+    set(tokens) {
+      assertUsableTokens(tokens, "set()");
+      const writes = tokenCookieWrites(parse(document.cookie), tokens, projectId, attributes);
+      for (const assignment of writes) document.cookie = assignment;
+      current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
+      seen = readCookies();
+      tell();
+      if (writes.length > 0) announce();
+    },
+    subscribe(listener) {
+      if (listeners.size === 0) start();
+      const remove = listeners.add(listener);
+      let active = true;
+      return () => {
+        if (!active) return;
+        active = false;
+        remove();
+        if (listeners.size === 0) stop();
+      };
+    },
+  };
+}

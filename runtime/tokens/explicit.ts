@@ -1,0 +1,33 @@
+// Stores for tokens the app passes in directly, e.g. `{ accessToken, refreshToken }`
+// from its own session. Equal pairs yield the same store, so a session built on
+// it (and its refresh single-flight, its cache) is shared instead of rebuilt on
+// every call (wire contract §14).
+
+import { SESSION_CACHE_LIMIT } from "../constants.js";
+import { LruMap } from "../lru.js";
+import { assertUsableTokens } from "./check.js";
+import { createMemoryTokenStore } from "./memory.js";
+import type { StoredTokens, TokenStore } from "./store.js";
+
+/** A function like `explicitTokenStore` with its own cache of at most `limit` pairs. */
+export function createExplicitTokenStores(limit: number): (tokens: StoredTokens) => TokenStore {
+  const stores = new LruMap<string, TokenStore>(limit);
+  return (tokens) => {
+    assertUsableTokens(tokens, "the { accessToken, refreshToken } token store");
+    // JSON keeps null apart from "null" and cannot be confused by a token containing a separator.
+    const key = JSON.stringify([tokens.refreshToken, tokens.accessToken]);
+    const known = stores.get(key);
+    if (known !== undefined) return known;
+    const store = createMemoryTokenStore(tokens);
+    stores.set(key, store);
+    return store;
+  };
+}
+
+/**
+ * The store for this pair: the same object for equal pairs, as long as the
+ * pair is among the SESSION_CACHE_LIMIT most recently used. The store is keyed
+ * by the pair it started with; a refresh that `set()`s a new access token does
+ * not change which pair finds it.
+ */
+export const explicitTokenStore: (tokens: StoredTokens) => TokenStore = createExplicitTokenStores(SESSION_CACHE_LIMIT);

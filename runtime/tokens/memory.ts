@@ -1,0 +1,51 @@
+// A token store that lives as long as the object does: one tab, one process,
+// one server request. Also the base of the request and explicit stores.
+
+import { assertUsableTokens } from "./check.js";
+import { NO_TOKENS, sameTokens, type StoredTokens, type TokenStore } from "./store.js";
+
+type Listener = (tokens: StoredTokens) => void;
+
+/** The subscriber list every store keeps. Each subscription is its own entry, so subscribing one function twice needs two unsubscribes. */
+export class Listeners {
+  readonly #entries = new Set<{ readonly listener: Listener }>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  add(listener: Listener): () => void {
+    const entry = { listener };
+    this.#entries.add(entry);
+    return () => {
+      this.#entries.delete(entry);
+    };
+  }
+
+  notify(tokens: StoredTokens): void {
+    // A copy, so a listener that unsubscribes (or subscribes) while being told
+    // does not change who else is told this time.
+    for (const entry of [...this.#entries]) entry.listener(tokens);
+  }
+}
+
+function freeze(tokens: StoredTokens): StoredTokens {
+  return Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
+}
+
+/** A store holding `initial` (no tokens by default). Subscribers hear of a `set()` only when the pair changed. */
+export function createMemoryTokenStore(initial: StoredTokens = NO_TOKENS): TokenStore {
+  assertUsableTokens(initial, "the initial tokens of the memory store");
+  let current = freeze(initial);
+  const listeners = new Listeners();
+  return {
+    get: () => current,
+    set(tokens) {
+      assertUsableTokens(tokens, "set()");
+      if (sameTokens(tokens, current)) return;
+      current = freeze(tokens);
+      listeners.notify(current);
+    },
+    subscribe: (listener) => listeners.add(listener),
+  };
+}

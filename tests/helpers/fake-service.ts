@@ -1,0 +1,82 @@
+// A scripted stand-in for the service, handed to the runtime as its fetch: it
+// records every request exactly as sent and answers with what the test scripts.
+import { vi } from "vitest";
+import type { Environment } from "../../runtime/env.js";
+
+export interface SentRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly cache: RequestCache;
+  readonly credentials: RequestCredentials;
+}
+
+export type Handler = (request: SentRequest) => Response | Promise<Response>;
+
+export function fakeService(handler: Handler) {
+  const requests: SentRequest[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const sent: SentRequest = {
+      method: request.method,
+      url: request.url,
+      path: url.pathname + url.search,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+      cache: request.cache,
+      credentials: request.credentials,
+    };
+    requests.push(sent);
+    return handler(sent);
+  };
+  return { fetch, requests };
+}
+
+export const json = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) =>
+  new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { "content-type": "application/json", ...init.headers },
+  });
+
+/** A known error as the service sends it with override-error-status: HTTP 200, real status in a header. */
+export const knownError = (status: number, code: string, error: string, details?: Record<string, unknown>) =>
+  json(details ? { code, error, details } : { code, error }, {
+    status: 200,
+    headers: { "x-stack-actual-status": String(status), "x-stack-known-error": code },
+  });
+
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/** An unsigned JWT-shaped token; only `exp` (seconds) matters to the client. */
+export function jwt(claims: { exp?: number; sub?: string } = {}): string {
+  return `${b64({ alg: "ES256", typ: "JWT" })}.${b64({ sub: "user-1", ...claims })}.c2ln`;
+}
+
+/**
+ * An environment on vitest's fake timers, with the waits it was asked for
+ * recorded, a fixed jitter, and deterministic random bytes.
+ */
+export function testEnvironment(fetch: Environment["fetch"], overrides: Partial<Environment> = {}) {
+  const waits: number[] = [];
+  let counter = 0;
+  const env: Environment = {
+    fetch,
+    now: () => Date.now(),
+    setTimeout: (callback, ms) => {
+      waits.push(ms);
+      return setTimeout(callback, ms);
+    },
+    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+    random: () => 0.5,
+    randomBytes: (length) => Uint8Array.from({ length }, () => counter++ % 256),
+    isOffline: () => false,
+    ...overrides,
+  };
+  return { env, waits };
+}
+
+export function useFakeClock(startMillis = Date.UTC(2026, 10, 21, 12, 0, 0)) {
+  vi.useFakeTimers({ now: startMillis, toFake: ["setTimeout", "clearTimeout", "Date", "setInterval", "clearInterval"] });
+}
