@@ -30,10 +30,6 @@ export class LruMap<K, V> {
     return value;
   }
 
-  has(key: K): boolean {
-    return this.#entries.has(key);
-  }
-
   /** Stores `value` as the most recently used entry, evicting the least recently used beyond the limit. */
   set(key: K, value: V): this {
     this.#entries.delete(key);

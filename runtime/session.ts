@@ -118,6 +118,8 @@ export class Session {
           }
           // Signed out while the refresh was on its way: the new token must not come back.
           if (this.#invalid) return null;
+          // The service vouches for what it just issued, even if it is a token it rejected before.
+          this.#expired.delete(accessToken);
           this.#accessToken = accessToken;
           this.#host.onRefreshed(this, accessToken);
           return accessToken;

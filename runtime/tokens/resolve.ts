@@ -67,7 +67,8 @@ function unknownInit(init: unknown): StackConfigurationError {
 export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenStoreOptions): TokenStore | null {
   if (init === null) return null;
   if (init === "cookie") {
-    return createCookieTokenStore(options.env === undefined ? { projectId: options.projectId } : { projectId: options.projectId, env: options.env });
+    const { projectId, env } = options;
+    return createCookieTokenStore(env === undefined ? { projectId } : { projectId, env });
   }
   if (init === "memory") return createMemoryTokenStore();
   if (!isObject(init)) throw unknownInit(init);
