@@ -1,4 +1,22 @@
 // The runtime entry, `stackkit`. It re-exports only; each concern lives in its own module.
+
+export { createStackClient, type StackClient, type StackClientOptions } from "./client.js";
+export { environment, platformEnvironment, type Environment, type Fetch } from "./env.js";
+export {
+  HttpError,
+  isStackError,
+  NetworkError,
+  RateLimitError,
+  ResponseFormatError,
+  StackAssertionError,
+  StackConfigurationError,
+  type StackErrorName,
+} from "./errors.js";
+export type { OwnerSession } from "./pipeline.js";
+export { Session, SessionManager, type RefreshAccessToken, type SessionTokens } from "./session.js";
+export * from "./tokens/index.js";
+export { CLIENT_VERSION, VERSION } from "./version.js";
+
 export {
   createKnownError,
   isKnownError,

@@ -105,16 +105,21 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     listeners.notify(current);
   };
 
+  // For the background paths (poll, channel, subscribe): a cookie holding the
+  // string "undefined" is reported by get() to the app; these wait for a usable value.
+  const syncQuietly = (): boolean => {
+    try {
+      sync();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const poll = (): void => {
     // Scheduled before telling, so a listener that throws does not end the polling.
     timer = env.setTimeout(poll, COOKIE_POLL_INTERVAL_MS);
-    try {
-      sync();
-    } catch {
-      // A cookie holding the string "undefined": get() reports it to the app; the poll just waits for a usable value.
-      return;
-    }
-    tell();
+    if (syncQuietly()) tell();
   };
 
   const announce = (): void => {
@@ -130,15 +135,13 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
   };
 
   const start = (): void => {
-    sync();
+    syncQuietly();
     told = current;
     timer = env.setTimeout(poll, COOKIE_POLL_INTERVAL_MS);
     if (openChannel === null) return;
     channel = openChannel(channelName);
     channel.onmessage = (event) => {
-      if (!isChangeNotice(event.data)) return;
-      sync();
-      tell();
+      if (isChangeNotice(event.data) && syncQuietly()) tell();
     };
   };
 
@@ -163,8 +166,9 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
       for (const assignment of writes) document.cookie = assignment;
       current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
       seen = readCookies();
-      tell();
+      // Other tabs first, so a listener here that throws cannot keep them uninformed.
       if (writes.length > 0) announce();
+      tell();
     },
     subscribe(listener) {
       if (listeners.size === 0) start();
