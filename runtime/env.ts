@@ -30,8 +30,16 @@ export const platformEnvironment: Environment = {
   clearTimeout: (id) => globalThis.clearTimeout(id as Parameters<typeof globalThis.clearTimeout>[0]),
   random: () => Math.random(),
   randomBytes: (length) => globalThis.crypto.getRandomValues(new Uint8Array(length)),
-  isOffline: () => (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine === false,
+  isOffline: () => reportsOffline((globalThis as { navigator?: unknown }).navigator),
 };
+
+/**
+ * True only when a navigator says `onLine === false`. Node ≥ 21 has a
+ * `navigator` without `onLine`; a missing property is not "offline".
+ */
+export function reportsOffline(navigator: unknown): boolean {
+  return typeof navigator === "object" && navigator !== null && (navigator as { onLine?: unknown }).onLine === false;
+}
 
 /** The platform environment with some parts replaced. */
 export function environment(overrides: Partial<Environment> = {}): Environment {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { createStackClient } from "../../../runtime/client.js";
+import { reportsOffline } from "../../../runtime/env.js";
+import { StackConfigurationError } from "../../../runtime/errors.js";
+
+describe("offline detection", () => {
+  it("is true only for navigator.onLine === false", () => {
+    expect(reportsOffline({ onLine: false })).toBe(true);
+    expect(reportsOffline({ onLine: true })).toBe(false);
+  });
+
+  it("does not take a navigator without onLine (Node) or no navigator for offline", () => {
+    expect(reportsOffline({ userAgent: "Node.js/22" })).toBe(false);
+    expect(reportsOffline(undefined)).toBe(false);
+  });
+});
+
+describe("a client made with tokenStore: null", () => {
+  it("explains, when a user is needed, which tokenStore values would give one", () => {
+    const client = createStackClient({ projectId: "p", publishableClientKey: "k", tokenStore: null });
+    expect(client.sessions).toBeNull();
+    expect(() => client.requireSessions()).toThrow(StackConfigurationError);
+    expect(() => client.requireSessions()).toThrow(/tokenStore/);
+  });
+});
+
+describe("a client without a project id", () => {
+  it("is refused with a message that says what is missing", () => {
+    expect(() => createStackClient({ projectId: "" })).toThrow(
+      new StackConfigurationError("projectId is required: the id of your project on the Stack Auth dashboard."),
+    );
+  });
+});
