@@ -3,20 +3,25 @@
 import type { AccessType } from "../generated/operations.js";
 import type { MatchedOperation } from "./operations.js";
 
-export interface HeaderContext {
+/** Who calls: the same for every request of an app. */
+export interface AppIdentity {
   readonly projectId: string;
   readonly accessType: AccessType;
   readonly clientVersion: string;
   readonly publishableClientKey?: string | undefined;
   readonly secretServerKey?: string | undefined;
   readonly superSecretAdminKey?: string | undefined;
+  /** The app's `extraRequestHeaders`; they may override anything the runtime sets. */
+  readonly extraRequestHeaders?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Who calls, and with which tokens this time. */
+export interface HeaderContext extends AppIdentity {
   /** The project owner's access token, for admin apps built on a project-owner session. */
   readonly adminAccessToken?: string | null | undefined;
   readonly accessToken?: string | null | undefined;
   readonly refreshToken?: string | null | undefined;
   readonly nonce: string;
-  /** The app's `extraRequestHeaders`; they may override anything above. */
-  readonly extraRequestHeaders?: Readonly<Record<string, string>> | undefined;
 }
 
 export function stackHeaders(op: MatchedOperation, c: HeaderContext): Headers {

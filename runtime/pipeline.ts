@@ -6,11 +6,10 @@
 // asks for, sends it under the retry policy, turns known errors into their typed
 // classes (thrown), and hands back a Response with the real status.
 import { isKnownError, type KnownError } from "../generated/known-errors.js";
-import type { AccessType } from "../generated/operations.js";
 import { API_PREFIX, NONCE_BITS } from "./constants.js";
 import type { Environment } from "./env.js";
 import { ResponseFormatError, StackAssertionError } from "./errors.js";
-import { randomNonce, stackHeaders } from "./headers.js";
+import { randomNonce, stackHeaders, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
 import { knownErrorOf, toResponse, type Answer } from "./response.js";
 import type { Session, SessionManager, SessionTokens } from "./session.js";
@@ -19,17 +18,10 @@ import { httpError, sendWithRetries } from "./transport.js";
 /** What an admin app built on a project owner's session needs of that session. */
 export type OwnerSession = Pick<Session, "getTokens" | "markAccessTokenExpired">;
 
-export interface PipelineOptions {
+export interface PipelineOptions extends AppIdentity {
   readonly env: Environment;
   readonly baseUrl: string;
-  readonly projectId: string;
-  readonly accessType: AccessType;
-  readonly clientVersion: string;
-  readonly publishableClientKey?: string | undefined;
-  readonly secretServerKey?: string | undefined;
-  readonly superSecretAdminKey?: string | undefined;
   readonly projectOwnerSession?: OwnerSession | undefined;
-  readonly extraRequestHeaders?: Readonly<Record<string, string>> | undefined;
   /** Null when the app has no token store: requests go without user tokens. */
   readonly sessions: SessionManager | null;
 }
@@ -77,17 +69,11 @@ async function sendOperation(o: PipelineOptions, op: MatchedOperation, request: 
         sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
         const headers = op.stackHeaders
           ? stackHeaders(op, {
-              projectId: o.projectId,
-              accessType: o.accessType,
-              clientVersion: o.clientVersion,
-              publishableClientKey: o.publishableClientKey,
-              secretServerKey: o.secretServerKey,
-              superSecretAdminKey: o.superSecretAdminKey,
+              ...o,
               adminAccessToken: sentAdmin,
               accessToken: sent?.accessToken,
               refreshToken: sent?.refreshToken,
               nonce: randomNonce(o.env.randomBytes, NONCE_BITS),
-              extraRequestHeaders: o.extraRequestHeaders,
             })
           : new Headers();
         // What the caller set on this request (its content type, per-call headers) comes last.

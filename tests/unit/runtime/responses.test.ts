@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors, UnsupportedError } from "../../../generated/known-errors.js";
 import { createStackClient } from "../../../runtime/client.js";
 import { HttpError, ResponseFormatError, StackAssertionError } from "../../../runtime/errors.js";
+import { rejectionOf } from "../../helpers/outcome.js";
 import type { TokenStoreInit } from "../../../runtime/tokens/resolve.js";
 import { catalogue } from "../../fixtures/document.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
@@ -15,14 +16,7 @@ function setup(handler: Handler, tokenStore: TokenStoreInit = null) {
   return { service, client };
 }
 
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = rejectionOf;
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());

@@ -117,6 +117,8 @@ describe("refreshing", () => {
     const { service: s, client, store } = setup(service(() => knownError(401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "Refresh token not found.")));
     const { data } = await client.api.GET("/projects/current");
     expect(data).toEqual({ seen: null });
+    expect(s.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token", "/api/v1/projects/current"]);
+    expect(s.requests[1]!.headers["x-stack-access-token"]).toBeUndefined();
     expect(store.get()).toEqual(NO_TOKENS);
     expect(client.sessions!.current().isKnownInvalid).toBe(true);
   });

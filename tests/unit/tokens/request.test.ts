@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isStackError } from "../../../runtime/errors.js";
 import { createRequestTokenStore } from "../../../runtime/tokens/request.js";
 import type { StoredTokens } from "../../../runtime/tokens/store.js";
+import { thrownBy } from "../../helpers/outcome.js";
 
 const projectId = "proj-1";
 
@@ -9,15 +9,6 @@ function request(headers: Record<string, string>): { headers: Headers } {
   return { headers: new Headers(headers) };
 }
 
-function thrownBy(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    expect(isStackError(error, "StackConfigurationError")).toBe(true);
-    return error as Error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("createRequestTokenStore", () => {
   it("reads x-stack-auth", () => {

@@ -5,18 +5,10 @@ import { createCookieTokenStore } from "../../../runtime/tokens/cookie.js";
 import { createExplicitTokenStores } from "../../../runtime/tokens/explicit.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "../../../runtime/tokens/resolve.js";
+import { thrownBy } from "../../helpers/outcome.js";
 
 const options = { projectId: "proj-1" };
 
-function thrownBy(action: () => unknown): Error {
-  try {
-    action();
-  } catch (error) {
-    expect(isStackError(error, "StackConfigurationError")).toBe(true);
-    return error as Error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("resolveTokenStore", () => {
   it("returns null for null: no user", () => {
