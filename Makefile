@@ -7,7 +7,7 @@ export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
 
-.PHONY: install generate check-generated lint typecheck test build mock demo clean
+.PHONY: install generate check-generated lint typecheck test build mock demo size clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -39,6 +39,9 @@ mock: install
 
 demo: install
 	node scripts/demo.mjs
+
+size: install
+	node scripts/size.mjs
 
 clean:
 	rm -rf dist
