@@ -28,12 +28,13 @@ export interface PipelineOptions extends AppIdentity {
 
 export function createStackFetch(o: PipelineOptions): (request: Request) => Promise<Response> {
   const root = `${o.baseUrl}${API_PREFIX}`;
+  const rootPath = new URL(root).pathname;
   // Identical reads in flight at the same time share one request.
   const reads = new Map<string, Promise<Answer>>();
 
   return async function stackFetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const path = request.url.startsWith(root) ? url.pathname.slice(new URL(root).pathname.length) : url.pathname;
+    const path = request.url.startsWith(root) ? url.pathname.slice(rootPath.length) : url.pathname;
     const op = matchOperation(request.method, path);
     const body = request.body === null ? undefined : await request.arrayBuffer();
     const send = () => sendOperation(o, op, request, body);
