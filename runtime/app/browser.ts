@@ -1,0 +1,35 @@
+// The parts of a browser the client app uses, injected so that flows can be
+// tested without a global window, and so that server code gets a clear error
+// instead of a ReferenceError.
+import { StackConfigurationError } from "../errors.js";
+
+export interface BrowserLocation {
+  readonly href: string;
+  readonly origin: string;
+  readonly hostname: string;
+  readonly protocol: string;
+  assign(url: string): void;
+  replace(url: string): void;
+}
+
+export interface Browser {
+  readonly location: BrowserLocation;
+  readonly history: { replaceState(data: unknown, unused: string, url: string): void };
+  /** Reading gives `name=value; …`; assigning sets one cookie. */
+  readonly document: { cookie: string };
+}
+
+/** The global window, when there is one. */
+export function platformBrowser(): Browser | null {
+  const w = globalThis as { window?: unknown; location?: unknown; history?: unknown; document?: unknown };
+  if (typeof w.window !== "object" || w.window === null || !w.location || !w.history || !w.document) return null;
+  return { location: w.location as BrowserLocation, history: w.history as Browser["history"], document: w.document as Browser["document"] };
+}
+
+/** The browser, or an error saying that `what` needs one. */
+export function requireBrowser(browser: Browser | null, what: string): Browser {
+  if (browser === null) {
+    throw new StackConfigurationError(`${what} runs in a browser only: there is no window here.`);
+  }
+  return browser;
+}

@@ -1,0 +1,36 @@
+// What every part of the client app shares: the runtime client, the resolved
+// options, the browser (when there is one) and navigation. Flows and objects
+// are functions of this context, so each can be tested on its own.
+import type { StackClient } from "../client.js";
+import type { Environment } from "../env.js";
+import type { SessionManager } from "../session.js";
+import type { Browser } from "./browser.js";
+import type { HandlerUrls } from "./urls.js";
+
+export type RedirectMethod = "window" | "none" | { readonly navigate: (url: string) => void | Promise<void> };
+
+export interface ClientAppContext {
+  readonly client: StackClient;
+  readonly env: Environment;
+  readonly projectId: string;
+  readonly publishableClientKey: string | undefined;
+  /** Without `/api/v1`. */
+  readonly baseUrl: string;
+  readonly urls: HandlerUrls;
+  readonly redirectMethod: RedirectMethod;
+  readonly oauthScopesOnSignIn: Readonly<Record<string, readonly string[]>>;
+  /** Null outside a browser (and in tests that give none). */
+  readonly browser: Browser | null;
+  /** The session manager; throws the tokenStore error when the app has no token store. */
+  sessions(): SessionManager;
+  /** Stores the tokens of a sign-in and tells whoever watches the user. */
+  signIn(tokens: { readonly access_token: string; readonly refresh_token: string }): void;
+  /**
+   * Navigates to `url` with the app's redirect method after checking that it is
+   * relative or trusted, then waits 2000 ms so that code after a redirect does
+   * not run while the page unloads. With redirectMethod "none" it does nothing.
+   */
+  redirect(url: string, options?: { readonly replace?: boolean }): Promise<void>;
+  /** An absolute URL for a path of this app (e.g. an email callback_url); uses the page's origin. */
+  absoluteUrl(pathOrUrl: string): string;
+}

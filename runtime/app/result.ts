@@ -1,0 +1,32 @@
+// The reference SDK's Result: expected failures (a wrong password, a used code)
+// come back as values; everything else is thrown.
+import { isKnownError, type KnownError, type KnownErrorCode } from "../../generated/known-errors.js";
+
+export type Result<T, E = unknown> = { readonly status: "ok"; readonly data: T } | { readonly status: "error"; readonly error: E };
+
+export const Result = {
+  ok<T>(data: T): Result<T, never> {
+    return { status: "ok", data };
+  },
+  error<E>(error: E): Result<never, E> {
+    return { status: "error", error };
+  },
+  /** The data of an ok result; throws the error of an error result. */
+  orThrow<T>(result: Result<T, unknown>): T {
+    if (result.status === "ok") return result.data;
+    throw result.error;
+  },
+};
+
+/**
+ * Runs `call`; a known error of one of `codes` (or of their families) becomes
+ * an error Result, anything else is thrown as it was.
+ */
+export async function resultOf<T>(call: () => Promise<T>, codes: readonly KnownErrorCode[]): Promise<Result<T, KnownError>> {
+  try {
+    return Result.ok(await call());
+  } catch (error) {
+    if (codes.some((code) => isKnownError(error, code))) return Result.error(error as KnownError);
+    throw error;
+  }
+}
