@@ -1,0 +1,108 @@
+// Multi-factor (TOTP) sign-in, wire contract §10, and the end of every
+// sign-in that hands out tokens (password, magic link, MFA; passkey and OAuth
+// may use the same helpers).
+//
+// Any sign-in may answer MULTI_FACTOR_AUTHENTICATION_REQUIRED. The reference
+// SDK then asks for the code with window.prompt(); we return the error as a
+// Result instead, with the attempt code in `details.attempt_code`, and the app
+// finishes with signInWithMfa(totp, attemptCode) once it has the six digits.
+import {
+  isKnownError,
+  type InvalidTotpCode,
+  type KnownError,
+  type KnownErrorCode,
+  type MultiFactorAuthenticationRequired,
+  type VerificationCodeError,
+} from "../../../generated/known-errors.js";
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { Result, resultOf } from "../result.js";
+
+export type SignInTokens = components["schemas"]["SignInTokens"];
+
+/** Which after-authentication page a finished sign-in goes to. */
+export type AfterAuthKind = "sign-in" | "sign-up";
+
+/**
+ * Navigation after a sign-in, given by the app (its redirect module knows
+ * `after_auth_return_to` and the after-sign-in / after-sign-up URLs).
+ */
+export interface AfterAuthRedirects {
+  readonly redirectAfter: (kind: AfterAuthKind) => Promise<void>;
+}
+
+export interface SignInOptions {
+  /** Stay on the page after signing in (the reference SDK's option). */
+  readonly noRedirect?: boolean | undefined;
+}
+
+/**
+ * Runs a call that answers sign-in tokens. The listed known errors, and
+ * MULTI_FACTOR_AUTHENTICATION_REQUIRED, come back as error Results; anything
+ * else is thrown.
+ */
+export async function signInResultOf<E extends KnownError>(
+  call: () => Promise<{ data?: SignInTokens | undefined }>,
+  codes: readonly KnownErrorCode[],
+): Promise<Result<SignInTokens, E | MultiFactorAuthenticationRequired>> {
+  const result = await resultOf(async () => tokensOf((await call()).data), [...codes, "MULTI_FACTOR_AUTHENTICATION_REQUIRED"]);
+  if (result.status === "error" && isKnownError(result.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) {
+    // Without its attempt code the error cannot be completed: that is a broken answer, not a second factor to ask for.
+    const attemptCode = (result.error.details as { attempt_code?: unknown } | undefined)?.attempt_code;
+    if (typeof attemptCode !== "string" || attemptCode === "") {
+      throw new StackAssertionError("The service asked for a second factor without an attempt code (details.attempt_code)", {
+        cause: result.error,
+      });
+    }
+  }
+  return result as Result<SignInTokens, E | MultiFactorAuthenticationRequired>;
+}
+
+/** The tokens of a sign-in answer, or an assertion error naming what is missing. */
+export function tokensOf(data: SignInTokens | undefined): SignInTokens {
+  if (typeof data?.access_token !== "string" || data.access_token === "" || typeof data.refresh_token !== "string" || data.refresh_token === "") {
+    throw new StackAssertionError("A sign-in answer carried no access_token and refresh_token");
+  }
+  return data;
+}
+
+/**
+ * Stores the tokens of a sign-in and, unless `noRedirect`, goes to the
+ * after-sign-in page, or to after-sign-up for a user the sign-in created.
+ */
+export async function completeSignIn(
+  ctx: ClientAppContext,
+  tokens: SignInTokens,
+  kind: AfterAuthKind,
+  options: SignInOptions,
+  redirects: AfterAuthRedirects,
+): Promise<Result<undefined, never>> {
+  ctx.signIn({ access_token: tokens.access_token, refresh_token: tokens.refresh_token });
+  if (!options.noRedirect) await redirects.redirectAfter(kind);
+  return Result.ok(undefined);
+}
+
+/**
+ * Finishes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED:
+ * `totp` is the six digits of the user's authenticator app, `attemptCode` the
+ * error's `details.attempt_code` (valid for 5 minutes). A wrong code is an
+ * INVALID_TOTP_CODE Result; a stale or used attempt code one of the
+ * VERIFICATION_ERROR family.
+ */
+export async function signInWithMfa(
+  ctx: ClientAppContext,
+  totp: string,
+  attemptCode: string,
+  options: SignInOptions = {},
+  redirects: AfterAuthRedirects,
+): Promise<Result<undefined, InvalidTotpCode | VerificationCodeError>> {
+  // Without a token store there is nowhere to keep the tokens: fail before the attempt code is spent.
+  ctx.sessions();
+  const result = await resultOf(
+    async () => tokensOf((await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode } })).data),
+    ["INVALID_TOTP_CODE", "VERIFICATION_ERROR"],
+  );
+  if (result.status === "error") return result as Result<never, InvalidTotpCode | VerificationCodeError>;
+  return completeSignIn(ctx, result.data, result.data.is_new_user ? "sign-up" : "sign-in", options, redirects);
+}

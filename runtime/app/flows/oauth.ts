@@ -1,0 +1,233 @@
+// OAuth sign-in, account linking and the callback (wire contract §5, §6, §15;
+// SPEC §2). The browser leaves for the service's authorize URL with a PKCE
+// challenge; it comes back to the oauth-callback page with `code` and `state`,
+// which the callback consumes at once and exchanges for tokens.
+import { API_PREFIX } from "../../constants.js";
+import { sleep } from "../../env.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { requireBrowser, type Browser } from "../browser.js";
+import type { ClientAppContext } from "../context.js";
+import { consumeVerifier, createPkcePair, pkceChallenge, saveVerifier } from "./pkce.js";
+
+/** Where a completed sign-in goes: the app's after-sign-in / after-sign-up page, or a URL the server named. */
+export type SignInRedirectTarget = { readonly kind: "sign-in" | "sign-up" } | { readonly url: string };
+/** Performs the redirect after a sign-in; the app supplies it (it knows `after_auth_return_to`). */
+export type RedirectAfterSignIn = (target: SignInRedirectTarget) => Promise<void>;
+
+/** Like the app's redirects: code after a navigation should not run while the page unloads. */
+const NAVIGATION_WAIT_MS = 2000;
+
+export interface OAuthAuthorizeOptions {
+  readonly provider: string;
+  /** `authenticate` signs in; `link` connects the provider account to the signed-in user. */
+  readonly type: "authenticate" | "link";
+  readonly state: string;
+  readonly codeChallenge: string;
+  /** Where to land after the callback; absolute, or relative to the current page. */
+  readonly afterCallbackRedirectUrl?: string | undefined;
+  /** Extra scopes to ask the provider for, space-separated. */
+  readonly providerScope?: string | undefined;
+  /** `link` only: the user's access token. */
+  readonly token?: string | undefined;
+}
+
+function apiRoot(ctx: ClientAppContext): URL {
+  let root: URL;
+  try {
+    root = new URL(`${ctx.baseUrl.replace(/\/+$/, "")}${API_PREFIX}`);
+  } catch {
+    throw new StackConfigurationError(`baseUrl "${ctx.baseUrl}" is not a URL; give the API's origin, e.g. https://api.stack-auth.com.`);
+  }
+  if (root.protocol !== "https:" && root.protocol !== "http:") {
+    throw new StackConfigurationError(`baseUrl "${ctx.baseUrl}" must be an http(s) URL.`);
+  }
+  return root;
+}
+
+/** The redirect_uri of a flow: the absolute oauth-callback URL without any `code` or `state` already on it. */
+export function oauthRedirectUri(ctx: ClientAppContext): string {
+  const url = new URL(ctx.absoluteUrl(ctx.urls.oauthCallback));
+  url.searchParams.delete("code");
+  url.searchParams.delete("state");
+  return url.toString();
+}
+
+function absoluteHttpUrl(ctx: ClientAppContext, value: string, what: string): string {
+  const absolute = ctx.absoluteUrl(value);
+  const protocol = new URL(absolute).protocol;
+  if (protocol !== "https:" && protocol !== "http:") {
+    throw new StackConfigurationError(`${what} "${value}" must be a page of the app (a relative path or an http(s) URL).`);
+  }
+  return absolute;
+}
+
+/**
+ * The authorize URL of wire contract §6, every query parameter included. Pure:
+ * the caller keeps the verifier (see signInWithOAuth / linkOAuthAccount).
+ */
+export function getOAuthAuthorizeUrl(ctx: ClientAppContext, options: OAuthAuthorizeOptions): string {
+  const { provider, type } = options;
+  if (typeof provider !== "string" || provider.trim() === "") {
+    throw new StackConfigurationError('An OAuth provider id is required, e.g. "google" or "github".');
+  }
+  if (ctx.publishableClientKey === undefined || ctx.publishableClientKey === "") {
+    throw new StackConfigurationError(
+      "OAuth needs the project's publishable client key (it is the OAuth client_secret): pass publishableClientKey to the app.",
+    );
+  }
+  if (type === "link" && !options.token) {
+    throw new StackConfigurationError("Linking an OAuth account needs the signed-in user's access token.");
+  }
+  const root = apiRoot(ctx);
+  const url = new URL(`${root.href}/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
+  const query = url.searchParams;
+  query.set("client_id", ctx.projectId);
+  query.set("client_secret", ctx.publishableClientKey);
+  query.set("redirect_uri", oauthRedirectUri(ctx));
+  query.set("scope", "legacy");
+  query.set("state", options.state);
+  query.set("grant_type", "authorization_code");
+  query.set("code_challenge", options.codeChallenge);
+  query.set("code_challenge_method", "S256");
+  query.set("response_type", "code");
+  query.set("type", type);
+  query.set("error_redirect_url", ctx.absoluteUrl(ctx.urls.error));
+  if (options.afterCallbackRedirectUrl !== undefined) {
+    query.set("after_callback_redirect_url", absoluteHttpUrl(ctx, options.afterCallbackRedirectUrl, "The return URL"));
+  }
+  // The one token allowed in a URL (§15): the v1 link flow requires it.
+  if (type === "link" && options.token) query.set("token", options.token);
+  if (options.providerScope) query.set("provider_scope", options.providerScope);
+  return url.toString();
+}
+
+/** Space-separated scopes, each once, in the order given. */
+function joinScopes(...lists: (readonly string[] | undefined)[]): string | undefined {
+  const scopes = [...new Set(lists.flatMap((list) => list ?? []).flatMap((s) => String(s).split(/\s+/)).filter(Boolean))];
+  return scopes.length > 0 ? scopes.join(" ") : undefined;
+}
+
+/**
+ * Starts a flow: saves the verifier under its state, then leaves for the
+ * authorize URL. That URL is on the API's origin, not the app's, so it does not
+ * go through ctx.redirect (which allows only the app's origins); it is checked
+ * against the API origin here instead.
+ */
+async function startFlow(ctx: ClientAppContext, browser: Browser, options: Omit<OAuthAuthorizeOptions, "state" | "codeChallenge">) {
+  const pair = createPkcePair(ctx.env);
+  const codeChallenge = await pkceChallenge(pair.verifier);
+  const url = getOAuthAuthorizeUrl(ctx, { ...options, state: pair.state, codeChallenge });
+  const root = apiRoot(ctx);
+  if (new URL(url).origin !== root.origin || !url.startsWith(`${root.href}/`)) {
+    throw new StackAssertionError(`The OAuth authorize URL left the API root ${root.href}`);
+  }
+  saveVerifier(browser, pair);
+  browser.location.assign(url);
+  await sleep(ctx.env, NAVIGATION_WAIT_MS);
+}
+
+/**
+ * Signs in with an OAuth provider: the browser leaves for the provider and
+ * comes back to the oauth-callback page (see callOAuthCallback). `returnTo` is
+ * where to land after the callback instead of after-sign-in / after-sign-up.
+ */
+export async function signInWithOAuth(ctx: ClientAppContext, provider: string, options: { readonly returnTo?: string } = {}): Promise<void> {
+  const browser = requireBrowser(ctx.browser, "signInWithOAuth");
+  const scopes = typeof provider === "string" ? ctx.oauthScopesOnSignIn[provider] : undefined;
+  await startFlow(ctx, browser, {
+    provider,
+    type: "authenticate",
+    afterCallbackRedirectUrl: options?.returnTo,
+    providerScope: joinScopes(scopes),
+  });
+}
+
+/**
+ * Connects a provider account (or more scopes of it) to the signed-in user, and
+ * comes back to the current page. The scopes asked for on sign-in are asked for
+ * again, so linking does not narrow what the app already has.
+ */
+export async function linkOAuthAccount(
+  ctx: ClientAppContext,
+  provider: string,
+  options: { readonly scopes?: readonly string[] } = {},
+): Promise<void> {
+  const browser = requireBrowser(ctx.browser, "linkOAuthAccount");
+  // The token travels in the URL and is checked when the service handles the
+  // callback; 20 s of life (the default) covers the round trip.
+  const tokens = await ctx.sessions().current().getTokens();
+  if (!tokens?.accessToken) {
+    throw new StackConfigurationError("Connecting an OAuth account needs a signed-in user; sign in first.");
+  }
+  const onSignIn = typeof provider === "string" ? ctx.oauthScopesOnSignIn[provider] : undefined;
+  await startFlow(ctx, browser, {
+    provider,
+    type: "link",
+    token: tokens.accessToken,
+    afterCallbackRedirectUrl: browser.location.href,
+    providerScope: joinScopes(options?.scopes, onSignIn),
+  });
+}
+
+/** Checked up front: finding out after the tokens are stored would leave a signed-in user on the callback page. */
+export function assertRedirectAfter(options: { readonly redirectAfter?: unknown } | undefined, what: string): void {
+  if (typeof options?.redirectAfter !== "function") {
+    throw new StackConfigurationError(`${what} needs { redirectAfter }: the function that performs the redirect after sign-in.`);
+  }
+}
+
+/** The code and verifier of a callback meant for this browser, taken so that no one else can use them. */
+function consumeCallback(browser: Browser): { code: string; verifier: string } | null {
+  const current = new URL(browser.location.href);
+  const code = current.searchParams.get("code");
+  const state = current.searchParams.get("state");
+  if (!code || !state) return null;
+  // No verifier for this state: the flow was not started here (another OAuth
+  // library, an old history entry, an expired or already used flow). Leave the URL alone.
+  const verifier = consumeVerifier(browser, state);
+  if (verifier === null) return null;
+  // The code must not stay in the address bar or history, even if the exchange fails.
+  current.searchParams.delete("code");
+  current.searchParams.delete("state");
+  browser.history.replaceState({}, "", current.toString());
+  return { code, verifier };
+}
+
+/**
+ * Completes an OAuth sign-in on the oauth-callback page. Resolves false when
+ * the page is not a callback of a flow this browser started; otherwise stores
+ * the tokens, redirects, and resolves true.
+ *
+ * A user with TOTP enabled makes it throw KnownErrors.MultiFactorAuthenticationRequired,
+ * whose `details.attempt_code` completes the sign-in with signInWithMfa. Other
+ * failures throw their typed errors; the verifier is gone either way (single use).
+ */
+export async function callOAuthCallback(ctx: ClientAppContext, options: { readonly redirectAfter: RedirectAfterSignIn }): Promise<boolean> {
+  const browser = requireBrowser(ctx.browser, "callOAuthCallback");
+  assertRedirectAfter(options, "callOAuthCallback");
+  // Synchronous up to here: of two handlers on the same page, only the first
+  // finds the cookie and the code.
+  const consumed = consumeCallback(browser);
+  if (consumed === null) return false;
+  const body = {
+    grant_type: "authorization_code" as const,
+    code: consumed.code,
+    redirect_uri: oauthRedirectUri(ctx),
+    code_verifier: consumed.verifier,
+    client_id: ctx.projectId,
+    client_secret: ctx.publishableClientKey ?? "",
+  };
+  const { data } = await ctx.client.api.POST("/auth/oauth/token", {
+    body,
+    bodySerializer: (b) => new URLSearchParams(b as Record<string, string>).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+  if (!data || typeof data.access_token !== "string" || typeof data.refresh_token !== "string") {
+    throw new StackAssertionError("The authorization-code grant answered without an access_token and a refresh_token");
+  }
+  ctx.signIn({ access_token: data.access_token, refresh_token: data.refresh_token });
+  const after = data.after_callback_redirect_url;
+  if (typeof after === "string" && after !== "") await options.redirectAfter({ url: after });
+  else await options.redirectAfter({ kind: data.is_new_user === true ? "sign-up" : "sign-in" });
+  return true;
+}

@@ -1,0 +1,48 @@
+// Sign-out (wire contract §14: the reference looks the user up first and so
+// never signs out an anonymous user, or one whose user lookup fails). Here any
+// session that holds a token is ended on the service, and the local session
+// always ends: invalid, store cleared.
+import { isKnownError } from "../../../generated/known-errors.js";
+import type { ClientAppContext } from "../context.js";
+
+export interface SignOutRedirects {
+  /** The app's redirect to the after-sign-out page. */
+  readonly redirectAfterSignOut: () => Promise<void>;
+}
+
+/**
+ * Known errors that mean the session is already over on the service (its
+ * refresh token revoked or expired, its access token unusable, or no token
+ * left to send after a failed refresh): signing out has nothing left to do there.
+ */
+const SESSION_ALREADY_OVER = ["REFRESH_TOKEN_ERROR", "SESSION_AUTHENTICATION_ERROR", "USER_AUTHENTICATION_REQUIRED"] as const;
+
+/**
+ * Ends the current session (`DELETE /auth/sessions/current`), clears the token
+ * store, then goes to `redirectUrl`, or to the after-sign-out page.
+ *
+ * If the service cannot be told (the network, a server error), the session
+ * still ends here, so that this device is signed out whatever happened; the
+ * error is then thrown instead of redirecting, because the refresh token may
+ * still be alive on the service and the caller should know.
+ */
+export async function signOut(
+  ctx: ClientAppContext,
+  options: { readonly redirectUrl?: string | URL | undefined } = {},
+  redirects: SignOutRedirects,
+): Promise<void> {
+  const sessions = ctx.sessions();
+  const tokens = sessions.current().peek();
+  let failure: { readonly error: unknown } | null = null;
+  if (tokens.accessToken !== null || tokens.refreshToken !== null) {
+    try {
+      await ctx.client.api.DELETE("/auth/sessions/current", { body: {} });
+    } catch (error) {
+      if (!SESSION_ALREADY_OVER.some((code) => isKnownError(error, code))) failure = { error };
+    }
+  }
+  sessions.signOut();
+  if (failure) throw failure.error;
+  if (options.redirectUrl !== undefined) await ctx.redirect(String(options.redirectUrl), { replace: true });
+  else await redirects.redirectAfterSignOut();
+}

@@ -1,0 +1,41 @@
+// The invitee's side of a team invitation: the page an invitation e-mail opens
+// checks the code, shows the team's name and accepts (for the signed-in user).
+import type { KnownErrorCode, VerificationCodeError } from "../../../generated/known-errors.js";
+import { StackAssertionError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { resultOf, type Result } from "../result.js";
+
+const CODE_ERRORS: readonly KnownErrorCode[] = ["VERIFICATION_ERROR"];
+
+/** Checks an invitation code without using it up. */
+export async function verifyTeamInvitationCode(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
+  const result = await resultOf(async () => {
+    await ctx.client.api.POST("/team-invitations/accept/check-code", { body: { code } });
+    return undefined;
+  }, CODE_ERRORS);
+  return result as Result<undefined, VerificationCodeError>;
+}
+
+/** Joins the signed-in user to the invitation's team; the code works once. */
+export async function acceptTeamInvitation(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
+  const result = await resultOf(async () => {
+    await ctx.client.api.POST("/team-invitations/accept", { body: { code } });
+    return undefined;
+  }, CODE_ERRORS);
+  return result as Result<undefined, VerificationCodeError>;
+}
+
+/** The name of the team an invitation code is for, without using the code up. */
+export async function getTeamInvitationDetails(
+  ctx: ClientAppContext,
+  code: string,
+): Promise<Result<{ teamDisplayName: string }, VerificationCodeError>> {
+  const result = await resultOf(async () => {
+    const { data } = await ctx.client.api.POST("/team-invitations/accept/details", { body: { code } });
+    if (typeof data?.team_display_name !== "string") {
+      throw new StackAssertionError("POST /team-invitations/accept/details answered without team_display_name");
+    }
+    return { teamDisplayName: data.team_display_name };
+  }, CODE_ERRORS);
+  return result as Result<{ teamDisplayName: string }, VerificationCodeError>;
+}

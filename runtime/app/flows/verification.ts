@@ -1,0 +1,15 @@
+// E-mail verification: the page a verification link opens redeems its code.
+// (Sending a verification e-mail belongs to the current user and its contact
+// channels, not to the app.)
+import type { VerificationCodeError } from "../../../generated/known-errors.js";
+import type { ClientAppContext } from "../context.js";
+import { resultOf, type Result } from "../result.js";
+
+/** Marks the e-mail address of a verification link verified; the code works once. */
+export async function verifyEmail(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
+  const result = await resultOf(async () => {
+    await ctx.client.api.POST("/contact-channels/verify", { body: { code } });
+    return undefined;
+  }, ["VERIFICATION_ERROR"]);
+  return result as Result<undefined, VerificationCodeError>;
+}

@@ -1,0 +1,89 @@
+// Connected accounts (endpoints.md §A): an OAuth provider account linked to the
+// signed-in user, and the provider access token the service keeps for it. A user
+// who has not connected the provider, or whose connection lacks a scope, is
+// "not connected": null, a thrown error, or the link flow, as the caller chooses.
+import { isKnownError } from "../../../generated/known-errors.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { linkOAuthAccount } from "../flows/oauth.js";
+
+export interface OAuthConnection {
+  /** The provider id, for example `github`. */
+  readonly id: string;
+  /** An access token of the provider for this account, with at least the scopes asked for. */
+  getAccessToken(): Promise<{ accessToken: string }>;
+}
+
+export interface ConnectedAccountOptions {
+  /** Provider scopes the token must have. */
+  readonly scopes?: readonly string[];
+  /**
+   * When the user is not connected (or lacks a scope): `"return-null"` (default)
+   * answers null, `"throw"` throws the service's error
+   * (OAuthConnectionNotConnectedToUser or OAuthConnectionDoesNotHaveRequiredScope),
+   * `"redirect"` starts the OAuth link flow for the provider and those scopes.
+   */
+  readonly or?: "redirect" | "throw" | "return-null";
+}
+
+export interface UserConnectedAccountMethods {
+  getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
+}
+
+/** The answers that mean "this user has no usable connection to the provider". */
+function isNotConnected(error: unknown): boolean {
+  return isKnownError(error, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") || isKnownError(error, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
+}
+
+export function userConnectedAccountMethods(ctx: ClientAppContext): UserConnectedAccountMethods {
+  async function accessToken(provider: string, scope: string): Promise<string> {
+    const { data } = await ctx.client.api.POST("/connected-accounts/{user_id}/{provider_id}/access-token", {
+      params: { path: { user_id: "me", provider_id: provider } },
+      body: { scope },
+    });
+    if (!data) throw new StackAssertionError("POST /connected-accounts/me/{provider}/access-token answered without an access token");
+    return data.access_token;
+  }
+
+  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
+  async function getConnectedAccount(providerId: string, given?: ConnectedAccountOptions | null): Promise<OAuthConnection | null> {
+    if (typeof providerId !== "string" || providerId === "") {
+      throw new StackConfigurationError('getConnectedAccount needs a provider id, e.g. "github".');
+    }
+    const options = given ?? {};
+    if (options.scopes !== undefined && (!Array.isArray(options.scopes) || !options.scopes.every((s) => typeof s === "string"))) {
+      throw new StackConfigurationError('getConnectedAccount scopes must be a list of scope names, e.g. { scopes: ["repo"] }.');
+    }
+    // Provider ids are lower-case on the wire, as in the authorize URL.
+    const provider = providerId.toLowerCase();
+    const scopes = [...(options.scopes ?? [])];
+    const scope = scopes.join(" ");
+    let first: string;
+    try {
+      first = await accessToken(provider, scope);
+    } catch (error) {
+      if (!isNotConnected(error) || options.or === "throw") throw error;
+      if (options.or !== "redirect") return null;
+      // As given: the flow also looks the provider up in oauthScopesOnSignIn.
+      await linkOAuthAccount(ctx, providerId, { scopes });
+      // The page is going to the provider; like getUser({ or: "redirect" }), the
+      // caller is never answered, so no code runs on as if it had a connection.
+      return new Promise<never>(() => {});
+    }
+    // The token just fetched answers the first getAccessToken(); later calls ask
+    // the service again, which refreshes the provider token when it has expired.
+    let prefetched: string | null = first;
+    return {
+      id: provider,
+      async getAccessToken() {
+        const token = prefetched ?? (await accessToken(provider, scope));
+        prefetched = null;
+        return { accessToken: token };
+      },
+    };
+  }
+
+  return { getConnectedAccount };
+}

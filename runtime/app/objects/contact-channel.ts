@@ -1,0 +1,115 @@
+// The signed-in user's contact channels (SPEC §3, endpoints.md §A): listing,
+// adding, changing, removing, and the verification e-mail of one channel.
+// Client calls address the user as `me` (wire contract §16: the routes are
+// /contact-channels/{user_id}/{contact_channel_id}).
+import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { resultOf, type Result } from "../result.js";
+
+type WireContactChannel = components["schemas"]["ContactChannel"];
+
+export interface ContactChannelUpdateOptions {
+  readonly value?: string;
+  readonly usedForAuth?: boolean;
+  readonly isPrimary?: boolean;
+}
+
+export interface ContactChannelCreateOptions {
+  readonly value: string;
+  readonly type: "email";
+  /** Whether the user may sign in with this address. */
+  readonly usedForAuth: boolean;
+  readonly isPrimary?: boolean;
+}
+
+export interface ContactChannel {
+  readonly id: string;
+  readonly value: string;
+  readonly type: "email";
+  readonly isPrimary: boolean;
+  readonly isVerified: boolean;
+  readonly usedForAuth: boolean;
+  /**
+   * E-mails a verification link to this address, pointing at `callbackUrl`
+   * (by default this app's email-verification page). An address that is
+   * verified already gives an EmailAlreadyVerified error Result.
+   */
+  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<Result<undefined, EmailAlreadyVerified>>;
+  update(data: ContactChannelUpdateOptions): Promise<void>;
+  delete(): Promise<void>;
+}
+
+/** Options are checked so that a call without them is a clear error, not a TypeError. */
+function requireOptions(value: unknown, method: string, shape: string): void {
+  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
+}
+
+/** The channel's path: the signed-in user is `me`. */
+const pathOf = (id: string) => ({ path: { user_id: "me", contact_channel_id: id } });
+
+export function createContactChannelObject(ctx: ClientAppContext, wire: WireContactChannel): ContactChannel {
+  return {
+    id: wire.id,
+    value: wire.value,
+    type: wire.type,
+    isPrimary: wire.is_primary,
+    isVerified: wire.is_verified,
+    usedForAuth: wire.used_for_auth,
+    async sendVerificationEmail(options) {
+      const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
+      const result = await resultOf(async () => {
+        await ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
+          params: pathOf(wire.id),
+          body: { callback_url },
+        });
+        return undefined;
+      }, ["EMAIL_ALREADY_VERIFIED"]);
+      return result as Result<undefined, EmailAlreadyVerified>;
+    },
+    async update(data) {
+      requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary? }");
+      await ctx.client.api.PATCH("/contact-channels/{user_id}/{contact_channel_id}", {
+        params: pathOf(wire.id),
+        body: {
+          ...(data.value !== undefined && { value: data.value }),
+          ...(data.usedForAuth !== undefined && { used_for_auth: data.usedForAuth }),
+          ...(data.isPrimary !== undefined && { is_primary: data.isPrimary }),
+        },
+      });
+    },
+    async delete() {
+      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params: pathOf(wire.id) });
+    },
+  };
+}
+
+export interface UserContactChannelMethods {
+  listContactChannels(): Promise<ContactChannel[]>;
+  createContactChannel(data: ContactChannelCreateOptions): Promise<ContactChannel>;
+}
+
+export function userContactChannelMethods(ctx: ClientAppContext): UserContactChannelMethods {
+  return {
+    async listContactChannels() {
+      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: "me" } } });
+      if (!data) throw new StackAssertionError("GET /contact-channels answered without a body");
+      return data.items.map((item) => createContactChannelObject(ctx, item));
+    },
+    async createContactChannel(options) {
+      requireOptions(options, "createContactChannel", '{ value, type: "email", usedForAuth, isPrimary? }');
+      const { data } = await ctx.client.api.POST("/contact-channels", {
+        body: {
+          user_id: "me",
+          value: options.value,
+          type: options.type,
+          used_for_auth: options.usedForAuth,
+          ...(options.isPrimary !== undefined && { is_primary: options.isPrimary }),
+        },
+      });
+      if (!data) throw new StackAssertionError("POST /contact-channels answered without the new contact channel");
+      return createContactChannelObject(ctx, data);
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// The signed-in user's permissions (SPEC §6): in a team, or at project level
+// when no team is given. Lists are recursive unless asked otherwise: a
+// permission that contains others grants those too.
+import { StackAssertionError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+
+/** A permission the user holds; only its id (SPEC §3). The reference names it TeamPermission at both levels. */
+export interface TeamPermission {
+  readonly id: string;
+}
+
+/** What a permission can be scoped to: a team (any object with the team's id). */
+export interface PermissionScope {
+  readonly id: string;
+}
+
+export interface PermissionListOptions {
+  /** Include the permissions contained in granted ones. Default true. */
+  readonly recursive?: boolean;
+}
+
+export interface UserPermissionMethods {
+  listPermissions(scope: PermissionScope, options?: PermissionListOptions): Promise<TeamPermission[]>;
+  listPermissions(options?: PermissionListOptions): Promise<TeamPermission[]>;
+  getPermission(scope: PermissionScope, permissionId: string): Promise<TeamPermission | null>;
+  getPermission(permissionId: string): Promise<TeamPermission | null>;
+  hasPermission(scope: PermissionScope, permissionId: string): Promise<boolean>;
+  hasPermission(permissionId: string): Promise<boolean>;
+}
+
+/** Tells a team scope from list options: a scope has a string id. */
+function isScope(value: PermissionScope | PermissionListOptions | undefined): value is PermissionScope {
+  return typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string";
+}
+
+export function userPermissionMethods(ctx: ClientAppContext): UserPermissionMethods {
+  async function list(scope: PermissionScope | null, options: PermissionListOptions = {}): Promise<TeamPermission[]> {
+    const recursive = options.recursive === false ? "false" : "true";
+    const { data } = scope
+      ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: "me", recursive } } })
+      : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: "me", recursive } } });
+    if (!data) throw new StackAssertionError(`GET /${scope ? "team" : "project"}-permissions answered without a body`);
+    return data.items.map((item) => ({ id: item.id }));
+  }
+
+  async function find(scope: PermissionScope | null, permissionId: string | undefined): Promise<TeamPermission | null> {
+    const permissions = await list(scope);
+    return permissions.find((p) => p.id === permissionId) ?? null;
+  }
+
+  function listPermissions(scope: PermissionScope, options?: PermissionListOptions): Promise<TeamPermission[]>;
+  function listPermissions(options?: PermissionListOptions): Promise<TeamPermission[]>;
+  function listPermissions(first?: PermissionScope | PermissionListOptions, second?: PermissionListOptions) {
+    return isScope(first) ? list(first, second) : list(null, first);
+  }
+
+  function getPermission(scope: PermissionScope, permissionId: string): Promise<TeamPermission | null>;
+  function getPermission(permissionId: string): Promise<TeamPermission | null>;
+  function getPermission(first: PermissionScope | string, second?: string) {
+    return typeof first === "string" ? find(null, first) : find(first, second);
+  }
+
+  function hasPermission(scope: PermissionScope, permissionId: string): Promise<boolean>;
+  function hasPermission(permissionId: string): Promise<boolean>;
+  async function hasPermission(first: PermissionScope | string, second?: string) {
+    return (typeof first === "string" ? await find(null, first) : await find(first, second)) !== null;
+  }
+
+  return { listPermissions, getPermission, hasPermission };
+}

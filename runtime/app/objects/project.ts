@@ -1,0 +1,108 @@
+// The project, as a client sees it (SPEC §3 "Project (client view)"), and, for
+// users of the internal project only (the dashboard's own project), the
+// projects they own (SPEC §6).
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+
+export interface ProjectConfig {
+  readonly signUpEnabled: boolean;
+  readonly credentialEnabled: boolean;
+  readonly magicLinkEnabled: boolean;
+  readonly passkeyEnabled: boolean;
+  readonly clientTeamCreationEnabled: boolean;
+  readonly clientUserDeletionEnabled: boolean;
+  readonly allowTeamApiKeys: boolean;
+  readonly allowUserApiKeys: boolean;
+  /** The OAuth providers users can sign in with. */
+  readonly oauthProviders: readonly { readonly id: string }[];
+}
+
+export interface Project {
+  readonly id: string;
+  readonly displayName: string;
+  readonly config: ProjectConfig;
+}
+
+/** A project the signed-in user owns (internal project only). */
+export interface AdminOwnedProject {
+  readonly id: string;
+  readonly displayName: string;
+  readonly description: string | null;
+  readonly createdAt: Date;
+  readonly userCount: number;
+  readonly isProductionMode: boolean;
+}
+
+export interface AdminProjectCreateOptions {
+  readonly displayName: string;
+  readonly description?: string | null;
+}
+
+export const INTERNAL_PROJECT_ID = "internal";
+
+/** The client view of this app's project: its name and the features it enables. */
+export async function getProject(ctx: ClientAppContext): Promise<Project> {
+  const { data } = await ctx.client.api.GET("/projects/current");
+  if (!data) throw new StackAssertionError("GET /projects/current answered without a body");
+  const c = data.config;
+  return {
+    id: data.id,
+    displayName: data.display_name,
+    config: {
+      signUpEnabled: c.sign_up_enabled,
+      credentialEnabled: c.credential_enabled,
+      magicLinkEnabled: c.magic_link_enabled,
+      passkeyEnabled: c.passkey_enabled,
+      clientTeamCreationEnabled: c.client_team_creation_enabled,
+      clientUserDeletionEnabled: c.client_user_deletion_enabled,
+      allowTeamApiKeys: c.allow_team_api_keys,
+      allowUserApiKeys: c.allow_user_api_keys,
+      oauthProviders: c.enabled_oauth_providers.map((p) => ({ id: p.id })),
+    },
+  };
+}
+
+function ownedProjectFromWire(wire: components["schemas"]["AdminProject"]): AdminOwnedProject {
+  return {
+    id: wire.id,
+    displayName: wire.display_name,
+    description: wire.description,
+    createdAt: new Date(wire.created_at_millis),
+    userCount: wire.user_count,
+    isProductionMode: wire.is_production_mode,
+  };
+}
+
+/** The service would answer EXPECTED_INTERNAL_PROJECT; say what to do instead, before sending anything. */
+function requireInternalProject(ctx: ClientAppContext, what: string): void {
+  if (ctx.projectId !== INTERNAL_PROJECT_ID) {
+    throw new StackConfigurationError(
+      `${what} is only available to users of the internal project (projectId "${INTERNAL_PROJECT_ID}"); this app's projectId is "${ctx.projectId}". Manage other projects with an admin app.`,
+    );
+  }
+}
+
+/** The projects the signed-in user owns. */
+export async function listOwnedProjects(ctx: ClientAppContext): Promise<AdminOwnedProject[]> {
+  requireInternalProject(ctx, "listOwnedProjects");
+  const { data } = await ctx.client.api.GET("/internal/projects");
+  if (!data) throw new StackAssertionError("GET /internal/projects answered without a body");
+  return data.items.map(ownedProjectFromWire);
+}
+
+/** Creates a project owned by the signed-in user; config fields take the service's defaults. */
+export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions): Promise<AdminOwnedProject> {
+  requireInternalProject(ctx, "createProject");
+  if (typeof options !== "object" || options === null || typeof options.displayName !== "string") {
+    throw new StackConfigurationError("createProject needs options: { displayName, description? }.");
+  }
+  const { data } = await ctx.client.api.POST("/internal/projects", {
+    body: {
+      display_name: options.displayName,
+      ...(options.description !== undefined && { description: options.description }),
+    },
+  });
+  if (!data) throw new StackAssertionError("POST /internal/projects answered without the new project");
+  return ownedProjectFromWire(data);
+}

@@ -1,0 +1,230 @@
+// Teams of the current user: the reference SDK's `Team` object and the team
+// methods of `CurrentUser` (listTeams, getTeam, createTeam, leaveTeam,
+// getTeamProfile), each one call of the service (SPEC §7 "Teams").
+import { isKnownError } from "../../../generated/known-errors.js";
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
+
+type Schemas = components["schemas"];
+type WireMetadata = Schemas["Metadata"];
+
+/** JSON a caller may store as metadata. */
+export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
+
+export type TeamMemberProfile = {
+  readonly displayName: string | null;
+  readonly profileImageUrl: string | null;
+};
+
+export type TeamMemberProfileUpdateOptions = {
+  readonly displayName?: string;
+  readonly profileImageUrl?: string | null;
+};
+
+export type EditableTeamMemberProfile = TeamMemberProfile & {
+  update(update: TeamMemberProfileUpdateOptions): Promise<void>;
+};
+
+export type TeamUser = {
+  readonly id: string;
+  readonly teamProfile: TeamMemberProfile;
+};
+
+export type TeamInvitation = {
+  readonly id: string;
+  readonly recipientEmail: string | null;
+  readonly expiresAt: Date;
+  revoke(): Promise<void>;
+};
+
+export type TeamUpdateOptions = {
+  readonly displayName?: string;
+  readonly profileImageUrl?: string | null;
+  readonly clientMetadata?: ReadonlyJson;
+};
+
+export type TeamCreateOptions = {
+  readonly displayName: string;
+  readonly profileImageUrl?: string;
+};
+
+export type Team = {
+  readonly id: string;
+  readonly displayName: string;
+  readonly profileImageUrl: string | null;
+  // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
+  readonly clientMetadata: any;
+  readonly clientReadOnlyMetadata: any;
+  inviteUser(options: { email: string; callbackUrl?: string }): Promise<void>;
+  listUsers(): Promise<TeamUser[]>;
+  listInvitations(): Promise<TeamInvitation[]>;
+  update(update: TeamUpdateOptions): Promise<void>;
+  delete(): Promise<void>;
+  createApiKey(options: ApiKeyCreationOptions<"team">): Promise<TeamApiKeyFirstView>;
+  listApiKeys(): Promise<TeamApiKey[]>;
+};
+
+export function createTeamObject(ctx: ClientAppContext, wire: Schemas["ClientTeam"]): Team {
+  if (typeof wire?.id !== "string") throw new StackAssertionError("The service answered a team without an id");
+  const teamId = wire.id;
+  const keys = teamApiKeyMethods(ctx, teamId);
+  const path = { team_id: teamId };
+  return {
+    id: teamId,
+    displayName: wire.display_name,
+    profileImageUrl: wire.profile_image_url ?? null,
+    clientMetadata: wire.client_metadata ?? null,
+    clientReadOnlyMetadata: wire.client_read_only_metadata ?? null,
+    async inviteUser(options) {
+      requireObject(options, "team.inviteUser", "{ email, callbackUrl? }");
+      // The e-mail link must be absolute; by default it opens this app's team-invitation page.
+      const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
+      await ctx.client.api.POST("/team-invitations/send-code", {
+        body: { email: options.email, team_id: teamId, callback_url: callbackUrl },
+      });
+    },
+    async listUsers() {
+      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } } });
+      return itemsOf(data, "GET /team-member-profiles").map((profile) => ({
+        id: profile.user_id,
+        teamProfile: { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null },
+      }));
+    },
+    async listInvitations() {
+      const { data } = await ctx.client.api.GET("/team-invitations", { params: { query: { team_id: teamId } } });
+      return itemsOf(data, "GET /team-invitations").map((invitation) => ({
+        id: invitation.id,
+        recipientEmail: invitation.recipient_email ?? null,
+        expiresAt: dateOf(invitation.expires_at_millis, "a team invitation's expires_at_millis"),
+        async revoke() {
+          await ctx.client.api.DELETE("/team-invitations/{invitation_id}", {
+            params: { path: { invitation_id: invitation.id }, query: { team_id: teamId } },
+          });
+        },
+      }));
+    },
+    async update(update) {
+      requireObject(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
+      await ctx.client.api.PATCH("/teams/{team_id}", {
+        params: { path },
+        body: {
+          ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
+          ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
+          // The generated Metadata type cannot spell "any JSON object"; the value is JSON all the same.
+          ...(update.clientMetadata === undefined ? {} : { client_metadata: update.clientMetadata as WireMetadata }),
+        },
+      });
+    },
+    async delete() {
+      await ctx.client.api.DELETE("/teams/{team_id}", { params: { path } });
+    },
+    createApiKey: (options) => keys.createApiKey(options),
+    listApiKeys: () => keys.listApiKeys(),
+  };
+}
+
+export interface UserTeamMethods {
+  listTeams(): Promise<Team[]>;
+  /** The team if the current user is a member of it, else null. */
+  getTeam(teamId: string): Promise<Team | null>;
+  /** Creates a team with the user as its first member and selects it. */
+  createTeam(data: TeamCreateOptions): Promise<Team>;
+  leaveTeam(team: { readonly id: string }): Promise<void>;
+  getTeamProfile(team: { readonly id: string }): Promise<EditableTeamMemberProfile>;
+}
+
+// Team ids are UUIDs (the service rejects anything else with SCHEMA_ERROR). Checking
+// first also keeps "", "." and ".." out of the path, where they would name other routes.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
+  return {
+    async listTeams() {
+      const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: "me" } } });
+      return itemsOf(data, "GET /teams").map((team) => createTeamObject(ctx, team));
+    },
+    async getTeam(teamId) {
+      // One request instead of the reference's "list all, then filter". A team that
+      // does not exist and one the user is not a member of both read as "no such team".
+      if (typeof teamId !== "string" || !UUID.test(teamId)) return null;
+      try {
+        const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: teamId } } });
+        return createTeamObject(ctx, answered(data, "GET /teams/{team_id}"));
+      } catch (error) {
+        if (isKnownError(error, "TEAM_NOT_FOUND") || isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return null;
+        throw error;
+      }
+    },
+    async createTeam(data) {
+      requireObject(data, "createTeam", "{ displayName, profileImageUrl? }");
+      // Whether clients may create teams is the project's client_team_creation_enabled
+      // flag, enforced by the service; its refusal reaches the caller as thrown.
+      const created = await ctx.client.api.POST("/teams", {
+        body: {
+          display_name: data.displayName,
+          ...(data.profileImageUrl === undefined ? {} : { profile_image_url: data.profileImageUrl }),
+          creator_user_id: "me",
+        },
+      });
+      const team = createTeamObject(ctx, answered(created.data, "POST /teams"));
+      await ctx.client.api.PATCH("/users/me", { body: { selected_team_id: team.id } });
+      return team;
+    },
+    async leaveTeam(team) {
+      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
+        params: { path: { team_id: teamIdOf(team, "leaveTeam"), user_id: "me" } },
+        body: {},
+      });
+    },
+    async getTeamProfile(team) {
+      const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
+      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path } });
+      const profile = answered(data, "GET /team-member-profiles/{team_id}/me");
+      return {
+        displayName: profile.display_name ?? null,
+        profileImageUrl: profile.profile_image_url ?? null,
+        async update(update) {
+          requireObject(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
+          await ctx.client.api.PATCH("/team-member-profiles/{team_id}/{user_id}", {
+            params: { path },
+            body: {
+              ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
+              ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
+            },
+          });
+        },
+      };
+    },
+  };
+}
+
+function teamIdOf(team: { readonly id: string } | null | undefined, method: string): string {
+  if (typeof team?.id !== "string" || team.id === "") {
+    throw new StackConfigurationError(`${method} needs a team (an object with its id), as returned by listTeams() or getTeam().`);
+  }
+  return team.id;
+}
+
+function requireObject(value: unknown, method: string, shape: string): void {
+  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
+}
+
+function answered<T>(data: T | undefined, call: string): T {
+  if (data === undefined || data === null) throw new StackAssertionError(`${call} answered without a body`);
+  return data;
+}
+
+function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
+  const items = answered(data, call).items;
+  if (!Array.isArray(items)) throw new StackAssertionError(`${call} answered without an items list`);
+  return items;
+}
+
+function dateOf(millis: unknown, what: string): Date {
+  if (typeof millis !== "number" || !Number.isFinite(millis)) {
+    throw new StackAssertionError(`The service answered ${what} that is not a time in milliseconds`);
+  }
+  return new Date(millis);
+}

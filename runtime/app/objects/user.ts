@@ -1,0 +1,258 @@
+// The signed-in user (SPEC §3 "User"): the reference SDK's CurrentUser, built
+// from the wire ClientUser. Fields are a snapshot of that answer; methods act on
+// the app's current session. Teams, API keys, contact channels, sessions,
+// permissions and connected accounts come from their own modules.
+import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
+import type { components } from "../../../generated/schema.js";
+import { StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import type { RegisterPasskeyError } from "../flows/passkey.js";
+import { setPassword, updatePassword } from "../flows/password.js";
+import { resultOf, type Result } from "../result.js";
+import { userSessionMethods, type UserSessionMethods } from "./active-session.js";
+import { userApiKeyMethods, type UserApiKeyMethods } from "./api-key.js";
+import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "./connected-account.js";
+import { userContactChannelMethods, type UserContactChannelMethods } from "./contact-channel.js";
+import { userPermissionMethods, type UserPermissionMethods } from "./permission.js";
+import { createProject, INTERNAL_PROJECT_ID, listOwnedProjects, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
+import { createTeamObject, userTeamMethods, type ReadonlyJson, type Team, type UserTeamMethods } from "./team.js";
+
+export type WireClientUser = components["schemas"]["ClientUser"];
+
+/** An OAuth provider account the user signed in with. */
+export interface OAuthProviderConnection {
+  readonly id: string;
+  readonly accountId: string;
+  readonly email?: string;
+}
+
+export interface BaseUser {
+  readonly id: string;
+  readonly displayName: string | null;
+  /** Not necessarily unique across users: identify users by `id`. */
+  readonly primaryEmail: string | null;
+  readonly primaryEmailVerified: boolean;
+  readonly profileImageUrl: string | null;
+  readonly signedUpAt: Date;
+  // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
+  readonly clientMetadata: any;
+  readonly clientReadOnlyMetadata: any;
+  readonly hasPassword: boolean;
+  /** Whether the user may sign in with the primary e-mail (wire `auth_with_email`). */
+  readonly emailAuthEnabled: boolean;
+  readonly otpAuthEnabled: boolean;
+  readonly oauthProviders: readonly OAuthProviderConnection[];
+  readonly passkeyAuthEnabled: boolean;
+  /** Whether sign-in asks for a TOTP code (wire `requires_totp_mfa`). */
+  readonly isMultiFactorRequired: boolean;
+  readonly isAnonymous: boolean;
+}
+
+export interface SessionTokenPair {
+  readonly accessToken: string | null;
+  readonly refreshToken: string | null;
+}
+
+export interface UserUpdateOptions {
+  readonly displayName?: string | null;
+  readonly profileImageUrl?: string | null;
+  readonly clientMetadata?: ReadonlyJson;
+  readonly selectedTeamId?: string | null;
+  /** The TOTP secret's bytes; enables TOTP multi-factor sign-in. `null` disables it. */
+  readonly totpMultiFactorSecret?: Uint8Array | null;
+  readonly otpAuthEnabled?: boolean;
+  readonly passkeyAuthEnabled?: boolean;
+}
+
+/** What the app composes into the user: the flows that need the app's own redirects and state. */
+export interface CurrentUserExtras {
+  /** The app's sign-out (the same as app.signOut). */
+  signOut(options?: { readonly redirectUrl?: string | URL }): Promise<void>;
+  /** The passkey registration flow, with the app's WebAuthn. */
+  registerPasskey(options?: { readonly hostname?: string }): Promise<Result<undefined, RegisterPasskeyError>>;
+}
+
+export interface Auth {
+  readonly currentSession: {
+    /** The session's tokens, the access token with at least 20 s of life; nulls once the session has ended. */
+    getTokens(): Promise<SessionTokenPair>;
+  };
+  /** `{ "x-stack-auth": JSON }` for requests to the app's own backend (never sent to the service). */
+  getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
+  getAuthJson(): Promise<SessionTokenPair>;
+  signOut(options?: { readonly redirectUrl?: string | URL }): Promise<void>;
+  registerPasskey(options?: { readonly hostname?: string }): Promise<Result<undefined, RegisterPasskeyError>>;
+}
+
+export interface UserProfileMethods {
+  readonly selectedTeam: Team | null;
+  /** Changes several fields at once (`PATCH /users/me`). */
+  update(update: UserUpdateOptions): Promise<void>;
+  setDisplayName(displayName: string): Promise<void>;
+  setClientMetadata(metadata: ReadonlyJson): Promise<void>;
+  setSelectedTeam(team: Team | { readonly id: string } | string | null): Promise<void>;
+  /** Deletes the user (the project must allow it); the session ends. */
+  delete(): Promise<void>;
+  /** E-mails a verification link to the primary e-mail; one already verified gives an EmailAlreadyVerified error Result. */
+  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<Result<undefined, EmailAlreadyVerified>>;
+  updatePassword(options: {
+    readonly oldPassword: string;
+    readonly newPassword: string;
+  }): Promise<Result<undefined, PasswordConfirmationMismatch | PasswordRequirementsNotMet>>;
+  setPassword(options: { readonly password: string }): Promise<Result<undefined, PasswordRequirementsNotMet>>;
+}
+
+export type CurrentUser = BaseUser &
+  Auth &
+  UserProfileMethods &
+  UserTeamMethods &
+  UserApiKeyMethods &
+  UserContactChannelMethods &
+  UserSessionMethods &
+  UserPermissionMethods &
+  UserConnectedAccountMethods;
+
+/** Only for users of the internal project (the dashboard's own project). */
+export interface InternalUserExtra {
+  createProject(newProject: AdminProjectCreateOptions): Promise<AdminOwnedProject>;
+  listOwnedProjects(): Promise<AdminOwnedProject[]>;
+}
+
+export type CurrentInternalUser = CurrentUser & InternalUserExtra;
+
+export type ProjectCurrentUser<ProjectId extends string> = ProjectId extends typeof INTERNAL_PROJECT_ID ? CurrentInternalUser : CurrentUser;
+
+function baseUserFromWire(wire: WireClientUser): BaseUser {
+  return {
+    id: wire.id,
+    displayName: wire.display_name,
+    primaryEmail: wire.primary_email,
+    primaryEmailVerified: wire.primary_email_verified,
+    profileImageUrl: wire.profile_image_url,
+    signedUpAt: new Date(wire.signed_up_at_millis),
+    clientMetadata: wire.client_metadata,
+    clientReadOnlyMetadata: wire.client_read_only_metadata,
+    hasPassword: wire.has_password,
+    emailAuthEnabled: wire.auth_with_email,
+    otpAuthEnabled: wire.otp_auth_enabled,
+    oauthProviders: wire.oauth_providers.map((p) => ({
+      id: p.id,
+      accountId: p.account_id,
+      ...(typeof p.email === "string" && { email: p.email }),
+    })),
+    passkeyAuthEnabled: wire.passkey_auth_enabled,
+    isMultiFactorRequired: wire.requires_totp_mfa,
+    isAnonymous: wire.is_anonymous,
+  };
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The PATCH /users/me body: only the fields given, snake_case. */
+function userUpdateToWire(options: UserUpdateOptions) {
+  if (typeof options !== "object" || options === null) {
+    throw new StackConfigurationError("user.update needs an object of the fields to change, e.g. { displayName: \"Ada\" }.");
+  }
+  const secret = options.totpMultiFactorSecret;
+  if (secret !== undefined && secret !== null && !(secret instanceof Uint8Array)) {
+    throw new StackConfigurationError("totpMultiFactorSecret must be the secret's bytes (a Uint8Array), or null to turn TOTP off.");
+  }
+  return {
+    ...(options.displayName !== undefined && { display_name: options.displayName }),
+    ...(options.profileImageUrl !== undefined && { profile_image_url: options.profileImageUrl }),
+    ...(options.clientMetadata !== undefined && { client_metadata: options.clientMetadata as components["schemas"]["Metadata"] }),
+    ...(options.selectedTeamId !== undefined && { selected_team_id: options.selectedTeamId }),
+    ...(secret !== undefined && { totp_secret_base64: secret === null ? null : base64(secret) }),
+    ...(options.otpAuthEnabled !== undefined && { otp_auth_enabled: options.otpAuthEnabled }),
+    ...(options.passkeyAuthEnabled !== undefined && { passkey_auth_enabled: options.passkeyAuthEnabled }),
+  };
+}
+
+/** A team, its id, or null; anything else would silently clear the selection, so it is refused. */
+function selectedTeamIdOf(team: { readonly id: string } | string | null): string | null {
+  if (team === null || typeof team === "string") return team;
+  if (typeof team === "object" && typeof team.id === "string") return team.id;
+  throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
+}
+
+function authMethods(ctx: ClientAppContext, extras: CurrentUserExtras): Auth {
+  const currentSession = {
+    async getTokens(): Promise<SessionTokenPair> {
+      const tokens = await ctx.sessions().current().getTokens();
+      return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
+    },
+  };
+  return {
+    currentSession,
+    async getAuthHeaders() {
+      return { "x-stack-auth": JSON.stringify(await currentSession.getTokens()) };
+    },
+    getAuthJson: () => currentSession.getTokens(),
+    signOut: (options) => extras.signOut(options),
+    registerPasskey: (options) => extras.registerPasskey(options),
+  };
+}
+
+function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfileMethods {
+  const update = async (options: UserUpdateOptions) => {
+    await ctx.client.api.PATCH("/users/me", { body: userUpdateToWire(options) });
+  };
+  return {
+    selectedTeam: wire.selected_team ? createTeamObject(ctx, wire.selected_team) : null,
+    update,
+    setDisplayName: (displayName) => update({ displayName }),
+    setClientMetadata: (metadata) => update({ clientMetadata: metadata }),
+    setSelectedTeam: async (team) => update({ selectedTeamId: selectedTeamIdOf(team) }),
+    async delete() {
+      // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
+      const session = ctx.sessions().current();
+      await ctx.client.api.DELETE("/users/me");
+      session.invalidate();
+    },
+    async sendVerificationEmail(options) {
+      const email = wire.primary_email;
+      if (email === null) {
+        throw new StackConfigurationError(
+          "sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: \"email\", usedForAuth, isPrimary: true }).",
+        );
+      }
+      const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
+      const result = await resultOf(async () => {
+        await ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url } });
+        return undefined;
+      }, ["EMAIL_ALREADY_VERIFIED"]);
+      return result as Result<undefined, EmailAlreadyVerified>;
+    },
+    updatePassword: (options) => updatePassword(ctx, options),
+    setPassword: (options) => setPassword(ctx, options),
+  };
+}
+
+/**
+ * The CurrentUser of `wire` (the answer of GET /users/me). Users of the
+ * internal project also get createProject and listOwnedProjects.
+ */
+export function createCurrentUser(ctx: ClientAppContext, wire: WireClientUser, extras: CurrentUserExtras): CurrentUser {
+  const user: CurrentUser = {
+    ...baseUserFromWire(wire),
+    ...authMethods(ctx, extras),
+    ...profileMethods(ctx, wire),
+    ...userTeamMethods(ctx),
+    ...userApiKeyMethods(ctx),
+    ...userContactChannelMethods(ctx),
+    ...userSessionMethods(ctx),
+    ...userPermissionMethods(ctx),
+    ...userConnectedAccountMethods(ctx),
+  };
+  if (ctx.projectId !== INTERNAL_PROJECT_ID) return Object.freeze(user);
+  const internal: CurrentInternalUser = {
+    ...user,
+    createProject: (newProject) => createProject(ctx, newProject),
+    listOwnedProjects: () => listOwnedProjects(ctx),
+  };
+  return Object.freeze(internal);
+}

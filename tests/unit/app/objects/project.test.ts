@@ -1,0 +1,104 @@
+// The client view of the project, and the internal project's owned projects (SPEC §3, §6; endpoints.md §A).
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { KnownErrors } from "../../../../generated/known-errors.js";
+import { isStackError } from "../../../../runtime/errors.js";
+import { createProject, getProject, listOwnedProjects } from "../../../../runtime/app/objects/project.js";
+import { testAppContext } from "../../../helpers/app-context.js";
+import { json, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
+import { rejectionOf } from "../../../helpers/outcome.js";
+import { doc } from "../../../fixtures/document.js";
+
+const example = (name: string) => doc.components.examples[name]!.value;
+const sent = (s: { requests: SentRequest[] }) =>
+  s.requests.map((r) => ({ method: r.method, path: r.path, body: r.body === "" ? undefined : JSON.parse(r.body) }));
+
+/** A context of the internal project (the dashboard's own). */
+function internal(handler: Handler) {
+  const t = testAppContext(handler);
+  return { ...t, ctx: { ...t.ctx, projectId: "internal" } };
+}
+
+const OWNED = {
+  id: "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
+  displayName: "Acme",
+  description: "Acme's customer portal",
+  createdAt: new Date(1763251200000),
+  userCount: 42,
+  isProductionMode: false,
+};
+
+beforeEach(() => useFakeClock());
+afterEach(() => vi.useRealTimers());
+
+describe("getProject", () => {
+  it("is GET /projects/current, mapped to the client Project with its config flags", async () => {
+    const { ctx, service } = testAppContext(() => json(example("ClientProject")));
+    expect(await getProject(ctx)).toEqual({
+      id: "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
+      displayName: "Acme",
+      config: {
+        signUpEnabled: true,
+        credentialEnabled: true,
+        magicLinkEnabled: true,
+        passkeyEnabled: true,
+        clientTeamCreationEnabled: true,
+        clientUserDeletionEnabled: false,
+        allowTeamApiKeys: true,
+        allowUserApiKeys: true,
+        oauthProviders: [{ id: "github" }, { id: "google" }],
+      },
+    });
+    expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/projects/current", body: undefined }]);
+  });
+
+  it("throws ProjectNotFound for an unknown project", async () => {
+    const { ctx } = testAppContext(() => knownError(404, "PROJECT_NOT_FOUND", "Project not found."));
+    expect(await rejectionOf(getProject(ctx))).toBeInstanceOf(KnownErrors.ProjectNotFound);
+  });
+});
+
+describe("listOwnedProjects", () => {
+  it("is GET /internal/projects, each project with createdAt a Date", async () => {
+    const { ctx, service } = internal(() => json(example("AdminProjectList")));
+    const projects = await listOwnedProjects(ctx);
+    expect(projects).toEqual([OWNED]);
+    expect(projects[0]!.createdAt).toBeInstanceOf(Date);
+    expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/internal/projects", body: undefined }]);
+  });
+
+  it("outside the internal project is a configuration error and sends nothing", async () => {
+    const { ctx, service } = testAppContext(() => json(example("AdminProjectList")));
+    const error = await rejectionOf(listOwnedProjects(ctx));
+    expect(isStackError(error, "StackConfigurationError")).toBe(true);
+    expect((error as Error).message).toContain('projectId "internal"');
+    expect(service.requests).toEqual([]);
+  });
+});
+
+describe("createProject", () => {
+  it("is POST /internal/projects {display_name, description}, answering the owned project", async () => {
+    const { ctx, service } = internal(() => json(example("AdminProject"), { status: 201 }));
+    expect(await createProject(ctx, { displayName: "Acme", description: "Acme's customer portal" })).toEqual(OWNED);
+    expect(sent(service)).toEqual([
+      { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", description: "Acme's customer portal" } },
+    ]);
+  });
+
+  it("leaves description out when it is not given", async () => {
+    const { ctx, service } = internal(() => json(example("AdminProject"), { status: 201 }));
+    await createProject(ctx, { displayName: "Acme" });
+    expect(sent(service)[0]!.body).toEqual({ display_name: "Acme" });
+  });
+
+  it("outside the internal project is a configuration error and sends nothing", async () => {
+    const { ctx, service } = testAppContext(() => json(example("AdminProject")));
+    expect(isStackError(await rejectionOf(createProject(ctx, { displayName: "Acme" })), "StackConfigurationError")).toBe(true);
+    expect(service.requests).toEqual([]);
+  });
+
+  it("without a displayName is a configuration error and sends nothing", async () => {
+    const { ctx, service } = internal(() => json(example("AdminProject")));
+    expect(isStackError(await rejectionOf(createProject(ctx, undefined as never)), "StackConfigurationError")).toBe(true);
+    expect(service.requests).toEqual([]);
+  });
+});
