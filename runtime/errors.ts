@@ -11,7 +11,8 @@ export type StackErrorName =
   | "HttpError"
   | "RateLimitError"
   | "NetworkError"
-  | "ResponseFormatError";
+  | "ResponseFormatError"
+  | "UserNotSignedInError";
 
 abstract class StackError extends Error {
   abstract override readonly name: StackErrorName;
@@ -74,4 +75,9 @@ export class ResponseFormatError extends StackError {
     this.operationId = operationId;
     this.status = status;
   }
+}
+
+/** A user was required (`getUser({ or: "throw" })`) and nobody is signed in. */
+export class UserNotSignedInError extends StackError {
+  readonly name = "UserNotSignedInError" as const;
 }

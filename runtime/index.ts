@@ -1,5 +1,6 @@
 // The runtime entry, `stackkit`. It re-exports only; each concern lives in its own module.
 
+export * from "./app/index.js";
 export { createStackClient, type StackClient, type StackClientOptions } from "./client.js";
 export { environment, platformEnvironment, type Environment, type Fetch } from "./env.js";
 export {
@@ -10,6 +11,7 @@ export {
   ResponseFormatError,
   StackAssertionError,
   StackConfigurationError,
+  UserNotSignedInError,
   type StackErrorName,
 } from "./errors.js";
 export type { OwnerSession } from "./pipeline.js";

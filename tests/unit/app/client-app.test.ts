@@ -1,0 +1,191 @@
+// StackClientApp end to end over a fake service: the user with each `or`
+// option, anonymous sign-up, sign-in and sign-out with their redirects.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { StackClientApp, type StackClientAppOptions } from "../../../runtime/app/client-app.js";
+import { StackConfigurationError, UserNotSignedInError } from "../../../runtime/errors.js";
+import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
+import type { StoredTokens } from "../../../runtime/tokens/store.js";
+import { doc } from "../../fixtures/document.js";
+import { fakeBrowser, signedInTokens } from "../../helpers/app-context.js";
+import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
+
+const exampleUser = doc.components.examples["ClientUser"]!.value as Record<string, unknown>;
+const tokens = (sub: string) => ({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
+
+function setup(handler: Handler, options: { tokens?: StoredTokens; href?: string; app?: Partial<StackClientAppOptions> } = {}) {
+  const service = fakeService(handler);
+  const { env, waits } = testEnvironment(service.fetch);
+  const store = createMemoryTokenStore(options.tokens ?? { refreshToken: null, accessToken: null });
+  const page = fakeBrowser(options.href ?? "https://app.example.com/dashboard?tab=1");
+  const navigations: string[] = [];
+  const app = new StackClientApp({
+    projectId: "proj-1",
+    publishableClientKey: "pck-1",
+    tokenStore: store,
+    environment: env,
+    browser: page.browser,
+    redirectMethod: { navigate: (url) => void navigations.push(url) },
+    noAutomaticPrefetch: true,
+    ...options.app,
+  });
+  return { app, service, store, waits, navigations };
+}
+
+/** Settles a call that ends in a redirect (each waits 2000 ms on the fake clock). */
+async function settle<T>(promise: Promise<T>): Promise<T> {
+  const outcome = promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  await vi.runAllTimersAsync();
+  const done = await outcome;
+  if ("error" in done) throw done.error;
+  return done.value;
+}
+
+beforeEach(() => useFakeClock());
+afterEach(() => vi.useRealTimers());
+
+describe("getUser", () => {
+  it("returns the signed-in user with the reference's field names", async () => {
+    const { app, service } = setup(() => json(exampleUser), { tokens: signedInTokens() });
+    const user = await app.getUser();
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/users/me"]);
+    expect(user).toMatchObject({
+      id: exampleUser["id"],
+      primaryEmail: "ada@example.com",
+      displayName: "Ada Lovelace",
+      primaryEmailVerified: true,
+      isAnonymous: false,
+      signedUpAt: new Date(1763251200000),
+    });
+  });
+
+  it("returns null without a request when nobody is signed in", async () => {
+    const { app, service } = setup(() => json(exampleUser));
+    expect(await app.getUser()).toBeNull();
+    expect(service.requests).toHaveLength(0);
+  });
+
+  it("returns null when the service says the tokens have no user", async () => {
+    const { app } = setup(() => knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user."), { tokens: signedInTokens() });
+    expect(await app.getUser({ or: "return-null" })).toBeNull();
+  });
+
+  it("with or: 'throw' fails with the spec's message", async () => {
+    const { app } = setup(() => json(exampleUser));
+    await expect(app.getUser({ or: "throw" })).rejects.toThrow(
+      new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }"),
+    );
+  });
+
+  it("with or: 'redirect' goes to sign-in carrying after_auth_return_to, then fails", async () => {
+    const { app, navigations } = setup(() => json(exampleUser));
+    await expect(settle(app.getUser({ or: "redirect" }))).rejects.toBeInstanceOf(UserNotSignedInError);
+    expect(navigations).toEqual([`/handler/sign-in?after_auth_return_to=${encodeURIComponent("/dashboard?tab=1")}`]);
+  });
+
+  it("counts an anonymous user as signed out unless anonymous access is asked for", async () => {
+    const { app } = setup(() => json({ ...exampleUser, is_anonymous: true }), { tokens: signedInTokens() });
+    expect(await app.getUser()).toBeNull();
+    expect(await app.getUser({ or: "anonymous-if-exists" })).toMatchObject({ isAnonymous: true });
+    expect(await app.getUser({ or: "anonymous" })).toMatchObject({ isAnonymous: true });
+  });
+
+  it("with or: 'anonymous' signs up once for ten concurrent calls", async () => {
+    const handler: Handler = (r) => {
+      if (r.path === "/api/v1/auth/anonymous/sign-up") return json(tokens("anon"));
+      return r.headers["x-stack-access-token"] ? json({ ...exampleUser, is_anonymous: true }) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
+    };
+    const { app, service, store } = setup(handler);
+    const users = await Promise.all(Array.from({ length: 10 }, () => app.getUser({ or: "anonymous" })));
+    expect(service.requests.filter((r) => r.path === "/api/v1/auth/anonymous/sign-up")).toHaveLength(1);
+    expect(users.every((u) => u.isAnonymous)).toBe(true);
+    expect(store.get().refreshToken).toBe("rt-anon");
+  });
+
+  it("with or: 'anonymous' can try again after a failed sign-up", async () => {
+    let signUps = 0;
+    const { app } = setup((r) => {
+      if (r.path === "/api/v1/auth/anonymous/sign-up") return ++signUps === 1 ? new Response("down", { status: 503 }) : json(tokens("anon"));
+      return r.headers["x-stack-access-token"] ? json({ ...exampleUser, is_anonymous: true }) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
+    });
+    await expect(app.getUser({ or: "anonymous" })).rejects.toMatchObject({ name: "HttpError", status: 503 });
+    expect(await app.getUser({ or: "anonymous" })).toMatchObject({ isAnonymous: true });
+  });
+
+  it("names the tokenStore option when the app has none", async () => {
+    const { app } = setup(() => json(exampleUser), { app: { tokenStore: null } });
+    await expect(app.getUser()).rejects.toBeInstanceOf(StackConfigurationError);
+    await expect(app.getUser()).rejects.toThrow(/tokenStore/);
+  });
+});
+
+describe("sign-in and sign-out", () => {
+  it("signInWithCredential stores the tokens and returns to after_auth_return_to", async () => {
+    const { app, store, navigations, service } = setup(() => json(tokens("ada")), {
+      href: "https://app.example.com/handler/sign-in?after_auth_return_to=%2Fbilling",
+    });
+    const result = await settle(app.signInWithCredential({ email: "ada@example.com", password: "pw" }));
+    expect(result).toEqual({ status: "ok", data: undefined });
+    expect(JSON.parse(service.requests[0]!.body)).toEqual({ email: "ada@example.com", password: "pw" });
+    expect(store.get().refreshToken).toBe("rt-ada");
+    expect(navigations).toEqual(["/billing"]);
+  });
+
+  it("signInWithCredential returns EMAIL_PASSWORD_MISMATCH as a Result error and stores nothing", async () => {
+    const { app, store, navigations } = setup(() => knownError(400, "EMAIL_PASSWORD_MISMATCH", "Wrong e-mail or password."));
+    const result = await settle(app.signInWithCredential({ email: "ada@example.com", password: "bad" }));
+    expect(result).toMatchObject({ status: "error", error: { code: "EMAIL_PASSWORD_MISMATCH" } });
+    expect(store.get()).toEqual({ refreshToken: null, accessToken: null });
+    expect(navigations).toEqual([]);
+  });
+
+  it("signOut ends the session, clears the store and goes to after-sign-out", async () => {
+    const { app, store, navigations, service } = setup(() => json({ success: true }), { tokens: signedInTokens() });
+    await settle(app.signOut());
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["DELETE /api/v1/auth/sessions/current"]);
+    expect(store.get()).toEqual({ refreshToken: null, accessToken: null });
+    expect(navigations).toEqual(["/"]);
+  });
+
+  it("user.signOut works for an anonymous user", async () => {
+    const { app, store } = setup((r) => (r.method === "GET" ? json({ ...exampleUser, is_anonymous: true }) : json({ success: true })), {
+      tokens: signedInTokens(),
+    });
+    const user = await app.getUser({ or: "anonymous-if-exists" });
+    await settle(user!.signOut());
+    expect(store.get()).toEqual({ refreshToken: null, accessToken: null });
+  });
+});
+
+describe("the app", () => {
+  it("has the handler URL set with its defaults and overrides", () => {
+    const { app } = setup(() => json({}), { app: { urls: { handler: "/auth", home: "/start" } } });
+    expect(app.urls).toMatchObject({ signIn: "/auth/sign-in", oauthCallback: "/auth/oauth-callback", afterSignIn: "/start", afterSignUp: "/start", afterSignOut: "/start" });
+  });
+
+  it("prefetches the project once unless told not to, and getProject reuses it", async () => {
+    const { app, service } = setup(() => json(doc.components.examples["ClientProject"]!.value), { app: { noAutomaticPrefetch: false } });
+    const project = await app.getProject();
+    expect(project.config.signUpEnabled).toBe(true);
+    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/projects/current"]);
+  });
+
+  it("picks the browser base URL in a browser", async () => {
+    const { app, service } = setup(() => json({}), { app: { baseUrl: { browser: "https://auth.example.com", server: "http://auth.internal" } } });
+    await app.api.GET("/projects/current");
+    expect(service.requests[0]!.url).toBe("https://auth.example.com/api/v1/projects/current");
+  });
+
+  it("exposes the typed low-level client with the app's headers", async () => {
+    const { app, service } = setup(() => json({}));
+    await app.api.GET("/projects/current");
+    expect(service.requests[0]!.headers).toMatchObject({ "x-stack-access-type": "client", "x-stack-publishable-client-key": "pck-1", "x-stack-project-id": "proj-1" });
+  });
+
+  it("refuses a relative callback URL when there is no page to resolve it against", async () => {
+    const { app } = setup(() => json({}), { app: { browser: null } });
+    await expect(app.sendForgotPasswordEmail("ada@example.com")).rejects.toBeInstanceOf(StackConfigurationError);
+  });
+});
