@@ -37,7 +37,7 @@ build: install
 mock: install
 	node scripts/mock.mjs --port $(MOCK_PORT)
 
-demo: install
+demo: install build
 	node scripts/demo.mjs
 
 size: install

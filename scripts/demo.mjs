@@ -1,52 +1,40 @@
 #!/usr/bin/env node
 // @ts-check
-// `make demo`: starts the local mock of the API (the embedded default) and walks
-// through sign-up, sign-in, reading the signed-in user and listing their teams,
-// printing each request and what came back. Nothing leaves 127.0.0.1.
-// Usage: node scripts/demo.mjs
+// `make demo`: starts the local mock of the API (the embedded default) and runs
+// the main job of an app against it with the built package: sign up, sign in,
+// read the signed-in user, list their teams, sign out, printing what happens.
+// Nothing leaves 127.0.0.1. Usage: node scripts/demo.mjs (after `make build`).
 
-import createClient from "openapi-fetch";
+import { StackClientApp } from "../dist/index.js";
 import { API_PREFIX, startMock } from "./mock.mjs";
-
-const PROJECT_ID = "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b";
-const PUBLISHABLE_CLIENT_KEY = "pck_demo_publishable_client_key";
 
 const mock = await startMock({ quiet: true });
 try {
   console.log(`Mock of the API listening on ${mock.baseUrl}${API_PREFIX}\n`);
-  /** @type {import("openapi-fetch").Client<import("../generated/schema.js").paths>} */
-  const client = createClient({
-    baseUrl: mock.baseUrl + API_PREFIX,
-    headers: {
-      "x-stack-project-id": PROJECT_ID,
-      "x-stack-access-type": "client",
-      "x-stack-publishable-client-key": PUBLISHABLE_CLIENT_KEY,
-      "x-stack-override-error-status": "true",
-    },
+  const app = new StackClientApp({
+    projectId: "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
+    publishableClientKey: "pck_demo_publishable_client_key",
+    baseUrl: mock.baseUrl,
+    tokenStore: "memory",
+    redirectMethod: "none",
   });
-  // Tokens are secrets: the walk-through shows only their first characters.
-  const redact = (/** @type {string} */ key, /** @type {unknown} */ value) =>
-    /token/.test(key) && typeof value === "string" ? `${value.slice(0, 8)}… (redacted)` : value;
-  /** @param {string} title @param {{ response: Response, data?: unknown, error?: unknown }} result */
-  const show = (title, { response, data, error }) => {
-    const body = JSON.stringify(data ?? error, redact, 2).replace(/\n/g, "\n     ");
-    console.log(`${title}\n  -> HTTP ${response.status} ${body}\n`);
-    if (!response.ok) throw new Error(`${title} failed`);
-    return /** @type {any} */ (data);
-  };
+  const email = "ada@example.com";
+  const password = "correct horse battery staple";
 
-  show(
-    "POST /auth/password/sign-up {email: ada@example.com}",
-    await client.POST("/auth/password/sign-up", { body: { email: "ada@example.com", password: "correct horse battery staple" } }),
-  );
-  const tokens = show(
-    "POST /auth/password/sign-in {email: ada@example.com}",
-    await client.POST("/auth/password/sign-in", { body: { email: "ada@example.com", password: "correct horse battery staple" } }),
-  );
-  const asUser = { headers: { "x-stack-access-token": tokens.access_token } };
-  const user = show("GET /users/me (with the access token)", await client.GET("/users/me", asUser));
-  const teams = show("GET /teams?user_id=me", await client.GET("/teams", { ...asUser, params: { query: { user_id: "me" } } }));
-  console.log(`Signed in as ${user.display_name} <${user.primary_email}>, member of: ${teams.items.map((/** @type {any} */ t) => t.display_name).join(", ")}`);
+  const signUp = await app.signUpWithCredential({ email, password, verificationCallbackUrl: "http://localhost:5173/handler/email-verification" });
+  console.log(`signUpWithCredential(${email}) -> ${signUp.status}`);
+  const signIn = await app.signInWithCredential({ email, password });
+  console.log(`signInWithCredential(${email}) -> ${signIn.status}`);
+
+  const user = await app.getUser({ or: "throw" });
+  console.log(`getUser() -> ${user.displayName} <${user.primaryEmail}>, id ${user.id}, signed up ${user.signedUpAt.toISOString()}`);
+  const teams = await user.listTeams();
+  console.log(`user.listTeams() -> ${teams.map((team) => `${team.displayName} (${team.id})`).join(", ")}`);
+  const project = await app.getProject();
+  console.log(`getProject() -> ${project.displayName}; sign-up ${project.config.signUpEnabled ? "enabled" : "disabled"}`);
+
+  await app.signOut();
+  console.log(`signOut() -> getUser() now returns ${await app.getUser()}`);
 } finally {
   await mock.stop();
 }
