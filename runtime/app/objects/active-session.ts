@@ -1,8 +1,8 @@
 // The signed-in user's sessions (SPEC §3 "Session", endpoints.md §A): the list
 // of every device signed in, and revoking one of them.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
+import { assertAnswered } from "../wire.js";
 
 export type GeoInfo = components["schemas"]["GeoInfo"];
 
@@ -49,7 +49,7 @@ export function userSessionMethods(ctx: ClientAppContext): UserSessionMethods {
   return {
     async getActiveSessions() {
       const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: "me" } } });
-      if (!data) throw new StackAssertionError("GET /auth/sessions answered without a body");
+      assertAnswered(data, "GET /auth/sessions");
       return data.items.map(activeSessionFromWire);
     },
     async revokeSession(sessionId) {

@@ -5,6 +5,7 @@ import { isKnownError } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
+import { answered } from "../wire.js";
 
 type Schemas = components["schemas"];
 type WireApiKey = Schemas["UserApiKey"] | Schemas["TeamApiKey"] | Schemas["UserApiKeyFirstView"] | Schemas["TeamApiKeyFirstView"];
@@ -255,7 +256,3 @@ function requiredDate(millis: unknown, field: string): Date {
   return new Date(millis);
 }
 
-function answered<T>(data: T | undefined, call: string): T {
-  if (data === undefined || data === null) throw new StackAssertionError(`${call} answered without a body`);
-  return data;
-}

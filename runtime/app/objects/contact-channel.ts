@@ -4,9 +4,10 @@
 // /contact-channels/{user_id}/{contact_channel_id}).
 import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
+import { assertAnswered } from "../wire.js";
 
 type WireContactChannel = components["schemas"]["ContactChannel"];
 
@@ -94,7 +95,7 @@ export function userContactChannelMethods(ctx: ClientAppContext): UserContactCha
   return {
     async listContactChannels() {
       const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: "me" } } });
-      if (!data) throw new StackAssertionError("GET /contact-channels answered without a body");
+      assertAnswered(data, "GET /contact-channels");
       return data.items.map((item) => createContactChannelObject(ctx, item));
     },
     async createContactChannel(options) {
@@ -108,7 +109,7 @@ export function userContactChannelMethods(ctx: ClientAppContext): UserContactCha
           ...(options.isPrimary !== undefined && { is_primary: options.isPrimary }),
         },
       });
-      if (!data) throw new StackAssertionError("POST /contact-channels answered without the new contact channel");
+      assertAnswered(data, "POST /contact-channels", "the new contact channel");
       return createContactChannelObject(ctx, data);
     },
   };

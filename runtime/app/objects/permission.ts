@@ -1,8 +1,8 @@
 // The signed-in user's permissions (SPEC §6): in a team, or at project level
 // when no team is given. Lists are recursive unless asked otherwise: a
 // permission that contains others grants those too.
-import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
+import { assertAnswered } from "../wire.js";
 
 /** A permission the user holds; only its id (SPEC §3). The reference names it TeamPermission at both levels. */
 export interface TeamPermission {
@@ -39,7 +39,7 @@ export function userPermissionMethods(ctx: ClientAppContext): UserPermissionMeth
     const { data } = scope
       ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: "me", recursive } } })
       : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: "me", recursive } } });
-    if (!data) throw new StackAssertionError(`GET /${scope ? "team" : "project"}-permissions answered without a body`);
+    assertAnswered(data, `GET /${scope ? "team" : "project"}-permissions`);
     return data.items.map((item) => ({ id: item.id }));
   }
 

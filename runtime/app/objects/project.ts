@@ -2,8 +2,9 @@
 // users of the internal project only (the dashboard's own project), the
 // projects they own (SPEC §6).
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
+import { assertAnswered } from "../wire.js";
 
 export interface ProjectConfig {
   readonly signUpEnabled: boolean;
@@ -44,7 +45,7 @@ export const INTERNAL_PROJECT_ID = "internal";
 /** The client view of this app's project: its name and the features it enables. */
 export async function getProject(ctx: ClientAppContext): Promise<Project> {
   const { data } = await ctx.client.api.GET("/projects/current");
-  if (!data) throw new StackAssertionError("GET /projects/current answered without a body");
+  assertAnswered(data, "GET /projects/current");
   const c = data.config;
   return {
     id: data.id,
@@ -87,7 +88,7 @@ function requireInternalProject(ctx: ClientAppContext, what: string): void {
 export async function listOwnedProjects(ctx: ClientAppContext): Promise<AdminOwnedProject[]> {
   requireInternalProject(ctx, "listOwnedProjects");
   const { data } = await ctx.client.api.GET("/internal/projects");
-  if (!data) throw new StackAssertionError("GET /internal/projects answered without a body");
+  assertAnswered(data, "GET /internal/projects");
   return data.items.map(ownedProjectFromWire);
 }
 
@@ -103,6 +104,6 @@ export async function createProject(ctx: ClientAppContext, options: AdminProject
       ...(options.description !== undefined && { description: options.description }),
     },
   });
-  if (!data) throw new StackAssertionError("POST /internal/projects answered without the new project");
+  assertAnswered(data, "POST /internal/projects", "the new project");
   return ownedProjectFromWire(data);
 }

@@ -6,6 +6,7 @@ import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
+import { answered } from "../wire.js";
 
 type Schemas = components["schemas"];
 type WireMetadata = Schemas["Metadata"];
@@ -211,10 +212,6 @@ function requireObject(value: unknown, method: string, shape: string): void {
   if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
 }
 
-function answered<T>(data: T | undefined, call: string): T {
-  if (data === undefined || data === null) throw new StackAssertionError(`${call} answered without a body`);
-  return data;
-}
 
 function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
   const items = answered(data, call).items;
