@@ -156,6 +156,25 @@ export class StackClientApp {
     await signOut(this.ctx, options, { redirectAfterSignOut: () => this.redirectToAfterSignOut() });
   }
 
+  /**
+   * Calls `listener` when the signed-in session changes: a sign-in, a sign-out,
+   * or either happening in another tab. Access-token refreshes of the same
+   * session are not changes. Returns the function that stops listening.
+   */
+  onSessionChange(listener: () => void): () => void {
+    const sessions = this.runtime.sessions;
+    if (!sessions) return () => undefined;
+    const identity = (t: { refreshToken: string | null; accessToken: string | null }) => t.refreshToken ?? `access:${t.accessToken ?? ""}`;
+    let last = identity(sessions.store.get());
+    return sessions.store.subscribe((tokens) => {
+      // An access-only session changes identity with its token; a refresh-token session does not.
+      const next = identity(tokens);
+      if (next === last) return;
+      last = next;
+      listener();
+    });
+  }
+
   /** `{ accessToken, refreshToken }` of the current session, for the app's own backend. */
   async getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }> {
     const tokens = await this.ctx.sessions().current().getTokens();

@@ -189,3 +189,17 @@ describe("the app", () => {
     await expect(app.sendForgotPasswordEmail("ada@example.com")).rejects.toBeInstanceOf(StackConfigurationError);
   });
 });
+
+describe("onSessionChange", () => {
+  it("tells of sign-in and sign-out, not of access-token refreshes of the same session", () => {
+    const { app, store } = setup(() => json({}));
+    const seen: number[] = [];
+    const stop = app.onSessionChange(() => seen.push(seen.length));
+    store.set({ refreshToken: "rt-1", accessToken: "at-1" });
+    store.set({ refreshToken: "rt-1", accessToken: "at-2" });
+    store.set({ refreshToken: null, accessToken: null });
+    stop();
+    store.set({ refreshToken: "rt-2", accessToken: null });
+    expect(seen).toEqual([0, 1]);
+  });
+});
