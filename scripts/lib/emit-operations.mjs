@@ -12,6 +12,7 @@ import { describeAccess, IDEMPOTENT_METHODS, listOperations, resolveRef } from "
 export function emitOperations(doc, stamp) {
   const rows = [];
   const errorRows = [];
+  const routeRows = [];
   const ids = new Set();
   for (const { path, method, op } of listOperations(doc)) {
     const id = op.operationId;
@@ -39,6 +40,9 @@ export function emitOperations(doc, stamp) {
       op["x-stack-navigation"] ? "navigation: true" : null,
     ].filter(Boolean);
     errorRows.push(`  ${id}: ${JSON.stringify(op["x-stack-known-errors"] ?? [])},`);
+    const flags =
+      (access.sendsStackHeaders ? 1 : 0) | (access.refreshTokenHeader ? 2 : 0) | (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0);
+    routeRows.push(`  [${JSON.stringify(id)}, ${JSON.stringify(method.toUpperCase())}, ${JSON.stringify(path)}, ${flags}],`);
     rows.push(`  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`);
   }
   return [
@@ -75,6 +79,20 @@ export function emitOperations(doc, stamp) {
     "} as const satisfies Record<string, OperationInfo>;",
     "",
     "export type OperationId = keyof typeof operations;",
+    "",
+    "/** Bits of an {@link operationRoutes} entry. */",
+    "export const ROUTE_STACK_HEADERS = 1;",
+    "export const ROUTE_REFRESH_TOKEN_HEADER = 2;",
+    "export const ROUTE_JSON_RESPONSE = 4;",
+    "export const ROUTE_TEXT_RESPONSE = 8;",
+    "",
+    "/**",
+    " * What the request pipeline needs of each operation, compact so that an app's",
+    " * bundle does not carry the whole table above: [operationId, method, path, flags].",
+    " */",
+    "export const operationRoutes: readonly (readonly [OperationId, HttpMethod, string, number])[] = [",
+    ...routeRows,
+    "];",
     "",
     "/**",
     " * Every known error each operation can answer. Kept apart from {@link operations}",

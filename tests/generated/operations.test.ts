@@ -52,3 +52,19 @@ describe("generated/operations.ts", () => {
     expect(Object.keys(operationKnownErrors).sort()).toEqual(rows.map(([id]) => id).sort());
   });
 });
+
+describe("operationRoutes", () => {
+  it("agrees with the full table on every operation", async () => {
+    const { operationRoutes, ROUTE_JSON_RESPONSE, ROUTE_REFRESH_TOKEN_HEADER, ROUTE_STACK_HEADERS, ROUTE_TEXT_RESPONSE } = await import(
+      "../../generated/operations.js"
+    );
+    expect(operationRoutes.map(([id]) => id).sort()).toEqual(rows.map(([id]) => id).sort());
+    for (const [id, method, path, flags] of operationRoutes) {
+      const row = operations[id];
+      expect([method, path]).toEqual([row.method, row.path]);
+      expect((flags & ROUTE_STACK_HEADERS) !== 0).toBe(row.stackHeaders);
+      expect((flags & ROUTE_REFRESH_TOKEN_HEADER) !== 0).toBe(row.refreshTokenHeader);
+      expect(flags & ROUTE_JSON_RESPONSE ? "json" : flags & ROUTE_TEXT_RESPONSE ? "text" : "none").toBe(row.responseBody);
+    }
+  });
+});
