@@ -1,7 +1,6 @@
 // Passkey sign-in and registration (wire contract §9; SPEC §4, §5) with
 // @simplewebauthn/browser. The ceremonies are injectable so that the flows can
 // be tested without a browser's WebAuthn.
-import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import {
   KnownErrors,
   type InvalidTotpCode,
@@ -21,11 +20,15 @@ import { assertRedirectAfter, type RedirectAfterSignIn } from "./oauth.js";
 export const RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
 
 export interface WebAuthnCeremonies {
-  readonly startRegistration: typeof startRegistration;
-  readonly startAuthentication: typeof startAuthentication;
+  readonly startRegistration: typeof import("@simplewebauthn/browser").startRegistration;
+  readonly startAuthentication: typeof import("@simplewebauthn/browser").startAuthentication;
 }
 
-const platformWebAuthn: WebAuthnCeremonies = { startRegistration, startAuthentication };
+// Loaded on first use: apps that never touch passkeys do not download WebAuthn code.
+const platformWebAuthn: WebAuthnCeremonies = {
+  startRegistration: async (options) => (await import("@simplewebauthn/browser")).startRegistration(options),
+  startAuthentication: async (options) => (await import("@simplewebauthn/browser")).startAuthentication(options),
+};
 
 export type SignInWithPasskeyError =
   | PasskeyAuthenticationFailed
