@@ -7,7 +7,7 @@ export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
 
-.PHONY: install generate check-generated lint typecheck test build mock demo size clean
+.PHONY: install generate check-generated lint typecheck test test-browser build mock demo example size clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -37,11 +37,20 @@ build: install
 mock: install
 	node scripts/mock.mjs --port $(MOCK_PORT)
 
-demo: install build
-	node scripts/demo.mjs
+# The example React app against the mock of the API, on 127.0.0.1; prints the URL, runs until Ctrl-C.
+demo: install
+	node scripts/demo.mjs --mock-port $(MOCK_PORT)
+
+# Only the example app's build (examples/react-app/dist), pointed at the mock's default address.
+example: install
+	node scripts/serve-example.mjs --build-only
+
+# Only the browser smoke test (Debian's Chromium; `make test` runs it too).
+test-browser: install
+	$(NODE_BIN)/vitest run tests/browser
 
 size: install
 	node scripts/size.mjs
 
 clean:
-	rm -rf dist
+	rm -rf dist examples/react-app/dist tests/browser/artifacts

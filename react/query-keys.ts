@@ -18,3 +18,17 @@ export function stackQueryKey<K extends OperationId>(operationId: K, params: Sta
   const defined = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
   return ["stackkit", operationId, defined] as const;
 }
+
+/**
+ * The key prefix of every read of one operation, `["stackkit", operationId]`:
+ * what a mutation invalidates, and what an app passes to
+ * `queryClient.invalidateQueries({ queryKey })` to refresh one resource.
+ */
+export function stackQueryPrefix<K extends OperationId>(operationId: K): readonly ["stackkit", K] {
+  return ["stackkit", operationId] as const;
+}
+
+/** True for a key made by {@link stackQueryKey}. */
+export function isStackQueryKey(key: readonly unknown[]): key is StackQueryKey {
+  return key[0] === "stackkit" && typeof key[1] === "string";
+}

@@ -1,40 +1,58 @@
 #!/usr/bin/env node
 // @ts-check
-// `make demo`: starts the local mock of the API (the embedded default) and runs
-// the main job of an app against it with the built package: sign up, sign in,
-// read the signed-in user, list their teams, sign out, printing what happens.
-// Nothing leaves 127.0.0.1. Usage: node scripts/demo.mjs (after `make build`).
+// `make demo`: starts the local mock of the API (the embedded default), builds
+// the example React app (examples/react-app) pointed at it, serves the build,
+// and prints the URL to open. Both listen on 127.0.0.1 only; it runs until
+// Ctrl-C. Sign in with any e-mail and password: the mock answers every sign-in
+// with its example user, Ada Lovelace.
+// Usage: node scripts/demo.mjs [--port 5173] [--mock-port 4010]   (MOCK_PORT / DEMO_PORT work too)
 
-import { StackClientApp } from "../dist/index.js";
-import { API_PREFIX, startMock } from "./mock.mjs";
+import { API_PREFIX, freePort, startMock } from "./mock.mjs";
+import { buildExample, serveStatic } from "./serve-example.mjs";
 
-const mock = await startMock({ quiet: true });
-try {
-  console.log(`Mock of the API listening on ${mock.baseUrl}${API_PREFIX}\n`);
-  const app = new StackClientApp({
-    projectId: "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
-    publishableClientKey: "pck_demo_publishable_client_key",
-    baseUrl: mock.baseUrl,
-    tokenStore: "memory",
-    redirectMethod: "none",
-  });
-  const email = "ada@example.com";
-  const password = "correct horse battery staple";
+/** @param {string} flag @param {string | undefined} fallback */
+function portOption(flag, fallback) {
+  const i = process.argv.indexOf(flag);
+  const value = i > 0 ? process.argv[i + 1] : fallback;
+  return value === undefined || value === "" ? undefined : Number(value);
+}
 
-  const signUp = await app.signUpWithCredential({ email, password, verificationCallbackUrl: "http://localhost:5173/handler/email-verification" });
-  console.log(`signUpWithCredential(${email}) -> ${signUp.status}`);
-  const signIn = await app.signInWithCredential({ email, password });
-  console.log(`signInWithCredential(${email}) -> ${signIn.status}`);
+/** The wanted port when it is free, else any free one (a second demo, another dev server). @param {number} wanted */
+async function portNear(wanted) {
+  const probe = await import("node:net").then(
+    ({ createServer }) =>
+      /** @type {Promise<boolean>} */ (
+        new Promise((resolve) => {
+          const server = createServer();
+          server.once("error", () => resolve(false));
+          server.listen(wanted, "127.0.0.1", () => server.close(() => resolve(true)));
+        })
+      ),
+  );
+  return probe ? wanted : /** @type {number} */ (await freePort());
+}
 
-  const user = await app.getUser({ or: "throw" });
-  console.log(`getUser() -> ${user.displayName} <${user.primaryEmail}>, id ${user.id}, signed up ${user.signedUpAt.toISOString()}`);
-  const teams = await user.listTeams();
-  console.log(`user.listTeams() -> ${teams.map((team) => `${team.displayName} (${team.id})`).join(", ")}`);
-  const project = await app.getProject();
-  console.log(`getProject() -> ${project.displayName}; sign-up ${project.config.signUpEnabled ? "enabled" : "disabled"}`);
-
-  await app.signOut();
-  console.log(`signOut() -> getUser() now returns ${await app.getUser()}`);
-} finally {
+const mock = await startMock({ port: await portNear(portOption("--mock-port", process.env.MOCK_PORT) ?? 4010), quiet: true });
+/** @type {Awaited<ReturnType<typeof serveStatic>> | undefined} */
+let served;
+const stop = async () => {
+  await served?.close();
   await mock.stop();
+  process.exit(0);
+};
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
+
+try {
+  console.log(`Mock of the API: ${mock.baseUrl}${API_PREFIX}`);
+  const outDir = await buildExample({ apiUrl: mock.baseUrl, quiet: true });
+  served = await serveStatic(outDir, { port: await portNear(portOption("--port", process.env.DEMO_PORT) ?? 5173) });
+  console.log(`Example app built from examples/react-app, served from 127.0.0.1:${served.port}\n`);
+  console.log(`  Open ${served.url}\n`);
+  console.log("Sign in with any e-mail and password (the mock signs everyone in as its example user, Ada Lovelace).");
+  console.log("Ctrl-C stops the demo.");
+} catch (error) {
+  await served?.close();
+  await mock.stop();
+  throw error;
 }

@@ -36,7 +36,6 @@ const cases = {
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`.padStart(9);
 
 console.log(`${"case".padEnd(58)} ${"entry min".padStart(9)} ${"gzip".padStart(9)} ${"lazy min".padStart(9)} ${"gzip".padStart(9)}`);
-const results = {};
 for (const [name, contents] of Object.entries(cases)) {
   const outdir = mkdtempSync(path.join(tmpdir(), "stackkit-size-"));
   try {
@@ -56,11 +55,15 @@ for (const [name, contents] of Object.entries(cases)) {
     const entry = result.outputFiles.find((f) => result.metafile.outputs[path.relative(root, f.path)]?.entryPoint !== undefined);
     const sizes = { entry: 0, entryGzip: 0, lazy: 0, lazyGzip: 0 };
     for (const file of result.outputFiles) {
-      const key = file === entry ? "entry" : "lazy";
-      sizes[key] += file.contents.length;
-      sizes[`${key}Gzip`] += gzipSync(file.contents).length;
+      const gzip = gzipSync(file.contents).length;
+      if (file === entry) {
+        sizes.entry += file.contents.length;
+        sizes.entryGzip += gzip;
+      } else {
+        sizes.lazy += file.contents.length;
+        sizes.lazyGzip += gzip;
+      }
     }
-    results[name] = sizes;
     console.log(`${name.padEnd(58)} ${kb(sizes.entry)} ${kb(sizes.entryGzip)} ${kb(sizes.lazy)} ${kb(sizes.lazyGzip)}`);
   } finally {
     rmSync(outdir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import type { Client } from "openapi-fetch";
 import { isKnownError } from "../../generated/known-errors.js";
 import type { components, paths } from "../../generated/schema.js";
 import { createStackClient, type StackClient } from "../client.js";
+import type { OwnerSession } from "../pipeline.js";
 import type { Environment } from "../env.js";
 import { StackAssertionError, StackConfigurationError, UserNotSignedInError } from "../errors.js";
 import type { SessionManager } from "../session.js";
@@ -66,6 +67,8 @@ export interface RuntimeClientSettings {
   readonly accessType?: "client" | "server" | "admin";
   readonly secretServerKey?: string;
   readonly superSecretAdminKey?: string;
+  /** Admin apps acting for a project owner: the owner's session in the internal project, instead of keys. */
+  readonly projectOwnerSession?: OwnerSession;
 }
 
 export interface StackClientApp extends RedirectMethods {}
@@ -92,6 +95,7 @@ export class StackClientApp {
         publishableClientKey: options.publishableClientKey,
         secretServerKey: settings.secretServerKey,
         superSecretAdminKey: settings.superSecretAdminKey,
+        projectOwnerSession: settings.projectOwnerSession,
         extraRequestHeaders: options.extraRequestHeaders,
         environment: options.environment,
       }),

@@ -14,3 +14,41 @@ export type { ActiveSession, GeoInfo } from "./objects/active-session.js";
 export type { TeamPermission } from "./objects/permission.js";
 export type { OAuthConnection } from "./objects/connected-account.js";
 export type { Project, AdminOwnedProject } from "./objects/project.js";
+// The server app and its objects (issue #6).
+export { StackServerApp, type ServerGetUserOptions, type ServerListUsersOptions, type StackServerAppOptions } from "./server-app.js";
+export type { ServerUser, ServerBaseUser } from "./server/server-user.js";
+export type { CurrentServerUser, CurrentInternalServerUser } from "./server/current-user.js";
+export type { ServerTeam, ServerTeamUser, ServerTeamCreateOptions, ServerTeamUpdateOptions } from "./server/server-team.js";
+export type { ServerUserCreateOptions, ServerUserUpdateOptions } from "./server/user-options.js";
+export type { ServerContactChannel, ServerContactChannelCreateOptions, ServerContactChannelUpdateOptions } from "./server/user-contact-channels.js";
+export type { CreateSessionOptions, CreatedSession } from "./server/user-sessions.js";
+// The admin app and what it hands out (issue #6).
+export { StackAdminApp, type StackAdminAppOptions } from "./admin-app.js";
+export type { AdminProject, AdminProjectUpdateOptions } from "./admin/project.js";
+export type {
+  AdminProjectConfig,
+  AdminProjectConfigUpdateOptions,
+  AdminDomainConfig,
+  AdminOAuthProviderConfig,
+  AdminEmailConfig,
+  AdminTeamPermission,
+  OAuthAccountMergeStrategy,
+} from "./admin/project-config.js";
+export type { ProductionModeError } from "./admin/production-mode.js";
+export type {
+  InternalApiKey,
+  InternalApiKeyBase,
+  InternalApiKeyFirstView,
+  InternalApiKeyCreateOptions,
+  InternalApiKeyInvalidReason,
+} from "./admin/internal-api-keys.js";
+export type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
+export type {
+  AdminTeamPermissionDefinition,
+  AdminTeamPermissionDefinitionCreateOptions,
+  AdminTeamPermissionDefinitionUpdateOptions,
+  AdminProjectPermissionDefinition,
+  AdminProjectPermissionDefinitionCreateOptions,
+  AdminProjectPermissionDefinitionUpdateOptions,
+} from "./admin/permission-definitions.js";
+export type { AdminMetrics } from "./admin/dashboard-data.js";

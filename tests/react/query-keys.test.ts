@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stackQueryKey } from "../../react/index.js";
+import { isStackQueryKey, stackQueryKey, stackQueryPrefix } from "../../react/index.js";
 
 describe("stackQueryKey", () => {
   it("starts with the operationId, then the parameters", () => {
@@ -14,5 +14,19 @@ describe("stackQueryKey", () => {
 
   it("defaults to no parameters", () => {
     expect(stackQueryKey("getCurrentProject")).toEqual(["stackkit", "getCurrentProject", {}]);
+  });
+});
+
+describe("stackQueryPrefix", () => {
+  it("is the key's first two parts, what a mutation invalidates", () => {
+    expect(stackQueryPrefix("listTeams")).toEqual(["stackkit", "listTeams"]);
+    expect(stackQueryKey("listTeams", { user_id: "me" }).slice(0, 2)).toEqual(stackQueryPrefix("listTeams"));
+  });
+});
+
+describe("isStackQueryKey", () => {
+  it("tells stackkit keys from an app's own", () => {
+    expect(isStackQueryKey(stackQueryKey("getCurrentProject"))).toBe(true);
+    expect(isStackQueryKey(["todos", 1])).toBe(false);
   });
 });

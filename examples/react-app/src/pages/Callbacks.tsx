@@ -1,0 +1,86 @@
+// The pages that links in e-mails and OAuth providers open. Each redeems a
+// single-use code once (useOnce), then shows the outcome; after a sign-in the
+// app itself goes on to after-sign-in.
+import { useState } from "react";
+import { MfaForm, mfaAttemptCode } from "../components/MfaForm.js";
+import { Card, ErrorNote, Loading, Note } from "../components/ui.js";
+import { Link, useSearchParam } from "../router.js";
+import { useStackApp } from "stackkit/react";
+import { useOnce } from "../hooks.js";
+
+type Outcome = { readonly status: "ok"; readonly data?: unknown } | { readonly status: "error"; readonly error: unknown };
+
+/** A Result or a thrown error, as one value the page can show. */
+async function settle(step: () => Promise<Outcome>): Promise<Outcome> {
+  try {
+    return await step();
+  } catch (error) {
+    return { status: "error", error };
+  }
+}
+
+function Failure({ outcome }: { readonly outcome: Outcome }) {
+  if (outcome.status === "ok") return null;
+  const attemptCode = mfaAttemptCode(outcome.error);
+  if (attemptCode !== null) return <MfaForm attemptCode={attemptCode} />;
+  return (
+    <>
+      <ErrorNote error={outcome.error} />
+      <p>
+        <Link href="/">Go home</Link>
+      </p>
+    </>
+  );
+}
+
+function MissingCode() {
+  return <Note>This link is incomplete: it carries no code. Open the link from the e-mail again.</Note>;
+}
+
+export function OAuthCallback() {
+  const app = useStackApp();
+  // The callback removes code and state from the address bar; key on the URL it arrived with.
+  const [arrivedAt] = useState(() => window.location.href);
+  const outcome = useOnce(["oauth-callback", arrivedAt], () =>
+    settle(async () => ({ status: "ok", data: await app.callOAuthCallback() })),
+  );
+  return (
+    <Card title="Signing you in">
+      {outcome.status === "ok" && outcome.data === true && <Loading what="Signed in, redirecting" />}
+      {outcome.status === "ok" && outcome.data === false && (
+        <Note>
+          This page finishes a sign-in with an OAuth provider that was started in this browser, and there is none to finish.{" "}
+          <Link href={app.urls.signIn}>Sign in</Link>
+        </Note>
+      )}
+      <Failure outcome={outcome} />
+    </Card>
+  );
+}
+
+function RedeemMagicLink({ code }: { readonly code: string }) {
+  const app = useStackApp();
+  const outcome = useOnce(["magic-link", code], () => settle(() => app.signInWithMagicLink(code)));
+  return outcome.status === "ok" ? <Loading what="Signed in, redirecting" /> : <Failure outcome={outcome} />;
+}
+
+export function MagicLinkCallback() {
+  const code = useSearchParam("code");
+  return <Card title="Signing you in">{code ? <RedeemMagicLink code={code} /> : <MissingCode />}</Card>;
+}
+
+function VerifyEmail({ code }: { readonly code: string }) {
+  const app = useStackApp();
+  const outcome = useOnce(["email-verification", code], () => settle(() => app.verifyEmail(code)));
+  if (outcome.status === "error") return <Failure outcome={outcome} />;
+  return (
+    <Note kind="success">
+      Your e-mail address is verified. <Link href="/">Continue</Link>
+    </Note>
+  );
+}
+
+export function EmailVerification() {
+  const code = useSearchParam("code");
+  return <Card title="E-mail verification">{code ? <VerifyEmail code={code} /> : <MissingCode />}</Card>;
+}

@@ -1,0 +1,140 @@
+// Mutations of the signed-in user and of the session: sign-in, sign-up,
+// sign-out, profile, password, contact channels, sessions. Each invalidates the
+// reads it changes; session changes reset all user data (session-sync.ts).
+import type { UseMutationResult } from "@tanstack/react-query";
+import { Result, type ContactChannel, type CurrentUser, type OperationId } from "../runtime/index.js";
+import type { ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../runtime/app/objects/contact-channel.js";
+import type { UserUpdateOptions } from "../runtime/app/objects/user.js";
+import { requireObject, useStackMutation, type MutationContext } from "./mutation-core.js";
+import { ensureUserScopedReset, resetCount } from "./session-sync.js";
+import { requireUser } from "./user.js";
+
+const user = (context: MutationContext, hook: string): Promise<CurrentUser> => requireUser(context.app, context.client, hook);
+
+/**
+ * A change of session: runs `change`, then makes sure user data was reset
+ * (the store's change event normally did it already; see ensureUserScopedReset).
+ */
+function sessionChange<TVariables, TData>(hook: string, change: (context: MutationContext, variables: TVariables) => Promise<TData>) {
+  return useStackMutation<TVariables, TData>(hook, {
+    run: async (context, variables) => {
+      const before = resetCount(context.client);
+      const data = await change(context, variables);
+      await ensureUserScopedReset(context.client, before);
+      return data;
+    },
+    changes: () => [],
+  });
+}
+
+export interface CredentialSignInVariables {
+  readonly email: string;
+  readonly password: string;
+  /** Stay on this page instead of going to the after-sign-in page. */
+  readonly noRedirect?: boolean;
+}
+
+/**
+ * Signs in with e-mail and password. An expected failure is the mutation's
+ * `error`: KnownErrors.EmailPasswordMismatch, or MultiFactorAuthenticationRequired
+ * (its details carry the attempt code for signInWithMfa).
+ */
+export function useSignIn(): UseMutationResult<void, Error, CredentialSignInVariables> {
+  return sessionChange("useSignIn()", async ({ app }, variables: CredentialSignInVariables) => {
+    Result.orThrow(await app.signInWithCredential(variables));
+  });
+}
+
+export interface CredentialSignUpVariables extends CredentialSignInVariables {
+  readonly verificationCallbackUrl?: string;
+}
+
+/** Signs up with e-mail and password; UserWithEmailAlreadyExists or PasswordRequirementsNotMet is the `error`. */
+export function useSignUp(): UseMutationResult<void, Error, CredentialSignUpVariables> {
+  return sessionChange("useSignUp()", async ({ app }, variables: CredentialSignUpVariables) => {
+    Result.orThrow(await app.signUpWithCredential(variables));
+  });
+}
+
+/** Signs out (then goes to the after-sign-out page, or `redirectUrl`). `mutate()` needs no variables. */
+export function useSignOut(): UseMutationResult<void, Error, { readonly redirectUrl?: string | URL } | void> {
+  return sessionChange("useSignOut()", async ({ app }, variables: { readonly redirectUrl?: string | URL } | void) => {
+    await app.signOut(variables ?? {});
+  });
+}
+
+/** Deletes the signed-in user (when the project allows it); the session ends. */
+export function useDeleteUser(): UseMutationResult<void, Error, void> {
+  return sessionChange("useDeleteUser()", async (context) => {
+    await (await user(context, "useDeleteUser()")).delete();
+  });
+}
+
+/** Changes the user's profile fields (`user.update`). */
+export function useUpdateUser(): UseMutationResult<void, Error, UserUpdateOptions> {
+  return useStackMutation("useUpdateUser()", {
+    run: async (context, update: UserUpdateOptions) => (await user(context, "useUpdateUser()")).update(update),
+    changes: () => ["getCurrentUser"],
+  });
+}
+
+/** Changes the password; PasswordConfirmationMismatch or PasswordRequirementsNotMet is the `error`. */
+export function useUpdatePassword(): UseMutationResult<void, Error, { readonly oldPassword: string; readonly newPassword: string }> {
+  return useStackMutation("useUpdatePassword()", {
+    run: async (context, options: { readonly oldPassword: string; readonly newPassword: string }) => {
+      Result.orThrow(await (await user(context, "useUpdatePassword()")).updatePassword(options));
+    },
+    changes: () => [],
+  });
+}
+
+/** Sets a password for a user without one; the user's hasPassword changes. */
+export function useSetPassword(): UseMutationResult<void, Error, { readonly password: string }> {
+  return useStackMutation("useSetPassword()", {
+    run: async (context, options: { readonly password: string }) => {
+      Result.orThrow(await (await user(context, "useSetPassword()")).setPassword(options));
+    },
+    changes: () => ["getCurrentUser"],
+  });
+}
+
+/** The user's primary e-mail is part of the user: a change to the primary channel changes the user too. */
+const channelChanges = (touchesPrimary: boolean): OperationId[] =>
+  touchesPrimary ? ["listContactChannels", "getCurrentUser"] : ["listContactChannels"];
+
+export function useCreateContactChannel(): UseMutationResult<ContactChannel, Error, ContactChannelCreateOptions> {
+  return useStackMutation("useCreateContactChannel()", {
+    run: async (context, options: ContactChannelCreateOptions) => (await user(context, "useCreateContactChannel()")).createContactChannel(options),
+    changes: (_, options) => channelChanges(options?.isPrimary === true),
+  });
+}
+
+export interface ContactChannelUpdateVariables {
+  readonly channel: ContactChannel;
+  readonly update: ContactChannelUpdateOptions;
+}
+
+export function useUpdateContactChannel(): UseMutationResult<void, Error, ContactChannelUpdateVariables> {
+  const hook = "useUpdateContactChannel()";
+  return useStackMutation(hook, {
+    run: (_, variables: ContactChannelUpdateVariables) =>
+      requireObject(variables?.channel, "update", hook, "{ channel, update } with a contact channel from useContactChannels()").update(variables.update),
+    changes: (_, { channel, update }) => channelChanges(channel.isPrimary || update?.isPrimary === true),
+  });
+}
+
+export function useDeleteContactChannel(): UseMutationResult<void, Error, ContactChannel> {
+  const hook = "useDeleteContactChannel()";
+  return useStackMutation(hook, {
+    run: (_, channel: ContactChannel) => requireObject(channel, "delete", hook, "a contact channel from useContactChannels()").delete(),
+    changes: (_, channel) => channelChanges(channel.isPrimary),
+  });
+}
+
+/** Signs out one other session of the user (the current one: use useSignOut). */
+export function useRevokeSession(): UseMutationResult<void, Error, string> {
+  return useStackMutation("useRevokeSession()", {
+    run: async (context, sessionId: string) => (await user(context, "useRevokeSession()")).revokeSession(sessionId),
+    changes: () => ["listSessions"],
+  });
+}

@@ -1,0 +1,195 @@
+// Query options for the reads the hooks make, answered with the reference SDK's
+// objects (Team, ContactChannel, ApiKey …) rather than wire JSON. Keys are
+// stackQueryKey(operationId of the call, its parameters as flat fields); the
+// wire factories of query-options.ts key theirs as `{ path, query }`, so the
+// two never share an entry while one mutation prefix invalidates both.
+import { queryOptions } from "@tanstack/react-query";
+import {
+  StackConfigurationError,
+  type ActiveSession,
+  type AdminOwnedProject,
+  type ContactChannel,
+  type CurrentUser,
+  type EditableTeamMemberProfile,
+  type OAuthConnection,
+  type Project,
+  type StackClientApp,
+  type Team,
+  type TeamApiKey,
+  type TeamInvitation,
+  type TeamPermission,
+  type TeamUser,
+  type UserApiKey,
+} from "../runtime/index.js";
+import type { ConnectedAccountOptions } from "../runtime/app/objects/connected-account.js";
+import { stackQueryKey } from "./query-keys.js";
+import { requireUser } from "./user.js";
+
+/** A team as the hooks take it: any object with the team's id (methods are needed only where said). */
+export interface TeamRef {
+  readonly id: string;
+}
+
+export interface PermissionsOptions {
+  /** Include permissions contained in granted ones. Default true. */
+  readonly recursive?: boolean;
+}
+
+// The answers are objects with methods: React Query must keep them as they are.
+const objects = { structuralSharing: false } as const;
+
+function teamIdOf(team: TeamRef | null | undefined, hook: string): string {
+  if (typeof team?.id !== "string" || team.id === "") {
+    throw new StackConfigurationError(`${hook} needs a team (an object with its id), as returned by useTeams() or useTeam(id).`);
+  }
+  return team.id;
+}
+
+/** The team's own method `name`, or an error saying to pass a whole Team. */
+function teamMethod<K extends "listUsers" | "listInvitations" | "listApiKeys">(team: TeamRef, name: K, hook: string): Team[K] {
+  const method = (team as Partial<Team>)[name];
+  if (typeof method !== "function") {
+    throw new StackConfigurationError(`${hook} needs a Team object as returned by useTeams() or useTeam(id), not only its id.`);
+  }
+  return method.bind(team) as Team[K];
+}
+
+export function projectQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("getCurrentProject", { project_id: app.projectId }),
+    queryFn: (): Promise<Project> => app.getProject(),
+    ...objects,
+  });
+}
+
+export function teamsQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("listTeams", { user_id: "me" }),
+    queryFn: async ({ client }): Promise<Team[]> => (await requireUser(app, client, "useTeams()")).listTeams(),
+    ...objects,
+  });
+}
+
+export function teamQueryOptions(app: StackClientApp, teamId: string) {
+  return queryOptions({
+    queryKey: stackQueryKey("getTeam", { team_id: teamId }),
+    queryFn: async ({ client }): Promise<Team | null> => (await requireUser(app, client, "useTeam(id)")).getTeam(teamId),
+    ...objects,
+  });
+}
+
+export function contactChannelsQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("listContactChannels", { user_id: "me" }),
+    queryFn: async ({ client }): Promise<ContactChannel[]> => (await requireUser(app, client, "useContactChannels()")).listContactChannels(),
+    ...objects,
+  });
+}
+
+/** The user's permissions in `team`, or at project level when `team` is null. */
+export function permissionsQueryOptions(app: StackClientApp, team: TeamRef | null, options: PermissionsOptions = {}) {
+  const recursive = options?.recursive === false ? "false" : "true";
+  const listOptions = { recursive: recursive === "true" };
+  const scope = team === null ? null : { id: teamIdOf(team, "usePermissions(team)") };
+  return queryOptions({
+    queryKey: scope
+      ? stackQueryKey("listTeamPermissions", { team_id: scope.id, user_id: "me", recursive })
+      : stackQueryKey("listProjectPermissions", { user_id: "me", recursive }),
+    queryFn: async ({ client }): Promise<TeamPermission[]> => {
+      const user = await requireUser(app, client, "usePermissions()");
+      return scope ? user.listPermissions(scope, listOptions) : user.listPermissions(listOptions);
+    },
+    ...objects,
+  });
+}
+
+export function apiKeysQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("listUserApiKeys", { user_id: "me" }),
+    queryFn: async ({ client }): Promise<UserApiKey[]> => (await requireUser(app, client, "useApiKeys()")).listApiKeys(),
+    ...objects,
+  });
+}
+
+export function teamApiKeysQueryOptions(team: TeamRef) {
+  const list = teamMethod(team, "listApiKeys", "useTeamApiKeys(team)");
+  return queryOptions({
+    queryKey: stackQueryKey("listTeamApiKeys", { team_id: team.id }),
+    queryFn: (): Promise<TeamApiKey[]> => list(),
+    ...objects,
+  });
+}
+
+export function teamProfileQueryOptions(app: StackClientApp, team: TeamRef) {
+  const teamId = teamIdOf(team, "useTeamProfile(team)");
+  return queryOptions({
+    queryKey: stackQueryKey("getTeamMemberProfile", { team_id: teamId, user_id: "me" }),
+    queryFn: async ({ client }): Promise<EditableTeamMemberProfile> =>
+      (await requireUser(app, client, "useTeamProfile(team)")).getTeamProfile({ id: teamId }),
+    ...objects,
+  });
+}
+
+export function teamUsersQueryOptions(team: TeamRef) {
+  const list = teamMethod(team, "listUsers", "useTeamUsers(team)");
+  return queryOptions({
+    queryKey: stackQueryKey("listTeamMemberProfiles", { team_id: team.id }),
+    queryFn: (): Promise<TeamUser[]> => list(),
+    ...objects,
+  });
+}
+
+export function teamInvitationsQueryOptions(team: TeamRef) {
+  const list = teamMethod(team, "listInvitations", "useTeamInvitations(team)");
+  return queryOptions({
+    queryKey: stackQueryKey("listTeamInvitations", { team_id: team.id }),
+    queryFn: (): Promise<TeamInvitation[]> => list(),
+    ...objects,
+  });
+}
+
+export function activeSessionsQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("listSessions", { user_id: "me" }),
+    queryFn: async ({ client }): Promise<ActiveSession[]> => (await requireUser(app, client, "useActiveSessions()")).getActiveSessions(),
+    ...objects,
+  });
+}
+
+/**
+ * The user's connection to an OAuth provider (its access token, fetched with
+ * `POST /connected-accounts/me/{provider}/access-token`). `or` as in
+ * getConnectedAccount; with `redirect` the query stays pending while the
+ * browser goes to the provider.
+ */
+export function connectedAccountQueryOptions(app: StackClientApp, providerId: string, options: ConnectedAccountOptions = {}) {
+  const scopes = Array.isArray(options?.scopes) ? options.scopes : [];
+  return queryOptions({
+    queryKey: stackQueryKey("createConnectedAccountAccessToken", {
+      user_id: "me",
+      provider_id: typeof providerId === "string" ? providerId.toLowerCase() : providerId,
+      scope: scopes.join(" "),
+      or: options?.or ?? "return-null",
+    }),
+    queryFn: async ({ client }): Promise<OAuthConnection | null> =>
+      (await requireUser(app, client, "useConnectedAccount()")).getConnectedAccount(providerId, options ?? {}),
+    ...objects,
+  });
+}
+
+/** Projects the user owns; only for apps of the internal project. */
+export function ownedProjectsQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("listOwnedProjects", { user_id: "me" }),
+    queryFn: async ({ client }): Promise<AdminOwnedProject[]> => {
+      const user: CurrentUser & { listOwnedProjects?: () => Promise<AdminOwnedProject[]> } = await requireUser(app, client, "useOwnedProjects()");
+      if (typeof user.listOwnedProjects !== "function") {
+        throw new StackConfigurationError(
+          `useOwnedProjects() is only available to users of the internal project (projectId "internal"); this app's projectId is "${app.projectId}".`,
+        );
+      }
+      return user.listOwnedProjects();
+    },
+    ...objects,
+  });
+}

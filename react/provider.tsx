@@ -1,0 +1,73 @@
+// <StackProvider>: hands the app and a QueryClient to every hook below it, and
+// resets user data when the session changes. Nothing here runs on the server
+// beyond creating the QueryClient: subscriptions start in an effect.
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from "react";
+import { StackConfigurationError, type StackClientApp } from "../runtime/index.js";
+import { createStackQueryClient } from "./query-client.js";
+import { resetUserScopedQueries } from "./session-sync.js";
+
+interface StackContextValue {
+  readonly app: StackClientApp;
+  readonly queryClient: QueryClient;
+}
+
+const StackContext = createContext<StackContextValue | null>(null);
+
+export interface StackProviderProps {
+  /** The client app whose user, project and calls the hooks use. */
+  readonly app: StackClientApp;
+  /**
+   * The QueryClient to keep stackkit's queries in; by default one made by
+   * createStackQueryClient(). Pass your own to share it with the rest of the app.
+   */
+  readonly queryClient?: QueryClient;
+  readonly children?: ReactNode;
+}
+
+export function StackProvider({ app, queryClient, children }: StackProviderProps) {
+  if (typeof app !== "object" || app === null || typeof app.getUser !== "function") {
+    throw new StackConfigurationError("<StackProvider> needs the client app: <StackProvider app={new StackClientApp({ projectId, tokenStore })}>.");
+  }
+  // Without a queryClient prop, one client for the provider's lifetime, made on
+  // first render (on the server and in the browser alike).
+  const own = useRef<QueryClient | null>(null);
+  if (!queryClient && !own.current) own.current = createStackQueryClient();
+  const client = queryClient ?? (own.current as QueryClient);
+  const value = useMemo(() => ({ app, queryClient: client }), [app, client]);
+
+  useEffect(() => {
+    return app.onSessionChange(() => void resetUserScopedQueries(client));
+  }, [app, client]);
+
+  return (
+    <QueryClientProvider client={client}>
+      <StackContext.Provider value={value}>{children}</StackContext.Provider>
+    </QueryClientProvider>
+  );
+}
+
+function useStackContext(hook: string): StackContextValue {
+  const value = useContext(StackContext);
+  if (value === null) {
+    throw new StackConfigurationError(
+      `${hook} was called outside <StackProvider>. Wrap your app in <StackProvider app={stackClientApp}> (from "stackkit/react") so that hooks can reach the app.`,
+    );
+  }
+  return value;
+}
+
+/** The app given to the nearest <StackProvider>; throws a StackConfigurationError outside one. */
+export function useStackApp<App extends StackClientApp = StackClientApp>(): App {
+  return useStackContext("useStackApp()").app as App;
+}
+
+/** The QueryClient stackkit's hooks use (the provider's). */
+export function useStackQueryClient(): QueryClient {
+  return useStackContext("useStackQueryClient()").queryClient;
+}
+
+/** Both at once, for the hooks of this package; `hook` names the caller in the error. */
+export function useStackContextFor(hook: string): StackContextValue {
+  return useStackContext(hook);
+}

@@ -1,0 +1,94 @@
+// queryOptions factories for every read of the generated operation table, typed
+// from generated/schema.ts: `useQuery(stackQueryOptions(app, "listTeams",
+// { query: { user_id: "me" } }))`, `queryClient.prefetchQuery(…)`,
+// `invalidateQueries({ queryKey: stackQueryPrefix("listTeams") })`.
+// The answer is the wire JSON; errors are the runtime's typed errors.
+import type { DataTag } from "@tanstack/react-query";
+import type { Client } from "openapi-fetch";
+import type { paths } from "../generated/schema.js";
+import { HttpError, operations, StackAssertionError, StackConfigurationError, type OperationId } from "../runtime/index.js";
+import { stackQueryKey, type StackQueryKey } from "./query-keys.js";
+
+type Operations = typeof operations;
+
+/** The operations a query can read: GETs that are fetched (the OAuth authorize navigation is not). */
+export type ReadOperationId = {
+  [K in OperationId]: Operations[K] extends { readonly navigation: true } ? never : Operations[K]["method"] extends "GET" ? K : never;
+}[OperationId];
+
+/** The schema's GET operation at the path of `K`. */
+type ReadOperation<K extends ReadOperationId> = Operations[K]["path"] extends keyof paths
+  ? paths[Operations[K]["path"]] extends { get: infer Get }
+    ? Get
+    : never
+  : never;
+
+/** The parameters of a read as openapi-fetch takes them: `{ path?, query? }`. */
+export type StackReadParams<K extends ReadOperationId> =
+  ReadOperation<K> extends { parameters: infer P } ? Pick<P, Extract<keyof P, "path" | "query">> : never;
+
+type JsonOf<Response> = Response extends { content: { "application/json": infer Data } } ? Data : never;
+
+/** The JSON of a read's successful answer. */
+export type StackReadData<K extends ReadOperationId> =
+  ReadOperation<K> extends { responses: infer R } ? (R extends { 200: infer Ok } ? JsonOf<Ok> : R extends { 201: infer Ok } ? JsonOf<Ok> : never) : never;
+
+/** Required when the operation has required parameters (a path id, say), else optional. */
+export type StackReadParamsArg<K extends ReadOperationId> = {} extends StackReadParams<K> ? [params?: StackReadParams<K>] : [params: StackReadParams<K>];
+
+export interface StackReadQueryOptions<K extends ReadOperationId> {
+  /** `stackQueryKey(operationId, params)`, tagged with the data type for getQueryData/setQueryData. */
+  readonly queryKey: DataTag<StackQueryKey<K>, StackReadData<K>, Error>;
+  readonly queryFn: () => Promise<StackReadData<K>>;
+}
+
+/** Anything with the typed client: a StackClientApp (or server/admin app), or createStackClient()'s result. */
+export interface HasStackApi {
+  readonly api: Client<paths>;
+}
+
+type UntypedGet = (path: string, init?: { params?: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/** Every read operation id, in the order of the generated table. */
+export const STACK_READ_OPERATIONS: readonly ReadOperationId[] = (Object.keys(operations) as OperationId[]).filter(isReadOperation);
+
+function isReadOperation(id: string): id is ReadOperationId {
+  const info = (operations as Record<string, { method: string; navigation?: true }>)[id];
+  return info !== undefined && info.method === "GET" && info.navigation !== true;
+}
+
+/**
+ * Query options for the read `operationId` with `params` (openapi-fetch's
+ * `{ path, query }`). The key is `stackQueryKey(operationId, params)`; the
+ * function calls `app.api.GET(path, { params })` and resolves to its JSON.
+ * It rejects with what the runtime throws (a KnownErrors.* class for a known
+ * error, HttpError, NetworkError, StackAssertionError …), never with an
+ * undefined error, also when an error answer has no body.
+ */
+export function stackQueryOptions<K extends ReadOperationId>(app: HasStackApi, operationId: K, ...[params]: StackReadParamsArg<K>): StackReadQueryOptions<K> {
+  if (!isReadOperation(operationId)) {
+    throw new StackConfigurationError(
+      `stackQueryOptions: ${JSON.stringify(operationId)} is not a read operation; use one of ${STACK_READ_OPERATIONS.join(", ")}.`,
+    );
+  }
+  if (typeof (app as Partial<HasStackApi> | null)?.api?.GET !== "function") {
+    throw new StackConfigurationError("stackQueryOptions needs the app (or a stack client) as its first argument: stackQueryOptions(app, operationId, params).");
+  }
+  const path = operations[operationId].path;
+  const given = params as Record<string, unknown> | undefined;
+  const queryKey = stackQueryKey(operationId, given ?? {}) as StackReadQueryOptions<K>["queryKey"];
+  return {
+    queryKey,
+    queryFn: async () => {
+      const api = app.api as unknown as { GET: UntypedGet };
+      const { data, error, response } = await api.GET(path, given === undefined ? undefined : { params: given });
+      // The runtime throws every failure as a typed error; this is the guard for a fetch that does not.
+      if (!response.ok || error !== undefined) {
+        const body = typeof error === "string" ? error : error === undefined ? "" : JSON.stringify(error);
+        throw new HttpError(response.status, body, `${operationId}: GET ${path} answered HTTP ${response.status}`);
+      }
+      if (data === undefined) throw new StackAssertionError(`${operationId}: GET ${path} answered HTTP ${response.status} without a body`);
+      return data as StackReadData<K>;
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// Mutations of teams, their members and invitations, and API keys (user and
+// team). Each invalidates the reads it changes, by operation.
+import type { UseMutationResult } from "@tanstack/react-query";
+import type { ApiKey, EditableTeamMemberProfile, OperationId, Team, TeamApiKeyFirstView, TeamInvitation, UserApiKeyFirstView } from "../runtime/index.js";
+import type { ApiKeyCreationOptions, ApiKeyUpdateOptions } from "../runtime/app/objects/api-key.js";
+import type { TeamCreateOptions, TeamMemberProfileUpdateOptions, TeamUpdateOptions } from "../runtime/app/objects/team.js";
+import { requireObject, useStackMutation, type MutationContext } from "./mutation-core.js";
+import type { TeamRef } from "./object-queries.js";
+import { currentUserQueryOptions, requireUser } from "./user.js";
+
+/** Whether `teamId` is the user's selected team, which the user object embeds. */
+function isSelected({ app, client }: MutationContext, teamId: string | undefined): boolean {
+  return teamId !== undefined && client.getQueryData(currentUserQueryOptions(app).queryKey)?.selectedTeam?.id === teamId;
+}
+
+const withUserIf = (condition: boolean, ids: OperationId[]): OperationId[] => (condition ? [...ids, "getCurrentUser"] : ids);
+
+/** Creates a team with the user as its first member; the service selects it, so the user changes too. */
+export function useCreateTeam(): UseMutationResult<Team, Error, TeamCreateOptions> {
+  return useStackMutation("useCreateTeam()", {
+    run: async ({ app, client }, data: TeamCreateOptions) => (await requireUser(app, client, "useCreateTeam()")).createTeam(data),
+    changes: () => ["listTeams", "getTeam", "getCurrentUser"],
+  });
+}
+
+export interface TeamUpdateVariables {
+  readonly team: Team;
+  readonly update: TeamUpdateOptions;
+}
+
+export function useUpdateTeam(): UseMutationResult<void, Error, TeamUpdateVariables> {
+  const hook = "useUpdateTeam()";
+  return useStackMutation(hook, {
+    run: (_, variables: TeamUpdateVariables) =>
+      requireObject(variables?.team, "update", hook, "{ team, update } with a team from useTeams()").update(variables.update),
+    changes: (context, { team }) => withUserIf(isSelected(context, team.id), ["listTeams", "getTeam"]),
+  });
+}
+
+export function useDeleteTeam(): UseMutationResult<void, Error, Team> {
+  const hook = "useDeleteTeam()";
+  return useStackMutation(hook, {
+    run: (_, team: Team) => requireObject(team, "delete", hook, "a team from useTeams()").delete(),
+    changes: (context, team) => withUserIf(isSelected(context, team.id), ["listTeams", "getTeam"]),
+  });
+}
+
+/**
+ * Leaves a team: it drops out of the user's teams, its member list loses the
+ * user, and the user's profile and permissions there are gone.
+ */
+export function useLeaveTeam(): UseMutationResult<void, Error, TeamRef> {
+  return useStackMutation("useLeaveTeam()", {
+    run: async ({ app, client }, team: TeamRef) => (await requireUser(app, client, "useLeaveTeam()")).leaveTeam(team),
+    changes: (context, team) =>
+      withUserIf(isSelected(context, team.id), ["listTeams", "getTeam", "listTeamMemberProfiles", "getTeamMemberProfile", "listTeamPermissions"]),
+  });
+}
+
+export interface TeamInviteVariables {
+  readonly team: Team;
+  readonly email: string;
+  readonly callbackUrl?: string;
+}
+
+/** E-mails an invitation to join the team. */
+export function useInviteUser(): UseMutationResult<void, Error, TeamInviteVariables> {
+  const hook = "useInviteUser()";
+  return useStackMutation(hook, {
+    run: (_, variables: TeamInviteVariables) =>
+      requireObject(variables?.team, "inviteUser", hook, "{ team, email } with a team from useTeams()").inviteUser({
+        email: variables.email,
+        ...(variables.callbackUrl === undefined ? {} : { callbackUrl: variables.callbackUrl }),
+      }),
+    changes: () => ["listTeamInvitations"],
+  });
+}
+
+export function useRevokeTeamInvitation(): UseMutationResult<void, Error, TeamInvitation> {
+  const hook = "useRevokeTeamInvitation()";
+  return useStackMutation(hook, {
+    run: (_, invitation: TeamInvitation) => requireObject(invitation, "revoke", hook, "an invitation from useTeamInvitations(team)").revoke(),
+    changes: () => ["listTeamInvitations"],
+  });
+}
+
+export interface TeamProfileUpdateVariables {
+  readonly profile: EditableTeamMemberProfile;
+  readonly update: TeamMemberProfileUpdateOptions;
+}
+
+/** Changes the user's profile in a team, which also shows in the team's member list. */
+export function useUpdateTeamProfile(): UseMutationResult<void, Error, TeamProfileUpdateVariables> {
+  const hook = "useUpdateTeamProfile()";
+  return useStackMutation(hook, {
+    run: (_, variables: TeamProfileUpdateVariables) =>
+      requireObject(variables?.profile, "update", hook, "{ profile, update } with a profile from useTeamProfile(team)").update(variables.update),
+    changes: () => ["getTeamMemberProfile", "listTeamMemberProfiles"],
+  });
+}
+
+const keyList = (type: ApiKey["type"]): OperationId => (type === "team" ? "listTeamApiKeys" : "listUserApiKeys");
+
+/**
+ * Creates an API key: the user's, or with `team` the team's. The answer holds
+ * the full key, shown this once.
+ */
+export function useCreateApiKey(): UseMutationResult<UserApiKeyFirstView, Error, ApiKeyCreationOptions<"user">>;
+export function useCreateApiKey(team: Team): UseMutationResult<TeamApiKeyFirstView, Error, ApiKeyCreationOptions<"team">>;
+export function useCreateApiKey(team?: Team): UseMutationResult<UserApiKeyFirstView | TeamApiKeyFirstView, Error, ApiKeyCreationOptions> {
+  const hook = "useCreateApiKey()";
+  return useStackMutation(hook, {
+    run: async ({ app, client }, options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView | TeamApiKeyFirstView> =>
+      team === undefined
+        ? (await requireUser(app, client, hook)).createApiKey(options)
+        : requireObject(team, "createApiKey", "useCreateApiKey(team)", "a team from useTeams()").createApiKey(options),
+    changes: () => [keyList(team === undefined ? "user" : "team")],
+  });
+}
+
+export interface ApiKeyUpdateVariables {
+  readonly apiKey: ApiKey;
+  readonly update: ApiKeyUpdateOptions;
+}
+
+export function useUpdateApiKey(): UseMutationResult<void, Error, ApiKeyUpdateVariables> {
+  const hook = "useUpdateApiKey()";
+  return useStackMutation(hook, {
+    run: (_, variables: ApiKeyUpdateVariables) =>
+      requireObject(variables?.apiKey, "update", hook, "{ apiKey, update } with a key from useApiKeys()").update(variables.update),
+    changes: (_, { apiKey }) => [keyList(apiKey.type)],
+  });
+}
+
+/** Revokes a key for good. */
+export function useRevokeApiKey(): UseMutationResult<void, Error, ApiKey> {
+  const hook = "useRevokeApiKey()";
+  return useStackMutation(hook, {
+    run: (_, apiKey: ApiKey) => requireObject(apiKey, "revoke", hook, "a key from useApiKeys() or useTeamApiKeys(team)").revoke(),
+    changes: (_, apiKey) => [keyList(apiKey.type)],
+  });
+}

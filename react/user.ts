@@ -1,0 +1,175 @@
+// The signed-in user as React Query state. One query per app holds the user the
+// tokens belong to (anonymous users included); `or` is applied on top of it, so
+// every component and every `or` option shares one request.
+import { queryOptions, useQuery, useSuspenseQuery, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { StackConfigurationError, UserNotSignedInError, type CurrentUser, type GetUserOptions, type GetUserOr, type StackClientApp } from "../runtime/index.js";
+import { useStackContextFor } from "./provider.js";
+import { stackQueryKey } from "./query-keys.js";
+import { never, peekTracked, readTracked, trackedAction, type Tracked } from "./suspend.js";
+
+const REDIRECT = "redirect-to-sign-in";
+const ANONYMOUS_SIGN_UP = "anonymous-sign-up";
+
+/**
+ * The query of the current user (`GET /users/me`): the CurrentUser, anonymous
+ * ones included, or null when nobody is signed in. Users are objects with
+ * methods, so React Query keeps each answer as it is (no structural sharing).
+ */
+export function currentUserQueryOptions(app: StackClientApp) {
+  return queryOptions({
+    queryKey: stackQueryKey("getCurrentUser", { user_id: "me" }),
+    queryFn: (): Promise<CurrentUser | null> => app.getUser({ or: "anonymous-if-exists" }),
+    structuralSharing: false,
+  });
+}
+
+/** The signed-in user for calls that need one; a UserNotSignedInError naming `what` when there is none. */
+export async function requireUser(app: StackClientApp, client: QueryClient, what: string): Promise<CurrentUser> {
+  const user = await client.ensureQueryData(currentUserQueryOptions(app));
+  if (user === null) throw new UserNotSignedInError(`${what} needs a signed-in user, and nobody is signed in.`);
+  return user;
+}
+
+/** What `or` makes of the query's user: anonymous users count only for the anonymous options. */
+function visibleUser(user: CurrentUser | null, or: GetUserOr): CurrentUser | null {
+  if (user?.isAnonymous && or !== "anonymous" && or !== "anonymous-if-exists") return null;
+  return user;
+}
+
+const OR_VALUES: readonly GetUserOr[] = ["redirect", "throw", "return-null", "anonymous", "anonymous-if-exists"];
+
+/** The `or` option; an unknown one is refused rather than treated as some other option. */
+function orOf(options: GetUserOptions | undefined, hook: string): GetUserOr {
+  const or = options?.or ?? "return-null";
+  if (!OR_VALUES.includes(or)) {
+    throw new StackConfigurationError(`${hook}: or must be one of ${OR_VALUES.map((v) => `"${v}"`).join(", ")}; got ${JSON.stringify(or)}.`);
+  }
+  return or;
+}
+
+const notSignedIn = (hook: string) => new UserNotSignedInError(`User is not signed in but ${hook} was called with { or: 'throw' }`);
+
+/**
+ * The redirect of `or: "redirect"` or the sign-up of `or: "anonymous"`, once per
+ * answer of the user query (`stamp`). The sign-up puts its user into the query,
+ * so the hooks see it even before the session-change reset refetches.
+ */
+function userAction(app: StackClientApp, client: QueryClient, or: "redirect" | "anonymous", stamp: number): Tracked<CurrentUser> {
+  if (or === "redirect") {
+    return trackedAction(app, REDIRECT, stamp, async (): Promise<CurrentUser> => {
+      await app.redirectToSignIn({ replace: true });
+      // The page is leaving; nothing may render as if somebody were signed in.
+      return never();
+    });
+  }
+  return trackedAction(app, ANONYMOUS_SIGN_UP, stamp, async () => {
+    const user = await app.getUser({ or: "anonymous" });
+    client.setQueryData(currentUserQueryOptions(app).queryKey, user);
+    return user;
+  });
+}
+
+/**
+ * The signed-in user, Suspense style (the reference's `useUser`): suspends
+ * until the user is known. Nobody signed in gives, by `or`: null
+ * (`return-null`, the default), a UserNotSignedInError thrown to the nearest
+ * error boundary (`throw`), a redirect to sign-in while staying suspended
+ * (`redirect`), or an anonymous sign-up (`anonymous`). Anonymous users count as
+ * nobody unless `or` is `anonymous` or `anonymous-if-exists`.
+ */
+export function useUser(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): CurrentUser;
+export function useUser(options?: GetUserOptions): CurrentUser | null;
+export function useUser(options?: GetUserOptions): CurrentUser | null {
+  const { app, queryClient } = useStackContextFor("useUser()");
+  const or = orOf(options, "useUser()");
+  const query = useSuspenseQuery(currentUserQueryOptions(app), queryClient);
+  const user = visibleUser(query.data, or);
+  if (user !== null || or === "return-null" || or === "anonymous-if-exists") return user;
+  if (or === "throw") throw notSignedIn("useUser()");
+  // Suspends while the action runs; a redirect never finishes, a sign-up gives its user.
+  return readTracked(userAction(app, queryClient, or, query.dataUpdatedAt));
+}
+
+/**
+ * The signed-in user without Suspense: React Query's result (`data`,
+ * `isPending`, `error`, …) with the same `or` options as useUser. With
+ * `throw`, nobody signed in is `error` (a UserNotSignedInError); with
+ * `redirect` and `anonymous` the result stays pending while the redirect or
+ * the anonymous sign-up happens (a failed sign-up is `error`). On the server,
+ * and in the first render in the browser, it is pending: both render alike.
+ */
+export function useUserQuery(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): UseQueryResult<CurrentUser>;
+export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null>;
+export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null> {
+  const { app, queryClient } = useStackContextFor("useUserQuery()");
+  const or = orOf(options, "useUserQuery()");
+  const result = useQuery(
+    {
+      ...currentUserQueryOptions(app),
+      select: (user: CurrentUser | null) => {
+        const visible = visibleUser(user, or);
+        if (visible === null && or === "throw") throw notSignedIn("useUserQuery()");
+        return visible;
+      },
+    },
+    queryClient,
+  );
+  const waitsFor = (or === "redirect" || or === "anonymous") && result.isSuccess && result.data === null ? or : null;
+  const stamp = result.dataUpdatedAt;
+  const [, rerender] = useState(0);
+  useEffect(() => {
+    if (!waitsFor) return undefined;
+    let live = true;
+    const action = userAction(app, queryClient, waitsFor, stamp);
+    const settled = () => live && rerender((n) => n + 1);
+    void action.promise.then(settled, settled);
+    return () => {
+      live = false;
+    };
+  }, [app, queryClient, waitsFor, stamp]);
+  if (!waitsFor) return result;
+  const action = peekAction(app, waitsFor, stamp);
+  if (action?.status === "rejected") return errorResult(result, action.error);
+  if (action?.status === "fulfilled") return { ...result, data: action.value } as UseQueryResult<CurrentUser>;
+  return pendingResult(result);
+}
+
+/** The running (or finished) action of `or` for this answer, without starting one. */
+function peekAction(app: StackClientApp, or: "redirect" | "anonymous", stamp: number): Tracked<CurrentUser> | null {
+  return peekTracked<CurrentUser>(app, or === "redirect" ? REDIRECT : ANONYMOUS_SIGN_UP, stamp);
+}
+
+/** The query's result, reported as still waiting for a user. */
+function pendingResult<T>(result: UseQueryResult<T>): UseQueryResult<T> {
+  return {
+    ...result,
+    data: undefined,
+    error: null,
+    status: "pending",
+    isPending: true,
+    isLoading: true,
+    isSuccess: false,
+    isError: false,
+    isLoadingError: false,
+    isRefetchError: false,
+    isPlaceholderData: false,
+  } as UseQueryResult<T>;
+}
+
+/** The query's result, reported as failed with `error`. */
+function errorResult<T>(result: UseQueryResult<T>, error: unknown): UseQueryResult<T> {
+  return {
+    ...result,
+    data: undefined,
+    error: error as Error,
+    status: "error",
+    isPending: false,
+    isLoading: false,
+    isSuccess: false,
+    isError: true,
+    isLoadingError: true,
+    isRefetchError: false,
+    isPlaceholderData: false,
+  } as UseQueryResult<T>;
+}

@@ -1,0 +1,180 @@
+// StackAdminApp: what project admins do (SPEC §1, §6, §7 Admin) with the
+// reference SDK's public API. It is a server app whose requests carry access
+// type "admin" and either the project's super secret admin key or, for a
+// project owner, the owner's access token from the internal project (then no
+// key headers at all). Every feature lives in its module under ./admin/.
+import { StackConfigurationError } from "../errors.js";
+import type { OwnerSession } from "../pipeline.js";
+import { getMetrics, getSvixToken, type AdminMetrics } from "./admin/dashboard-data.js";
+import {
+  listEmailTemplates,
+  listSentEmails,
+  resetEmailTemplate,
+  sendTestEmail,
+  updateEmailTemplate,
+  type AdminEmailTemplate,
+  type AdminEmailTemplateUpdateOptions,
+  type AdminSentEmail,
+  type EmailConfig,
+  type EmailTemplateType,
+} from "./admin/email.js";
+import {
+  createInternalApiKey,
+  listInternalApiKeys,
+  type InternalApiKey,
+  type InternalApiKeyCreateOptions,
+  type InternalApiKeyFirstView,
+} from "./admin/internal-api-keys.js";
+import {
+  permissionDefinitions,
+  type AdminPermissionDefinition,
+  type AdminPermissionDefinitionCreateOptions,
+  type AdminPermissionDefinitionUpdateOptions,
+  type PermissionDefinitionMethods,
+} from "./admin/permission-definitions.js";
+import { getAdminProject, type AdminProject } from "./admin/project.js";
+import type { RuntimeClientSettings } from "./client-app.js";
+import type { Result } from "./result.js";
+import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
+
+/** Omit over each member of a union (the plain Omit would merge the members). */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type StackAdminAppOptions =
+  | (StackServerAppOptions & {
+      /** The project's super secret admin key, sent as `x-stack-super-secret-admin-key`. */
+      readonly superSecretAdminKey?: string;
+      readonly projectOwnerSession?: undefined;
+    })
+  | (OmitEach<StackServerAppOptions, "publishableClientKey" | "secretServerKey"> & {
+      /** A project owner's session in the internal project; its access token replaces every key. */
+      readonly projectOwnerSession: OwnerSession;
+    });
+
+export class StackAdminApp extends StackServerApp {
+  readonly #teamPermissions: PermissionDefinitionMethods;
+  readonly #projectPermissions: PermissionDefinitionMethods;
+
+  constructor(options: StackAdminAppOptions) {
+    const { serverOptions, settings } = adminSettingsOf(options);
+    super(serverOptions, settings);
+    this.#teamPermissions = permissionDefinitions(this.serverCtx, "team");
+    this.#projectPermissions = permissionDefinitions(this.serverCtx, "project");
+  }
+
+  // THE PROJECT
+
+  /** The project with its full configuration, read afresh on every call (`GET /internal/projects/current`). */
+  override getProject(): Promise<AdminProject> {
+    // Admin calls carry no user tokens: the server context's client has none.
+    return getAdminProject(this.serverCtx);
+  }
+
+  // PROJECT KEYS
+
+  listInternalApiKeys(): Promise<InternalApiKey[]> {
+    return listInternalApiKeys(this.serverCtx);
+  }
+  createInternalApiKey(options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
+    return createInternalApiKey(this.serverCtx, options);
+  }
+
+  // E-MAIL
+
+  listEmailTemplates(): Promise<AdminEmailTemplate[]> {
+    return listEmailTemplates(this.serverCtx);
+  }
+  updateEmailTemplate(type: EmailTemplateType, data: AdminEmailTemplateUpdateOptions): Promise<void> {
+    return updateEmailTemplate(this.serverCtx, type, data);
+  }
+  resetEmailTemplate(type: EmailTemplateType): Promise<void> {
+    return resetEmailTemplate(this.serverCtx, type);
+  }
+  /** Sends a test message through `emailConfig`; a delivery failure is an error Result with the reason. */
+  sendTestEmail(options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig }): Promise<Result<undefined, { readonly errorMessage: string }>> {
+    return sendTestEmail(this.serverCtx, options);
+  }
+  listSentEmails(): Promise<AdminSentEmail[]> {
+    return listSentEmails(this.serverCtx);
+  }
+
+  // PERMISSION DEFINITIONS
+
+  listTeamPermissionDefinitions(): Promise<AdminPermissionDefinition[]> {
+    return this.#teamPermissions.list();
+  }
+  createTeamPermissionDefinition(data: AdminPermissionDefinitionCreateOptions): Promise<AdminPermissionDefinition> {
+    return this.#teamPermissions.create(data);
+  }
+  updateTeamPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions): Promise<void> {
+    return this.#teamPermissions.update(permissionId, data);
+  }
+  deleteTeamPermissionDefinition(permissionId: string): Promise<void> {
+    return this.#teamPermissions.delete(permissionId);
+  }
+  listProjectPermissionDefinitions(): Promise<AdminPermissionDefinition[]> {
+    return this.#projectPermissions.list();
+  }
+  createProjectPermissionDefinition(data: AdminPermissionDefinitionCreateOptions): Promise<AdminPermissionDefinition> {
+    return this.#projectPermissions.create(data);
+  }
+  updateProjectPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions): Promise<void> {
+    return this.#projectPermissions.update(permissionId, data);
+  }
+  deleteProjectPermissionDefinition(permissionId: string): Promise<void> {
+    return this.#projectPermissions.delete(permissionId);
+  }
+
+  // WEBHOOKS AND METRICS
+
+  /** A short-lived token that opens the project's webhook settings at Svix. */
+  getSvixToken(): Promise<string> {
+    return getSvixToken(this.serverCtx);
+  }
+  /** The dashboard's usage figures, as the service sends them. */
+  getMetrics(): Promise<AdminMetrics> {
+    return getMetrics(this.serverCtx);
+  }
+}
+
+/**
+ * The server-app options and the runtime settings of an admin app: access type
+ * admin with the keys, or with the owner session and no keys at all (a key
+ * beside the session would be sent too, so mixing them is refused).
+ */
+function adminSettingsOf(options: StackAdminAppOptions): { serverOptions: StackServerAppOptions; settings: RuntimeClientSettings } {
+  if (typeof options !== "object" || options === null) {
+    throw new StackConfigurationError("StackAdminApp needs options: { projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }.");
+  }
+  const { superSecretAdminKey, projectOwnerSession, ...given } = options as StackServerAppOptions & {
+    readonly superSecretAdminKey?: string;
+    readonly projectOwnerSession?: OwnerSession;
+  };
+  // The admin project is read afresh on every getProject(), so a prefetch would be a wasted request
+  // (and the client app would send it before this app's server context exists).
+  const rest: StackServerAppOptions = { ...given, noAutomaticPrefetch: true };
+  if (projectOwnerSession !== undefined) {
+    if (typeof projectOwnerSession?.getTokens !== "function" || typeof projectOwnerSession.markAccessTokenExpired !== "function") {
+      throw new StackConfigurationError("projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()).");
+    }
+    if (superSecretAdminKey !== undefined || rest.secretServerKey !== undefined || rest.publishableClientKey !== undefined) {
+      throw new StackConfigurationError(
+        "StackAdminApp takes either projectOwnerSession or the project's keys, not both: leave out publishableClientKey, secretServerKey and superSecretAdminKey when you pass projectOwnerSession.",
+      );
+    }
+    return { serverOptions: rest, settings: { accessType: "admin", projectOwnerSession } };
+  }
+  if (typeof superSecretAdminKey !== "string" || superSecretAdminKey === "") {
+    throw new StackConfigurationError(
+      "StackAdminApp needs superSecretAdminKey: the super secret admin key of your project (Stack Auth dashboard → Project Keys), or projectOwnerSession for a project owner. Keep it on the server.",
+    );
+  }
+  return {
+    serverOptions: rest,
+    settings: {
+      accessType: "admin",
+      superSecretAdminKey,
+      ...(rest.secretServerKey !== undefined && { secretServerKey: rest.secretServerKey }),
+    },
+  };
+}

@@ -1,0 +1,138 @@
+// The project's own key sets (SPEC §3 "Internal (project) API key"): the
+// publishable client, secret server and super secret admin keys that apps are
+// configured with. Unlike user and team keys, validity checks expiry first and
+// manual revocation second (SPEC §4), as the reference SDK does.
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { answered } from "../wire.js";
+
+type Schemas = components["schemas"];
+
+export type InternalApiKeyInvalidReason = "expired" | "manually-revoked";
+
+export interface InternalApiKeyBase {
+  readonly id: string;
+  readonly description: string;
+  readonly expiresAt: Date;
+  /** Null while the set has not been revoked. */
+  readonly manuallyRevokedAt: Date | null;
+  readonly createdAt: Date;
+  isValid(): boolean;
+  /** `expired` wins over `manually-revoked` when both hold; null when the set is valid. */
+  whyInvalid(): InternalApiKeyInvalidReason | null;
+  /** Revokes every key of the set for good (`PATCH {revoked: true}`). */
+  revoke(): Promise<void>;
+}
+
+/** The creation answer: the keys asked for, in full, shown this once. */
+export interface InternalApiKeyFirstView extends InternalApiKeyBase {
+  readonly publishableClientKey?: string;
+  readonly secretServerKey?: string;
+  readonly superSecretAdminKey?: string;
+}
+
+/** A listed key set: only the last four characters of each key; null for a key the set does not hold. */
+export interface InternalApiKey extends InternalApiKeyBase {
+  readonly publishableClientKey: { readonly lastFour: string } | null;
+  readonly secretServerKey: { readonly lastFour: string } | null;
+  readonly superSecretAdminKey: { readonly lastFour: string } | null;
+}
+
+export interface InternalApiKeyCreateOptions {
+  readonly description: string;
+  readonly expiresAt: Date;
+  readonly hasPublishableClientKey: boolean;
+  readonly hasSecretServerKey: boolean;
+  readonly hasSuperSecretAdminKey: boolean;
+}
+
+/** `POST /internal/api-keys`: a new key set, keys in full this once. */
+export async function createInternalApiKey(ctx: ClientAppContext, options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
+  if (typeof options !== "object" || options === null) {
+    throw new StackConfigurationError(
+      "createInternalApiKey needs options: { description, expiresAt: Date, hasPublishableClientKey, hasSecretServerKey, hasSuperSecretAdminKey }.",
+    );
+  }
+  const expiresAt = options.expiresAt instanceof Date ? options.expiresAt.getTime() : Number.NaN;
+  if (!Number.isFinite(expiresAt)) {
+    throw new StackConfigurationError("createInternalApiKey: expiresAt must be a valid Date (project keys always expire).");
+  }
+  const { data } = await ctx.client.api.POST("/internal/api-keys", {
+    body: {
+      description: options.description,
+      expires_at_millis: expiresAt,
+      has_publishable_client_key: options.hasPublishableClientKey,
+      has_secret_server_key: options.hasSecretServerKey,
+      has_super_secret_admin_key: options.hasSuperSecretAdminKey,
+    },
+  });
+  const wire = answered(data, "POST /internal/api-keys");
+  return Object.freeze({
+    ...baseFromWire(ctx, wire),
+    ...fullKey("publishableClientKey", wire.publishable_client_key),
+    ...fullKey("secretServerKey", wire.secret_server_key),
+    ...fullKey("superSecretAdminKey", wire.super_secret_admin_key),
+  });
+}
+
+/** `GET /internal/api-keys`: every key set of the project, last four characters only. */
+export async function listInternalApiKeys(ctx: ClientAppContext): Promise<InternalApiKey[]> {
+  const { data } = await ctx.client.api.GET("/internal/api-keys");
+  const items = answered(data, "GET /internal/api-keys").items;
+  if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/api-keys answered without an items list");
+  return items.map((wire) =>
+    Object.freeze({
+      ...baseFromWire(ctx, wire),
+      publishableClientKey: lastFourOf(wire.publishable_client_key),
+      secretServerKey: lastFourOf(wire.secret_server_key),
+      superSecretAdminKey: lastFourOf(wire.super_secret_admin_key),
+    }),
+  );
+}
+
+/** `PATCH /internal/api-keys/{id}` `{revoked: true}`. */
+export async function revokeInternalApiKey(ctx: ClientAppContext, id: string): Promise<void> {
+  await ctx.client.api.PATCH("/internal/api-keys/{api_key_id}", { params: { path: { api_key_id: id } }, body: { revoked: true } });
+}
+
+function baseFromWire(ctx: ClientAppContext, wire: Schemas["InternalApiKey"] | Schemas["InternalApiKeyFirstView"]): InternalApiKeyBase {
+  const expiresAt = dateOf(wire.expires_at_millis, "expires_at_millis");
+  const revokedMillis = wire.manually_revoked_at_millis;
+  const manuallyRevokedAt = revokedMillis === undefined || revokedMillis === null ? null : dateOf(revokedMillis, "manually_revoked_at_millis");
+  const whyInvalid = (): InternalApiKeyInvalidReason | null => {
+    // SPEC §4: for project keys expiry is reported before revocation.
+    if (expiresAt.getTime() < ctx.env.now()) return "expired";
+    if (manuallyRevokedAt !== null) return "manually-revoked";
+    return null;
+  };
+  return {
+    id: wire.id,
+    description: wire.description,
+    expiresAt,
+    manuallyRevokedAt,
+    createdAt: dateOf(wire.created_at_millis, "created_at_millis"),
+    isValid: () => whyInvalid() === null,
+    whyInvalid,
+    revoke: () => revokeInternalApiKey(ctx, wire.id),
+  };
+}
+
+function fullKey<Name extends string>(name: Name, value: unknown): { [K in Name]?: string } {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "string") throw new StackAssertionError(`POST /internal/api-keys answered ${name} without the full key`);
+  return { [name]: value } as { [K in Name]?: string };
+}
+
+function lastFourOf(value: Schemas["LastFour"] | undefined | null): { readonly lastFour: string } | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value.last_four !== "string") throw new StackAssertionError("GET /internal/api-keys answered a key without its last four characters");
+  return { lastFour: value.last_four };
+}
+
+function dateOf(millis: unknown, field: string): Date {
+  if (typeof millis !== "number" || !Number.isFinite(millis)) {
+    throw new StackAssertionError(`The service answered a project key set whose ${field} is not a time in milliseconds`);
+  }
+  return new Date(millis);
+}

@@ -1,0 +1,105 @@
+// The permissions a project defines (SPEC §3 "Permission definitions"), team
+// and project scope alike: list, create, update, delete. A duplicate id is the
+// service's PERMISSION_ID_ALREADY_EXISTS, thrown as its typed error.
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { answered } from "../wire.js";
+
+export type PermissionScope = "team" | "project";
+
+export interface AdminPermissionDefinition {
+  readonly id: string;
+  readonly description?: string;
+  /** The permissions that holding this one also grants. */
+  readonly containedPermissionIds: string[];
+}
+export type AdminTeamPermissionDefinition = AdminPermissionDefinition;
+export type AdminProjectPermissionDefinition = AdminPermissionDefinition;
+
+export interface AdminPermissionDefinitionCreateOptions {
+  readonly id: string;
+  readonly description?: string;
+  /** Every id must already be defined in the same scope. */
+  readonly containedPermissionIds?: readonly string[];
+}
+export type AdminTeamPermissionDefinitionCreateOptions = AdminPermissionDefinitionCreateOptions;
+export type AdminProjectPermissionDefinitionCreateOptions = AdminPermissionDefinitionCreateOptions;
+
+/** A new `id` renames the permission; `containedPermissionIds` replaces the whole list. */
+export type AdminPermissionDefinitionUpdateOptions = Partial<AdminPermissionDefinitionCreateOptions>;
+export type AdminTeamPermissionDefinitionUpdateOptions = AdminPermissionDefinitionUpdateOptions;
+export type AdminProjectPermissionDefinitionUpdateOptions = AdminPermissionDefinitionUpdateOptions;
+
+export interface PermissionDefinitionMethods {
+  list(): Promise<AdminPermissionDefinition[]>;
+  create(options: AdminPermissionDefinitionCreateOptions): Promise<AdminPermissionDefinition>;
+  update(permissionId: string, options: AdminPermissionDefinitionUpdateOptions): Promise<void>;
+  delete(permissionId: string): Promise<void>;
+}
+
+/** The definitions of one scope: `/team-permission-definitions` or `/project-permission-definitions`. */
+export function permissionDefinitions(ctx: ClientAppContext, scope: PermissionScope): PermissionDefinitionMethods {
+  const api = ctx.client.api;
+  const base = `/${scope}-permission-definitions` as const;
+  const path = (permissionId: string) => ({ params: { path: { permission_id: requireId(permissionId, scope) } } });
+  return {
+    async list() {
+      const { data } =
+        scope === "team" ? await api.GET("/team-permission-definitions") : await api.GET("/project-permission-definitions");
+      const items = answered(data, `GET ${base}`).items;
+      if (!Array.isArray(items)) throw new StackAssertionError(`GET ${base} answered without an items list`);
+      return items.map(definitionFromWire);
+    },
+    async create(options) {
+      if (typeof options !== "object" || options === null) {
+        throw new StackConfigurationError(`Creating a ${scope} permission needs { id, description?, containedPermissionIds? }.`);
+      }
+      const body = { id: requireId(options.id, scope), ...bodyOf(options) };
+      const { data } =
+        scope === "team"
+          ? await api.POST("/team-permission-definitions", { body })
+          : await api.POST("/project-permission-definitions", { body });
+      return definitionFromWire(answered(data, `POST ${base}`));
+    },
+    async update(permissionId, options) {
+      if (typeof options !== "object" || options === null) {
+        throw new StackConfigurationError(`Updating a ${scope} permission needs the fields to change: { id?, description?, containedPermissionIds? }.`);
+      }
+      const body = { ...(options.id === undefined ? {} : { id: requireId(options.id, scope) }), ...bodyOf(options) };
+      if (scope === "team") await api.PATCH("/team-permission-definitions/{permission_id}", { ...path(permissionId), body });
+      else await api.PATCH("/project-permission-definitions/{permission_id}", { ...path(permissionId), body });
+    },
+    async delete(permissionId) {
+      if (scope === "team") await api.DELETE("/team-permission-definitions/{permission_id}", path(permissionId));
+      else await api.DELETE("/project-permission-definitions/{permission_id}", path(permissionId));
+    },
+  };
+}
+
+function bodyOf(options: AdminPermissionDefinitionUpdateOptions): { description?: string; contained_permission_ids?: string[] } {
+  const contained = options.containedPermissionIds;
+  if (contained !== undefined && !Array.isArray(contained)) {
+    throw new StackConfigurationError("containedPermissionIds must be a list of permission ids; it replaces the whole list.");
+  }
+  return {
+    ...(options.description === undefined ? {} : { description: options.description }),
+    ...(contained === undefined ? {} : { contained_permission_ids: [...contained] }),
+  };
+}
+
+/** An id that goes into a path: "", "." and ".." would address another route even when encoded. */
+function requireId(id: unknown, scope: PermissionScope): string {
+  if (typeof id !== "string" || id === "" || id === "." || id === "..") {
+    throw new StackConfigurationError(`A ${scope} permission is named by its id, a non-empty string (not "." or "..").`);
+  }
+  return id;
+}
+
+function definitionFromWire(wire: components["schemas"]["PermissionDefinition"]): AdminPermissionDefinition {
+  return Object.freeze({
+    id: wire.id,
+    ...(typeof wire.description === "string" ? { description: wire.description } : {}),
+    containedPermissionIds: Array.isArray(wire.contained_permission_ids) ? [...wire.contained_permission_ids] : [],
+  });
+}

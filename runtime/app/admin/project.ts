@@ -1,0 +1,90 @@
+// The project as its admins see it (SPEC §3 "Project (admin view)" with its
+// full config) over /internal/projects/current: read, update, delete, and the
+// production-mode check.
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { assertAnswered } from "../wire.js";
+import { getProductionModeErrors, type ProductionModeError } from "./production-mode.js";
+import {
+  adminProjectConfigFromWire,
+  adminProjectConfigToWire,
+  type AdminProjectConfig,
+  type AdminProjectConfigUpdateOptions,
+} from "./project-config.js";
+
+export interface AdminProject {
+  readonly id: string;
+  readonly displayName: string;
+  readonly description: string | null;
+  readonly createdAt: Date;
+  readonly userCount: number;
+  readonly isProductionMode: boolean;
+  readonly config: AdminProjectConfig;
+  /** Changes the project; this object keeps showing the project as it was read. */
+  update(update: AdminProjectUpdateOptions): Promise<void>;
+  /** Deletes the project with its users, teams and keys. It cannot be undone. */
+  delete(): Promise<void>;
+  /** What blocks production mode in this project as read (SPEC §5); empty when nothing does. */
+  getProductionModeErrors(): Promise<ProductionModeError[]>;
+}
+
+export interface AdminProjectUpdateOptions {
+  readonly displayName?: string;
+  /** `null` removes the description. */
+  readonly description?: string | null;
+  readonly isProductionMode?: boolean;
+  readonly config?: AdminProjectConfigUpdateOptions;
+}
+
+const CURRENT = "/internal/projects/current";
+
+/** `GET /internal/projects/current`: the app's project with its full configuration. */
+export async function getAdminProject(ctx: ClientAppContext): Promise<AdminProject> {
+  const { data } = await ctx.client.api.GET(CURRENT);
+  assertAnswered(data, `GET ${CURRENT}`);
+  return adminProjectFromWire(ctx, data, `GET ${CURRENT}`);
+}
+
+/** `PATCH /internal/projects/current` with only the fields given, in the wire's names. */
+export async function updateAdminProject(ctx: ClientAppContext, update: AdminProjectUpdateOptions): Promise<void> {
+  if (typeof update !== "object" || update === null) {
+    throw new StackConfigurationError("project.update needs the fields to change, for example { displayName: 'Acme' } or { config: { signUpEnabled: false } }.");
+  }
+  const body = {
+    ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
+    ...(update.description === undefined ? {} : { description: update.description }),
+    ...(update.isProductionMode === undefined ? {} : { is_production_mode: update.isProductionMode }),
+    ...(update.config === undefined ? {} : { config: adminProjectConfigToWire(update.config) }),
+  };
+  await ctx.client.api.PATCH(CURRENT, { body });
+}
+
+/** `DELETE /internal/projects/current`. */
+export async function deleteAdminProject(ctx: ClientAppContext): Promise<void> {
+  await ctx.client.api.DELETE(CURRENT);
+}
+
+function adminProjectFromWire(ctx: ClientAppContext, wire: components["schemas"]["AdminProject"], call: string): AdminProject {
+  // An admin app speaks for one project; another project's data would be edited in the wrong place.
+  if (wire.id !== ctx.projectId) {
+    throw new StackAssertionError(`${call} answered project ${JSON.stringify(wire.id)}, but this app is for project ${JSON.stringify(ctx.projectId)}`);
+  }
+  if (typeof wire.created_at_millis !== "number" || !Number.isFinite(wire.created_at_millis)) {
+    throw new StackAssertionError(`${call} answered a project whose created_at_millis is not a time in milliseconds`);
+  }
+  const config = adminProjectConfigFromWire(wire.config, call);
+  const project: AdminProject = {
+    id: wire.id,
+    displayName: wire.display_name,
+    description: wire.description ?? null,
+    createdAt: new Date(wire.created_at_millis),
+    userCount: wire.user_count,
+    isProductionMode: wire.is_production_mode,
+    config,
+    update: (update) => updateAdminProject(ctx, update),
+    delete: () => deleteAdminProject(ctx),
+    getProductionModeErrors: async () => getProductionModeErrors({ id: wire.id, config }),
+  };
+  return Object.freeze(project);
+}

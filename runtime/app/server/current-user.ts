@@ -1,0 +1,60 @@
+// The request's own user on a server app (`serverApp.getUser()`): a ServerUser
+// plus what only that user's session can do, taken from the client's
+// CurrentUser of the same session: its tokens, sign-out, passkey registration,
+// changing the password (which checks the old one), and linking an OAuth
+// account. Deleting the user ends that session, as on the client.
+import type { ConnectedAccountOptions, OAuthConnection } from "../objects/connected-account.js";
+import { createCurrentUser, type Auth, type CurrentInternalUser, type CurrentUserExtras, type InternalUserExtra } from "../objects/user.js";
+import type { ClientAppContext } from "../context.js";
+import type { ServerAppContext, WireServerUser } from "./context.js";
+import type { ServerUser } from "./server-user.js";
+
+export type CurrentServerUser = ServerUser & Auth;
+export type CurrentInternalServerUser = CurrentServerUser & InternalUserExtra;
+
+/**
+ * The current user of `sessionCtx`'s session, whose answer to GET /users/me is
+ * `wire`. Server requests go through `serverCtx`, session requests through `sessionCtx`.
+ */
+export function createCurrentServerUser(
+  serverCtx: ServerAppContext,
+  sessionCtx: ClientAppContext,
+  wire: WireServerUser,
+  extras: CurrentUserExtras,
+): CurrentServerUser {
+  const client = createCurrentUser(sessionCtx, wire, extras);
+  const server = serverCtx.objects.user(wire);
+
+  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
+  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null> {
+    // Linking needs the user's browser and session; everything else is a server request.
+    if (options?.or === "redirect") return client.getConnectedAccount(providerId, { ...options, or: "redirect" });
+    return server.getConnectedAccount(providerId, options);
+  }
+
+  const user: CurrentServerUser = {
+    ...server,
+    currentSession: client.currentSession,
+    getAuthHeaders: client.getAuthHeaders,
+    getAuthJson: client.getAuthJson,
+    signOut: client.signOut,
+    registerPasskey: client.registerPasskey,
+    updatePassword: client.updatePassword,
+    getConnectedAccount,
+    async delete() {
+      // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
+      const session = sessionCtx.sessions().current();
+      await server.delete();
+      session.invalidate();
+    },
+  };
+  if (!("createProject" in client)) return Object.freeze(user);
+  const internal = client as CurrentInternalUser;
+  const internalUser: CurrentInternalServerUser = {
+    ...user,
+    createProject: internal.createProject,
+    listOwnedProjects: internal.listOwnedProjects,
+  };
+  return Object.freeze(internalUser);
+}

@@ -1,0 +1,58 @@
+// `new StackServerApp({ inheritsFrom: clientApp, secretServerKey })`, as in the
+// reference SDK: the server app takes the client app's project, keys, URLs,
+// navigation, platform and token store, and options given alongside win.
+import type { StackClient } from "../../client.js";
+import { StackConfigurationError } from "../../errors.js";
+import { StackClientApp, type StackClientAppOptions } from "../client-app.js";
+import type { ClientAppContext } from "../context.js";
+
+/** The options every server app takes (the admin app adds its keys to these). */
+export type StackServerAppOptions = Omit<StackClientAppOptions, "projectId" | "tokenStore"> & {
+  /** The project's secret server key, sent as `x-stack-secret-server-key` with every request. */
+  readonly secretServerKey?: string;
+} & (
+    | { readonly projectId: string; readonly tokenStore: StackClientAppOptions["tokenStore"]; readonly inheritsFrom?: undefined }
+    | {
+        /** A client app of the same project to take every option from. */
+        readonly inheritsFrom: StackClientApp;
+        readonly projectId?: string;
+        readonly tokenStore?: StackClientAppOptions["tokenStore"];
+      }
+  );
+
+/** Where the inherited options live: the client app's context and runtime (protected there). */
+interface ClientAppInternals {
+  readonly ctx: ClientAppContext;
+  readonly runtime: StackClient;
+}
+
+/** The client-app options of `options`, with those of `inheritsFrom` filled in. */
+export function resolveServerAppOptions(options: StackServerAppOptions): StackClientAppOptions & { readonly secretServerKey?: string } {
+  if (typeof options !== "object" || options === null) {
+    throw new StackConfigurationError("StackServerApp needs options: { projectId, publishableClientKey?, secretServerKey, tokenStore, ... }.");
+  }
+  const { inheritsFrom: parent, ...own } = options;
+  if (parent === undefined) return own as StackClientAppOptions;
+  if (!(parent instanceof StackClientApp)) {
+    throw new StackConfigurationError("inheritsFrom must be a StackClientApp (or a server app) of this package.");
+  }
+  // A subclass may read protected members only through its own instances; the
+  // parent is a plain client app, so its context is read through this view.
+  const { ctx, runtime } = parent as unknown as ClientAppInternals;
+  const inherited: StackClientAppOptions = {
+    projectId: ctx.projectId,
+    ...(ctx.publishableClientKey !== undefined && { publishableClientKey: ctx.publishableClientKey }),
+    baseUrl: ctx.baseUrl,
+    urls: ctx.urls,
+    redirectMethod: ctx.redirectMethod,
+    oauthScopesOnSignIn: ctx.oauthScopesOnSignIn,
+    browser: ctx.browser,
+    environment: runtime.env,
+    // The same store: a sign-in through either app is seen by both.
+    tokenStore: runtime.sessions?.store ?? null,
+    // The client app has prefetched already.
+    noAutomaticPrefetch: true,
+  };
+  const given = Object.fromEntries(Object.entries(own).filter(([, value]) => value !== undefined));
+  return { ...inherited, ...given } as StackClientAppOptions;
+}

@@ -1,0 +1,104 @@
+// The reference SDK's ServerTeam (SPEC §3 "Team"; endpoints.md §C): a Team plus
+// createdAt, serverMetadata, members with their team profiles, adding and
+// removing members, and the server-side update. Invitations, deletion and API
+// keys are the client Team's own calls, sent here with the secret server key.
+import type { components } from "../../../generated/schema.js";
+import { StackAssertionError } from "../../errors.js";
+import { createTeamObject, type ReadonlyJson, type Team, type TeamCreateOptions, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
+import { itemsOf, requireOptions, segment } from "./common.js";
+import type { ServerAppContext, WireServerTeam } from "./context.js";
+import type { ServerUser } from "./server-user.js";
+
+type WireMetadata = components["schemas"]["Metadata"];
+
+/** A member of a team: the user, and how they appear in that team. */
+export type ServerTeamUser = ServerUser & {
+  readonly teamProfile: TeamMemberProfile;
+};
+
+export type ServerTeamUpdateOptions = TeamUpdateOptions & {
+  readonly clientReadOnlyMetadata?: ReadonlyJson;
+  readonly serverMetadata?: ReadonlyJson;
+};
+
+export type ServerTeamCreateOptions = TeamCreateOptions & {
+  /** The user to add as the first member (with the team-creator default permissions); none when left out. */
+  readonly creatorUserId?: string;
+};
+
+// listUsers and update replace the client's (an intersection would leave the client's as the first overload).
+export type ServerTeam = Omit<Team, "listUsers" | "update"> & {
+  readonly createdAt: Date;
+  // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
+  readonly serverMetadata: any;
+  /** Every member with their team profile (`GET /team-member-profiles?team_id=`). */
+  listUsers(): Promise<ServerTeamUser[]>;
+  update(update: ServerTeamUpdateOptions): Promise<void>;
+  /** Makes the user a member, with the project's team-member default permissions. */
+  addUser(userId: string): Promise<void>;
+  removeUser(userId: string): Promise<void>;
+};
+
+/** The PATCH /teams/{id} body: only the fields given, snake_case. */
+export function serverTeamUpdateToWire(update: ServerTeamUpdateOptions) {
+  requireOptions(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata?, clientReadOnlyMetadata?, serverMetadata? }");
+  return {
+    ...(update.displayName !== undefined && { display_name: update.displayName }),
+    ...(update.profileImageUrl !== undefined && { profile_image_url: update.profileImageUrl }),
+    // The generated Metadata type cannot spell "any JSON object"; the values are JSON all the same.
+    ...(update.clientMetadata !== undefined && { client_metadata: update.clientMetadata as WireMetadata }),
+    ...(update.clientReadOnlyMetadata !== undefined && { client_read_only_metadata: update.clientReadOnlyMetadata as WireMetadata }),
+    ...(update.serverMetadata !== undefined && { server_metadata: update.serverMetadata as WireMetadata }),
+  };
+}
+
+/** The POST /teams body of server code. */
+export function serverTeamCreateToWire(data: ServerTeamCreateOptions) {
+  requireOptions(data, "createTeam", "{ displayName, profileImageUrl?, creatorUserId? }");
+  return {
+    display_name: data.displayName,
+    ...(data.profileImageUrl !== undefined && { profile_image_url: data.profileImageUrl }),
+    ...(data.creatorUserId !== undefined && { creator_user_id: segment(data.creatorUserId, "createTeam", "creatorUserId") }),
+  };
+}
+
+/** Narrows a team answer of a server call to the server view. */
+export function asServerTeam(wire: components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"], call: string): WireServerTeam {
+  if (typeof (wire as { created_at_millis?: unknown })?.created_at_millis !== "number") {
+    throw new StackAssertionError(`${call} answered a team without created_at_millis; was it sent with access type "server"?`);
+  }
+  return wire as WireServerTeam;
+}
+
+export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTeam): ServerTeam {
+  const team = createTeamObject(ctx, wire);
+  const teamId = team.id;
+  const membership = (userId: string, method: string) => ({
+    params: { path: { team_id: teamId, user_id: segment(userId, method, "the user's id") } },
+    body: {},
+  });
+  return {
+    ...team,
+    createdAt: new Date(wire.created_at_millis),
+    serverMetadata: wire.server_metadata ?? null,
+    async listUsers() {
+      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } } });
+      return itemsOf(data, "GET /team-member-profiles").map((profile) => {
+        if (!("user" in profile) || typeof profile.user !== "object" || profile.user === null) {
+          throw new StackAssertionError("GET /team-member-profiles answered a member without the user; was it sent with access type \"server\"?");
+        }
+        const teamProfile: TeamMemberProfile = { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null };
+        return Object.freeze({ ...ctx.objects.user(profile.user), teamProfile });
+      });
+    },
+    async update(update) {
+      await ctx.client.api.PATCH("/teams/{team_id}", { params: { path: { team_id: teamId } }, body: serverTeamUpdateToWire(update) });
+    },
+    async addUser(userId) {
+      await ctx.client.api.POST("/team-memberships/{team_id}/{user_id}", membership(userId, "team.addUser"));
+    },
+    async removeUser(userId) {
+      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", membership(userId, "team.removeUser"));
+    },
+  };
+}

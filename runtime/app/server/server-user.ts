@@ -1,0 +1,165 @@
+// The reference SDK's ServerUser (SPEC §3 "User": every field of a user plus
+// lastActiveAt and serverMetadata), built from the wire ServerUser. Every
+// method is a server request about this user's id, never `me`, so it works for
+// any user; the request's own user gets the session-bound extras in
+// current-user.ts.
+import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { UserApiKeyMethods } from "../objects/api-key.js";
+import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
+import { createCurrentUser, type BaseUser } from "../objects/user.js";
+import { resultOf, type Result } from "../result.js";
+import { requireOptions, segment } from "./common.js";
+import type { ServerAppContext, WireServerUser } from "./context.js";
+import { serverUserConnectedAccountMethods } from "./connected-accounts.js";
+import { asServerTeam, type ServerTeam } from "./server-team.js";
+import { serverUserApiKeyMethods } from "./user-api-keys.js";
+import { serverUserContactChannelMethods, type ServerUserContactChannelMethods } from "./user-contact-channels.js";
+import { serverUserUpdateToWire, type ServerUserUpdateOptions } from "./user-options.js";
+import { serverUserPermissionMethods, type ServerUserPermissionMethods } from "./user-permissions.js";
+import { serverUserSessionMethods, type ServerUserSessionMethods } from "./user-sessions.js";
+import { serverUserTeamMethods, type ServerUserTeamMethods } from "./user-teams.js";
+
+export interface ServerBaseUser {
+  /** When the service last saw the user (wire `last_active_at_millis`). */
+  readonly lastActiveAt: Date;
+  // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
+  readonly serverMetadata: any;
+}
+
+export interface ServerUserProfileMethods {
+  readonly selectedTeam: ServerTeam | null;
+  /** Changes several fields at once (`PATCH /users/{id}`), server-only fields included. */
+  update(update: ServerUserUpdateOptions): Promise<void>;
+  setDisplayName(displayName: string): Promise<void>;
+  setClientMetadata(metadata: any): Promise<void>;
+  setClientReadOnlyMetadata(metadata: any): Promise<void>;
+  setServerMetadata(metadata: any): Promise<void>;
+  setPrimaryEmail(email: string | null, options?: { readonly verified?: boolean | undefined }): Promise<void>;
+  setSelectedTeam(team: { readonly id: string } | string | null): Promise<void>;
+  /** Deletes the user (`DELETE /users/{id}`). */
+  delete(): Promise<void>;
+  /** E-mails a verification link to the primary e-mail; one already verified gives an EmailAlreadyVerified error Result. */
+  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<Result<undefined, EmailAlreadyVerified>>;
+  /**
+   * Checks the old password, so it needs the user's own session: it works on
+   * the user from `getUser()` (the request's user); on other users it throws a
+   * StackConfigurationError (use `setPassword` there).
+   */
+  updatePassword(options: {
+    readonly oldPassword: string;
+    readonly newPassword: string;
+  }): Promise<Result<undefined, PasswordConfirmationMismatch | PasswordRequirementsNotMet>>;
+  /** Sets a new password (`PATCH /users/{id} { password }`); the service ends the user's other sessions. */
+  setPassword(options: { readonly password: string }): Promise<Result<undefined, PasswordRequirementsNotMet>>;
+}
+
+export type ServerUser = BaseUser &
+  ServerBaseUser &
+  ServerUserProfileMethods &
+  ServerUserTeamMethods &
+  UserApiKeyMethods &
+  ServerUserContactChannelMethods &
+  ServerUserSessionMethods &
+  ServerUserPermissionMethods &
+  UserConnectedAccountMethods;
+
+/** Narrows a user answer of a server call to the server view. */
+export function asServerUser(wire: unknown, call: string): WireServerUser {
+  if (typeof (wire as { last_active_at_millis?: unknown } | null)?.last_active_at_millis !== "number") {
+    throw new StackAssertionError(`${call} answered a user without last_active_at_millis (the client view) to a server request`);
+  }
+  return wire as WireServerUser;
+}
+
+/** The fields every user has, mapped as the client maps them. */
+function baseUserOf(ctx: ServerAppContext, wire: WireServerUser): BaseUser {
+  const noSession = async () => {
+    throw new StackConfigurationError("Only the user of a session can do this; use the user returned by getUser().");
+  };
+  const user = createCurrentUser(ctx, wire, { signOut: noSession, registerPasskey: noSession });
+  return {
+    id: user.id,
+    displayName: user.displayName,
+    primaryEmail: user.primaryEmail,
+    primaryEmailVerified: user.primaryEmailVerified,
+    profileImageUrl: user.profileImageUrl,
+    signedUpAt: user.signedUpAt,
+    clientMetadata: user.clientMetadata,
+    clientReadOnlyMetadata: user.clientReadOnlyMetadata,
+    hasPassword: user.hasPassword,
+    emailAuthEnabled: user.emailAuthEnabled,
+    otpAuthEnabled: user.otpAuthEnabled,
+    oauthProviders: user.oauthProviders,
+    passkeyAuthEnabled: user.passkeyAuthEnabled,
+    isMultiFactorRequired: user.isMultiFactorRequired,
+    isAnonymous: user.isAnonymous,
+  };
+}
+
+/** A team, its id, or null; anything else would silently clear the selection, so it is refused. */
+function selectedTeamIdOf(team: unknown): string | null {
+  if (team === null || typeof team === "string") return team;
+  if (typeof team === "object" && typeof (team as { id?: unknown }).id === "string") return (team as { id: string }).id;
+  throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
+}
+
+function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUserProfileMethods {
+  const params = { path: { user_id: segment(wire.id, "ServerUser", "the user's id") } };
+  const update = async (options: ServerUserUpdateOptions) => {
+    await ctx.client.api.PATCH("/users/{user_id}", { params, body: serverUserUpdateToWire(options) });
+  };
+  const channels = serverUserContactChannelMethods(ctx, wire.id);
+  return {
+    selectedTeam: wire.selected_team ? ctx.objects.team(asServerTeam(wire.selected_team, "The user's selected_team")) : null,
+    update,
+    setDisplayName: (displayName) => update({ displayName }),
+    setClientMetadata: (metadata) => update({ clientMetadata: metadata }),
+    setClientReadOnlyMetadata: (metadata) => update({ clientReadOnlyMetadata: metadata }),
+    setServerMetadata: (metadata) => update({ serverMetadata: metadata }),
+    setPrimaryEmail: (email, options) =>
+      update({ primaryEmail: email, ...(options?.verified !== undefined && { primaryEmailVerified: options.verified }) }),
+    setSelectedTeam: async (team) => update({ selectedTeamId: selectedTeamIdOf(team) }),
+    async delete() {
+      await ctx.client.api.DELETE("/users/{user_id}", { params, body: {} });
+    },
+    async sendVerificationEmail(options) {
+      // Server code has no `me`: the e-mail goes through the primary e-mail's contact channel.
+      const primary = (await channels.listContactChannels()).find((c) => c.isPrimary && c.type === "email");
+      if (!primary) {
+        throw new StackConfigurationError(
+          "sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: \"email\", usedForAuth, isPrimary: true }).",
+        );
+      }
+      return primary.sendVerificationEmail(options);
+    },
+    async updatePassword() {
+      throw new StackConfigurationError(
+        "updatePassword checks the old password and so needs the user's own session: call it on the user from getUser() (with that user's tokenStore), or set a new password with user.setPassword({ password }).",
+      );
+    },
+    async setPassword(options) {
+      requireOptions(options, "user.setPassword", "{ password }");
+      const result = await resultOf(() => update({ password: options.password }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
+      return result as Result<undefined, PasswordRequirementsNotMet>;
+    },
+  };
+}
+
+/** The ServerUser of `wire` (a user as a server call answers it). */
+export function createServerUser(ctx: ServerAppContext, wire: WireServerUser): ServerUser {
+  const userId = wire.id;
+  const user: ServerUser = {
+    ...baseUserOf(ctx, wire),
+    lastActiveAt: new Date(wire.last_active_at_millis),
+    serverMetadata: wire.server_metadata ?? null,
+    ...profileMethods(ctx, wire),
+    ...serverUserTeamMethods(ctx, userId),
+    ...serverUserApiKeyMethods(ctx, userId),
+    ...serverUserContactChannelMethods(ctx, userId),
+    ...serverUserSessionMethods(ctx, userId),
+    ...serverUserPermissionMethods(ctx, userId),
+    ...serverUserConnectedAccountMethods(ctx, userId),
+  };
+  return Object.freeze(user);
+}

@@ -1,0 +1,40 @@
+// A server user's API keys (SPEC §3-§5): listed and created for that user's id.
+// Objects, validity rules (manually revoked first, then expired) and updates
+// are the client's `apiKeyFromWire`; only the owner differs from `me`.
+import { StackConfigurationError } from "../../errors.js";
+import type { ClientAppContext } from "../context.js";
+import { apiKeyEndpointFor, apiKeyFromWire, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView, type UserApiKeyMethods } from "../objects/api-key.js";
+import { answered } from "../wire.js";
+import { itemsOf, requireOptions } from "./common.js";
+
+export function serverUserApiKeyMethods(ctx: ClientAppContext, userId: string): UserApiKeyMethods {
+  const owner = apiKeyEndpointFor({ userId });
+  return {
+    async listApiKeys() {
+      const { data } = await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: userId } } });
+      return itemsOf(data, "GET /user-api-keys").map((wire) => apiKeyFromWire(ctx, wire, owner) as UserApiKey);
+    },
+    async createApiKey(options: ApiKeyCreationOptions<"user">) {
+      requireOptions(options, "createApiKey", "{ description, expiresAt: Date | null, isPublic? }");
+      const { data } = await ctx.client.api.POST("/user-api-keys", {
+        body: {
+          user_id: userId,
+          description: options.description,
+          expires_at_millis: expiryMillis(options.expiresAt),
+          ...(options.isPublic !== undefined && { is_public: options.isPublic }),
+        },
+      });
+      return apiKeyFromWire(ctx, answered(data, "POST /user-api-keys"), owner) as UserApiKeyFirstView;
+    },
+  };
+}
+
+/** `null` is a key that never expires; anything but a valid Date or null is refused before sending. */
+function expiryMillis(expiresAt: Date | null): number | null {
+  if (expiresAt === null) return null;
+  const millis = expiresAt instanceof Date ? expiresAt.getTime() : Number.NaN;
+  if (!Number.isFinite(millis)) {
+    throw new StackConfigurationError("createApiKey needs expiresAt: a valid Date, or null for a key that never expires.");
+  }
+  return millis;
+}

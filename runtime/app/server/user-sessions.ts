@@ -1,0 +1,78 @@
+// A server user's sessions (SPEC §3 "Session", §6; endpoints.md §C): the list,
+// revoking one, and creating one, which is how server code impersonates a user.
+import type { components } from "../../../generated/schema.js";
+import { StackConfigurationError } from "../../errors.js";
+import type { ActiveSession, UserSessionMethods } from "../objects/active-session.js";
+import { answered } from "../wire.js";
+import { itemsOf, segment } from "./common.js";
+import type { ServerAppContext } from "./context.js";
+
+/** The reference's default lifetime of a created session's refresh token: 365 days. */
+export const DEFAULT_SESSION_EXPIRES_IN_MILLIS = 31_536_000_000;
+
+export interface CreateSessionOptions {
+  /** Lifetime of the refresh token; default 365 days (the service allows at most 367). */
+  readonly expiresInMillis?: number;
+  /** An impersonation session; it shows `isImpersonation` in the session list. Default false. */
+  readonly isImpersonation?: boolean;
+}
+
+/** A session made by server code. Its tokens are what the service issued; they are never refreshed here. */
+export interface CreatedSession {
+  getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
+}
+
+export interface ServerUserSessionMethods extends UserSessionMethods {
+  /** Signs the user in without credentials (`POST /auth/sessions`); pass `isImpersonation: true` to act as them. */
+  createSession(options?: CreateSessionOptions): Promise<CreatedSession>;
+}
+
+function activeSessionOf(wire: components["schemas"]["Session"]): ActiveSession {
+  return {
+    id: wire.id,
+    userId: wire.user_id,
+    createdAt: new Date(wire.created_at),
+    isImpersonation: wire.is_impersonation,
+    lastUsedAt: typeof wire.last_used_at === "number" ? new Date(wire.last_used_at) : undefined,
+    isCurrentSession: wire.is_current_session ?? false,
+    geoInfo: wire.last_used_at_end_user_ip_info ?? undefined,
+  };
+}
+
+function sessionOptions(options: CreateSessionOptions | undefined) {
+  if (options !== undefined && (typeof options !== "object" || options === null)) {
+    throw new StackConfigurationError("createSession takes options { expiresInMillis?, isImpersonation? } or nothing.");
+  }
+  const expiresInMillis = options?.expiresInMillis ?? DEFAULT_SESSION_EXPIRES_IN_MILLIS;
+  const isImpersonation = options?.isImpersonation ?? false;
+  if (typeof expiresInMillis !== "number" || !Number.isInteger(expiresInMillis) || expiresInMillis <= 0) {
+    throw new StackConfigurationError(`createSession: expiresInMillis must be a positive whole number of milliseconds, got ${String(expiresInMillis)}.`);
+  }
+  if (typeof isImpersonation !== "boolean") {
+    throw new StackConfigurationError("createSession: isImpersonation must be true or false.");
+  }
+  return { expires_in_millis: expiresInMillis, is_impersonation: isImpersonation };
+}
+
+export function serverUserSessionMethods(ctx: ServerAppContext, userId: string): ServerUserSessionMethods {
+  return {
+    async getActiveSessions() {
+      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: userId } } });
+      return itemsOf(data, "GET /auth/sessions").map(activeSessionOf);
+    },
+    async revokeSession(sessionId) {
+      // The service needs the session's user as `user_id` (wire contract §16).
+      await ctx.client.api.DELETE("/auth/sessions/{session_id}", {
+        params: { path: { session_id: segment(sessionId, "user.revokeSession", "the session id") }, query: { user_id: userId } },
+      });
+    },
+    async createSession(options) {
+      const { data } = await ctx.client.api.POST("/auth/sessions", { body: { user_id: userId, ...sessionOptions(options) } });
+      const { access_token, refresh_token } = answered(data, "POST /auth/sessions");
+      return {
+        // The tokens stay in this closure, out of any enumerable property.
+        getTokens: async () => ({ accessToken: access_token, refreshToken: refresh_token }),
+      };
+    },
+  };
+}

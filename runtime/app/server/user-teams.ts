@@ -1,0 +1,74 @@
+// A server user's teams (endpoints.md §C): the teams they belong to, creating a
+// team with them as its first member, leaving one, and their team profile.
+// Leaving is a server request for this user (DELETE /team-memberships/{team}/{user});
+// the reference sends it as a client request without the secret key (wire contract §14).
+import type { ClientAppContext } from "../context.js";
+import type { EditableTeamMemberProfile } from "../objects/team.js";
+import { answered } from "../wire.js";
+import { itemsOf, requireOptions, teamIdOf } from "./common.js";
+import type { ServerAppContext } from "./context.js";
+import { asServerTeam, serverTeamCreateToWire, type ServerTeam, type ServerTeamCreateOptions } from "./server-team.js";
+
+export interface ServerUserTeamMethods {
+  listTeams(): Promise<ServerTeam[]>;
+  /** The team if the user is a member of it, else null. */
+  getTeam(teamId: string): Promise<ServerTeam | null>;
+  /** Creates a team with this user as its first member and selects it. */
+  createTeam(data: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam>;
+  leaveTeam(team: { readonly id: string }): Promise<void>;
+  getTeamProfile(team: { readonly id: string }): Promise<EditableTeamMemberProfile>;
+}
+
+export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): ServerUserTeamMethods {
+  const listTeams = async () => {
+    const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: userId } } });
+    return itemsOf(data, "GET /teams").map((team) => ctx.objects.team(asServerTeam(team, "GET /teams")));
+  };
+  return {
+    listTeams,
+    async getTeam(teamId) {
+      // Membership is what is asked, so the answer comes from the user's own teams.
+      return (await listTeams()).find((team) => team.id === teamId) ?? null;
+    },
+    async createTeam(data) {
+      requireOptions(data, "user.createTeam", "{ displayName, profileImageUrl? }");
+      const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire({ ...data, creatorUserId: userId }) });
+      const team = ctx.objects.team(asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
+      await ctx.client.api.PATCH("/users/{user_id}", { params: { path: { user_id: userId } }, body: { selected_team_id: team.id } });
+      return team;
+    },
+    async leaveTeam(team) {
+      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
+        params: { path: { team_id: teamIdOf(team, "user.leaveTeam"), user_id: userId } },
+        body: {},
+      });
+    },
+    async getTeamProfile(team) {
+      const path = { team_id: teamIdOf(team, "user.getTeamProfile"), user_id: userId };
+      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path } });
+      const profile = answered(data, "GET /team-member-profiles/{team_id}/{user_id}");
+      return editableProfile(ctx, path, profile);
+    },
+  };
+}
+
+function editableProfile(
+  ctx: ClientAppContext,
+  path: { readonly team_id: string; readonly user_id: string },
+  profile: { readonly display_name: string | null; readonly profile_image_url: string | null },
+): EditableTeamMemberProfile {
+  return {
+    displayName: profile.display_name ?? null,
+    profileImageUrl: profile.profile_image_url ?? null,
+    async update(update) {
+      requireOptions(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
+      await ctx.client.api.PATCH("/team-member-profiles/{team_id}/{user_id}", {
+        params: { path },
+        body: {
+          ...(update.displayName !== undefined && { display_name: update.displayName }),
+          ...(update.profileImageUrl !== undefined && { profile_image_url: update.profileImageUrl }),
+        },
+      });
+    },
+  };
+}
