@@ -33,7 +33,8 @@ export interface UserSessionMethods {
   revokeSession(sessionId: string): Promise<void>;
 }
 
-function activeSessionFromWire(wire: components["schemas"]["Session"]): ActiveSession {
+/** An ActiveSession from its wire shape; the server app maps other users' sessions with it too. */
+export function activeSessionFromWire(wire: components["schemas"]["Session"]): ActiveSession {
   return {
     id: wire.id,
     userId: wire.user_id,

@@ -1,8 +1,7 @@
 // A server user's sessions (SPEC §3 "Session", §6; endpoints.md §C): the list,
 // revoking one, and creating one, which is how server code impersonates a user.
-import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
-import type { ActiveSession, UserSessionMethods } from "../objects/active-session.js";
+import { activeSessionFromWire, type UserSessionMethods } from "../objects/active-session.js";
 import { answered } from "../wire.js";
 import { itemsOf, segment } from "./common.js";
 import type { ServerAppContext } from "./context.js";
@@ -27,18 +26,6 @@ export interface ServerUserSessionMethods extends UserSessionMethods {
   createSession(options?: CreateSessionOptions): Promise<CreatedSession>;
 }
 
-function activeSessionOf(wire: components["schemas"]["Session"]): ActiveSession {
-  return {
-    id: wire.id,
-    userId: wire.user_id,
-    createdAt: new Date(wire.created_at),
-    isImpersonation: wire.is_impersonation,
-    lastUsedAt: typeof wire.last_used_at === "number" ? new Date(wire.last_used_at) : undefined,
-    isCurrentSession: wire.is_current_session ?? false,
-    geoInfo: wire.last_used_at_end_user_ip_info ?? undefined,
-  };
-}
-
 function sessionOptions(options: CreateSessionOptions | undefined) {
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw new StackConfigurationError("createSession takes options { expiresInMillis?, isImpersonation? } or nothing.");
@@ -58,7 +45,7 @@ export function serverUserSessionMethods(ctx: ServerAppContext, userId: string):
   return {
     async getActiveSessions() {
       const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: userId } } });
-      return itemsOf(data, "GET /auth/sessions").map(activeSessionOf);
+      return itemsOf(data, "GET /auth/sessions").map(activeSessionFromWire);
     },
     async revokeSession(sessionId) {
       // The service needs the session's user as `user_id` (wire contract §16).
