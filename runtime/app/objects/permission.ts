@@ -33,12 +33,13 @@ function isScope(value: PermissionScope | PermissionListOptions | undefined): va
   return typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string";
 }
 
-export function userPermissionMethods(ctx: ClientAppContext): UserPermissionMethods {
+/** The permission methods of a user: `me` for the signed-in user; server code passes a user id. */
+export function userPermissionMethods(ctx: ClientAppContext, userId = "me"): UserPermissionMethods {
   async function list(scope: PermissionScope | null, options: PermissionListOptions = {}): Promise<TeamPermission[]> {
     const recursive = options.recursive === false ? "false" : "true";
     const { data } = scope
-      ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: "me", recursive } } })
-      : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: "me", recursive } } });
+      ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: userId, recursive } } })
+      : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: userId, recursive } } });
     assertAnswered(data, `GET /${scope ? "team" : "project"}-permissions`);
     return data.items.map((item) => ({ id: item.id }));
   }
