@@ -3,9 +3,10 @@
 // who has not connected the provider, or whose connection lacks a scope, is
 // "not connected": null, a thrown error, or the link flow, as the caller chooses.
 import { isKnownError } from "../../../generated/known-errors.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { linkOAuthAccount } from "../flows/oauth.js";
+import { assertAnswered } from "../wire.js";
 
 export interface OAuthConnection {
   /** The provider id, for example `github`. */
@@ -36,23 +37,34 @@ function isNotConnected(error: unknown): boolean {
   return isKnownError(error, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") || isKnownError(error, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
 }
 
-export function userConnectedAccountMethods(ctx: ClientAppContext): UserConnectedAccountMethods {
+/**
+ * The connected-account methods of a user: `me` for the signed-in user; server
+ * code passes a user id, and then cannot ask for the link flow (it needs that
+ * user's browser).
+ */
+export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"): UserConnectedAccountMethods {
   async function accessToken(provider: string, scope: string): Promise<string> {
     const { data } = await ctx.client.api.POST("/connected-accounts/{user_id}/{provider_id}/access-token", {
-      params: { path: { user_id: "me", provider_id: provider } },
+      params: { path: { user_id: userId, provider_id: provider } },
       body: { scope },
     });
-    if (!data) throw new StackAssertionError("POST /connected-accounts/me/{provider}/access-token answered without an access token");
+    assertAnswered(data, "POST /connected-accounts/{user_id}/{provider}/access-token", "an access token");
     return data.access_token;
   }
 
   function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
   function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
   async function getConnectedAccount(providerId: string, given?: ConnectedAccountOptions | null): Promise<OAuthConnection | null> {
-    if (typeof providerId !== "string" || providerId === "") {
+    // "." and ".." would be resolved away as path segments and reach another route.
+    if (typeof providerId !== "string" || providerId === "" || providerId === "." || providerId === "..") {
       throw new StackConfigurationError('getConnectedAccount needs a provider id, e.g. "github".');
     }
     const options = given ?? {};
+    if (options.or === "redirect" && userId !== "me") {
+      throw new StackConfigurationError(
+        "getConnectedAccount({ or: \"redirect\" }) sends the user's browser through the OAuth link flow, which server code cannot do; use or: \"throw\" or \"return-null\" here, and link accounts in the browser (user.getConnectedAccount on a StackClientApp).",
+      );
+    }
     if (options.scopes !== undefined && (!Array.isArray(options.scopes) || !options.scopes.every((s) => typeof s === "string"))) {
       throw new StackConfigurationError('getConnectedAccount scopes must be a list of scope names, e.g. { scopes: ["repo"] }.');
     }
