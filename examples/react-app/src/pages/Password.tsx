@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
 import { Link, useSearchParam } from "../router.js";
+import { NewPasswordFields, PASSWORDS_DIFFER } from "../components/NewPasswordFields.js";
 import { useStackApp } from "stackkit/react";
 import { useOnce } from "../hooks.js";
 
@@ -71,7 +72,7 @@ function NewPasswordForm({ code }: { readonly code: string }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (password !== repeat) {
-      setError(new Error("The two passwords differ."));
+      setError(new Error(PASSWORDS_DIFFER));
       return;
     }
     setBusy(true);
@@ -89,23 +90,13 @@ function NewPasswordForm({ code }: { readonly code: string }) {
 
   return (
     <form className="form" onSubmit={submit}>
-      <Field
+      <NewPasswordFields
         label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
-      <Field
-        label="Repeat the new password"
-        name="repeat"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={repeat}
-        onChange={(e) => setRepeat(e.target.value)}
+        repeatLabel="Repeat the new password"
+        password={password}
+        repeat={repeat}
+        onPassword={setPassword}
+        onRepeat={setRepeat}
       />
       <ErrorNote error={error} />
       <Button type="submit" busy={busy}>

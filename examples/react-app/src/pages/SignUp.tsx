@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useProject, useStackApp } from "stackkit/react";
 import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
+import { NewPasswordFields, PASSWORDS_DIFFER } from "../components/NewPasswordFields.js";
 import { Link } from "../router.js";
 
 export function SignUp() {
@@ -25,7 +26,7 @@ export function SignUp() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (password !== repeat) {
-      setError(new Error("The two passwords differ."));
+      setError(new Error(PASSWORDS_DIFFER));
       return;
     }
     setBusy(true);
@@ -44,23 +45,13 @@ export function SignUp() {
     <Card title={`Create your ${project.displayName} account`}>
       <form className="form" onSubmit={submit}>
         <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Field
+        <NewPasswordFields
           label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        <Field
-          label="Repeat the password"
-          name="repeat"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={repeat}
-          onChange={(e) => setRepeat(e.target.value)}
+          repeatLabel="Repeat the password"
+          password={password}
+          repeat={repeat}
+          onPassword={setPassword}
+          onRepeat={setRepeat}
         />
         <ErrorNote error={error} />
         <Button type="submit" busy={busy}>
