@@ -8,6 +8,7 @@ import type { StoredTokens } from "../../../runtime/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
 import { fakeBrowser, signedInTokens } from "../../helpers/app-context.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
+import { settleOnFakeTime } from "../../helpers/outcome.js";
 
 const exampleUser = doc.components.examples["ClientUser"]!.value as Record<string, unknown>;
 const tokens = (sub: string) => ({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
@@ -31,17 +32,7 @@ function setup(handler: Handler, options: { tokens?: StoredTokens; href?: string
   return { app, service, store, waits, navigations };
 }
 
-/** Settles a call that ends in a redirect (each waits 2000 ms on the fake clock). */
-async function settle<T>(promise: Promise<T>): Promise<T> {
-  const outcome = promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  await vi.runAllTimersAsync();
-  const done = await outcome;
-  if ("error" in done) throw done.error;
-  return done.value;
-}
+const settle = settleOnFakeTime;
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());

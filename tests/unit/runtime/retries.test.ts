@@ -6,6 +6,7 @@ import type { Environment } from "../../../runtime/env.js";
 import { HttpError, NetworkError, RateLimitError } from "../../../runtime/errors.js";
 import { backoffDelay, retryAfterDelay } from "../../../runtime/retry.js";
 import { fakeService, json, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
+import { settleOnFakeTime } from "../../helpers/outcome.js";
 
 function setup(handler: Handler, overrides: Partial<Environment> = {}) {
   const service = fakeService(handler);
@@ -15,14 +16,10 @@ function setup(handler: Handler, overrides: Partial<Environment> = {}) {
 }
 
 /** Runs `call` to completion on fake time, returning what it threw (or undefined). */
-async function settle(call: Promise<unknown>): Promise<unknown> {
-  const outcome = call.then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  await vi.runAllTimersAsync();
-  return outcome;
-}
+const settle = (call: Promise<unknown>): Promise<unknown> => settleOnFakeTime(call).then(
+  () => undefined,
+  (error: unknown) => error,
+);
 
 const networkDown: Handler = () => {
   throw new TypeError("fetch failed");

@@ -7,23 +7,14 @@ import { signedInTokens } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { routes, sent, setup, USER, USER_ID } from "./setup.js";
+import { settleOnFakeTime } from "../../../helpers/outcome.js";
 
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 const requestWith = (headers: Record<string, string>) => new Request("https://app.example.com/api/things", { headers });
 /** The service answers GET /users/me for requests that carry an access token. */
 const me: Handler = (r) => (r.headers["x-stack-access-token"] ? json(USER) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user."));
 
-/** Settles a call that ends in a redirect (each waits 2000 ms on the fake clock). */
-async function settle<T>(promise: Promise<T>): Promise<T> {
-  const outcome = promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  await vi.runAllTimersAsync();
-  const done = await outcome;
-  if ("error" in done) throw done.error;
-  return done.value;
-}
+const settle = settleOnFakeTime;
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
