@@ -294,7 +294,7 @@ export interface paths {
          * @description Answers WebAuthn creation options and a `code` for `registerPasskey`, valid for about a
          *     minute. `options_json.rp.id` is the placeholder `THIS_VALUE_WILL_BE_REPLACED.example.com`:
          *     the client replaces it with the app's hostname (a valid domain or `localhost`, never an IP
-         *     address) before running the WebAuthn create ceremony. The body is `{}`.
+         *     address) before running the WebAuthn create ceremony.
          */
         post: operations["initiatePasskeyRegistration"];
         delete?: never;
@@ -337,7 +337,7 @@ export interface paths {
          * @description Answers WebAuthn request options and a `code` for `signInWithPasskey`, valid for about a
          *     minute. `options_json.rpId` is the placeholder `THIS_VALUE_WILL_BE_REPLACED.example.com`:
          *     the client replaces it with the page's hostname before running the WebAuthn get ceremony.
-         *     No user is needed; the body is `{}`.
+         *     No user is needed.
          */
         post: operations["initiatePasskeyAuthentication"];
         delete?: never;
@@ -425,7 +425,7 @@ export interface paths {
         post?: never;
         /**
          * Sign out of the current session
-         * @description Ends the session that the sent access token belongs to (the service reads the session from the token) and revokes its refresh token. The body is `{}`. A session that is already gone answers `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED`; the client treats the session as signed out either way.
+         * @description Ends the session that the sent access token belongs to (the service reads the session from the token) and revokes its refresh token. A session that is already gone answers `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED`; the client treats the session as signed out either way.
          */
         delete: operations["signOutCurrentSession"];
         options?: never;
@@ -1294,7 +1294,8 @@ export interface paths {
         head?: never;
         /**
          * Update or revoke a user API key
-         * @description Changes the key's description or expiry, or revokes it with `revoked: true`.
+         * @description Changes the key's description, or revokes it with `revoked: true`. The expiry of a key
+         *     cannot be changed: the service refuses any other field with `SCHEMA_ERROR`.
          *     Revocation sets `manually_revoked_at_millis` and cannot be undone. A client may update only
          *     its own user's keys.
          */
@@ -1382,7 +1383,8 @@ export interface paths {
         head?: never;
         /**
          * Update or revoke a team API key
-         * @description Changes the key's description or expiry, or revokes it with `revoked: true`.
+         * @description Changes the key's description, or revokes it with `revoked: true`. The expiry of a key
+         *     cannot be changed: the service refuses any other field with `SCHEMA_ERROR`.
          *     Revocation sets `manually_revoked_at_millis` and cannot be undone. A client needs a
          *     signed-in user who holds the team's `$manage_api_keys` permission.
          */
@@ -1658,11 +1660,11 @@ export interface paths {
         };
         /**
          * Read the project's usage metrics
-         * @description Answers the dashboard's overview figures as free-form JSON: `total_users`; `daily_users`
-         *     (sign-ups) and `daily_active_users` as lists of `{date, activity}` for the last 30 days;
+         * @description Answers the dashboard's overview figures: `total_users`; `daily_users` (sign-ups) and
+         *     `daily_active_users` as lists of `{date, activity}` for the last 30 days;
          *     `users_by_country` (country code to user count); `recently_registered` and
          *     `recently_active` (up to five users each, as server code sees them); `login_methods`
-         *     (`{method, count}`). Clients must not rely on the exact shape.
+         *     (`{method, count}`). Newer service versions add fields.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1738,23 +1740,31 @@ export interface components {
     schemas: {
         /** @description Any known error: `{code, details?, error}`, with the header `x-stack-known-error` equal to `code`. */
         KnownError: components["schemas"]["UNSUPPORTED_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["ALL_OVERLOADS_FAILED"] | components["schemas"]["PROJECT_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_PROJECT_AUTHENTICATION"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["INVALID_ADMIN_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["PROJECT_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["SESSION_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_SESSION_AUTHENTICATION"] | components["schemas"]["INVALID_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_ERROR"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["PROVIDER_REJECTED"] | components["schemas"]["USER_EMAIL_ALREADY_EXISTS"] | components["schemas"]["EMAIL_NOT_VERIFIED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["PASSWORD_REQUIREMENTS_NOT_MET"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["VERIFICATION_ERROR"] | components["schemas"]["VERIFICATION_CODE_NOT_FOUND"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_ALREADY_USED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["EMAIL_ALREADY_VERIFIED"] | components["schemas"]["EMAIL_NOT_ASSOCIATED_WITH_USER"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_ALREADY_EXISTS"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"] | components["schemas"]["EMAIL_TEMPLATE_ALREADY_EXISTS"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"] | components["schemas"]["OUTER_OAUTH_TIMEOUT"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"] | components["schemas"]["TEAM_MEMBERSHIP_ALREADY_EXISTS"] | components["schemas"]["PROJECT_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"] | components["schemas"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"] | components["schemas"]["API_KEY_NOT_VALID"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["API_KEY_NOT_FOUND"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"];
+        /** @description The human-readable message of a status error, as plain text. */
+        StatusErrorMessage: string;
         /** @description What a call without a result answers. */
         Success: {
             /** @constant */
             success?: true;
         };
-        /** @description The tokens a sign-in answers with. */
+        /** @description What a password sign-in, a password sign-up and an anonymous sign-up answer. */
         SignInTokens: {
             /** @description A JWT whose `exp` claim says when it expires. */
             access_token: string;
             refresh_token: string;
-            /** Format: uuid */
-            user_id?: string;
-            is_new_user?: boolean;
+            /**
+             * Format: uuid
+             * @description The signed-in user.
+             */
+            user_id: string;
+        };
+        /** @description What a sign-in that redeems a code answers (magic link, passkey, the TOTP step); `is_new_user` says whether the sign-in created the user. */
+        SignInTokensWithIsNewUser: components["schemas"]["SignInTokens"] & {
+            is_new_user: boolean;
         };
         /** @description Where the session was last used, as far as the service could tell. */
         GeoInfo: {
-            ip?: string;
+            ip: string;
             countryCode?: string | null;
             regionCode?: string | null;
             cityName?: string | null;
@@ -1841,6 +1851,13 @@ export interface components {
             passkey_auth_enabled: boolean;
             is_anonymous: boolean;
         };
+        /** @description A user's membership of a team, as adding the user answers it. */
+        TeamMembership: {
+            /** Format: uuid */
+            team_id: string;
+            /** Format: uuid */
+            user_id: string;
+        };
         TeamInvitation: {
             /** Format: uuid */
             id: string;
@@ -1893,8 +1910,10 @@ export interface components {
             /** Format: uuid */
             id: string;
             description: string;
-            expires_at_millis?: number | null;
-            manually_revoked_at_millis?: number | null;
+            /** @description Absent when the key never expires. */
+            expires_at_millis?: number;
+            /** @description Absent until the key is revoked. */
+            manually_revoked_at_millis?: number;
             created_at_millis: number;
             is_public: boolean;
         };
@@ -1978,25 +1997,25 @@ export interface components {
             id: string;
         };
         ProjectConfig: {
-            allow_localhost?: boolean;
-            sign_up_enabled?: boolean;
-            credential_enabled?: boolean;
-            magic_link_enabled?: boolean;
-            passkey_enabled?: boolean;
-            client_team_creation_enabled?: boolean;
-            client_user_deletion_enabled?: boolean;
-            allow_user_api_keys?: boolean;
-            allow_team_api_keys?: boolean;
-            oauth_providers?: components["schemas"]["OAuthProviderConfig"][];
-            enabled_oauth_providers?: components["schemas"]["EnabledOAuthProvider"][];
-            domains?: components["schemas"]["Domain"][];
-            email_config?: components["schemas"]["EmailConfig"];
-            create_team_on_sign_up?: boolean;
-            team_creator_default_permissions?: components["schemas"]["PermissionReference"][];
-            team_member_default_permissions?: components["schemas"]["PermissionReference"][];
-            user_default_permissions?: components["schemas"]["PermissionReference"][];
+            allow_localhost: boolean;
+            sign_up_enabled: boolean;
+            credential_enabled: boolean;
+            magic_link_enabled: boolean;
+            passkey_enabled: boolean;
+            client_team_creation_enabled: boolean;
+            client_user_deletion_enabled: boolean;
+            allow_user_api_keys: boolean;
+            allow_team_api_keys: boolean;
+            oauth_providers: components["schemas"]["OAuthProviderConfig"][];
+            enabled_oauth_providers: components["schemas"]["EnabledOAuthProvider"][];
+            domains: components["schemas"]["Domain"][];
+            email_config: components["schemas"]["EmailConfig"];
+            create_team_on_sign_up: boolean;
+            team_creator_default_permissions: components["schemas"]["PermissionReference"][];
+            team_member_default_permissions: components["schemas"]["PermissionReference"][];
+            user_default_permissions: components["schemas"]["PermissionReference"][];
             /** @enum {string} */
-            oauth_account_merge_strategy?: "link_method" | "raise_error" | "allow_duplicates";
+            oauth_account_merge_strategy: "link_method" | "raise_error" | "allow_duplicates";
         };
         AdminProject: {
             id: string;
@@ -2033,7 +2052,8 @@ export interface components {
             id: string;
             description: string;
             expires_at_millis: number;
-            manually_revoked_at_millis?: number | null;
+            /** @description Absent until the key is revoked. */
+            manually_revoked_at_millis?: number;
             created_at_millis: number;
             publishable_client_key?: components["schemas"]["LastFour"];
             secret_server_key?: components["schemas"]["LastFour"];
@@ -2045,7 +2065,8 @@ export interface components {
             id: string;
             description: string;
             expires_at_millis: number;
-            manually_revoked_at_millis?: number | null;
+            /** @description Absent until the key is revoked. */
+            manually_revoked_at_millis?: number;
             created_at_millis: number;
             publishable_client_key?: string;
             secret_server_key?: string;
@@ -2066,9 +2087,39 @@ export interface components {
             subject: string;
             sent_at_millis: number;
             to: string[];
-            sender_config?: Record<string, never>;
+            /** @description The e-mail configuration the message was sent with, without its password. */
+            sender_config: Record<string, never> | null;
             /** @description Why sending failed; absent or null when it did not. */
             error?: unknown;
+        };
+        MetricsDataPoint: {
+            /**
+             * Format: date
+             * @description The day, `YYYY-MM-DD` (UTC).
+             */
+            date: string;
+            activity: number;
+        };
+        /** @description The figures of the dashboard's overview page. */
+        Metrics: {
+            total_users: number;
+            /** @description Sign-ups per day over the last 30 days, oldest first. */
+            daily_users: components["schemas"]["MetricsDataPoint"][];
+            /** @description Distinct active users per day over the last 30 days, oldest first. */
+            daily_active_users: components["schemas"]["MetricsDataPoint"][];
+            /** @description Users by the country of their latest activity (ISO country code to count). */
+            users_by_country: {
+                [key: string]: number;
+            };
+            /** @description Up to five users, newest sign-up first. */
+            recently_registered: components["schemas"]["ServerUser"][];
+            /** @description Up to five users, most recently active first. */
+            recently_active: components["schemas"]["ServerUser"][];
+            /** @description How many auth methods of each kind the users have (`password`, `otp`, `passkey`, an OAuth provider id, or `other`). */
+            login_methods: {
+                method: string;
+                count: number;
+            }[];
         };
         /**
          * @example {
@@ -3902,796 +3953,873 @@ export interface components {
         };
     };
     responses: {
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE, OAUTH_CONNECTION_NOT_CONNECTED_TO_USER, OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, CANNOT_GET_OWN_USER_WITHOUT_USER. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE, OAUTH_CONNECTION_NOT_CONNECTED_TO_USER, OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_0a83efa8: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE" | "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER" | "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE" | "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER" | "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_0d396b9f: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_SCOPE, REDIRECT_URL_NOT_WHITELISTED, OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_SCOPE, REDIRECT_URL_NOT_WHITELISTED, OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_114dbb48: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_SCOPE" | "REDIRECT_URL_NOT_WHITELISTED" | "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_SCOPE" | "REDIRECT_URL_NOT_WHITELISTED" | "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_13024c8e: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, SIGN_UP_NOT_ENABLED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, SIGN_UP_NOT_ENABLED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_1cccce86: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "SIGN_UP_NOT_ENABLED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "SIGN_UP_NOT_ENABLED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_TOTP_CODE, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_TOTP_CODE, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_1ecb15f5: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_TOTP_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_TOTP_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_4b5d3d7f: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_AUTHORIZATION_CODE, MULTI_FACTOR_AUTHENTICATION_REQUIRED, OAUTH_PROVIDER_ACCESS_DENIED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_AUTHORIZATION_CODE, MULTI_FACTOR_AUTHENTICATION_REQUIRED, OAUTH_PROVIDER_ACCESS_DENIED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_4c64a1bc: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_AUTHORIZATION_CODE" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "OAUTH_PROVIDER_ACCESS_DENIED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_AUTHORIZATION_CODE" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "OAUTH_PROVIDER_ACCESS_DENIED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_SHARED_OAUTH_PROVIDER_ID, INVALID_STANDARD_OAUTH_PROVIDER_ID. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_SHARED_OAUTH_PROVIDER_ID, INVALID_STANDARD_OAUTH_PROVIDER_ID (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_4daf0e39: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_SHARED_OAUTH_PROVIDER_ID" | "INVALID_STANDARD_OAUTH_PROVIDER_ID";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_SHARED_OAUTH_PROVIDER_ID" | "INVALID_STANDARD_OAUTH_PROVIDER_ID";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_DELETE_CURRENT_SESSION, CANNOT_GET_OWN_USER_WITHOUT_USER. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_DELETE_CURRENT_SESSION, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_4e6acc8a: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_CONFIRMATION_MISMATCH, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, USER_DOES_NOT_HAVE_PASSWORD, PASSWORD_AUTHENTICATION_NOT_ENABLED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_CONFIRMATION_MISMATCH, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, USER_DOES_NOT_HAVE_PASSWORD, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_62fb2b08: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_CONFIRMATION_MISMATCH" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "USER_DOES_NOT_HAVE_PASSWORD" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_CONFIRMATION_MISMATCH" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "USER_DOES_NOT_HAVE_PASSWORD" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, SIGN_UP_NOT_ENABLED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, SIGN_UP_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_655778e9: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "SIGN_UP_NOT_ENABLED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "SIGN_UP_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["SIGN_UP_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, WRONG_API_KEY_TYPE, PUBLIC_API_KEY_CANNOT_BE_REVOKED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, WRONG_API_KEY_TYPE, PUBLIC_API_KEY_CANNOT_BE_REVOKED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_6e71836a: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "WRONG_API_KEY_TYPE" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "WRONG_API_KEY_TYPE" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, CANNOT_GET_OWN_USER_WITHOUT_USER, USER_ID_DOES_NOT_EXIST. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, CANNOT_GET_OWN_USER_WITHOUT_USER, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_71bd80e7: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "USER_ID_DOES_NOT_EXIST";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "USER_ID_DOES_NOT_EXIST";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_75e0ec3c: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_7a498532: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_7c922e34: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_7ca19b99: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_REGISTRATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_REGISTRATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_80b59c98: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_POLLING_CODE, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_POLLING_CODE, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_8fb49ebb: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_POLLING_CODE" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_POLLING_CODE" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, ANONYMOUS_ACCOUNTS_NOT_ENABLED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, ANONYMOUS_ACCOUNTS_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_93e396af: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, EMAIL_IS_NOT_PRIMARY_EMAIL. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, EMAIL_IS_NOT_PRIMARY_EMAIL (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_a79ff9af: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "EMAIL_IS_NOT_PRIMARY_EMAIL";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "EMAIL_IS_NOT_PRIMARY_EMAIL";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_b131e9f0: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, EMAIL_PASSWORD_MISMATCH, PASSWORD_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, EMAIL_PASSWORD_MISMATCH, PASSWORD_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_b2ded085: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "EMAIL_PASSWORD_MISMATCH" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "EMAIL_PASSWORD_MISMATCH" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_bc3995c7: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_bcdde68c: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, MULTI_FACTOR_AUTHENTICATION_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_d09576a0: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_d09e900c: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_e1db9f5a: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, USER_ID_DOES_NOT_EXIST. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_f08ad715: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "USER_ID_DOES_NOT_EXIST";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "USER_ID_DOES_NOT_EXIST";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_f43fbf8b: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PERMISSION_ID_ALREADY_EXISTS" | "CONTAINED_PERMISSION_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PERMISSION_ID_ALREADY_EXISTS" | "CONTAINED_PERMISSION_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_NOT_ENABLED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_f725cb29: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_NOT_ENABLED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_f9c59cf8: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_04943d27: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, TEAM_PERMISSION_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, TEAM_PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_0673cbe9: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "TEAM_PERMISSION_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "TEAM_PERMISSION_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, API_KEY_EXPIRED, API_KEY_REVOKED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, API_KEY_EXPIRED, API_KEY_REVOKED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_08776619: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_2c2782c6: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, TEAM_PERMISSION_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, TEAM_PERMISSION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_6fdfe65c: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "TEAM_PERMISSION_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "TEAM_PERMISSION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_b0bd9dcf: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, USER_AUTHENTICATION_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_b5dc07ed: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "USER_AUTHENTICATION_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "USER_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_b7d6a473: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "INSUFFICIENT_ACCESS_TYPE" | "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "EXPECTED_INTERNAL_PROJECT" | "USER_AUTHENTICATION_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "EXPECTED_INTERNAL_PROJECT" | "USER_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, TEAM_PERMISSION_REQUIRED, USER_AUTHENTICATION_REQUIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, TEAM_PERMISSION_REQUIRED, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_bcd1136f: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "TEAM_PERMISSION_REQUIRED" | "USER_AUTHENTICATION_REQUIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "TEAM_PERMISSION_REQUIRED" | "USER_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_c177a5ea: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_e20b3109: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_eb9bdde3: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "INSUFFICIENT_ACCESS_TYPE" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, PROVIDER_REJECTED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, PROVIDER_REJECTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_f7e7bf37: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "PROVIDER_REJECTED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "PROVIDER_REJECTED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["PROVIDER_REJECTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_00b8730b: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_22996081: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "TEAM_NOT_FOUND" | "USER_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "USER_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: VERIFICATION_CODE_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: VERIFICATION_CODE_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_3353c33b: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "VERIFICATION_CODE_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "VERIFICATION_CODE_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["VERIFICATION_CODE_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: API_KEY_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: API_KEY_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_4a078dd6: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "API_KEY_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "API_KEY_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["API_KEY_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: USER_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_643fbd14: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "USER_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["USER_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_73c479e9: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND, TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: USER_NOT_FOUND, TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_9b517afa: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "USER_NOT_FOUND" | "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_NOT_FOUND" | "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_b107f1c6: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: PROJECT_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: PROJECT_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_b60f0943: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "PROJECT_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["PROJECT_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: PERMISSION_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_bd36135f: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "PERMISSION_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "PERMISSION_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["PERMISSION_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_cfb025bc: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE, TEAM_MEMBERSHIP_NOT_FOUND. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors404_dab275ae: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: OUTER_OAUTH_TIMEOUT. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: OUTER_OAUTH_TIMEOUT (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors408_730be5a6: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "OUTER_OAUTH_TIMEOUT";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "OUTER_OAUTH_TIMEOUT";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["OUTER_OAUTH_TIMEOUT"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: EMAIL_ALREADY_VERIFIED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: EMAIL_ALREADY_VERIFIED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_06f3efca: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "EMAIL_ALREADY_VERIFIED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "EMAIL_ALREADY_VERIFIED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["EMAIL_ALREADY_VERIFIED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_EMAIL_ALREADY_EXISTS. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: USER_EMAIL_ALREADY_EXISTS (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_341c2c32: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "USER_EMAIL_ALREADY_EXISTS";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_EMAIL_ALREADY_EXISTS";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["USER_EMAIL_ALREADY_EXISTS"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION, OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION, OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_39746634: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION" | "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION" | "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"] | components["schemas"]["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_MEMBERSHIP_ALREADY_EXISTS. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: TEAM_MEMBERSHIP_ALREADY_EXISTS (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_3f8539c3: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "TEAM_MEMBERSHIP_ALREADY_EXISTS";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "TEAM_MEMBERSHIP_ALREADY_EXISTS";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["TEAM_MEMBERSHIP_ALREADY_EXISTS"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: VERIFICATION_CODE_ALREADY_USED. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: VERIFICATION_CODE_ALREADY_USED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_60ebcd5a: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "VERIFICATION_CODE_ALREADY_USED";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "VERIFICATION_CODE_ALREADY_USED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["VERIFICATION_CODE_ALREADY_USED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_6c482bc0: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: EMAIL_TEMPLATE_ALREADY_EXISTS. With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        /** @description Known error: EMAIL_TEMPLATE_ALREADY_EXISTS (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors409_7a0875e7: {
             headers: {
-                /** @description The known-error code; always equal to the body's `code`. */
-                "x-stack-known-error": "EMAIL_TEMPLATE_ALREADY_EXISTS";
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "EMAIL_TEMPLATE_ALREADY_EXISTS";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["EMAIL_TEMPLATE_ALREADY_EXISTS"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description A status error of the service: a failure answered with an HTTP status and a plain-text message only, without `x-stack-known-error` (for example 403 "Client can only manage their own api keys" or 404 "Session not found."). It is not a known error, so its text is not a contract; clients report it as an HTTP error with the status and the text. */
+        StatusError: {
+            headers: {
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example Client can only manage their own api keys */
+                "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
     };
@@ -4814,6 +4942,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_f7e7bf37"];
             408: components["responses"]["KnownErrors408_730be5a6"];
             409: components["responses"]["KnownErrors409_39746634"];
+            default: components["responses"]["StatusError"];
         };
     };
     startOAuthAuthorization: {
@@ -4915,6 +5044,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["KnownErrors400_114dbb48"];
+            default: components["responses"]["StatusError"];
         };
     };
     sendPasswordResetCode: {
@@ -4959,6 +5089,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_e1db9f5a"];
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     resetPassword: {
@@ -4997,6 +5128,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     checkPasswordResetCode: {
@@ -5036,6 +5168,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     updatePassword: {
@@ -5077,6 +5210,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_62fb2b08"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     setPassword: {
@@ -5110,6 +5244,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4b5d3d7f"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     signInWithPassword: {
@@ -5146,6 +5281,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b2ded085"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            default: components["responses"]["StatusError"];
         };
     };
     signUpWithPassword: {
@@ -5189,6 +5325,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_1cccce86"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
             409: components["responses"]["KnownErrors409_341c2c32"];
+            default: components["responses"]["StatusError"];
         };
     };
     signUpAnonymously: {
@@ -5211,6 +5348,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_93e396af"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            default: components["responses"]["StatusError"];
         };
     };
     sendMagicLinkCode: {
@@ -5255,6 +5393,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_655778e9"];
             401: components["responses"]["KnownErrors401_04943d27"];
             409: components["responses"]["KnownErrors409_341c2c32"];
+            default: components["responses"]["StatusError"];
         };
     };
     signInWithMagicLink: {
@@ -5284,13 +5423,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SignInTokens"];
+                    "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
             400: components["responses"]["KnownErrors400_d09576a0"];
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     initiatePasskeyRegistration: {
@@ -5300,7 +5440,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -5323,6 +5464,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f725cb29"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     registerPasskey: {
@@ -5378,7 +5520,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description The registered credential's id. */
-                        user_handle?: string;
+                        user_handle: string;
                     };
                 };
             };
@@ -5386,6 +5528,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     initiatePasskeyAuthentication: {
@@ -5395,7 +5538,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -5418,6 +5562,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f725cb29"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            default: components["responses"]["StatusError"];
         };
     };
     signInWithPasskey: {
@@ -5462,13 +5607,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SignInTokens"];
+                    "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
             400: components["responses"]["KnownErrors400_d09e900c"];
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     signInWithMfa: {
@@ -5504,13 +5650,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SignInTokens"];
+                    "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
             400: components["responses"]["KnownErrors400_1ecb15f5"];
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     listSessions: {
@@ -5543,6 +5690,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     createSession: {
@@ -5587,6 +5735,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f08ad715"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
+            default: components["responses"]["StatusError"];
         };
     };
     signOutCurrentSession: {
@@ -5596,7 +5745,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -5614,6 +5764,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_e20b3109"];
+            default: components["responses"]["StatusError"];
         };
     };
     refreshCurrentSession: {
@@ -5645,6 +5796,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b0bd9dcf"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteSession: {
@@ -5676,6 +5828,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4e6acc8a"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     createCliLogin: {
@@ -5685,7 +5838,8 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        /** @description Optional; without a body the service uses its default lifetime. */
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -5715,6 +5869,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            default: components["responses"]["StatusError"];
         };
     };
     pollCliLogin: {
@@ -5768,6 +5923,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_8fb49ebb"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            default: components["responses"]["StatusError"];
         };
     };
     completeCliLogin: {
@@ -5804,6 +5960,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_75e0ec3c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     getCurrentUser: {
@@ -5826,6 +5983,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteCurrentUser: {
@@ -5848,6 +6006,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateCurrentUser: {
@@ -5895,6 +6054,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     listUsers: {
@@ -5949,6 +6109,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
+            default: components["responses"]["StatusError"];
         };
     };
     createUser: {
@@ -5978,6 +6139,7 @@ export interface operations {
                     primary_email_auth_enabled?: boolean;
                     password?: string | null;
                     otp_auth_enabled?: boolean;
+                    passkey_auth_enabled?: boolean;
                     display_name?: string | null;
                     client_metadata?: components["schemas"]["Metadata"];
                     client_read_only_metadata?: components["schemas"]["Metadata"];
@@ -6013,6 +6175,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_f9c59cf8"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             409: components["responses"]["KnownErrors409_341c2c32"];
+            default: components["responses"]["StatusError"];
         };
     };
     getUser: {
@@ -6042,6 +6205,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteUser: {
@@ -6057,7 +6221,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -6076,6 +6241,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateUser: {
@@ -6145,6 +6311,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_9b517afa"];
             409: components["responses"]["KnownErrors409_341c2c32"];
+            default: components["responses"]["StatusError"];
         };
     };
     listTeams: {
@@ -6177,6 +6344,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     createTeam: {
@@ -6219,6 +6387,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     getTeam: {
@@ -6245,6 +6414,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteTeam: {
@@ -6271,6 +6441,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateTeam: {
@@ -6313,6 +6484,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     addTeamMember: {
@@ -6337,19 +6509,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The user is a member of the team. */
+            /** @description The user is a member of the team; the service answers the new membership. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": components["schemas"]["TeamMembership"];
                 };
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_22996081"];
             409: components["responses"]["KnownErrors409_3f8539c3"];
+            default: components["responses"]["StatusError"];
         };
     };
     removeTeamMember: {
@@ -6367,7 +6540,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -6386,6 +6560,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
             404: components["responses"]["KnownErrors404_00b8730b"];
+            default: components["responses"]["StatusError"];
         };
     };
     listTeamInvitations: {
@@ -6416,6 +6591,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     revokeTeamInvitation: {
@@ -6445,6 +6621,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     sendTeamInvitation: {
@@ -6480,18 +6657,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The invitation is sent. */
+            /** @description The invitation is sent; `id` is the invitation's id (as listed by `listTeamInvitations` and revoked by `revokeTeamInvitation`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        /** Format: uuid */
+                        id: string;
+                    };
                 };
             };
             400: components["responses"]["KnownErrors400_13024c8e"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     acceptTeamInvitation: {
@@ -6515,19 +6698,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The user is a member of the team. */
+            /** @description The user is a member of the team. The service answers an empty object. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": Record<string, never>;
                 };
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     checkTeamInvitationCode: {
@@ -6567,6 +6751,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     getTeamInvitationDetails: {
@@ -6607,6 +6792,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     listTeamMemberProfiles: {
@@ -6642,6 +6828,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
             404: components["responses"]["KnownErrors404_00b8730b"];
+            default: components["responses"]["StatusError"];
         };
     };
     getTeamMemberProfile: {
@@ -6673,6 +6860,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
             404: components["responses"]["KnownErrors404_73c479e9"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateTeamMemberProfile: {
@@ -6717,6 +6905,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_73c479e9"];
+            default: components["responses"]["StatusError"];
         };
     };
     listContactChannels: {
@@ -6749,6 +6938,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     createContactChannel: {
@@ -6801,6 +6991,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_643fbd14"];
             409: components["responses"]["KnownErrors409_6c482bc0"];
+            default: components["responses"]["StatusError"];
         };
     };
     sendEmailVerificationCode: {
@@ -6845,6 +7036,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_a79ff9af"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             409: components["responses"]["KnownErrors409_06f3efca"];
+            default: components["responses"]["StatusError"];
         };
     };
     verifyEmail: {
@@ -6881,6 +7073,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_3353c33b"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
         };
     };
     getContactChannel: {
@@ -6912,6 +7105,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteContactChannel: {
@@ -6943,6 +7137,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateContactChannel: {
@@ -6998,6 +7193,7 @@ export interface operations {
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_643fbd14"];
             409: components["responses"]["KnownErrors409_6c482bc0"];
+            default: components["responses"]["StatusError"];
         };
     };
     sendContactChannelVerificationCode: {
@@ -7044,6 +7240,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_71bd80e7"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
             409: components["responses"]["KnownErrors409_06f3efca"];
+            default: components["responses"]["StatusError"];
         };
     };
     listTeamPermissions: {
@@ -7083,6 +7280,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     grantTeamPermission: {
@@ -7109,18 +7307,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Granted. */
+            /** @description Granted; the service answers the granted permission. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": components["schemas"]["TeamPermission"];
                 };
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_dab275ae"];
+            default: components["responses"]["StatusError"];
         };
     };
     revokeTeamPermission: {
@@ -7140,7 +7339,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -7159,6 +7359,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_0673cbe9"];
             404: components["responses"]["KnownErrors404_dab275ae"];
+            default: components["responses"]["StatusError"];
         };
     };
     listProjectPermissions: {
@@ -7196,6 +7397,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
     grantProjectPermission: {
@@ -7220,18 +7422,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Granted. */
+            /** @description Granted; the service answers the granted permission. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": components["schemas"]["ProjectPermission"];
                 };
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_cfb025bc"];
+            default: components["responses"]["StatusError"];
         };
     };
     revokeProjectPermission: {
@@ -7249,7 +7452,8 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        /** @description The service reads no body; clients may send `{}` or nothing. */
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -7268,6 +7472,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_cfb025bc"];
+            default: components["responses"]["StatusError"];
         };
     };
     listTeamPermissionDefinitions: {
@@ -7294,6 +7499,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     createTeamPermissionDefinition: {
@@ -7333,6 +7539,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteTeamPermissionDefinition: {
@@ -7359,6 +7566,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_bd36135f"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateTeamPermissionDefinition: {
@@ -7402,6 +7610,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_bd36135f"];
+            default: components["responses"]["StatusError"];
         };
     };
     listProjectPermissionDefinitions: {
@@ -7428,6 +7637,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     createProjectPermissionDefinition: {
@@ -7467,6 +7677,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteProjectPermissionDefinition: {
@@ -7493,6 +7704,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_bd36135f"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateProjectPermissionDefinition: {
@@ -7532,6 +7744,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_bd36135f"];
+            default: components["responses"]["StatusError"];
         };
     };
     listUserApiKeys: {
@@ -7564,6 +7777,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     createUserApiKey: {
@@ -7594,8 +7808,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new key, in full this once. */
-            201: {
+            /** @description The new key, in full this once. The service's own create route answers 200, not 201. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7605,6 +7819,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            default: components["responses"]["StatusError"];
         };
     };
     getUserApiKey: {
@@ -7637,6 +7852,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateUserApiKey: {
@@ -7659,15 +7875,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "description": "CI deploys",
-                 *       "expires_at_millis": 4102444800000
+                 *       "description": "CI deploys"
                  *     }
                  */
                 "application/json": {
                     description?: string;
-                    /** @description When the key expires, in milliseconds since the epoch; null for never. */
-                    expires_at_millis?: number | null;
-                    revoked?: boolean;
+                    /**
+                     * @description Only `true` is accepted; a revoked key stays revoked.
+                     * @constant
+                     */
+                    revoked?: true;
                 };
             };
         };
@@ -7684,6 +7901,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     checkUserApiKey: {
@@ -7718,6 +7936,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_6e71836a"];
             401: components["responses"]["KnownErrors401_08776619"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     listTeamApiKeys: {
@@ -7748,6 +7967,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     createTeamApiKey: {
@@ -7778,8 +7998,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new key, in full this once. */
-            201: {
+            /** @description The new key, in full this once. The service's own create route answers 200, not 201. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7790,6 +8010,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     getTeamApiKey: {
@@ -7819,6 +8040,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateTeamApiKey: {
@@ -7838,15 +8060,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "description": "Team automation",
-                 *       "expires_at_millis": null
+                 *       "description": "Team automation"
                  *     }
                  */
                 "application/json": {
                     description?: string;
-                    /** @description When the key expires, in milliseconds since the epoch; null for never. */
-                    expires_at_millis?: number | null;
-                    revoked?: boolean;
+                    /**
+                     * @description Only `true` is accepted; a revoked key stays revoked.
+                     * @constant
+                     */
+                    revoked?: true;
                 };
             };
         };
@@ -7863,6 +8086,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     checkTeamApiKey: {
@@ -7897,6 +8121,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_6e71836a"];
             401: components["responses"]["KnownErrors401_08776619"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     getCurrentProject: {
@@ -7920,6 +8145,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_04943d27"];
             404: components["responses"]["KnownErrors404_b60f0943"];
+            default: components["responses"]["StatusError"];
         };
     };
     listOwnedProjects: {
@@ -7946,6 +8172,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b7d6a473"];
+            default: components["responses"]["StatusError"];
         };
     };
     createOwnedProject: {
@@ -7993,6 +8220,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4daf0e39"];
             401: components["responses"]["KnownErrors401_b7d6a473"];
+            default: components["responses"]["StatusError"];
         };
     };
     getAdminProject: {
@@ -8015,6 +8243,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     deleteAdminProject: {
@@ -8037,6 +8266,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateAdminProject: {
@@ -8082,6 +8312,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4daf0e39"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     listInternalApiKeys: {
@@ -8108,6 +8339,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     createInternalApiKey: {
@@ -8139,8 +8371,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The new key set, keys in full this once. */
-            201: {
+            /** @description The new key set, keys in full this once. The service's own create route answers 200, not 201. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8150,6 +8382,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     getInternalApiKey: {
@@ -8176,6 +8409,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateInternalApiKey: {
@@ -8215,6 +8449,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_4a078dd6"];
+            default: components["responses"]["StatusError"];
         };
     };
     listEmailTemplates: {
@@ -8241,6 +8476,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     resetEmailTemplate: {
@@ -8269,6 +8505,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     updateEmailTemplate: {
@@ -8325,6 +8562,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             409: components["responses"]["KnownErrors409_7a0875e7"];
+            default: components["responses"]["StatusError"];
         };
     };
     sendTestEmail: {
@@ -8380,6 +8618,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     listSentEmails: {
@@ -8406,6 +8645,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     createSvixToken: {
@@ -8422,8 +8662,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The portal token. */
-            200: {
+            /** @description The portal token (the service's generic create handler answers 201). */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8435,6 +8675,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     getMetrics: {
@@ -8452,11 +8693,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Metrics"];
                 };
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            default: components["responses"]["StatusError"];
         };
     };
     createConnectedAccountAccessToken: {
@@ -8505,6 +8747,7 @@ export interface operations {
             400: components["responses"]["KnownErrors400_0a83efa8"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
             404: components["responses"]["KnownErrors404_643fbd14"];
+            default: components["responses"]["StatusError"];
         };
     };
     checkFeatureSupport: {
@@ -8541,6 +8784,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            default: components["responses"]["StatusError"];
         };
     };
 }

@@ -53,6 +53,13 @@ describe("the mock of the API", () => {
     expect(data).toEqual(example("ServerUser"));
   });
 
+  it("accepts the DELETEs clients send without a body", async () => {
+    const user = await client.DELETE("/users/{user_id}", { headers: SERVER, params: { path: { user_id: (example("ServerUser") as { id: string }).id } } });
+    expect(user.response.status).toBe(200);
+    const signOut = await client.DELETE("/auth/sessions/current", { headers: { ...CLIENT, ...USER } });
+    expect(signOut.response.status).toBe(200);
+  });
+
   it("serves a chosen known error with a matching x-stack-known-error header", async () => {
     const { error, response } = await client.POST("/auth/password/sign-in", {
       headers: { ...CLIENT, Prefer: "code=400, example=EMAIL_PASSWORD_MISMATCH" },

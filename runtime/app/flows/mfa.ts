@@ -19,7 +19,8 @@ import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { Result, resultOf } from "../result.js";
 
-export type SignInTokens = components["schemas"]["SignInTokens"];
+/** Any sign-in answer; only the code sign-ins (magic link, passkey, TOTP) carry `is_new_user`. */
+export type SignInTokens = components["schemas"]["SignInTokens"] & Partial<Pick<components["schemas"]["SignInTokensWithIsNewUser"], "is_new_user">>;
 
 /** Which after-authentication page a finished sign-in goes to. */
 export type AfterAuthKind = "sign-in" | "sign-up";

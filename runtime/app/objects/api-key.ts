@@ -52,8 +52,9 @@ export type ApiKeyCreationOptions<_Type extends ApiKeyType = ApiKeyType> = {
 
 export type ApiKeyUpdateOptions<_Type extends ApiKeyType = ApiKeyType> = {
   readonly description?: string;
-  /** `null` removes the expiry. */
+  /** The service cannot change a key's expiry (it refuses `expires_at_millis`): giving one is a StackConfigurationError. */
   readonly expiresAt?: Date | null;
+  /** Only `true` is sent; a revoked key cannot be restored. */
   readonly revoked?: boolean;
 };
 
@@ -172,11 +173,13 @@ async function updateKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, id: strin
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError("ApiKey.update needs options: { description?, expiresAt?: Date | null, revoked? }.");
   }
-  const expiry = expiryMillis(options.expiresAt, "ApiKey.update");
+  // The service's update accepts only `description` and `revoked: true`; anything else is a SCHEMA_ERROR.
+  if (options.expiresAt !== undefined) {
+    throw new StackConfigurationError("ApiKey.update: the service cannot change a key's expiry; create a new key instead.");
+  }
   const body = {
     ...(options.description === undefined ? {} : { description: options.description }),
-    ...(expiry === undefined ? {} : { expires_at_millis: expiry }),
-    ...(options.revoked === undefined ? {} : { revoked: options.revoked }),
+    ...(options.revoked === true ? { revoked: true as const } : {}),
   };
   const path = { api_key_id: id };
   if (owner.type === "user") {

@@ -19,7 +19,6 @@ const listed = (fields: Record<string, unknown> = {}) => ({
   id: KEY_ID,
   description: "Production backend",
   expires_at_millis: FUTURE,
-  manually_revoked_at_millis: null,
   created_at_millis: 1763251200000,
   publishable_client_key: { last_four: "a1b2" },
   secret_server_key: { last_four: "c3d4" },
@@ -43,12 +42,10 @@ describe("createInternalApiKey", () => {
           id: KEY_ID,
           description: "Production backend",
           expires_at_millis: FUTURE,
-          manually_revoked_at_millis: null,
           created_at_millis: 1763251200000,
           publishable_client_key: "pck_full_key_a1b2",
           secret_server_key: "ssk_full_key_c3d4",
         },
-        { status: 201 },
       ),
     );
     const key = await createInternalApiKey(ctx, {

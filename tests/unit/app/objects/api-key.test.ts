@@ -23,7 +23,6 @@ const userKey = (overrides: Record<string, unknown> = {}) => ({
   id: KEY_ID,
   description: "CI deploys",
   expires_at_millis: NOW + 86_400_000,
-  manually_revoked_at_millis: null,
   created_at_millis: NOW - 1000,
   is_public: false,
   type: "user",
@@ -93,7 +92,7 @@ describe("the current user's API keys", () => {
   });
 
   it("createApiKey() sends POST /user-api-keys {user_id: me, description, expires_at_millis, is_public} and answers the full value once", async () => {
-    const { ctx, sent } = setup({ "POST /user-api-keys": json(userKey({ value: "sk_user_full_secret", is_public: true }), { status: 201 }) });
+    const { ctx, sent } = setup({ "POST /user-api-keys": json(userKey({ value: "sk_user_full_secret", is_public: true })) });
     const key = await userApiKeyMethods(ctx).createApiKey({ description: "CI deploys", expiresAt: new Date(NOW + 86_400_000), isPublic: true });
     expect(sent()).toEqual([
       { method: "POST", path: "/user-api-keys", body: { user_id: "me", description: "CI deploys", expires_at_millis: NOW + 86_400_000, is_public: true } },
@@ -112,7 +111,7 @@ describe("the current user's API keys", () => {
   });
 
   it("createApiKey() sends expires_at_millis null for a key that never expires and leaves is_public out when not given", async () => {
-    const { ctx, sent } = setup({ "POST /user-api-keys": json(userKey({ value: "sk", expires_at_millis: null }), { status: 201 }) });
+    const { ctx, sent } = setup({ "POST /user-api-keys": json(userKey({ value: "sk", expires_at_millis: undefined })) });
     await userApiKeyMethods(ctx).createApiKey({ description: "forever", expiresAt: null });
     expect(sent()[0]!.body).toEqual({ user_id: "me", description: "forever", expires_at_millis: null });
   });
@@ -149,7 +148,7 @@ describe("a team's API keys", () => {
   });
 
   it("createApiKey() sends POST /team-api-keys {team_id, description, expires_at_millis, is_public}", async () => {
-    const { ctx, sent } = setup({ "POST /team-api-keys": json(teamKey({ value: "sk_team_full" }), { status: 201 }) });
+    const { ctx, sent } = setup({ "POST /team-api-keys": json(teamKey({ value: "sk_team_full" })) });
     const key = await teamApiKeyMethods(ctx, TEAM_ID).createApiKey({ description: "bot", expiresAt: new Date(NOW + 1), isPublic: false });
     expect(sent()).toEqual([
       { method: "POST", path: "/team-api-keys", body: { team_id: TEAM_ID, description: "bot", expires_at_millis: NOW + 1, is_public: false } },
@@ -168,23 +167,30 @@ describe("ApiKey.update() and revoke()", () => {
     return { ...t, key: key! };
   }
 
-  it("sends PATCH /user-api-keys/{id}?user_id=me with description, expires_at_millis and revoked in snake_case", async () => {
+  it("sends PATCH /user-api-keys/{id}?user_id=me with description and revoked in snake_case", async () => {
     const { key, sent } = await listedUserKey();
-    await key.update({ description: "renamed", expiresAt: new Date(NOW + 5000), revoked: false });
-    const patch = sent()[1]!;
-    expect(patch).toEqual({
+    await key.update({ description: "renamed", revoked: true });
+    expect(sent()[1]).toEqual({
       method: "PATCH",
       path: `/user-api-keys/${KEY_ID}?user_id=me`,
-      body: { description: "renamed", expires_at_millis: NOW + 5000, revoked: false },
+      body: { description: "renamed", revoked: true },
     });
-    expect(Object.keys(patch.body)).not.toContain("expiresAt");
   });
 
-  it("sends only the fields given, and expires_at_millis null to remove the expiry", async () => {
+  it("sends only the fields given; revoked: false sends nothing, as the service accepts only true", async () => {
     const { key, sent } = await listedUserKey();
-    await key.update({ expiresAt: null });
     await key.update({ description: "only" });
-    expect(sent().slice(1).map((r) => r.body)).toEqual([{ expires_at_millis: null }, { description: "only" }]);
+    await key.update({ description: "again", revoked: false });
+    expect(sent().slice(1).map((r) => r.body)).toEqual([{ description: "only" }, { description: "again" }]);
+  });
+
+  it("refuses a new expiry before sending: the service cannot change it (expires_at_millis is a SCHEMA_ERROR)", async () => {
+    const { key, sent } = await listedUserKey();
+    for (const expiresAt of [new Date(NOW + 5000), null]) {
+      const error = await rejectionOf(key.update({ expiresAt }));
+      expect(isStackError(error, "StackConfigurationError")).toBe(true);
+    }
+    expect(sent()).toHaveLength(1);
   });
 
   it("rejects an invalid expiresAt with a StackConfigurationError before sending", async () => {

@@ -11,6 +11,7 @@ import { rejectionOf } from "../../../helpers/outcome.js";
 const TEAM_ID = "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e";
 const OTHER_TEAM_ID = "4f1e8d2c-7b3a-4c9e-a5d6-1b2c3d4e5f60";
 const USER_ID = "3b8f2a6c-9d1e-4f7a-b2c5-8e6d4a1f9c3b";
+const INVITATION_ID = "2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c";
 
 const wireTeam = (overrides: Partial<components["schemas"]["ClientTeam"]> = {}): components["schemas"]["ClientTeam"] => ({
   id: TEAM_ID,
@@ -86,7 +87,7 @@ describe("a Team object", () => {
 
   it("inviteUser() sends email, team_id and the absolute team-invitation page as callback_url by default", async () => {
     const { browser } = fakeBrowser("https://app.example.com/dashboard?tab=1");
-    const { ctx, sent } = setup({ "POST /team-invitations/send-code": json({ success: true }) }, { browser, urls: { handler: "/auth" } });
+    const { ctx, sent } = setup({ "POST /team-invitations/send-code": json({ success: true, id: INVITATION_ID }) }, { browser, urls: { handler: "/auth" } });
     await createTeamObject(ctx, wireTeam()).inviteUser({ email: "grace@example.com" });
     expect(sent()).toEqual([
       {
@@ -98,7 +99,7 @@ describe("a Team object", () => {
   });
 
   it("inviteUser() sends the callbackUrl it is given", async () => {
-    const { ctx, sent } = setup({ "POST /team-invitations/send-code": json({ success: true }) });
+    const { ctx, sent } = setup({ "POST /team-invitations/send-code": json({ success: true, id: INVITATION_ID }) });
     await createTeamObject(ctx, wireTeam()).inviteUser({ email: "grace@example.com", callbackUrl: "https://other.example.com/join" });
     expect(sent()[0]!.body).toEqual({ email: "grace@example.com", team_id: TEAM_ID, callback_url: "https://other.example.com/join" });
   });
@@ -158,7 +159,7 @@ describe("a Team object", () => {
   it("createApiKey() and listApiKeys() use the team's key endpoints", async () => {
     const key = { id: "k-1", description: "ci", created_at_millis: 1, is_public: false, type: "team", team_id: TEAM_ID };
     const { ctx, sent } = setup({
-      "POST /team-api-keys": json({ ...key, value: "sk_team_full" }, { status: 201 }),
+      "POST /team-api-keys": json({ ...key, value: "sk_team_full" }),
       [`GET /team-api-keys?team_id=${TEAM_ID}`]: json({ items: [{ ...key, value: { last_four: "full" } }] }),
     });
     const team = createTeamObject(ctx, wireTeam());
