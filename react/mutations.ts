@@ -82,7 +82,8 @@ export function useUpdateUser(): UseMutationResult<void, Error, UserUpdateOption
 export function useUpdatePassword(): UseMutationResult<void, Error, { readonly oldPassword: string; readonly newPassword: string }> {
   return useStackMutation("useUpdatePassword()", {
     run: async (context, options: { readonly oldPassword: string; readonly newPassword: string }) => {
-      Result.orThrow(await (await user(context, "useUpdatePassword()")).updatePassword(options));
+      const error = await (await user(context, "useUpdatePassword()")).updatePassword(options);
+      if (error) throw error;
     },
     changes: () => [],
   });
@@ -92,7 +93,8 @@ export function useUpdatePassword(): UseMutationResult<void, Error, { readonly o
 export function useSetPassword(): UseMutationResult<void, Error, { readonly password: string }> {
   return useStackMutation("useSetPassword()", {
     run: async (context, options: { readonly password: string }) => {
-      Result.orThrow(await (await user(context, "useSetPassword()")).setPassword(options));
+      const error = await (await user(context, "useSetPassword()")).setPassword(options);
+      if (error) throw error;
     },
     changes: () => ["getCurrentUser"],
   });

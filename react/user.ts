@@ -37,15 +37,16 @@ function visibleUser(user: CurrentUser | null, or: GetUserOr): CurrentUser | nul
   return user;
 }
 
-const OR_VALUES: readonly GetUserOr[] = ["redirect", "throw", "return-null", "anonymous", "anonymous-if-exists"];
+const OR_VALUES: readonly GetUserOr[] = ["redirect", "throw", "return-null", "anonymous", "anonymous-if-exists", "anonymous-if-exists[deprecated]"];
 
 /** The `or` option; an unknown one is refused rather than treated as some other option. */
-function orOf(options: GetUserOptions | undefined, hook: string): GetUserOr {
+function orOfHook(options: GetUserOptions | undefined, hook: string) {
   const or = options?.or ?? "return-null";
   if (!OR_VALUES.includes(or)) {
     throw new StackConfigurationError(`${hook}: or must be one of ${OR_VALUES.map((v) => `"${v}"`).join(", ")}; got ${JSON.stringify(or)}.`);
   }
-  return or;
+  // The newer reference SDK's name of "anonymous-if-exists".
+  return or === "anonymous-if-exists[deprecated]" ? "anonymous-if-exists" : or;
 }
 
 const notSignedIn = (hook: string) => new UserNotSignedInError(`User is not signed in but ${hook} was called with { or: 'throw' }`);
@@ -82,7 +83,7 @@ export function useUser(options: GetUserOptions & { readonly or: "redirect" | "t
 export function useUser(options?: GetUserOptions): CurrentUser | null;
 export function useUser(options?: GetUserOptions): CurrentUser | null {
   const { app, queryClient } = useStackContextFor("useUser()");
-  const or = orOf(options, "useUser()");
+  const or = orOfHook(options, "useUser()");
   const query = useSuspenseQuery(currentUserQueryOptions(app), queryClient);
   const user = visibleUser(query.data, or);
   if (user !== null || or === "return-null" || or === "anonymous-if-exists") return user;
@@ -103,7 +104,7 @@ export function useUserQuery(options: GetUserOptions & { readonly or: "redirect"
 export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null>;
 export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null> {
   const { app, queryClient } = useStackContextFor("useUserQuery()");
-  const or = orOf(options, "useUserQuery()");
+  const or = orOfHook(options, "useUserQuery()");
   const result = useQuery(
     {
       ...currentUserQueryOptions(app),

@@ -32,8 +32,11 @@ import {
   type AdminPermissionDefinitionUpdateOptions,
   type PermissionDefinitionMethods,
 } from "./admin/permission-definitions.js";
-import { getAdminProject, type AdminProject } from "./admin/project.js";
+import type { components } from "../../generated/schema.js";
+import { adminProjectFromWire, getAdminProject, type AdminProject } from "./admin/project.js";
 import type { RuntimeClientSettings } from "./client-app.js";
+import type { ClientAppContext } from "./context.js";
+import type { AdminOwnedProject } from "./objects/project.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
 
@@ -51,7 +54,14 @@ export type StackAdminAppOptions =
       readonly projectOwnerSession: OwnerSession;
     });
 
+/** An owned project's view through its admin app; set by the class below, which alone reaches the app's context. */
+let projectThrough: (app: StackAdminApp, wire: components["schemas"]["AdminProject"], call: string) => AdminProject;
+
 export class StackAdminApp extends StackServerApp {
+  static {
+    projectThrough = (app, wire, call) => adminProjectFromWire(app.serverCtx, wire, call);
+  }
+
   readonly #teamPermissions: PermissionDefinitionMethods;
   readonly #projectPermissions: PermissionDefinitionMethods;
 
@@ -135,6 +145,24 @@ export class StackAdminApp extends StackServerApp {
   getMetrics(): Promise<AdminMetrics> {
     return getMetrics(this.serverCtx);
   }
+}
+
+/**
+ * A project the signed-in user of `ctx` owns, as the reference SDK hands it out:
+ * its admin view, whose update and delete act through `app`, an admin app for
+ * that project on the owner's session (the reference's `AdminOwnedProject`).
+ */
+export function ownedProjectOf(ctx: ClientAppContext, owner: OwnerSession, wire: components["schemas"]["AdminProject"]): AdminOwnedProject {
+  const app = new StackAdminApp({
+    projectId: wire.id,
+    baseUrl: ctx.baseUrl,
+    tokenStore: null,
+    projectOwnerSession: owner,
+    environment: ctx.env,
+    browser: ctx.browser,
+    redirectMethod: ctx.redirectMethod,
+  });
+  return Object.freeze({ ...projectThrough(app, wire, "GET /internal/projects"), app });
 }
 
 /**

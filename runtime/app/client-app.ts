@@ -2,18 +2,15 @@
 // public API. It wires the context (runtime client, URLs, navigation, browser)
 // and delegates every feature to its flow or object module.
 import type { Client } from "openapi-fetch";
-import { isKnownError } from "../../generated/known-errors.js";
 import type { components, paths } from "../../generated/schema.js";
-import { createStackClient, type StackClient } from "../client.js";
+import { createStackClient, type StackClient, type StackClientOptions } from "../client.js";
 import type { OwnerSession } from "../pipeline.js";
 import type { Environment } from "../env.js";
-import { StackAssertionError, StackConfigurationError, UserNotSignedInError } from "../errors.js";
-import type { SessionManager } from "../session.js";
+import { StackConfigurationError, UserNotSignedInError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { VERSION } from "../version.js";
 import { platformBrowser, type Browser } from "./browser.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
-import { createAnonymousSignUp } from "./flows/anonymous.js";
 import { completeCliLogin, promptCliLogin, type PromptCliLoginOptions } from "./flows/cli.js";
 import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
 import { signInWithMfa, type AfterAuthRedirects, type SignInOptions } from "./flows/mfa.js";
@@ -32,13 +29,21 @@ import { verifyEmail } from "./flows/verification.js";
 import { getProject, type Project } from "./objects/project.js";
 import { createCurrentUser, type CurrentUser } from "./objects/user.js";
 import { createNavigator, createRedirectMethods, trustedOriginsOf, type RedirectMethods } from "./redirect.js";
+import { createSessionContexts, sessionContextOf, signedInUserWire, type SessionContext, type SessionContexts } from "./session-contexts.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
-export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists";
+/** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
+export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
 
 export interface GetUserOptions {
   /** What to do when nobody is signed in. Default "return-null". Anonymous users count as nobody unless "anonymous" or "anonymous-if-exists". */
   readonly or?: GetUserOr;
+  /**
+   * The user's tokens for this call, in place of the app's store: a request of
+   * your backend (its `x-stack-auth` header or cookies), `{ accessToken, refreshToken }`,
+   * or any store. Calls with the same tokens share one session.
+   */
+  readonly tokenStore?: TokenStoreInit;
 }
 
 export interface StackClientAppOptions {
@@ -81,13 +86,16 @@ export class StackClientApp {
   readonly api: Client<paths>;
   protected readonly ctx: ClientAppContext;
   protected readonly runtime: StackClient;
-  readonly #anonymousSignUp: () => Promise<void>;
+  /** The app's own session (its token store). */
+  protected readonly ownSession: SessionContext;
+  /** Sessions named per call (`getUser({ tokenStore })`), in a bounded cache. */
+  protected readonly sessionContexts: SessionContexts;
   #project: Promise<Project> | null = null;
 
   constructor(options: StackClientAppOptions, settings: RuntimeClientSettings = {}) {
     const browser = options.browser === undefined ? platformBrowser() : options.browser;
     const baseUrl = pickBaseUrl(options.baseUrl, browser);
-    this.runtime = createStackClient({
+    const runtimeOptions: Omit<StackClientOptions, "tokenStore"> = {
       projectId: options.projectId,
       accessType: settings.accessType ?? "client",
       ...defined({
@@ -99,8 +107,8 @@ export class StackClientApp {
         extraRequestHeaders: options.extraRequestHeaders,
         environment: options.environment,
       }),
-      tokenStore: options.tokenStore,
-    });
+    };
+    this.runtime = createStackClient({ ...runtimeOptions, tokenStore: options.tokenStore });
     const runtime = this.runtime;
     this.projectId = options.projectId;
     this.urls = resolveHandlerUrls(options.urls);
@@ -125,7 +133,9 @@ export class StackClientApp {
       absoluteUrl: (pathOrUrl) => absoluteUrl(pathOrUrl, browser),
     };
     Object.assign(this, createRedirectMethods(this.ctx));
-    this.#anonymousSignUp = createAnonymousSignUp(this.ctx);
+    this.ownSession = sessionContextOf(this.ctx, runtime);
+    // Per-call sessions share the app's environment: the same fetch, clock and keys.
+    this.sessionContexts = createSessionContexts(this.ctx, { ...runtimeOptions, environment: runtime.env });
     if (!options.noAutomaticPrefetch && browser) this.getProject().catch(() => undefined);
   }
 
@@ -134,23 +144,37 @@ export class StackClientApp {
   getUser(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
   getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
   async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
-    const or = options.or ?? "return-null";
-    const sessions = this.ctx.sessions();
-    const asked = sessions.current();
-    let wire = await this.#fetchCurrentUser(sessions);
-    const anonymousCounts = or === "anonymous" || or === "anonymous-if-exists";
-    if (wire?.is_anonymous && !anonymousCounts) wire = null;
-    if (wire === null && or === "anonymous") {
-      // Another call may have signed up while this one waited; then use that user.
-      if (sessions.current() === asked) await this.#anonymousSignUp();
-      wire = await this.#fetchCurrentUser(sessions);
-      if (wire === null) throw new StackAssertionError("The anonymous sign-up succeeded, but the service does not know its user.");
+    const session = this.sessionOf(options);
+    const or = orOf(options);
+    const wire = await signedInUserWire(session, or, (answer) => answer as components["schemas"]["ClientUser"]);
+    if (wire !== null) return this.#userFrom(session, wire);
+    return this.signedOutUser(or);
+  }
+
+  /** The session a getUser call reads: the one its `tokenStore` names, or the app's own. */
+  protected sessionOf(options: { readonly tokenStore?: TokenStoreInit }): SessionContext {
+    if (typeof options !== "object" || options === null) {
+      throw new StackConfigurationError("getUser takes options: { or?, tokenStore? }.");
     }
-    if (wire !== null) return this.#userFrom(wire);
+    return options.tokenStore === undefined ? this.ownSession : this.sessionContexts.of(options.tokenStore);
+  }
+
+  /**
+   * What getUser answers when nobody is signed in: `or: "throw"` throws; `or:
+   * "redirect"` goes to sign-in and then, as in the reference SDK, resolves
+   * null once the navigation is handed over (the page is leaving). Where
+   * nothing can navigate (redirectMethod "none") that redirect is reported by
+   * throwing instead of handing back null where a user was promised.
+   */
+  protected async signedOutUser(or: GetUserOr): Promise<null> {
     if (or === "throw") throw new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }");
     if (or === "redirect") {
+      if (this.ctx.redirectMethod === "none") {
+        throw new UserNotSignedInError(
+          "User is not signed in; getUser({ or: 'redirect' }) cannot go to the sign-in page because this app's redirectMethod is \"none\".",
+        );
+      }
       await this.redirectToSignIn({ replace: true });
-      throw new UserNotSignedInError("User is not signed in; getUser({ or: 'redirect' }) sent the browser to the sign-in page.");
     }
     return null;
   }
@@ -271,23 +295,25 @@ export class StackClientApp {
   readonly #afterOAuth: RedirectAfterSignIn = (target) =>
     "url" in target ? this.ctx.redirect(target.url, { replace: true }) : this.#afterAuth.redirectAfter(target.kind);
 
-  async #fetchCurrentUser(sessions: SessionManager): Promise<components["schemas"]["ClientUser"] | null> {
-    if (sessions.current().isKnownInvalid) return null;
-    try {
-      const { data } = await this.api.GET("/users/me");
-      return (data as components["schemas"]["ClientUser"] | undefined) ?? null;
-    } catch (error) {
-      if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
-      throw error;
-    }
-  }
-
-  #userFrom(wire: components["schemas"]["ClientUser"]): CurrentUser {
-    return createCurrentUser(this.ctx, wire, {
-      signOut: (options) => this.signOut(options ?? {}),
-      registerPasskey: (options) => registerPasskey(this.ctx, options ?? {}),
+  #userFrom(session: SessionContext, wire: components["schemas"]["ClientUser"]): CurrentUser {
+    const ctx = session.ctx;
+    return createCurrentUser(ctx, wire, {
+      signOut: (options) => this.signOutOf(session, options),
+      registerPasskey: (options) => registerPasskey(ctx, options ?? {}),
     });
   }
+
+  /** Signs `session` out: the app's own as app.signOut does, a per-call session itself. */
+  protected signOutOf(session: SessionContext, options: { readonly redirectUrl?: string | URL } | undefined): Promise<void> {
+    return session === this.ownSession
+      ? this.signOut(options ?? {})
+      : signOut(session.ctx, options ?? {}, { redirectAfterSignOut: () => this.redirectToAfterSignOut() });
+  }
+}
+
+/** The `or` of getUser options, with the reference's other name of "anonymous-if-exists" read as it. */
+export function orOf(options: { readonly or?: GetUserOr }): Exclude<GetUserOr, "anonymous-if-exists[deprecated]"> {
+  return options.or === "anonymous-if-exists[deprecated]" ? "anonymous-if-exists" : (options.or ?? "return-null");
 }
 
 function pickBaseUrl(option: StackClientAppOptions["baseUrl"], browser: Browser | null): string | undefined {

@@ -30,3 +30,14 @@ export async function resultOf<T>(call: () => Promise<T>, codes: readonly KnownE
     throw error;
   }
 }
+
+/**
+ * The reference SDK's other convention, for calls with nothing to answer
+ * (`updatePassword`, `setPassword`, `sendVerificationEmail`): `undefined` on
+ * success, a known error of one of `codes` (or of their families) returned rather
+ * than thrown, anything else thrown as it was.
+ */
+export async function errorOf<E extends KnownError>(call: () => Promise<unknown>, codes: readonly KnownErrorCode[]): Promise<E | undefined> {
+  const result = await resultOf(call, codes);
+  return result.status === "error" ? (result.error as E) : undefined;
+}

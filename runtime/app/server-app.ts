@@ -5,11 +5,10 @@
 // tokens; the request's own user (getUser()) also gets its session.
 import { isKnownError } from "../../generated/known-errors.js";
 import { createStackClient, type StackClientOptions } from "../client.js";
-import { StackAssertionError, StackConfigurationError, UserNotSignedInError } from "../errors.js";
+import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
-import { StackClientApp, type GetUserOptions, type RuntimeClientSettings } from "./client-app.js";
+import { orOf, StackClientApp, type GetUserOptions, type RuntimeClientSettings } from "./client-app.js";
 import { registerPasskey } from "./flows/passkey.js";
-import { signOut } from "./flows/sign-out.js";
 import { checkApiKey } from "./objects/api-key.js";
 import { answered } from "./wire.js";
 import { isUuid, itemsOf, requireOptions } from "./server/common.js";
@@ -18,7 +17,7 @@ import { createCurrentServerUser, type CurrentServerUser } from "./server/curren
 import { resolveServerAppOptions, type StackServerAppOptions } from "./server/inherit.js";
 import { asServerTeam, serverTeamCreateToWire, type ServerTeam, type ServerTeamCreateOptions } from "./server/server-team.js";
 import { asServerUser, type ServerUser } from "./server/server-user.js";
-import { createSessionContexts, sessionContextOf, type SessionContext, type SessionContexts } from "./server/session-contexts.js";
+import { signedInUserWire, type SessionContext } from "./session-contexts.js";
 import { serverUserCreateToWire, type ServerUserCreateOptions } from "./server/user-options.js";
 
 export type { StackServerAppOptions } from "./server/inherit.js";
@@ -43,8 +42,6 @@ export interface ServerListUsersOptions {
 export class StackServerApp extends StackClientApp {
   /** The context of server objects: the app's, on a runtime client without user tokens. */
   protected readonly serverCtx: ServerAppContext;
-  readonly #sessions: SessionContexts;
-  readonly #ownSession: SessionContext;
 
   constructor(options: StackServerAppOptions, settings: RuntimeClientSettings = {}) {
     const resolved = resolveServerAppOptions(options);
@@ -68,8 +65,6 @@ export class StackServerApp extends StackClientApp {
       ...runtimeSettings,
     };
     this.serverCtx = createServerContext(this.ctx, createStackClient({ ...runtime, tokenStore: null }));
-    this.#sessions = createSessionContexts(this.ctx, runtime);
-    this.#ownSession = sessionContextOf(this.ctx, this.runtime);
   }
 
   // USERS
@@ -154,7 +149,7 @@ export class StackServerApp extends StackClientApp {
 
   /** How many per-call sessions (`getUser({ tokenStore })`) are cached; never more than the limit. */
   protected get cachedSessionCount(): number {
-    return this.#sessions.size;
+    return this.sessionContexts.size;
   }
 
   async #userById(userId: string): Promise<ServerUser | null> {
@@ -176,46 +171,17 @@ export class StackServerApp extends StackClientApp {
 
   async #currentUser(options: ServerGetUserOptions): Promise<CurrentServerUser | null> {
     requireOptions(options, "getUser", "{ or?, tokenStore? }, a user id, or { apiKey }");
-    const or = options.or ?? "return-null";
-    const session = options.tokenStore === undefined ? this.#ownSession : this.#sessions.of(options.tokenStore);
-    const sessions = session.ctx.sessions();
-    const asked = sessions.current();
-    let wire = await this.#fetchCurrentUser(session);
-    if (wire?.is_anonymous && or !== "anonymous" && or !== "anonymous-if-exists") wire = null;
-    if (wire === null && or === "anonymous") {
-      // Another call may have signed up while this one waited; then use that user.
-      if (sessions.current() === asked) await session.anonymousSignUp();
-      wire = await this.#fetchCurrentUser(session);
-      if (wire === null) throw new StackAssertionError("The anonymous sign-up succeeded, but the service does not know its user.");
-    }
+    const session = this.sessionOf(options);
+    const or = orOf(options);
+    const wire = await signedInUserWire(session, or, (answer) => asServerUser(answer, "GET /users/me"));
     if (wire !== null) return this.#currentUserFrom(session, wire);
-    if (or === "throw") throw new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }");
-    if (or === "redirect") {
-      await this.redirectToSignIn({ replace: true });
-      throw new UserNotSignedInError("User is not signed in; getUser({ or: 'redirect' }) sent the browser to the sign-in page.");
-    }
-    return null;
-  }
-
-  async #fetchCurrentUser(session: SessionContext): Promise<WireServerUser | null> {
-    if (session.ctx.sessions().current().isKnownInvalid) return null;
-    try {
-      const { data } = await session.ctx.client.api.GET("/users/me");
-      return data === undefined || data === null ? null : asServerUser(data, "GET /users/me");
-    } catch (error) {
-      if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
-      throw error;
-    }
+    return this.signedOutUser(or);
   }
 
   #currentUserFrom(session: SessionContext, wire: WireServerUser): CurrentServerUser {
     const ctx = session.ctx;
     return createCurrentServerUser(this.serverCtx, ctx, wire, {
-      // The app's own session signs out as app.signOut does; a per-call session signs out itself.
-      signOut: (options) =>
-        session === this.#ownSession
-          ? this.signOut(options ?? {})
-          : signOut(ctx, options ?? {}, { redirectAfterSignOut: () => this.redirectToAfterSignOut() }),
+      signOut: (options) => this.signOutOf(session, options),
       registerPasskey: (options) => registerPasskey(ctx, options ?? {}),
     });
   }

@@ -1,18 +1,20 @@
-// Sessions of the callers of a server: `serverApp.getUser({ tokenStore })`
-// names the user's tokens per call (a request of the app's own backend, or a
+// Sessions named per call: `app.getUser({ tokenStore })` (most often a
+// server's, for the caller of a request) names the user's tokens per call (a request of the app's own backend, or a
 // token pair). Each distinct session gets one runtime client, kept in a
 // bounded LRU cache: calls with the same tokens share one Session (and so one
 // refresh), and a server that sees many users keeps at most `limit` of them
 // (wire contract §14: caches keyed by users must not grow without limit, and
 // an explicit token pair must not build a new session on every call).
-import { SESSION_CACHE_LIMIT } from "../../constants.js";
-import { createStackClient, type StackClientOptions } from "../../client.js";
-import { LruMap } from "../../lru.js";
-import { readRequestTokens, type RequestLike } from "../../tokens/request.js";
-import { resolveTokenStore, type TokenStoreInit } from "../../tokens/resolve.js";
-import type { StoredTokens, TokenStore } from "../../tokens/store.js";
-import type { ClientAppContext } from "../context.js";
-import { createAnonymousSignUp } from "../flows/anonymous.js";
+import { SESSION_CACHE_LIMIT } from "../constants.js";
+import { createStackClient, type StackClientOptions } from "../client.js";
+import { LruMap } from "../lru.js";
+import { readRequestTokens, type RequestLike } from "../tokens/request.js";
+import { resolveTokenStore, type TokenStoreInit } from "../tokens/resolve.js";
+import type { StoredTokens, TokenStore } from "../tokens/store.js";
+import type { ClientAppContext } from "./context.js";
+import { isKnownError } from "../../generated/known-errors.js";
+import { StackAssertionError } from "../errors.js";
+import { createAnonymousSignUp } from "./flows/anonymous.js";
 
 export interface SessionContext {
   /** The app's context on this session's runtime client. */
@@ -99,4 +101,44 @@ function isTokenStore(value: object): value is TokenStore {
 function isRequest(value: object): value is RequestLike {
   const headers = (value as { headers?: unknown }).headers;
   return typeof headers === "object" && headers !== null && typeof (headers as { get?: unknown }).get === "function";
+}
+
+/** `GET /users/me` in the session of `ctx`: the raw answer, or null when nobody is signed in. */
+async function readCurrentUser(ctx: ClientAppContext): Promise<unknown> {
+  if (ctx.sessions().current().isKnownInvalid) return null;
+  try {
+    const { data } = await ctx.client.api.GET("/users/me");
+    return data ?? null;
+  } catch (error) {
+    if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
+    throw error;
+  }
+}
+
+/**
+ * The signed-in user of `session` as `check` reads the wire answer, or null
+ * when nobody is. Anonymous users count as nobody unless `or` asks for them;
+ * `or: "anonymous"` signs one up when nobody is signed in (once, however many
+ * calls wait).
+ */
+export async function signedInUserWire<W extends { readonly is_anonymous: boolean }>(
+  session: SessionContext,
+  or: string,
+  check: (answer: NonNullable<unknown>) => W,
+): Promise<W | null> {
+  const sessions = session.ctx.sessions();
+  const asked = sessions.current();
+  const read = async () => {
+    const answer = await readCurrentUser(session.ctx);
+    return answer === null || answer === undefined ? null : check(answer);
+  };
+  let wire = await read();
+  if (wire?.is_anonymous && or !== "anonymous" && or !== "anonymous-if-exists") wire = null;
+  if (wire === null && or === "anonymous") {
+    // Another call may have signed up while this one waited; then use that user.
+    if (sessions.current() === asked) await session.anonymousSignUp();
+    wire = await read();
+    if (wire === null) throw new StackAssertionError("The anonymous sign-up succeeded, but the service does not know its user.");
+  }
+  return wire;
 }

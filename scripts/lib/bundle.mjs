@@ -9,6 +9,13 @@
 // security requirements. Writing both into the bundle, with one example per code
 // whose `x-stack-known-error` header equals the body's `code`, gives mocks and
 // generated types the full picture while the source stays short.
+//
+// The service also fails some requests outside the catalogue: its `StatusError`
+// answers a status with a plain-text message and no `x-stack-known-error` (a 403
+// "Client can only manage their own api keys", a 404 "Session not found."). Any
+// handler can throw one, so every error status carries `text/plain` beside the
+// JSON known errors, and every operation gets the root's `StatusError` response as
+// its `default`, for the statuses no known error of the operation uses.
 
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -44,6 +51,9 @@ const ADMIN_ACCESS_TOKEN_ERRORS = [
   "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
   "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
 ];
+/** The root's plain-text status-error response and its body schema (openapi/openapi.yaml). */
+export const STATUS_ERROR_RESPONSE = "StatusError";
+export const STATUS_ERROR_SCHEMA = "StatusErrorMessage";
 const ACCESS_TOKEN_ERRORS = ["UNPARSABLE_ACCESS_TOKEN", "ACCESS_TOKEN_EXPIRED", "INVALID_PROJECT_FOR_ACCESS_TOKEN"];
 
 /**
@@ -201,6 +211,12 @@ export function knownErrorsOf(doc, op, catalogue, where) {
  */
 export function expandKnownErrors(doc) {
   const catalogue = readCatalogue(doc);
+  if (!doc.components?.responses?.[STATUS_ERROR_RESPONSE]) {
+    throw new Error(`components.responses.${STATUS_ERROR_RESPONSE} is missing from openapi/openapi.yaml; every operation's default response refers to it`);
+  }
+  if (!doc.components?.schemas?.[STATUS_ERROR_SCHEMA]) {
+    throw new Error(`components.schemas.${STATUS_ERROR_SCHEMA} is missing from openapi/openapi.yaml; every error response refers to it`);
+  }
   // One example per code, referenced by every response that can carry it.
   doc.components.examples ??= {};
   for (const [code, { schema }] of catalogue) {
@@ -226,6 +242,8 @@ export function expandKnownErrors(doc) {
       doc.components.responses[name] ??= errorResponse(group);
       op.responses[status] = { $ref: `#/components/responses/${name}` };
     }
+    if (op.responses.default) throw new Error(`${where}: the default response is written by hand; the bundler adds the status-error default`);
+    op.responses.default = { $ref: `#/components/responses/${STATUS_ERROR_RESPONSE}` };
   }
   doc.components.responses = Object.fromEntries(Object.entries(doc.components.responses ?? {}).sort(([a], [b]) => a.localeCompare(b)));
   return doc;
@@ -237,11 +255,14 @@ export function expandKnownErrors(doc) {
 function errorResponse(codes) {
   const refs = codes.map((code) => ({ $ref: `#/components/schemas/${code}` }));
   return {
-    description: `Known error: ${codes.join(", ")}. With \`x-stack-override-error-status\` it arrives as HTTP 200 and this status is in \`x-stack-actual-status\`.`,
+    description:
+      `Known error: ${codes.join(", ")} (JSON, with \`x-stack-known-error\`), or a status error of the service (plain text, without it). ` +
+      "With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`.",
     headers: {
       "x-stack-known-error": {
-        description: "The known-error code; always equal to the body's `code`.",
-        required: true,
+        // Absent on a plain-text status error of the same status, so it cannot be required.
+        description: "The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error.",
+        required: false,
         schema: { type: "string", enum: codes },
         examples: Object.fromEntries(codes.map((code) => [code, { value: code }])),
       },
@@ -251,6 +272,9 @@ function errorResponse(codes) {
       "application/json": {
         schema: refs.length === 1 ? refs[0] : { oneOf: refs },
         examples: Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }])),
+      },
+      "text/plain": {
+        schema: { $ref: `#/components/schemas/${STATUS_ERROR_SCHEMA}` },
       },
     },
   };

@@ -138,6 +138,40 @@ export class KnownError extends Error {
     return this.code === undefined ? isBranded(value) : isKnownError(value, this.code);
   }
 
+  // THE REFERENCE SDK'S NAMES
+  // Apps written for @stackframe/js read these; each is another name for a field above.
+
+  /** The code, as the reference SDK names it (`KnownErrors.EmailPasswordMismatch.errorCode`). */
+  static get errorCode(): string | undefined {
+    return this.code;
+  }
+
+  /** True when `value` is this code's error or a descendant's (the reference's `isInstance`). */
+  static isInstance(value: unknown): boolean {
+    return this.code === undefined ? isBranded(value) : isKnownError(value, this.code);
+  }
+
+  /** The code (`"EMAIL_PASSWORD_MISMATCH"`), as the reference SDK names it. */
+  get errorCode(): this["code"] {
+    return this.code;
+  }
+
+  /** The HTTP status, as the reference SDK names it. */
+  get statusCode(): number {
+    return this.status;
+  }
+
+  /** The message, as the reference SDK names it. */
+  get humanReadableMessage(): string {
+    return this.message;
+  }
+
+  /** The wire body of this error, `{ code, details?, error }`, as the reference SDK builds it. */
+  toDescriptiveJson(): { code: string; details?: Record<string, unknown>; error: string } {
+    const details = this.details as Record<string, unknown> | undefined;
+    return { code: this.code, ...(details ? { details } : {}), error: this.message };
+  }
+
   toJSON(): KnownErrorJSON {
     return { name: this.name, code: this.code, status: this.status, message: this.message, details: this.details };
   }

@@ -186,3 +186,41 @@ describe("guards across two copies of the package", () => {
     expect({ code: "USER_NOT_FOUND" }).not.toBeInstanceOf(KnownErrors.UserNotFound);
   });
 });
+
+describe("the reference SDK's members (code written for @stackframe/js reads them)", () => {
+  // The scenarios a run against the service showed app code matching on `errorCode`.
+  it.each([
+    ["USER_EMAIL_ALREADY_EXISTS", 409, { email: "ada@example.com" }, "A user with email ada@example.com already exists."],
+    ["EMAIL_PASSWORD_MISMATCH", 400, undefined, "Wrong e-mail or password."],
+    ["VERIFICATION_CODE_NOT_FOUND", 404, undefined, "The verification code does not exist for this project."],
+    ["VERIFICATION_CODE_ALREADY_USED", 409, undefined, "The verification link has already been used."],
+    ["CANNOT_DELETE_CURRENT_SESSION", 400, undefined, "Cannot delete the current session."],
+  ] as const)("%s has errorCode, statusCode, humanReadableMessage, details and toDescriptiveJson()", (code, status, details, text) => {
+    const error = createKnownError(code, details, { status, message: text });
+    expect(error.errorCode).toBe(code);
+    expect(error.statusCode).toBe(status);
+    expect(error.humanReadableMessage).toBe(text);
+    expect(error.details).toEqual(details);
+    expect(error.toDescriptiveJson()).toEqual({ code, ...(details ? { details } : {}), error: text });
+  });
+
+  it("classes carry errorCode and isInstance, matching families and other copies", async () => {
+    expect(KnownErrors.EmailPasswordMismatch.errorCode).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect(KnownErrors.PasswordRequirementsNotMet.errorCode).toBe("PASSWORD_REQUIREMENTS_NOT_MET");
+    const short = createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }, { status: 400 });
+    expect(KnownErrors.PasswordRequirementsNotMet.isInstance(short)).toBe(true);
+    expect(KnownErrors.PasswordTooShort.isInstance(short)).toBe(true);
+    expect(KnownErrors.EmailPasswordMismatch.isInstance(short)).toBe(false);
+    expect(KnownErrors.EmailPasswordMismatch.isInstance(new Error("Wrong e-mail or password."))).toBe(false);
+    const specifier = "../../generated/known-errors.ts?third-copy";
+    const other = (await import(/* @vite-ignore */ specifier)) as typeof import("../../generated/known-errors.js");
+    expect(KnownErrors.PasswordTooShort.isInstance(other.createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }))).toBe(true);
+  });
+
+  it("an unknown code keeps the server's code in errorCode's place as UNSUPPORTED_ERROR, with a descriptive JSON", () => {
+    const error = createKnownError("SOMETHING_NEW", { a: 1 }, { status: 418, message: "New." });
+    expect(error.errorCode).toBe("UNSUPPORTED_ERROR");
+    expect(error.statusCode).toBe(418);
+    expect(error.toDescriptiveJson()).toEqual({ code: "UNSUPPORTED_ERROR", details: { originalErrorCode: "SOMETHING_NEW" }, error: "New." });
+  });
+});

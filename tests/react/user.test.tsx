@@ -147,7 +147,7 @@ describe("the or option", () => {
     await screen.findByRole("alert");
     expect(caught[0]).toBeInstanceOf(StackConfigurationError);
     expect((caught[0] as Error).message).toBe(
-      'useUser(): or must be one of "redirect", "throw", "return-null", "anonymous", "anonymous-if-exists"; got "sometimes".',
+      'useUser(): or must be one of "redirect", "throw", "return-null", "anonymous", "anonymous-if-exists", "anonymous-if-exists[deprecated]"; got "sometimes".',
     );
   });
 

@@ -98,7 +98,7 @@ export async function serverCodeWrittenForTheReferenceSdk(request: Request): Pro
   const github = await ada.getConnectedAccount("github", { scopes: ["repo"] });
   if (github) console.info((await github.getAccessToken()).accessToken);
   const setPassword = await ada.setPassword({ password: "another" });
-  if (setPassword.status === "error" && setPassword.error instanceof KnownErrors.PasswordRequirementsNotMet) return;
+  if (setPassword instanceof KnownErrors.PasswordRequirementsNotMet) return;
   await ada.delete();
 
   // Server objects are client objects too: code written for a CurrentUser or a Team accepts them.

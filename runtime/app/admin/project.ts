@@ -46,18 +46,22 @@ export async function getAdminProject(ctx: ClientAppContext): Promise<AdminProje
   return adminProjectFromWire(ctx, data, `GET ${CURRENT}`);
 }
 
-/** `PATCH /internal/projects/current` with only the fields given, in the wire's names. */
-export async function updateAdminProject(ctx: ClientAppContext, update: AdminProjectUpdateOptions): Promise<void> {
+/** The wire body of a project update or creation: only the fields given, in the wire's names. */
+export function adminProjectUpdateToWire(update: AdminProjectUpdateOptions, what: string) {
   if (typeof update !== "object" || update === null) {
-    throw new StackConfigurationError("project.update needs the fields to change, for example { displayName: 'Acme' } or { config: { signUpEnabled: false } }.");
+    throw new StackConfigurationError(`${what} needs the fields to set, for example { displayName: 'Acme' } or { config: { signUpEnabled: false } }.`);
   }
-  const body = {
+  return {
     ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
     ...(update.description === undefined ? {} : { description: update.description }),
     ...(update.isProductionMode === undefined ? {} : { is_production_mode: update.isProductionMode }),
     ...(update.config === undefined ? {} : { config: adminProjectConfigToWire(update.config) }),
   };
-  await ctx.client.api.PATCH(CURRENT, { body });
+}
+
+/** `PATCH /internal/projects/current` with only the fields given, in the wire's names. */
+export async function updateAdminProject(ctx: ClientAppContext, update: AdminProjectUpdateOptions): Promise<void> {
+  await ctx.client.api.PATCH(CURRENT, { body: adminProjectUpdateToWire(update, "project.update") });
 }
 
 /** `DELETE /internal/projects/current`. */
@@ -65,7 +69,7 @@ export async function deleteAdminProject(ctx: ClientAppContext): Promise<void> {
   await ctx.client.api.DELETE(CURRENT);
 }
 
-function adminProjectFromWire(ctx: ClientAppContext, wire: components["schemas"]["AdminProject"], call: string): AdminProject {
+export function adminProjectFromWire(ctx: ClientAppContext, wire: components["schemas"]["AdminProject"], call: string): AdminProject {
   // An admin app speaks for one project; another project's data would be edited in the wrong place.
   if (wire.id !== ctx.projectId) {
     throw new StackAssertionError(`${call} answered project ${JSON.stringify(wire.id)}, but this app is for project ${JSON.stringify(ctx.projectId)}`);

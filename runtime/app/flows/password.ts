@@ -14,7 +14,7 @@ import type {
   VerificationCodeError,
 } from "../../../generated/known-errors.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import { errorOf, resultOf, type Result } from "../result.js";
 import { completeSignIn, signInResultOf, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./mfa.js";
 
 /** `resultOf` narrowed to the error classes of `codes`, for a call whose answer the caller does not need. */
@@ -104,12 +104,12 @@ export async function resetPassword(
 export async function updatePassword(
   ctx: ClientAppContext,
   options: { readonly oldPassword: string; readonly newPassword: string },
-): Promise<Result<undefined, PasswordConfirmationMismatch | PasswordRequirementsNotMet>> {
+): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | undefined> {
   const { refreshToken } = ctx.sessions().current().peek();
   // A session without a refresh token has nothing to keep: the service then ends every refresh token of the user.
   const header = (refreshToken === null ? {} : { "x-stack-refresh-token": refreshToken }) as { "x-stack-refresh-token": string };
   const body = { old_password: options.oldPassword, new_password: options.newPassword };
-  return outcome(() => ctx.client.api.POST("/auth/password/update", { params: { header }, body }), [
+  return errorOf(() => ctx.client.api.POST("/auth/password/update", { params: { header }, body }), [
     "PASSWORD_CONFIRMATION_MISMATCH",
     "PASSWORD_REQUIREMENTS_NOT_MET",
   ]);
@@ -119,6 +119,6 @@ export async function updatePassword(
 export async function setPassword(
   ctx: ClientAppContext,
   options: { readonly password: string },
-): Promise<Result<undefined, PasswordRequirementsNotMet>> {
-  return outcome(() => ctx.client.api.POST("/auth/password/set", { body: { password: options.password } }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
+): Promise<PasswordRequirementsNotMet | undefined> {
+  return errorOf(() => ctx.client.api.POST("/auth/password/set", { body: { password: options.password } }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
 }

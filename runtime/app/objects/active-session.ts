@@ -14,8 +14,8 @@ export interface ActiveSession {
   /** Undefined when the service has not seen the session used yet. */
   readonly lastUsedAt: Date | undefined;
   readonly isCurrentSession: boolean;
-  /** Where the session was last used from, when the service knows. */
-  readonly geoInfo: GeoInfo | undefined;
+  /** Where the session was last used from; absent when the service does not know. */
+  readonly geoInfo?: GeoInfo;
 }
 
 export interface UserSessionMethods {
@@ -42,7 +42,7 @@ export function activeSessionFromWire(wire: components["schemas"]["Session"]): A
     isImpersonation: wire.is_impersonation,
     lastUsedAt: typeof wire.last_used_at === "number" ? new Date(wire.last_used_at) : undefined,
     isCurrentSession: wire.is_current_session ?? false,
-    geoInfo: wire.last_used_at_end_user_ip_info ?? undefined,
+    ...(wire.last_used_at_end_user_ip_info ? { geoInfo: wire.last_used_at_end_user_ip_info } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import { errorOf } from "../result.js";
 import { assertAnswered } from "../wire.js";
 
 type WireContactChannel = components["schemas"]["ContactChannel"];
@@ -34,10 +34,10 @@ export interface ContactChannel {
   readonly usedForAuth: boolean;
   /**
    * E-mails a verification link to this address, pointing at `callbackUrl`
-   * (by default this app's email-verification page). An address that is
-   * verified already gives an EmailAlreadyVerified error Result.
+   * (by default this app's email-verification page). As in the reference SDK,
+   * an address that is verified already is not an error: there is nothing to send.
    */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<Result<undefined, EmailAlreadyVerified>>;
+  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<void>;
   update(data: ContactChannelUpdateOptions): Promise<void>;
   delete(): Promise<void>;
 }
@@ -45,6 +45,27 @@ export interface ContactChannel {
 /** Options are checked so that a call without them is a clear error, not a TypeError. */
 function requireOptions(value: unknown, method: string, shape: string): void {
   if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
+}
+
+/**
+ * Sends the verification e-mail of channel `channelId` of user `userId` (`me` for
+ * the signed-in user); answers EmailAlreadyVerified when the address is verified.
+ */
+export function sendChannelVerification(
+  ctx: Pick<ClientAppContext, "client" | "absoluteUrl" | "urls">,
+  userId: string,
+  channelId: string,
+  callbackUrl: string | undefined,
+): Promise<EmailAlreadyVerified | undefined> {
+  const callback_url = ctx.absoluteUrl(callbackUrl ?? ctx.urls.emailVerification);
+  return errorOf<EmailAlreadyVerified>(
+    () =>
+      ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
+        params: { path: { user_id: userId, contact_channel_id: channelId } },
+        body: { callback_url },
+      }),
+    ["EMAIL_ALREADY_VERIFIED"],
+  );
 }
 
 /** The channel's path: the signed-in user is `me`. */
@@ -59,15 +80,7 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
     isVerified: wire.is_verified,
     usedForAuth: wire.used_for_auth,
     async sendVerificationEmail(options) {
-      const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
-      const result = await resultOf(async () => {
-        await ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
-          params: pathOf(wire.id),
-          body: { callback_url },
-        });
-        return undefined;
-      }, ["EMAIL_ALREADY_VERIFIED"]);
-      return result as Result<undefined, EmailAlreadyVerified>;
+      await sendChannelVerification(ctx, "me", wire.id, options?.callbackUrl);
     },
     async update(data) {
       requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary? }");

@@ -3,6 +3,8 @@
 // projects they own (SPEC §6).
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
+import type { StackAdminApp } from "../admin-app.js";
+import { adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdateOptions } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 
@@ -25,19 +27,15 @@ export interface Project {
   readonly config: ProjectConfig;
 }
 
-/** A project the signed-in user owns (internal project only). */
-export interface AdminOwnedProject {
-  readonly id: string;
-  readonly displayName: string;
-  readonly description: string | null;
-  readonly createdAt: Date;
-  readonly userCount: number;
-  readonly isProductionMode: boolean;
-}
+/**
+ * A project the signed-in user owns (internal project only): the admin view of
+ * the project, and `app`, an admin app for it acting on the owner's session.
+ */
+export type AdminOwnedProject = AdminProject & { readonly app: StackAdminApp };
 
-export interface AdminProjectCreateOptions {
+/** What a new project is made with; `config` takes the service's defaults for what it leaves out. */
+export interface AdminProjectCreateOptions extends AdminProjectUpdateOptions {
   readonly displayName: string;
-  readonly description?: string | null;
 }
 
 export const INTERNAL_PROJECT_ID = "internal";
@@ -64,15 +62,14 @@ export async function getProject(ctx: ClientAppContext): Promise<Project> {
   };
 }
 
-function ownedProjectFromWire(wire: components["schemas"]["AdminProject"]): AdminOwnedProject {
-  return {
-    id: wire.id,
-    displayName: wire.display_name,
-    description: wire.description,
-    createdAt: new Date(wire.created_at_millis),
-    userCount: wire.user_count,
-    isProductionMode: wire.is_production_mode,
-  };
+/**
+ * The owned projects of `wires`, each with its admin app on the owner's current
+ * session. The admin half is loaded on first use, so client apps do not bundle it.
+ */
+async function ownedProjectsOf(ctx: ClientAppContext, wires: readonly components["schemas"]["AdminProject"][]): Promise<AdminOwnedProject[]> {
+  const { ownedProjectOf } = await import("../admin-app.js");
+  const owner = ctx.sessions().current();
+  return wires.map((wire) => ownedProjectOf(ctx, owner, wire));
 }
 
 /** The service would answer EXPECTED_INTERNAL_PROJECT; say what to do instead, before sending anything. */
@@ -89,21 +86,22 @@ export async function listOwnedProjects(ctx: ClientAppContext): Promise<AdminOwn
   requireInternalProject(ctx, "listOwnedProjects");
   const { data } = await ctx.client.api.GET("/internal/projects");
   assertAnswered(data, "GET /internal/projects");
-  return data.items.map(ownedProjectFromWire);
+  return ownedProjectsOf(ctx, data.items);
 }
 
-/** Creates a project owned by the signed-in user; config fields take the service's defaults. */
+/**
+ * Creates a project owned by the signed-in user, with the reference SDK's
+ * options (`displayName`, `description`, `isProductionMode`, `config`); what the
+ * config leaves out takes the service's defaults.
+ */
 export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions): Promise<AdminOwnedProject> {
   requireInternalProject(ctx, "createProject");
   if (typeof options !== "object" || options === null || typeof options.displayName !== "string") {
-    throw new StackConfigurationError("createProject needs options: { displayName, description? }.");
+    throw new StackConfigurationError("createProject needs options: { displayName, description?, isProductionMode?, config? }.");
   }
-  const { data } = await ctx.client.api.POST("/internal/projects", {
-    body: {
-      display_name: options.displayName,
-      ...(options.description !== undefined && { description: options.description }),
-    },
-  });
+  const body = { ...adminProjectUpdateToWire(options, "createProject"), display_name: options.displayName };
+  const { data } = await ctx.client.api.POST("/internal/projects", { body });
   assertAnswered(data, "POST /internal/projects", "the new project");
-  return ownedProjectFromWire(data);
+  const [project] = await ownedProjectsOf(ctx, [data]);
+  return project!;
 }

@@ -8,7 +8,7 @@ import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
 import { setPassword, updatePassword } from "../flows/password.js";
-import { resultOf, type Result } from "../result.js";
+import { errorOf, type Result } from "../result.js";
 import { userSessionMethods, type UserSessionMethods } from "./active-session.js";
 import { userApiKeyMethods, type UserApiKeyMethods } from "./api-key.js";
 import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "./connected-account.js";
@@ -93,13 +93,18 @@ export interface UserProfileMethods {
   setSelectedTeam(team: Team | { readonly id: string } | string | null): Promise<void>;
   /** Deletes the user (the project must allow it); the session ends. */
   delete(): Promise<void>;
-  /** E-mails a verification link to the primary e-mail; one already verified gives an EmailAlreadyVerified error Result. */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<Result<undefined, EmailAlreadyVerified>>;
+  /**
+   * E-mails a verification link to the primary e-mail. As in the reference SDK it
+   * answers `undefined`, or returns (does not throw) EmailAlreadyVerified.
+   */
+  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<EmailAlreadyVerified | void>;
+  /** `undefined` on success; a wrong old password or a refused new one is returned (not thrown), as in the reference SDK. */
   updatePassword(options: {
     readonly oldPassword: string;
     readonly newPassword: string;
-  }): Promise<Result<undefined, PasswordConfirmationMismatch | PasswordRequirementsNotMet>>;
-  setPassword(options: { readonly password: string }): Promise<Result<undefined, PasswordRequirementsNotMet>>;
+  }): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
+  /** `undefined` on success; a refused password is returned (not thrown), as in the reference SDK. */
+  setPassword(options: { readonly password: string }): Promise<PasswordRequirementsNotMet | void>;
 }
 
 export type CurrentUser = BaseUser &
@@ -221,11 +226,10 @@ function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfil
         );
       }
       const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
-      const result = await resultOf(async () => {
-        await ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url } });
-        return undefined;
-      }, ["EMAIL_ALREADY_VERIFIED"]);
-      return result as Result<undefined, EmailAlreadyVerified>;
+      return errorOf<EmailAlreadyVerified>(
+        () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url } }),
+        ["EMAIL_ALREADY_VERIFIED"],
+      );
     },
     updatePassword: (options) => updatePassword(ctx, options),
     setPassword: (options) => setPassword(ctx, options),

@@ -8,7 +8,8 @@ import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
 import { createCurrentUser, type BaseUser } from "../objects/user.js";
-import { resultOf, type Result } from "../result.js";
+import { sendChannelVerification } from "../objects/contact-channel.js";
+import { errorOf } from "../result.js";
 import { requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { serverUserConnectedAccountMethods } from "./connected-accounts.js";
@@ -39,8 +40,8 @@ export interface ServerUserProfileMethods {
   setSelectedTeam(team: { readonly id: string } | string | null): Promise<void>;
   /** Deletes the user (`DELETE /users/{id}`). */
   delete(): Promise<void>;
-  /** E-mails a verification link to the primary e-mail; one already verified gives an EmailAlreadyVerified error Result. */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<Result<undefined, EmailAlreadyVerified>>;
+  /** E-mails a verification link to the primary e-mail; returns (does not throw) EmailAlreadyVerified, as in the reference SDK. */
+  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<EmailAlreadyVerified | void>;
   /**
    * Checks the old password, so it needs the user's own session: it works on
    * the user from `getUser()` (the request's user); on other users it throws a
@@ -49,9 +50,12 @@ export interface ServerUserProfileMethods {
   updatePassword(options: {
     readonly oldPassword: string;
     readonly newPassword: string;
-  }): Promise<Result<undefined, PasswordConfirmationMismatch | PasswordRequirementsNotMet>>;
-  /** Sets a new password (`PATCH /users/{id} { password }`); the service ends the user's other sessions. */
-  setPassword(options: { readonly password: string }): Promise<Result<undefined, PasswordRequirementsNotMet>>;
+  }): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
+  /**
+   * Sets a new password (`PATCH /users/{id} { password }`); the service ends the
+   * user's other sessions. A refused password is returned (not thrown), as in the reference SDK.
+   */
+  setPassword(options: { readonly password: string }): Promise<PasswordRequirementsNotMet | void>;
 }
 
 export type ServerUser = BaseUser &
@@ -131,7 +135,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
           "sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: \"email\", usedForAuth, isPrimary: true }).",
         );
       }
-      return primary.sendVerificationEmail(options);
+      return sendChannelVerification(ctx, wire.id, primary.id, options?.callbackUrl);
     },
     async updatePassword() {
       throw new StackConfigurationError(
@@ -140,8 +144,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
     },
     async setPassword(options) {
       requireOptions(options, "user.setPassword", "{ password }");
-      const result = await resultOf(() => update({ password: options.password }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
-      return result as Result<undefined, PasswordRequirementsNotMet>;
+      return errorOf<PasswordRequirementsNotMet>(() => update({ password: options.password }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
     },
   };
 }

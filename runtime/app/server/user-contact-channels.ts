@@ -1,10 +1,8 @@
 // A server user's contact channels (SPEC §3; endpoints.md §C): CRUD under
 // /contact-channels/{userId}/{id} and the verification e-mail, for any user.
 // Server code may also mark a channel verified. Field mapping is the client's.
-import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
-import { createContactChannelObject, type ContactChannel, type ContactChannelCreateOptions, type ContactChannelUpdateOptions } from "../objects/contact-channel.js";
-import { resultOf, type Result } from "../result.js";
+import { createContactChannelObject, sendChannelVerification, type ContactChannel, type ContactChannelCreateOptions, type ContactChannelUpdateOptions } from "../objects/contact-channel.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";
 import type { ServerAppContext } from "./context.js";
@@ -39,15 +37,7 @@ export function createServerContactChannel(ctx: ServerAppContext, userId: string
     isVerified,
     usedForAuth,
     async sendVerificationEmail(options) {
-      const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
-      const result = await resultOf(async () => {
-        await ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
-          params,
-          body: { callback_url },
-        });
-        return undefined;
-      }, ["EMAIL_ALREADY_VERIFIED"]);
-      return result as Result<undefined, EmailAlreadyVerified>;
+      await sendChannelVerification(ctx, userId, id, options?.callbackUrl);
     },
     async update(data) {
       requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary?, isVerified? }");

@@ -8,7 +8,7 @@ import type { StoredTokens } from "../../../runtime/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
 import { fakeBrowser, signedInTokens } from "../../helpers/app-context.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
-import { settleOnFakeTime } from "../../helpers/outcome.js";
+import { rejectionOf, settleOnFakeTime } from "../../helpers/outcome.js";
 
 const exampleUser = doc.components.examples["ClientUser"]!.value as Record<string, unknown>;
 const tokens = (sub: string) => ({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
@@ -70,10 +70,35 @@ describe("getUser", () => {
     );
   });
 
-  it("with or: 'redirect' goes to sign-in carrying after_auth_return_to, then fails", async () => {
-    const { app, navigations } = setup(() => json(exampleUser));
-    await expect(settle(app.getUser({ or: "redirect" }))).rejects.toBeInstanceOf(UserNotSignedInError);
+  it("with or: 'redirect' calls the app's navigate with sign-in and after_auth_return_to, then resolves null after 2000 ms, as the reference does", async () => {
+    const { app, navigations, waits } = setup(() => json(exampleUser));
+    await expect(settle(app.getUser({ or: "redirect" }))).resolves.toBeNull();
     expect(navigations).toEqual([`/handler/sign-in?after_auth_return_to=${encodeURIComponent("/dashboard?tab=1")}`]);
+    expect(waits).toContain(2000);
+  });
+
+  it("with or: 'redirect' and redirectMethod 'none' throws UserNotSignedInError, since nothing can navigate", async () => {
+    const { app, navigations } = setup(() => json(exampleUser), { app: { redirectMethod: "none" } });
+    const error = await rejectionOf(app.getUser({ or: "redirect" }));
+    expect(error).toBeInstanceOf(UserNotSignedInError);
+    expect((error as Error).message).toBe(
+      'User is not signed in; getUser({ or: \'redirect\' }) cannot go to the sign-in page because this app\'s redirectMethod is "none".',
+    );
+    expect(navigations).toEqual([]);
+  });
+
+  it("with tokenStore reads the user of those tokens, not of the app's store, as the reference does", async () => {
+    const theirs = signedInTokens("rt-theirs");
+    const { app, service } = setup((r) => (r.headers["x-stack-access-token"] ? json(exampleUser) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.")));
+    expect(await app.getUser()).toBeNull();
+    const user = await app.getUser({ tokenStore: { accessToken: theirs.accessToken!, refreshToken: theirs.refreshToken! } });
+    expect(user?.id).toBe(exampleUser["id"]);
+    expect(service.requests.map((r) => r.headers["x-stack-access-token"])).toEqual([theirs.accessToken]);
+  });
+
+  it("reads or: 'anonymous-if-exists[deprecated]' (the newer reference's name) as 'anonymous-if-exists'", async () => {
+    const { app } = setup(() => json({ ...exampleUser, is_anonymous: true }), { tokens: signedInTokens() });
+    expect(await app.getUser({ or: "anonymous-if-exists[deprecated]" })).toMatchObject({ isAnonymous: true });
   });
 
   it("counts an anonymous user as signed out unless anonymous access is asked for", async () => {

@@ -8,8 +8,7 @@ import { useAction } from "../hooks.js";
 function Channel({ channel }: { readonly channel: ContactChannel }) {
   const [sent, setSent] = useState(false);
   const verify = useAction(async () => {
-    const result = await channel.sendVerificationEmail();
-    if (result.status === "error") throw result.error;
+    await channel.sendVerificationEmail();
     setSent(true);
   }, []);
   const update = useUpdateContactChannel();

@@ -96,7 +96,7 @@ describe("signInWithCredential", () => {
 
 describe("signUpWithCredential", () => {
   it("posts email, password and the absolute e-mail-verification URL by default", async () => {
-    const { ctx, service, redirects } = signedOut(() => issued({ is_new_user: true }));
+    const { ctx, service, redirects } = signedOut(() => issued());
     await signUpWithCredential(ctx, { email: "a@example.com", password: "pw-1" }, redirects);
     expect(service.requests.map(sent)).toEqual([
       {
@@ -220,7 +220,7 @@ describe("resetPassword", () => {
 describe("updatePassword", () => {
   it("posts old and new password with the session's refresh token", async () => {
     const { ctx, service } = testAppContext(() => json({ success: true }));
-    expect(await updatePassword(ctx, { oldPassword: "old-pw", newPassword: "new-pw" })).toEqual({ status: "ok", data: undefined });
+    expect(await updatePassword(ctx, { oldPassword: "old-pw", newPassword: "new-pw" })).toBeUndefined();
     expect(service.requests.map(sent)).toEqual([
       { method: "POST", path: "/api/v1/auth/password/update", body: { old_password: "old-pw", new_password: "new-pw" } },
     ]);
@@ -239,10 +239,11 @@ describe("updatePassword", () => {
     ["PASSWORD_CONFIRMATION_MISMATCH", KnownErrors.PasswordConfirmationMismatch],
     ["PASSWORD_TOO_SHORT", KnownErrors.PasswordTooShort],
     ["PASSWORD_TOO_LONG", KnownErrors.PasswordTooLong],
-  ] as const)("returns %s as a Result error", async (code, cls) => {
+  ] as const)("returns %s, not thrown, as the reference SDK does", async (code, cls) => {
     const { ctx } = testAppContext(() => knownError(400, code, "no"));
-    const result = await updatePassword(ctx, { oldPassword: "old-pw", newPassword: "new-pw" });
-    expect((result as { error: unknown }).error).toBeInstanceOf(cls);
+    const error = await updatePassword(ctx, { oldPassword: "old-pw", newPassword: "new-pw" });
+    expect(error).toBeInstanceOf(cls);
+    expect(error?.errorCode).toBe(code);
   });
 
   it("throws USER_AUTHENTICATION_REQUIRED", async () => {
@@ -254,7 +255,7 @@ describe("updatePassword", () => {
 describe("setPassword", () => {
   it("posts the password to /auth/password/set without the refresh token", async () => {
     const { ctx, service } = testAppContext(() => json({ success: true }));
-    expect(await setPassword(ctx, { password: "pw-1" })).toEqual({ status: "ok", data: undefined });
+    expect(await setPassword(ctx, { password: "pw-1" })).toBeUndefined();
     expect(service.requests.map(sent)).toEqual([{ method: "POST", path: "/api/v1/auth/password/set", body: { password: "pw-1" } }]);
     expect(service.requests[0]!.headers["x-stack-refresh-token"]).toBeUndefined();
   });
@@ -262,9 +263,8 @@ describe("setPassword", () => {
   it.each([
     ["PASSWORD_TOO_SHORT", KnownErrors.PasswordTooShort],
     ["PASSWORD_TOO_LONG", KnownErrors.PasswordTooLong],
-  ] as const)("returns %s as a Result error", async (code, cls) => {
+  ] as const)("returns %s, not thrown, as the reference SDK does", async (code, cls) => {
     const { ctx } = testAppContext(() => knownError(400, code, "no"));
-    const result = await setPassword(ctx, { password: "pw" });
-    expect((result as { error: unknown }).error).toBeInstanceOf(cls);
+    expect(await setPassword(ctx, { password: "pw" })).toBeInstanceOf(cls);
   });
 });

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
+import { StackAdminApp } from "../../../../runtime/app/admin-app.js";
 import { createProject, getProject, listOwnedProjects } from "../../../../runtime/app/objects/project.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -61,8 +62,11 @@ describe("listOwnedProjects", () => {
   it("is GET /internal/projects, each project with createdAt a Date", async () => {
     const { ctx, service } = internal(() => json(example("AdminProjectList")));
     const projects = await listOwnedProjects(ctx);
-    expect(projects).toEqual([OWNED]);
+    expect(projects).toHaveLength(1);
+    expect(projects[0]).toMatchObject(OWNED);
     expect(projects[0]!.createdAt).toBeInstanceOf(Date);
+    expect(projects[0]!.config.signUpEnabled).toBe((example("AdminProject") as { config: { sign_up_enabled: boolean } }).config.sign_up_enabled);
+    expect(projects[0]!.app).toBeInstanceOf(StackAdminApp);
     expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/internal/projects", body: undefined }]);
   });
 
@@ -78,10 +82,29 @@ describe("listOwnedProjects", () => {
 describe("createProject", () => {
   it("is POST /internal/projects {display_name, description}, answering the owned project", async () => {
     const { ctx, service } = internal(() => json(example("AdminProject"), { status: 201 }));
-    expect(await createProject(ctx, { displayName: "Acme", description: "Acme's customer portal" })).toEqual(OWNED);
+    expect(await createProject(ctx, { displayName: "Acme", description: "Acme's customer portal" })).toMatchObject(OWNED);
     expect(sent(service)).toEqual([
       { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", description: "Acme's customer portal" } },
     ]);
+  });
+
+  it("passes every option of the reference SDK on the wire: isProductionMode and config in snake_case", async () => {
+    const { ctx, service } = internal(() => json(example("AdminProject"), { status: 201 }));
+    await createProject(ctx, {
+      displayName: "Acme",
+      isProductionMode: false,
+      config: { allowUserApiKeys: true, clientTeamCreationEnabled: true, signUpEnabled: false, domains: [{ domain: "https://acme.example.com", handlerPath: "/handler" }] },
+    });
+    expect(sent(service)[0]!.body).toEqual({
+      display_name: "Acme",
+      is_production_mode: false,
+      config: {
+        allow_user_api_keys: true,
+        client_team_creation_enabled: true,
+        sign_up_enabled: false,
+        domains: [{ domain: "https://acme.example.com", handler_path: "/handler" }],
+      },
+    });
   });
 
   it("leaves description out when it is not given", async () => {
@@ -99,6 +122,55 @@ describe("createProject", () => {
   it("without a displayName is a configuration error and sends nothing", async () => {
     const { ctx, service } = internal(() => json(example("AdminProject")));
     expect(isStackError(await rejectionOf(createProject(ctx, undefined as never)), "StackConfigurationError")).toBe(true);
+    expect(service.requests).toEqual([]);
+  });
+});
+
+describe("an owned project (the reference's AdminOwnedProject)", () => {
+  const PROJECT = example("AdminProject") as { id: string };
+
+  async function owned() {
+    const t = internal((r) => json(r.method === "GET" && r.path === "/api/v1/internal/projects" ? example("AdminProjectList") : example("AdminProject")));
+    const [project] = await listOwnedProjects(t.ctx);
+    t.service.requests.length = 0;
+    return { ...t, project: project! };
+  }
+
+  it("has an admin app for that project acting on the owner's session: admin access, the owner's token, no keys", async () => {
+    const { project, service, store } = await owned();
+    await project.app.getProject();
+    const [request] = service.requests;
+    expect(request!.method).toBe("GET");
+    expect(request!.path).toBe("/api/v1/internal/projects/current");
+    expect(request!.headers).toMatchObject({
+      "x-stack-project-id": PROJECT.id,
+      "x-stack-access-type": "admin",
+      "x-stack-admin-access-token": store!.get().accessToken,
+    });
+    for (const key of ["x-stack-publishable-client-key", "x-stack-secret-server-key", "x-stack-super-secret-admin-key", "x-stack-access-token"]) {
+      expect(request!.headers[key]).toBeUndefined();
+    }
+  });
+
+  it("update() is PATCH /internal/projects/current of that project, in snake_case", async () => {
+    const { project, service } = await owned();
+    await project.update({ displayName: "Acme 2", config: { magicLinkEnabled: false } });
+    expect(sent(service)).toEqual([
+      { method: "PATCH", path: "/api/v1/internal/projects/current", body: { display_name: "Acme 2", config: { magic_link_enabled: false } } },
+    ]);
+    expect(service.requests[0]!.headers["x-stack-project-id"]).toBe(PROJECT.id);
+  });
+
+  it("delete() is DELETE /internal/projects/current of that project", async () => {
+    const { project, service } = await owned();
+    await project.delete();
+    expect(sent(service)).toEqual([{ method: "DELETE", path: "/api/v1/internal/projects/current", body: undefined }]);
+    expect(service.requests[0]!.headers["x-stack-admin-access-token"]).toBeDefined();
+  });
+
+  it("getProductionModeErrors() reads the project as listed, with no request", async () => {
+    const { project, service } = await owned();
+    expect(Array.isArray(await project.getProductionModeErrors())).toBe(true);
     expect(service.requests).toEqual([]);
   });
 });

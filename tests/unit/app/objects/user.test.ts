@@ -175,7 +175,7 @@ describe("delete", () => {
 describe("sendVerificationEmail", () => {
   it("is POST /contact-channels/send-verification-code with the primary e-mail and the absolute email-verification URL", async () => {
     const { user, service } = setup();
-    expect(await user.sendVerificationEmail()).toEqual({ status: "ok", data: undefined });
+    expect(await user.sendVerificationEmail()).toBeUndefined();
     expect(sent(service)).toEqual([
       {
         method: "POST",
@@ -191,10 +191,14 @@ describe("sendVerificationEmail", () => {
     expect(sent(service)[0]!.body).toEqual({ email: "ada@example.com", callback_url: "https://app.example.com/verify-email" });
   });
 
-  it("answers an EmailAlreadyVerified error Result", async () => {
+  it("returns EmailAlreadyVerified (not thrown), as the reference SDK does", async () => {
     const { user } = setup({ handler: () => knownError(409, "EMAIL_ALREADY_VERIFIED", "The e-mail is already verified.") });
-    const result = await user.sendVerificationEmail();
-    expect(result.status === "error" && result.error).toBeInstanceOf(KnownErrors.EmailAlreadyVerified);
+    expect(await user.sendVerificationEmail()).toBeInstanceOf(KnownErrors.EmailAlreadyVerified);
+  });
+
+  it("resolves undefined once the e-mail is sent", async () => {
+    const { user } = setup();
+    expect(await user.sendVerificationEmail()).toBeUndefined();
   });
 
   it("without a primary e-mail is a configuration error and sends nothing", async () => {
@@ -207,23 +211,24 @@ describe("sendVerificationEmail", () => {
 });
 
 describe("updatePassword and setPassword", () => {
-  it("updatePassword is POST /auth/password/update {old_password, new_password}, a Result", async () => {
+  it("updatePassword is POST /auth/password/update {old_password, new_password}, resolving undefined", async () => {
     const { user, service } = setup();
-    expect(await user.updatePassword({ oldPassword: "old-secret", newPassword: "new-secret" })).toEqual({ status: "ok", data: undefined });
+    expect(await user.updatePassword({ oldPassword: "old-secret", newPassword: "new-secret" })).toBeUndefined();
     expect(sent(service)).toEqual([
       { method: "POST", path: "/api/v1/auth/password/update", body: { old_password: "old-secret", new_password: "new-secret" } },
     ]);
   });
 
-  it("updatePassword answers PasswordConfirmationMismatch as an error Result", async () => {
+  it("updatePassword returns PasswordConfirmationMismatch (not thrown), as the reference SDK does", async () => {
     const { user } = setup({ handler: () => knownError(400, "PASSWORD_CONFIRMATION_MISMATCH", "Passwords do not match.") });
-    const result = await user.updatePassword({ oldPassword: "wrong", newPassword: "new-secret" });
-    expect(result.status === "error" && result.error).toBeInstanceOf(KnownErrors.PasswordConfirmationMismatch);
+    const error = await user.updatePassword({ oldPassword: "wrong", newPassword: "new-secret" });
+    expect(error).toBeInstanceOf(KnownErrors.PasswordConfirmationMismatch);
+    expect(error?.errorCode).toBe("PASSWORD_CONFIRMATION_MISMATCH");
   });
 
   it("setPassword is POST /auth/password/set {password}", async () => {
     const { user, service } = setup({ wire: { has_password: false } });
-    expect(await user.setPassword({ password: "first-secret" })).toEqual({ status: "ok", data: undefined });
+    expect(await user.setPassword({ password: "first-secret" })).toBeUndefined();
     expect(sent(service)).toEqual([{ method: "POST", path: "/api/v1/auth/password/set", body: { password: "first-secret" } }]);
   });
 });

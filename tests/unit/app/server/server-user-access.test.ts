@@ -108,7 +108,7 @@ describe("contact channels", () => {
     const [channel] = await user.listContactChannels();
     service.requests.length = 0;
     await channel!.update({ value: "ada@lovelace.example", usedForAuth: false, isPrimary: false, isVerified: true });
-    expect(await channel!.sendVerificationEmail({ callbackUrl: "https://app.example.com/verify" })).toEqual({ status: "ok", data: undefined });
+    expect(await channel!.sendVerificationEmail({ callbackUrl: "https://app.example.com/verify" })).toBeUndefined();
     await channel!.delete();
     expect(sent(service)).toEqual([
       { method: "PATCH", path, body: { value: "ada@lovelace.example", used_for_auth: false, is_primary: false, is_verified: true } },

@@ -135,12 +135,12 @@ describe("changing the user", () => {
     expectServerRequests(service);
   });
 
-  it("setPassword sends the password and returns PASSWORD_TOO_SHORT as a Result error", async () => {
+  it("setPassword sends the password and returns PASSWORD_TOO_SHORT (not thrown), as the reference SDK does", async () => {
     const ok = await withServerUser();
-    expect(await ok.user.setPassword({ password: "long enough" })).toEqual({ status: "ok", data: undefined });
+    expect(await ok.user.setPassword({ password: "long enough" })).toBeUndefined();
     expect(sent(ok.service)).toEqual([{ method: "PATCH", path: `/users/${USER_ID}`, body: { password: "long enough" } }]);
     const short = await withServerUser({ [`PATCH /users/${USER_ID}`]: () => knownError(400, "PASSWORD_TOO_SHORT", "Password too short. Minimum length is 8.", { min_length: 8 }) });
-    expect(await short.user.setPassword({ password: "x" })).toMatchObject({ status: "error", error: { code: "PASSWORD_TOO_SHORT" } });
+    expect(await short.user.setPassword({ password: "x" })).toMatchObject({ code: "PASSWORD_TOO_SHORT", errorCode: "PASSWORD_TOO_SHORT" });
   });
 
   it("updatePassword needs the user's session and says so, without a request", async () => {
@@ -153,7 +153,7 @@ describe("changing the user", () => {
 
   it("sendVerificationEmail sends the code through the primary e-mail's contact channel", async () => {
     const { user, service } = await withServerUser({ [`GET /contact-channels?user_id=${USER_ID}`]: () => json({ items: [CHANNEL] }) });
-    expect(await user.sendVerificationEmail()).toEqual({ status: "ok", data: undefined });
+    expect(await user.sendVerificationEmail()).toBeUndefined();
     expect(sent(service)).toEqual([
       { method: "GET", path: `/contact-channels?user_id=${USER_ID}` },
       {
@@ -165,12 +165,12 @@ describe("changing the user", () => {
     expectServerRequests(service);
   });
 
-  it("sendVerificationEmail returns EMAIL_ALREADY_VERIFIED as a Result error", async () => {
+  it("sendVerificationEmail returns EMAIL_ALREADY_VERIFIED (not thrown), as the reference SDK does", async () => {
     const { user } = await withServerUser({
       [`GET /contact-channels?user_id=${USER_ID}`]: () => json({ items: [CHANNEL] }),
       [`POST /contact-channels/${USER_ID}/${CHANNEL.id}/send-verification-code`]: () => knownError(409, "EMAIL_ALREADY_VERIFIED", "Already verified."),
     });
-    expect(await user.sendVerificationEmail()).toMatchObject({ status: "error", error: { code: "EMAIL_ALREADY_VERIFIED" } });
+    expect(await user.sendVerificationEmail()).toMatchObject({ code: "EMAIL_ALREADY_VERIFIED", statusCode: 409 });
   });
 
   it("sendVerificationEmail without a primary e-mail is a configuration error", async () => {
