@@ -1,4 +1,10 @@
-// The runtime entry, `stackkit`. It re-exports only; each concern lives in its own module.
+// The runtime entry, `stackkit`. It re-exports, and makes one hand-over: owned
+// projects carry an admin app, which is built on the client app, so the client
+// half gets it from here, loaded on first use, rather than importing it. It is
+// here because an entry's own statements are kept by every bundler.
+import { provideOwnedProjectFactory } from "./app/objects/project.js";
+
+provideOwnedProjectFactory(async () => (await import("./app/admin-app.js")).ownedProjectOf);
 
 export * from "./app/index.js";
 export { createStackClient, type StackClient, type StackClientOptions } from "./client.js";

@@ -37,6 +37,12 @@ import { adminProjectFromWire, getAdminProject, type AdminProject } from "./admi
 import type { RuntimeClientSettings } from "./client-app.js";
 import type { ClientAppContext } from "./context.js";
 import type { AdminOwnedProject } from "./objects/project.js";
+
+declare module "./objects/project.js" {
+  interface OwnedProjectApps {
+    readonly app: StackAdminApp;
+  }
+}
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
 

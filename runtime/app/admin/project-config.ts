@@ -4,7 +4,6 @@
 // writing sends only the fields the caller gave, so nothing else is reset.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import type { TeamPermission } from "../objects/permission.js";
 
 type Schemas = components["schemas"];
 
@@ -42,7 +41,10 @@ export type AdminEmailConfig =
     };
 
 /** A default permission (granted on team creation, team join or sign-up): just its id, as the reference names it. */
-export type AdminTeamPermission = TeamPermission;
+/** A permission given by default: just its id (the same shape as the user's TeamPermission). */
+export interface AdminTeamPermission {
+  readonly id: string;
+}
 
 export interface AdminProjectConfig {
   readonly signUpEnabled: boolean;

@@ -3,7 +3,7 @@
 // projects they own (SPEC §6).
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
-import type { StackAdminApp } from "../admin-app.js";
+import type { OwnerSession } from "../../pipeline.js";
 import { adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdateOptions } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
@@ -28,10 +28,29 @@ export interface Project {
 }
 
 /**
+ * What an owned project's `app` is. The admin app is built on this client half,
+ * so this half cannot name it: the admin app's module fills this in (TypeScript
+ * declaration merging), as it fills in the factory below at run time.
+ */
+export interface OwnedProjectApps {}
+
+/**
  * A project the signed-in user owns (internal project only): the admin view of
  * the project, and `app`, an admin app for it acting on the owner's session.
  */
-export type AdminOwnedProject = AdminProject & { readonly app: StackAdminApp };
+export type AdminOwnedProject = AdminProject & {
+  readonly app: OwnedProjectApps extends { readonly app: infer App } ? App : never;
+};
+
+type WireAdminProject = components["schemas"]["AdminProject"];
+type OwnedProjectFactory = (ctx: ClientAppContext, owner: OwnerSession, wire: WireAdminProject) => AdminOwnedProject;
+
+let loadOwnedProjectFactory: (() => Promise<OwnedProjectFactory>) | undefined;
+
+/** Hands over how owned projects are built; the package entry calls it with a lazy import of the admin half. */
+export function provideOwnedProjectFactory(load: () => Promise<OwnedProjectFactory>): void {
+  loadOwnedProjectFactory = load;
+}
 
 /** What a new project is made with; `config` takes the service's defaults for what it leaves out. */
 export interface AdminProjectCreateOptions extends AdminProjectUpdateOptions {
@@ -66,8 +85,11 @@ export async function getProject(ctx: ClientAppContext): Promise<Project> {
  * The owned projects of `wires`, each with its admin app on the owner's current
  * session. The admin half is loaded on first use, so client apps do not bundle it.
  */
-async function ownedProjectsOf(ctx: ClientAppContext, wires: readonly components["schemas"]["AdminProject"][]): Promise<AdminOwnedProject[]> {
-  const { ownedProjectOf } = await import("../admin-app.js");
+async function ownedProjectsOf(ctx: ClientAppContext, wires: readonly WireAdminProject[]): Promise<AdminOwnedProject[]> {
+  if (!loadOwnedProjectFactory) {
+    throw new StackConfigurationError('Owned projects come with their admin app, which is missing: import the app classes from "stackkit".');
+  }
+  const ownedProjectOf = await loadOwnedProjectFactory();
   const owner = ctx.sessions().current();
   return wires.map((wire) => ownedProjectOf(ctx, owner, wire));
 }

@@ -4,8 +4,8 @@ import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { StackAdminApp } from "../../../../runtime/app/admin-app.js";
 import { createProject, getProject, listOwnedProjects } from "../../../../runtime/app/objects/project.js";
-import { testAppContext } from "../../../helpers/app-context.js";
-import { json, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
+import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
+import { fakeService, json, knownError, testEnvironment, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { doc } from "../../../fixtures/document.js";
 
@@ -172,5 +172,28 @@ describe("an owned project (the reference's AdminOwnedProject)", () => {
     const { project, service } = await owned();
     expect(Array.isArray(await project.getProductionModeErrors())).toBe(true);
     expect(service.requests).toEqual([]);
+  });
+});
+
+describe("the package entry", () => {
+  it("hands the admin app over to owned projects, so an app built from it needs nothing else", async () => {
+    // A fresh module graph with only the entry: no test helper registers anything here.
+    vi.resetModules();
+    const entry = await import("../../../../runtime/index.js");
+    const user = example("ClientUser") as Record<string, unknown>;
+    const service = fakeService((r) => json(r.path.startsWith("/api/v1/users/me") ? user : r.path === "/api/v1/internal/projects" ? example("AdminProjectList") : example("AdminProject")));
+    const { env } = testEnvironment(service.fetch);
+    const app = new entry.StackClientApp({
+      projectId: "internal",
+      publishableClientKey: "pck-1",
+      tokenStore: { accessToken: signedInTokens().accessToken!, refreshToken: "rt-owner" },
+      environment: env,
+      browser: null,
+      noAutomaticPrefetch: true,
+    });
+    const owner = (await app.getUser({ or: "throw" })) as import("../../../../runtime/index.js").CurrentInternalUser;
+    const [project] = await owner.listOwnedProjects();
+    expect(project!.app).toBeInstanceOf(entry.StackAdminApp);
+    expect(project!.app.projectId).toBe(project!.id);
   });
 });
