@@ -12,10 +12,11 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token or an authorization code for tokens
-         * @description The OAuth 2.0 token endpoint. The body is form-encoded
-         *     (`application/x-www-form-urlencoded`), not JSON, and the request carries none of the
-         *     `x-stack-*` headers: the client authenticates with `client_secret_post`, sending the project
-         *     id as `client_id` and the publishable client key as `client_secret`. Without
+         * @description The OAuth 2.0 token endpoint. Clients send the body form-encoded
+         *     (`application/x-www-form-urlencoded`); the service takes the same fields as JSON too. The
+         *     request carries none of the `x-stack-*` headers: the client authenticates with
+         *     `client_secret_post`, sending the project id as `client_id` and the publishable client key
+         *     as `client_secret`. Without
          *     `x-stack-override-error-status`, errors arrive with their real HTTP status.
          *
          *     - `grant_type=refresh_token` answers a fresh `access_token`; the refresh token is not
@@ -567,7 +568,7 @@ export interface paths {
         head?: never;
         /**
          * Update the signed-in user
-         * @description Changes only the fields sent. `selected_team_id` must name a team the user is a member of (`null` clears the selection). Setting `totp_secret_base64` turns on TOTP multi-factor sign-in; `null` turns it off. Answers the updated user, in the client view for a client and the server view for server and admin code.
+         * @description Changes only the fields sent. `selected_team_id` must name a team the user is a member of (`null` clears the selection). Setting `totp_secret_base64` turns on TOTP multi-factor sign-in; `null` turns it off. Answers the updated user, in the client view for a client and the server view for server and admin code. With server or admin access the route takes the fields of `updateUser` too (metadata the client cannot write, the primary e-mail, the password, `is_anonymous`); the service honours them for server and admin access only.
          */
         patch: operations["updateCurrentUser"];
         trace?: never;
@@ -4910,7 +4911,40 @@ export interface operations {
                      * @description The `redirect_uri` sent to the authorize call.
                      */
                     redirect_uri: string;
-                    /** @description The PKCE verifier of this flow. */
+                    /** @description The PKCE verifier of this flow. Clients send 43 to 128 characters (RFC 7636); the service does not check the length. */
+                    code_verifier: string;
+                    /** @description The project id. */
+                    client_id: string;
+                    /** @description The publishable client key. */
+                    client_secret: string;
+                };
+                /**
+                 * @example {
+                 *       "grant_type": "refresh_token",
+                 *       "refresh_token": "rt_4kq8m2x7v9w3n5p1z6c0b8d2f4h6j8l0",
+                 *       "client_id": "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
+                 *       "client_secret": "pck_7x2m9q4v1z6c3b8n5k0j7h2g4f9d1s6a1b2"
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    grant_type: "refresh_token";
+                    refresh_token: string;
+                    /** @description The project id. */
+                    client_id: string;
+                    /** @description The publishable client key. */
+                    client_secret: string;
+                } | {
+                    /** @constant */
+                    grant_type: "authorization_code";
+                    /** @description The `code` query parameter of the OAuth callback. */
+                    code: string;
+                    /**
+                     * Format: uri
+                     * @description The `redirect_uri` sent to the authorize call.
+                     */
+                    redirect_uri: string;
+                    /** @description The PKCE verifier of this flow. Clients send 43 to 128 characters (RFC 7636); the service does not check the length. */
                     code_verifier: string;
                     /** @description The project id. */
                     client_id: string;
@@ -4973,24 +5007,27 @@ export interface operations {
                 /** @example authorization_code */
                 grant_type: "authorization_code";
                 /**
-                 * @description base64url(SHA-256(code verifier)).
+                 * @description base64url(SHA-256(code verifier)) with `S256`, the verifier itself with `plain`.
                  * @example JF7i1b2eAXDLw5g2k-kEGHXcwJqM24S63l9c7IxQ9CA
                  */
                 code_challenge: string;
-                /** @example S256 */
-                code_challenge_method: "S256";
+                /**
+                 * @description `S256` (what clients send) or `plain`; the service accepts both.
+                 * @example S256
+                 */
+                code_challenge_method: "S256" | "plain";
                 /** @example code */
                 response_type: "code";
                 /**
-                 * @description `authenticate` to sign in, `link` to connect the provider account to the signed-in user.
+                 * @description `authenticate` to sign in, `link` to connect the provider account to the signed-in user. The service defaults it to `authenticate`; clients always send it.
                  * @example authenticate
                  */
-                type: "authenticate" | "link";
+                type?: "authenticate" | "link";
                 /**
-                 * @description Absolute URL of the app's error page.
+                 * @description Absolute URL of the app's error page. Optional for the service; clients always send it.
                  * @example https://app.example.com/handler/error
                  */
-                error_redirect_url: string;
+                error_redirect_url?: string;
                 /**
                  * @description Where the app should land after the callback; the token exchange hands it back.
                  * @example https://app.example.com/settings
@@ -5063,7 +5100,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
                     /**
                      * Format: uri
@@ -5263,7 +5300,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
                     password: string;
                 };
@@ -5301,7 +5338,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
                     password: string;
                     /**
@@ -5367,7 +5404,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
                     /**
                      * Format: uri
@@ -6038,6 +6075,25 @@ export interface operations {
                     /** @description Whether the user may sign in with a magic link / one-time code. */
                     otp_auth_enabled?: boolean;
                     passkey_auth_enabled?: boolean;
+                    /** @description Server and admin access only. */
+                    client_read_only_metadata?: components["schemas"]["Metadata"];
+                    /** @description Server and admin access only. */
+                    server_metadata?: components["schemas"]["Metadata"];
+                    /** @description Server and admin access only. An e-mail address, or `null` to remove the primary e-mail; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
+                    primary_email?: string | null;
+                    /** @description Server and admin access only. */
+                    primary_email_verified?: boolean;
+                    /** @description Server and admin access only. Whether the user can sign in with the primary e-mail (password or one-time code). */
+                    primary_email_auth_enabled?: boolean;
+                    /** @description Server and admin access only. The new password; `null` removes it. Setting it revokes the user's sessions. */
+                    password?: string | null;
+                    /** @description Server and admin access only. A password hash in Modular Crypt Format, instead of `password`. */
+                    password_hash?: string;
+                    /**
+                     * @description Server and admin access only. Only `false` is accepted; it turns an anonymous user into a regular one.
+                     * @constant
+                     */
+                    is_anonymous?: false;
                 };
             };
         };
@@ -6051,9 +6107,10 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"] | components["schemas"]["ClientUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
+            400: components["responses"]["KnownErrors400_7c922e34"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
+            409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6132,7 +6189,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     primary_email?: string | null;
                     primary_email_verified?: boolean;
                     /** @description Whether the user can sign in with the primary e-mail (password or one-time code). */
@@ -6271,7 +6328,7 @@ export interface operations {
                     client_metadata?: components["schemas"]["Metadata"];
                     client_read_only_metadata?: components["schemas"]["Metadata"];
                     server_metadata?: components["schemas"]["Metadata"];
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     primary_email?: string | null;
                     primary_email_verified?: boolean;
                     /** @description Whether the user can sign in with the primary e-mail (password or one-time code). */
@@ -6427,7 +6484,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The service reads no body (its schema for a DELETE is `yupMixed()`) and ignores any fields sent, so this one is left open; clients may send `{}` or nothing. */
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description The team is deleted. */
             200: {
@@ -6438,7 +6501,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
             404: components["responses"]["KnownErrors404_b107f1c6"];
             default: components["responses"]["StatusError"];
@@ -6641,10 +6704,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * Format: email
-                     * @description The invitee's e-mail address.
-                     */
+                    /** @description The invitee's e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
                     /** Format: uuid */
                     team_id: string;
@@ -6962,10 +7022,7 @@ export interface operations {
                 "application/json": {
                     /** @description A user id, or `me` for the signed-in user (clients send `me`). */
                     user_id: string;
-                    /**
-                     * Format: email
-                     * @description The e-mail address.
-                     */
+                    /** @description The e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     value: string;
                     /** @enum {string} */
                     type: "email";
@@ -7010,10 +7067,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * Format: email
-                     * @description The signed-in user's primary e-mail.
-                     */
+                    /** @description The signed-in user's primary e-mail; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
                     /**
                      * Format: uri
@@ -7164,10 +7218,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /**
-                     * Format: email
-                     * @description The e-mail address.
-                     */
+                    /** @description The e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     value?: string;
                     /** @enum {string} */
                     type?: "email";
@@ -8588,14 +8639,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     recipient_email: string;
                     email_config: {
                         host: string;
                         port: number;
                         username: string;
                         password: string;
-                        /** Format: email */
+                        /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                         sender_email: string;
                         sender_name: string;
                     };

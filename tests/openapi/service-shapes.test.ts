@@ -198,6 +198,7 @@ describe("request bodies", () => {
   // declare none, `POST /auth/cli` defaults it to `{}`); a client may leave it out.
   it.each([
     "deleteUser",
+    "deleteTeam",
     "signOutCurrentSession",
     "removeTeamMember",
     "revokeTeamPermission",
