@@ -148,7 +148,7 @@ export class KnownError extends Error {
 
   /** True when `value` is this code's error or a descendant's (the reference's `isInstance`). */
   static isInstance(value: unknown): boolean {
-    return this.code === undefined ? isBranded(value) : isKnownError(value, this.code);
+    return this[Symbol.hasInstance](value);
   }
 
   /** The code (`"EMAIL_PASSWORD_MISMATCH"`), as the reference SDK names it. */
