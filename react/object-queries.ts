@@ -8,6 +8,7 @@ import {
   StackConfigurationError,
   type ActiveSession,
   type AdminOwnedProject,
+  type CallOptions,
   type ContactChannel,
   type CurrentUser,
   type EditableTeamMemberProfile,
@@ -57,7 +58,7 @@ function teamMethod<K extends "listUsers" | "listInvitations" | "listApiKeys">(t
 export function projectQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("getCurrentProject", { project_id: app.projectId }),
-    queryFn: (): Promise<Project> => app.getProject(),
+    queryFn: ({ signal }): Promise<Project> => app.getProject({ signal }),
     ...objects,
   });
 }
@@ -65,7 +66,7 @@ export function projectQueryOptions(app: StackClientApp) {
 export function teamsQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listTeams", { user_id: "me" }),
-    queryFn: async ({ client }): Promise<Team[]> => (await requireUser(app, client, "useTeams()")).listTeams(),
+    queryFn: async ({ client, signal }): Promise<Team[]> => (await requireUser(app, client, "useTeams()", signal)).listTeams({ signal }),
     ...objects,
   });
 }
@@ -73,7 +74,7 @@ export function teamsQueryOptions(app: StackClientApp) {
 export function teamQueryOptions(app: StackClientApp, teamId: string) {
   return queryOptions({
     queryKey: stackQueryKey("getTeam", { team_id: teamId }),
-    queryFn: async ({ client }): Promise<Team | null> => (await requireUser(app, client, "useTeam(id)")).getTeam(teamId),
+    queryFn: async ({ client, signal }): Promise<Team | null> => (await requireUser(app, client, "useTeam(id)", signal)).getTeam(teamId, { signal }),
     ...objects,
   });
 }
@@ -81,7 +82,7 @@ export function teamQueryOptions(app: StackClientApp, teamId: string) {
 export function contactChannelsQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listContactChannels", { user_id: "me" }),
-    queryFn: async ({ client }): Promise<ContactChannel[]> => (await requireUser(app, client, "useContactChannels()")).listContactChannels(),
+    queryFn: async ({ client, signal }): Promise<ContactChannel[]> => (await requireUser(app, client, "useContactChannels()", signal)).listContactChannels({ signal }),
     ...objects,
   });
 }
@@ -95,9 +96,9 @@ export function permissionsQueryOptions(app: StackClientApp, team: TeamRef | nul
     queryKey: scope
       ? stackQueryKey("listTeamPermissions", { team_id: scope.id, user_id: "me", recursive })
       : stackQueryKey("listProjectPermissions", { user_id: "me", recursive }),
-    queryFn: async ({ client }): Promise<TeamPermission[]> => {
-      const user = await requireUser(app, client, "usePermissions()");
-      return scope ? user.listPermissions(scope, listOptions) : user.listPermissions(listOptions);
+    queryFn: async ({ client, signal }): Promise<TeamPermission[]> => {
+      const user = await requireUser(app, client, "usePermissions()", signal);
+      return scope ? user.listPermissions(scope, { ...listOptions, signal }) : user.listPermissions({ ...listOptions, signal });
     },
     ...objects,
   });
@@ -106,7 +107,7 @@ export function permissionsQueryOptions(app: StackClientApp, team: TeamRef | nul
 export function apiKeysQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listUserApiKeys", { user_id: "me" }),
-    queryFn: async ({ client }): Promise<UserApiKey[]> => (await requireUser(app, client, "useApiKeys()")).listApiKeys(),
+    queryFn: async ({ client, signal }): Promise<UserApiKey[]> => (await requireUser(app, client, "useApiKeys()", signal)).listApiKeys({ signal }),
     ...objects,
   });
 }
@@ -115,7 +116,7 @@ export function teamApiKeysQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listApiKeys", "useTeamApiKeys(team)");
   return queryOptions({
     queryKey: stackQueryKey("listTeamApiKeys", { team_id: team.id }),
-    queryFn: (): Promise<TeamApiKey[]> => list(),
+    queryFn: ({ signal }): Promise<TeamApiKey[]> => list({ signal }),
     ...objects,
   });
 }
@@ -124,8 +125,8 @@ export function teamProfileQueryOptions(app: StackClientApp, team: TeamRef) {
   const teamId = teamIdOf(team, "useTeamProfile(team)");
   return queryOptions({
     queryKey: stackQueryKey("getTeamMemberProfile", { team_id: teamId, user_id: "me" }),
-    queryFn: async ({ client }): Promise<EditableTeamMemberProfile> =>
-      (await requireUser(app, client, "useTeamProfile(team)")).getTeamProfile({ id: teamId }),
+    queryFn: async ({ client, signal }): Promise<EditableTeamMemberProfile> =>
+      (await requireUser(app, client, "useTeamProfile(team)", signal)).getTeamProfile({ id: teamId }, { signal }),
     ...objects,
   });
 }
@@ -134,7 +135,7 @@ export function teamUsersQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listUsers", "useTeamUsers(team)");
   return queryOptions({
     queryKey: stackQueryKey("listTeamMemberProfiles", { team_id: team.id }),
-    queryFn: (): Promise<TeamUser[]> => list(),
+    queryFn: ({ signal }): Promise<TeamUser[]> => list({ signal }),
     ...objects,
   });
 }
@@ -143,7 +144,7 @@ export function teamInvitationsQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listInvitations", "useTeamInvitations(team)");
   return queryOptions({
     queryKey: stackQueryKey("listTeamInvitations", { team_id: team.id }),
-    queryFn: (): Promise<TeamInvitation[]> => list(),
+    queryFn: ({ signal }): Promise<TeamInvitation[]> => list({ signal }),
     ...objects,
   });
 }
@@ -151,7 +152,7 @@ export function teamInvitationsQueryOptions(team: TeamRef) {
 export function activeSessionsQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listSessions", { user_id: "me" }),
-    queryFn: async ({ client }): Promise<ActiveSession[]> => (await requireUser(app, client, "useActiveSessions()")).getActiveSessions(),
+    queryFn: async ({ client, signal }): Promise<ActiveSession[]> => (await requireUser(app, client, "useActiveSessions()", signal)).getActiveSessions({ signal }),
     ...objects,
   });
 }
@@ -171,8 +172,8 @@ export function connectedAccountQueryOptions(app: StackClientApp, providerId: st
       scope: scopes.join(" "),
       or: options?.or ?? "return-null",
     }),
-    queryFn: async ({ client }): Promise<OAuthConnection | null> =>
-      (await requireUser(app, client, "useConnectedAccount()")).getConnectedAccount(providerId, options ?? {}),
+    queryFn: async ({ client, signal }): Promise<OAuthConnection | null> =>
+      (await requireUser(app, client, "useConnectedAccount()", signal)).getConnectedAccount(providerId, { ...options, signal }),
     ...objects,
   });
 }
@@ -181,14 +182,19 @@ export function connectedAccountQueryOptions(app: StackClientApp, providerId: st
 export function ownedProjectsQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listOwnedProjects", { user_id: "me" }),
-    queryFn: async ({ client }): Promise<AdminOwnedProject[]> => {
-      const user: CurrentUser & { listOwnedProjects?: () => Promise<AdminOwnedProject[]> } = await requireUser(app, client, "useOwnedProjects()");
+    queryFn: async ({ client, signal }): Promise<AdminOwnedProject[]> => {
+      const user: CurrentUser & { listOwnedProjects?: (options?: CallOptions) => Promise<AdminOwnedProject[]> } = await requireUser(
+        app,
+        client,
+        "useOwnedProjects()",
+        signal,
+      );
       if (typeof user.listOwnedProjects !== "function") {
         throw new StackConfigurationError(
           `useOwnedProjects() is only available to users of the internal project (projectId "internal"); this app's projectId is "${app.projectId}".`,
         );
       }
-      return user.listOwnedProjects();
+      return user.listOwnedProjects({ signal });
     },
     ...objects,
   });

@@ -39,7 +39,8 @@ export type StackReadParamsArg<K extends ReadOperationId> = {} extends StackRead
 export interface StackReadQueryOptions<K extends ReadOperationId> {
   /** `stackQueryKey(operationId, params)`, tagged with the data type for getQueryData/setQueryData. */
   readonly queryKey: DataTag<StackQueryKey<K>, StackReadData<K>, Error>;
-  readonly queryFn: () => Promise<StackReadData<K>>;
+  /** React Query passes its `signal`: a cancelled query stops its request (retries and Retry-After waits included). */
+  readonly queryFn: (context?: { readonly signal?: AbortSignal }) => Promise<StackReadData<K>>;
 }
 
 /** Anything with the typed client: a StackClientApp (or server/admin app), or createStackClient()'s result. */
@@ -47,7 +48,7 @@ export interface HasStackApi {
   readonly api: Client<paths>;
 }
 
-type UntypedGet = (path: string, init?: { params?: unknown }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type UntypedGet = (path: string, init?: { params?: unknown; signal?: AbortSignal }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /** Every read operation id, in the order of the generated table. */
 export const STACK_READ_OPERATIONS: readonly ReadOperationId[] = (Object.keys(operations) as OperationId[]).filter(isReadOperation);
@@ -79,9 +80,11 @@ export function stackQueryOptions<K extends ReadOperationId>(app: HasStackApi, o
   const queryKey = stackQueryKey(operationId, given ?? {}) as StackReadQueryOptions<K>["queryKey"];
   return {
     queryKey,
-    queryFn: async () => {
+    queryFn: async (context) => {
       const api = app.api as unknown as { GET: UntypedGet };
-      const { data, error, response } = await api.GET(path, given === undefined ? undefined : { params: given });
+      const signal = context?.signal;
+      const init = { ...(given === undefined ? {} : { params: given }), ...(signal ? { signal } : {}) };
+      const { data, error, response } = await api.GET(path, Object.keys(init).length === 0 ? undefined : init);
       // The runtime throws every failure as a typed error; this is the guard for a fetch that does not.
       if (!response.ok || error !== undefined) {
         const body = typeof error === "string" ? error : error === undefined ? "" : JSON.stringify(error);

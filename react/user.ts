@@ -4,6 +4,7 @@
 import { queryOptions, useQuery, useSuspenseQuery, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { StackConfigurationError, UserNotSignedInError, type CurrentUser, type GetUserOptions, type GetUserOr, type StackClientApp } from "../runtime/index.js";
+import { raceAbort } from "../runtime/abort.js";
 import { useStackContextFor } from "./provider.js";
 import { stackQueryKey } from "./query-keys.js";
 import { never, peekTracked, readTracked, trackedAction, type Tracked } from "./suspend.js";
@@ -19,14 +20,19 @@ const ANONYMOUS_SIGN_UP = "anonymous-sign-up";
 export function currentUserQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("getCurrentUser", { user_id: "me" }),
-    queryFn: (): Promise<CurrentUser | null> => app.getUser({ or: "anonymous-if-exists" }),
+    // React Query's signal: a query nobody waits for any more (cancelled, or its
+    // last component unmounted) stops its request instead of finishing it.
+    queryFn: ({ signal }): Promise<CurrentUser | null> => app.getUser({ or: "anonymous-if-exists", signal }),
     structuralSharing: false,
   });
 }
 
-/** The signed-in user for calls that need one; a UserNotSignedInError naming `what` when there is none. */
-export async function requireUser(app: StackClientApp, client: QueryClient, what: string): Promise<CurrentUser> {
-  const user = await client.ensureQueryData(currentUserQueryOptions(app));
+/**
+ * The signed-in user for calls that need one; a UserNotSignedInError naming `what` when there is none.
+ * The user query is shared: an aborted `signal` stops this caller waiting for it, not the query.
+ */
+export async function requireUser(app: StackClientApp, client: QueryClient, what: string, signal?: AbortSignal): Promise<CurrentUser> {
+  const user = await raceAbort(client.ensureQueryData(currentUserQueryOptions(app)), signal);
   if (user === null) throw new UserNotSignedInError(`${what} needs a signed-in user, and nobody is signed in.`);
   return user;
 }

@@ -2,12 +2,14 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { AccessType } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
-import { API_PREFIX, DEFAULT_BASE_URL } from "./constants.js";
+import { API_PREFIX, DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WAIT_MS } from "./constants.js";
 import { environment, type Environment } from "./env.js";
 import { StackConfigurationError } from "./errors.js";
+import { guardedHooks, type RequestHooks } from "./observe.js";
 import { createStackFetch, type OwnerSession } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";
 import { SessionManager } from "./session.js";
+import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "./tokens/resolve.js";
 import { CLIENT_VERSION } from "./version.js";
 
@@ -28,12 +30,30 @@ export interface StackClientOptions {
   readonly extraRequestHeaders?: Readonly<Record<string, string>>;
   /** Replaces parts of the platform: fetch, clock, timers, randomness. */
   readonly environment?: Partial<Environment>;
+  /**
+   * How long one attempt may wait for its answer, in ms (default 30000; 0: no
+   * limit). A timed-out attempt counts as a network failure: GET, PUT and DELETE
+   * are retried, POST and PATCH fail at once with a RequestTimeoutError.
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * The longest `Retry-After` the runtime waits before retrying a 429, in ms
+   * (default, and at most, 2147483647). When the service asks for longer, the
+   * call fails at once with a RateLimitError whose `retryAfterMs` is the wait asked for.
+   */
+  readonly maxRetryAfterMs?: number;
+  /** Called before each attempt is sent; sees no token or key (they are redacted). */
+  readonly onRequest?: RequestHooks["onRequest"];
+  /** Called before each retry, with its reason and delay; sees no token or key. */
+  readonly onRetry?: RequestHooks["onRetry"];
 }
 
 export interface StackClient {
   /** Typed calls over every operation of the document (openapi-fetch). Failures are thrown as typed errors. */
   readonly api: Client<paths>;
   readonly env: Environment;
+  /** The timeout, Retry-After limit and hooks the client was made with. */
+  readonly policy: TransportPolicy;
   /** Null when the app was made with `tokenStore: null`. */
   readonly sessions: SessionManager | null;
   /** The session manager, or the error that explains how to get one. */
@@ -44,15 +64,18 @@ export function createStackClient(options: StackClientOptions): StackClient {
   if (typeof options.projectId !== "string" || options.projectId === "") {
     throw new StackConfigurationError("projectId is required: the id of your project on the Stack Auth dashboard.");
   }
+  checkHeaderValues(options);
   const env = environment(options.environment);
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
   const accessType = options.accessType ?? "client";
+  const policy = transportPolicy(options);
   const store = resolveTokenStore(options.tokenStore === undefined ? "memory" : options.tokenStore, {
     projectId: options.projectId,
     env,
   });
   const refresh = refreshWithTokenEndpoint({
     env,
+    policy,
     baseUrl,
     projectId: options.projectId,
     publishableClientKey: options.publishableClientKey,
@@ -70,15 +93,63 @@ export function createStackClient(options: StackClientOptions): StackClient {
     projectOwnerSession: options.projectOwnerSession,
     extraRequestHeaders: options.extraRequestHeaders,
     sessions,
+    policy,
   });
   const api = createClient<paths>({ baseUrl: `${baseUrl}${API_PREFIX}`, fetch });
   return {
     api,
     env,
+    policy,
     sessions,
     requireSessions() {
       if (!sessions) throw noTokenStoreError();
       return sessions;
     },
   };
+}
+
+function transportPolicy(options: StackClientOptions): TransportPolicy {
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? MAX_SINGLE_WAIT_MS;
+  if (!isWaitMs(requestTimeoutMs)) {
+    throw new StackConfigurationError(
+      `requestTimeoutMs must be a whole number of milliseconds from 0 (no limit) to ${MAX_SINGLE_WAIT_MS}; got ${String(requestTimeoutMs)}.`,
+    );
+  }
+  if (!isWaitMs(maxRetryAfterMs)) {
+    throw new StackConfigurationError(
+      `maxRetryAfterMs must be a whole number of milliseconds from 0 to ${MAX_SINGLE_WAIT_MS}; got ${String(maxRetryAfterMs)}.`,
+    );
+  }
+  return { requestTimeoutMs, maxRetryAfterMs, hooks: guardedHooks({ onRequest: options.onRequest, onRetry: options.onRetry }) };
+}
+
+function isWaitMs(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_SINGLE_WAIT_MS;
+}
+
+/**
+ * The ids, keys and extra headers travel in headers on every request; one that
+ * cannot (a pasted key with a line break or a typographic quote) is refused
+ * here, by name, rather than by every request later as a TypeError.
+ */
+function checkHeaderValues(options: StackClientOptions): void {
+  const values: [string, unknown][] = [
+    ["projectId", options.projectId],
+    ["publishableClientKey", options.publishableClientKey],
+    ["secretServerKey", options.secretServerKey],
+    ["superSecretAdminKey", options.superSecretAdminKey],
+    ...Object.entries(options.extraRequestHeaders ?? {}).map(([name, value]): [string, unknown] => [`extraRequestHeaders["${name}"]`, value]),
+  ];
+  for (const [what, value] of values) {
+    if (value === undefined) continue;
+    if (typeof value !== "string" || !/^[\t\x20-\x7E\x80-\xFF]*$/.test(value)) {
+      throw new StackConfigurationError(`${what} cannot be sent in an HTTP header: it must be a string of printable ASCII characters, without line breaks.`);
+    }
+  }
+  for (const name of Object.keys(options.extraRequestHeaders ?? {})) {
+    if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+      throw new StackConfigurationError(`extraRequestHeaders has a header name that is not valid in HTTP: ${JSON.stringify(name)}.`);
+    }
+  }
 }

@@ -16,6 +16,8 @@ export const DEFAULT_MIN_TOKEN_LIFE_MS = 20_000;
 export const MAX_REQUIRED_TOKEN_LIFE_MS = 60_000;
 
 export const MAX_ATTEMPTS = 5;
+/** How long one attempt waits for its answer by default (the app's requestTimeoutMs). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const RETRY_BASE_DELAY_MS = 1_000;
 /** The longest single wait timers allow (2^31 - 1 ms). */
 export const MAX_SINGLE_WAIT_MS = 2_147_483_647;

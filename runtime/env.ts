@@ -1,5 +1,6 @@
 // Every side effect the runtime has, injected. Tests pass their own; apps get
 // the platform's by default. Nothing in runtime/ reaches for a global directly.
+import { abortReason } from "./abort.js";
 
 export type Fetch = (request: Request) => Promise<Response>;
 export type TimerId = unknown;
@@ -46,7 +47,21 @@ export function environment(overrides: Partial<Environment> = {}): Environment {
   return { ...platformEnvironment, ...overrides };
 }
 
-/** Resolves after `ms`, on the environment's timers. */
-export function sleep(env: Environment, ms: number): Promise<void> {
-  return new Promise((resolve) => env.setTimeout(resolve, ms));
+/**
+ * Resolves after `ms`, on the environment's timers. Rejects with the abort
+ * reason as soon as `signal` aborts, and clears its timer.
+ */
+export function sleep(env: Environment, ms: number, signal?: AbortSignal | null): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      env.clearTimeout(timer);
+      reject(abortReason(signal as AbortSignal));
+    };
+    const timer = env.setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }

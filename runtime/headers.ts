@@ -1,7 +1,9 @@
 // The x-stack-* headers of a request (wire contract §2). Only what has a value
 // is sent: a project-owner session sends no empty key headers.
 import type { AccessType } from "../generated/operations.js";
+import { StackAssertionError } from "./errors.js";
 import type { MatchedOperation } from "./operations.js";
+import { isUsableToken } from "./tokens/check.js";
 
 /** Who calls: the same for every request of an app. */
 export interface AppIdentity {
@@ -32,15 +34,24 @@ export function stackHeaders(op: MatchedOperation, c: HeaderContext): Headers {
   put("x-stack-project-id", c.projectId);
   put("x-stack-access-type", c.accessType);
   put("x-stack-client-version", c.clientVersion);
-  put("x-stack-access-token", c.accessToken);
+  // Sessions hand out usable tokens only (tokens/check.ts). Should anything else
+  // get here, it is never sent, and the error names the header, not the value
+  // (the TypeError of Headers would quote the token).
+  const putToken = (name: string, value: string | null | undefined) => {
+    if (value !== undefined && value !== null && value !== "" && !isUsableToken(value)) {
+      throw new StackAssertionError(`The ${name} header was given a value that is not a usable token; it was not sent`);
+    }
+    put(name, value);
+  };
+  putToken("x-stack-access-token", c.accessToken);
   // The service reads the refresh token on two routes only; anywhere else it would be exposed for nothing.
-  if (op.refreshTokenHeader) put("x-stack-refresh-token", c.refreshToken);
+  if (op.refreshTokenHeader) putToken("x-stack-refresh-token", c.refreshToken);
   const ownerSession = c.adminAccessToken !== undefined;
   if (!ownerSession) put("x-stack-publishable-client-key", c.publishableClientKey);
   if (c.accessType !== "client") put("x-stack-secret-server-key", c.secretServerKey);
   if (c.accessType === "admin") {
     put("x-stack-super-secret-admin-key", c.superSecretAdminKey);
-    put("x-stack-admin-access-token", c.adminAccessToken);
+    putToken("x-stack-admin-access-token", c.adminAccessToken);
   }
   put("x-stack-random-nonce", c.nonce);
   headers.set("x-stack-override-error-status", "true");

@@ -8,12 +8,13 @@
 import { isKnownError, type KnownError } from "../generated/known-errors.js";
 import { API_PREFIX, NONCE_BITS } from "./constants.js";
 import type { Environment } from "./env.js";
-import { ResponseFormatError, StackAssertionError } from "./errors.js";
+import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
+import { StackAssertionError } from "./errors.js";
 import { randomNonce, stackHeaders, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
-import { knownErrorOf, toResponse, type Answer } from "./response.js";
+import { checkAnswer, knownErrorOf, toResponse, type Answer } from "./response.js";
 import type { Session, SessionManager, SessionTokens } from "./session.js";
-import { httpError, sendWithRetries } from "./transport.js";
+import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
 
 /** What an admin app built on a project owner's session needs of that session. */
 export type OwnerSession = Pick<Session, "getTokens" | "markAccessTokenExpired">;
@@ -24,29 +25,57 @@ export interface PipelineOptions extends AppIdentity {
   readonly projectOwnerSession?: OwnerSession | undefined;
   /** Null when the app has no token store: requests go without user tokens. */
   readonly sessions: SessionManager | null;
+  readonly policy: TransportPolicy;
 }
 
 export function createStackFetch(o: PipelineOptions): (request: Request) => Promise<Response> {
   const root = `${o.baseUrl}${API_PREFIX}`;
   const rootPath = new URL(root).pathname;
-  // Identical reads in flight at the same time share one request.
-  const reads = new Map<string, Promise<Answer>>();
+  // Identical reads in flight at the same time share one request, which is
+  // cancelled only when every caller has stopped waiting for it.
+  const reads = new Map<string, SharedRead>();
 
   return async function stackFetch(request: Request): Promise<Response> {
+    const signal = request.signal;
+    throwIfAborted(signal);
     const url = new URL(request.url);
     const path = request.url.startsWith(root) ? url.pathname.slice(rootPath.length) : url.pathname;
     const op = matchOperation(request.method, path);
     const body = request.body === null ? undefined : await request.arrayBuffer();
-    const send = () => sendOperation(o, op, request, body);
-    if (request.method !== "GET") return toResponse(await send());
+    if (request.method !== "GET") return toResponse(await sendOperation(o, op, request, body, signal));
     const key = readKey(o, request);
     let shared = reads.get(key);
     if (!shared) {
-      shared = send().finally(() => reads.delete(key));
-      reads.set(key, shared);
+      const controller = new AbortController();
+      const read: SharedRead = {
+        controller,
+        callers: 0,
+        answer: sendOperation(o, op, request, body, controller.signal).finally(() => {
+          if (reads.get(key) === read) reads.delete(key);
+        }),
+      };
+      read.answer.catch(() => {});
+      reads.set(key, read);
+      shared = read;
     }
-    return toResponse(await shared);
+    const read = shared;
+    read.callers++;
+    try {
+      return toResponse(await raceAbort(read.answer, signal));
+    } finally {
+      read.callers--;
+      if (read.callers === 0 && signal.aborted && !read.controller.signal.aborted) {
+        if (reads.get(key) === read) reads.delete(key);
+        read.controller.abort(abortReason(signal));
+      }
+    }
   };
+}
+
+interface SharedRead {
+  readonly controller: AbortController;
+  readonly answer: Promise<Answer>;
+  callers: number;
 }
 
 function readKey(o: PipelineOptions, request: Request): string {
@@ -55,7 +84,13 @@ function readKey(o: PipelineOptions, request: Request): string {
   return JSON.stringify([request.url, tokens?.refreshToken ?? null, tokens?.accessToken ?? null, headers]);
 }
 
-async function sendOperation(o: PipelineOptions, op: MatchedOperation, request: Request, body: ArrayBuffer | undefined): Promise<Answer> {
+async function sendOperation(
+  o: PipelineOptions,
+  op: MatchedOperation,
+  request: Request,
+  body: ArrayBuffer | undefined,
+  signal: AbortSignal,
+): Promise<Answer> {
   const describe = `${request.method} ${request.url}`;
   const renewed = { user: false, owner: false };
   for (;;) {
@@ -64,6 +99,7 @@ async function sendOperation(o: PipelineOptions, op: MatchedOperation, request: 
     let sentAdmin: string | null | undefined;
     const answer = await sendWithRetries(
       o.env,
+      o.policy,
       async () => {
         session = o.sessions?.current();
         sent = op.stackHeaders && session ? await session.getTokens() : null;
@@ -79,19 +115,11 @@ async function sendOperation(o: PipelineOptions, op: MatchedOperation, request: 
           : new Headers();
         // What the caller set on this request (its content type, per-call headers) comes last.
         request.headers.forEach((value, name) => headers.set(name, value));
-        return new Request(request.url, {
-          method: request.method,
-          headers,
-          body: body ?? null,
-          cache: "no-store",
-          credentials: "omit",
-          redirect: request.redirect,
-          signal: request.signal,
-        });
+        return { url: request.url, method: request.method, headers, body: body ?? null };
       },
-      { retryNetworkErrors: op.idempotent, describe, signal: request.signal },
+      { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );
-    const known = knownErrorOf(answer);
+    const known = knownErrorOf(answer, operationName(op));
     if (known) {
       if (isKnownError(known, "INVALID_ACCESS_TOKEN")) {
         const tokens = sent as SessionTokens | null;
@@ -112,7 +140,7 @@ async function sendOperation(o: PipelineOptions, op: MatchedOperation, request: 
       throw known;
     }
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
-    assertBody(op, answer);
+    if (op.responseBody === "json") checkAnswer(answer, op.operationId, operationName(op));
     return answer;
   }
 }
@@ -121,17 +149,7 @@ function isOwnerTokenRejection(error: KnownError): boolean {
   return isKnownError(error, "INVALID_ADMIN_ACCESS_TOKEN") || isKnownError(error, "API_KEY_NOT_FOUND");
 }
 
-/** A 2xx whose body is not the JSON the operation promises fails here, by name, not deep inside a caller. */
-function assertBody(op: MatchedOperation, answer: Answer): void {
-  if (op.responseBody !== "json" || answer.text.trim() === "") return;
-  try {
-    JSON.parse(answer.text);
-  } catch {
-    const name = op.operationId ?? `${op.method} ${op.path}`;
-    throw new ResponseFormatError(
-      name,
-      answer.status,
-      `${name}: the service answered HTTP ${answer.status} with a body that is not JSON (content-type: ${answer.headers.get("content-type") ?? "none"})`,
-    );
-  }
+/** The operation's name in messages: its operationId, or its method and path. */
+function operationName(op: MatchedOperation): string {
+  return op.operationId ?? `${op.method} ${op.path}`;
 }

@@ -3,20 +3,23 @@
 import { isKnownError } from "../generated/known-errors.js";
 import { API_PREFIX } from "./constants.js";
 import type { Environment } from "./env.js";
-import { ResponseFormatError } from "./errors.js";
-import { knownErrorOf } from "./response.js";
+import { checkAnswer, knownErrorOf } from "./response.js";
 import type { RefreshAccessToken } from "./session.js";
-import { httpError, sendWithRetries } from "./transport.js";
+import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
 
 export interface RefreshContext {
   readonly env: Environment;
+  readonly policy: TransportPolicy;
   readonly baseUrl: string;
   readonly projectId: string;
   readonly publishableClientKey?: string | undefined;
 }
 
+const OPERATION = "exchangeOAuthToken";
+
 export function refreshWithTokenEndpoint(c: RefreshContext): RefreshAccessToken {
   const url = `${c.baseUrl}${API_PREFIX}/auth/oauth/token`;
+  const describe = `POST ${url}`;
   return async (refreshToken) => {
     const body = new URLSearchParams({
       grant_type: "refresh_token",
@@ -26,36 +29,24 @@ export function refreshWithTokenEndpoint(c: RefreshContext): RefreshAccessToken 
     });
     const answer = await sendWithRetries(
       c.env,
-      async () =>
-        new Request(url, {
-          method: "POST",
-          headers: { "content-type": "application/x-www-form-urlencoded" },
-          body,
-          cache: "no-store",
-          credentials: "omit",
-        }),
+      c.policy,
+      async () => ({
+        url,
+        method: "POST",
+        headers: new Headers({ "content-type": "application/x-www-form-urlencoded" }),
+        body,
+      }),
       // The one POST retried after a network error: a repeated refresh does no harm.
-      { retryNetworkErrors: true, describe: `POST ${url}` },
+      { retryNetworkErrors: true, describe, operationId: OPERATION },
     );
-    const known = knownErrorOf(answer);
+    const known = knownErrorOf(answer, OPERATION);
     if (known) {
       if (isKnownError(known, "REFRESH_TOKEN_ERROR")) return null;
       throw known;
     }
-    if (answer.status < 200 || answer.status > 299) throw httpError(`POST ${url}`, answer);
-    let accessToken: unknown;
-    try {
-      accessToken = (JSON.parse(answer.text) as { access_token?: unknown }).access_token;
-    } catch {
-      accessToken = undefined;
-    }
-    if (typeof accessToken !== "string" || accessToken === "") {
-      throw new ResponseFormatError(
-        "exchangeOAuthToken",
-        answer.status,
-        `exchangeOAuthToken: the token endpoint answered HTTP ${answer.status} without an access_token`,
-      );
-    }
-    return accessToken;
+    if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
+    // The shape check makes sure the access token is a non-empty, header-safe string.
+    const checked = checkAnswer(answer, OPERATION, OPERATION) as { readonly access_token: string };
+    return checked.access_token;
   };
 }

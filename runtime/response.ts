@@ -1,7 +1,9 @@
 // Reading an answer of the service: the real status behind the
 // override-error-status protocol, and the typed error behind a known-error code.
 import { createKnownError, type KnownError } from "../generated/known-errors.js";
-import { StackAssertionError } from "./errors.js";
+import { ResponseFormatError, StackAssertionError } from "./errors.js";
+import type { OperationId } from "../generated/operations.js";
+import { answerShapeOf, describeMismatch, detailsShapeOf, mismatchOf } from "./shape.js";
 
 /** A response read to the end, so several callers (or attempts) can use it. */
 export interface Answer {
@@ -28,9 +30,11 @@ const MISMATCH = "Mismatch between x-stack-known-error header and error code in 
 
 /**
  * The typed error of a known-error answer, or undefined when the answer carries
- * no `x-stack-known-error` header. The header must equal the body's `code`.
+ * no `x-stack-known-error` header. The header must equal the body's `code`, and
+ * the `details` must be what the catalogue says that code carries (`operation`
+ * names the call in the error when they are not).
  */
-export function knownErrorOf(answer: Answer): KnownError | undefined {
+export function knownErrorOf(answer: Answer, operation: string): KnownError | undefined {
   const header = answer.headers.get("x-stack-known-error");
   if (header === null) return undefined;
   let body: unknown;
@@ -43,8 +47,47 @@ export function knownErrorOf(answer: Answer): KnownError | undefined {
   if (code !== header) {
     throw new StackAssertionError(`${MISMATCH} (header: ${header}, body: ${typeof code === "string" ? code : String(code)})`);
   }
+  const shape = details === undefined ? undefined : detailsShapeOf(header);
+  const mismatch = shape === undefined ? undefined : mismatchOf(shape, details, "$.details");
+  if (mismatch) {
+    throw new ResponseFormatError(
+      operation,
+      answer.status,
+      `${operation}: the service answered with known error ${header} whose details the API does not allow: ${describeMismatch(mismatch)}`,
+      mismatch.path,
+    );
+  }
   return createKnownError(header, details, {
     status: answer.status,
     message: typeof error === "string" ? error : undefined,
   });
+}
+
+/**
+ * A 2xx answer of an operation that answers JSON must be JSON of the shape the
+ * document gives; anything else fails here, naming the operation (`name`) and
+ * the first bad field, before any caller reads it. Returns the parsed body.
+ */
+export function checkAnswer(answer: Answer, id: OperationId | undefined, name: string): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    throw new ResponseFormatError(
+      name,
+      answer.status,
+      `${name}: the service answered HTTP ${answer.status} with a body that is not JSON (content-type: ${answer.headers.get("content-type") ?? "none"})`,
+    );
+  }
+  const shape = answerShapeOf(id, answer.status);
+  const mismatch = shape === undefined ? undefined : mismatchOf(shape, body);
+  if (mismatch) {
+    throw new ResponseFormatError(
+      name,
+      answer.status,
+      `${name}: the service answered HTTP ${answer.status} with a body the API does not allow: ${describeMismatch(mismatch)}`,
+      mismatch.path,
+    );
+  }
+  return body;
 }

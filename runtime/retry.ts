@@ -20,17 +20,17 @@ export function backoffDelay(attempt: number, random: () => number): number {
 
 /**
  * The wait a `Retry-After` header asks for (RFC 9110 §10.2.3): delta-seconds or
- * an HTTP-date, capped at the longest timer. Undefined when the header is absent
- * or unreadable, in which case the caller backs off instead (an unreadable date
- * must not become a NaN wait).
+ * an HTTP-date, as asked (the transport refuses waits longer than the app
+ * allows). Undefined when the header is absent or unreadable, in which case the
+ * caller backs off instead (an unreadable date must not become a NaN wait).
  */
 export function retryAfterDelay(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
-  if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, MAX_SINGLE_WAIT_MS);
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
   // Only the date forms of HTTP-date; Date.parse would also accept "1", "tomorrow"-ish strings.
   if (!/^[A-Za-z]{3},? /.test(text) && !/^[A-Za-z]+day, /.test(text)) return undefined;
   const at = Date.parse(text);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(Math.max(at - now, 0), MAX_SINGLE_WAIT_MS);
+  return Math.max(at - now, 0);
 }

@@ -10,7 +10,8 @@ import type { Environment } from "./env.js";
 import { StackAssertionError, StackConfigurationError } from "./errors.js";
 import { accessTokenExpiresAt } from "./jwt.js";
 import { LruMap } from "./lru.js";
-import { NO_TOKENS, type StoredTokens, type TokenStore } from "./tokens/store.js";
+import { isUsableToken, usableTokens } from "./tokens/check.js";
+import { NO_TOKENS, sameTokens, type StoredTokens, type TokenStore } from "./tokens/store.js";
 
 /**
  * Asks the service for a new access token. Resolves null when the refresh token
@@ -118,6 +119,13 @@ export class Session {
           }
           // Signed out while the refresh was on its way: the new token must not come back.
           if (this.#invalid) return null;
+          // Never sent, never stored: a header cannot carry it (check.ts), and the error must not quote it.
+          if (!isUsableToken(accessToken)) {
+            const error = new StackAssertionError("The token endpoint answered with an access token that is not a usable token");
+            this.#cooldownUntil = this.#host.env.now() + REFRESH_FAILURE_COOLDOWN_MS;
+            this.#lastFailure = error;
+            throw error;
+          }
           // The service vouches for what it just issued, even if it is a token it rejected before.
           this.#expired.delete(accessToken);
           this.#accessToken = accessToken;
@@ -140,11 +148,18 @@ export class Session {
   }
 }
 
-/** The Sessions of one token store. */
+/**
+ * The Sessions of one token store. Whatever the store holds, it is read through
+ * `usableTokens` (tokens/check.ts): a token that cannot be one (the string
+ * "undefined", a value a header cannot carry) reads as absent, and the store is
+ * told to forget it, so that no stored value can lock the user out.
+ */
 export class SessionManager {
   readonly store: TokenStore;
   readonly #sessions: LruMap<string, Session>;
   readonly #host: SessionHost;
+  /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
+  #cleared: unknown = null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
     this.store = store;
@@ -154,22 +169,50 @@ export class SessionManager {
       refresh,
       onRefreshed: (session, accessToken) => {
         // Write back only if the store still holds this session; another sign-in may have replaced it.
-        if (this.store.get().refreshToken === session.refreshToken) {
+        if (this.#read().refreshToken === session.refreshToken) {
           this.store.set({ refreshToken: session.refreshToken, accessToken });
         }
       },
       onInvalidated: (session) => {
-        const now = this.store.get();
-        if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
-          this.store.set(NO_TOKENS);
+        // The session is over whatever the store does: a store that cannot be
+        // read or written here must not turn a sign-out into an error.
+        try {
+          const now = this.#read();
+          if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
+            this.store.set(NO_TOKENS);
+          }
+        } catch {
+          // signOut() writes NO_TOKENS once more; the invalid Session stays cached meanwhile.
         }
       },
     };
   }
 
+  /** The usable tokens the store holds; an unusable pair is cleared from it, once. */
+  #read(): StoredTokens {
+    const held: unknown = this.store.get();
+    const tokens = usableTokens(held);
+    const same = typeof held === "object" && held !== null && sameTokens(tokens, held as StoredTokens);
+    if (!same && !this.#isCleared(held)) {
+      this.#cleared = typeof held === "object" && held !== null ? { ...held } : held;
+      try {
+        this.store.set(tokens);
+      } catch {
+        // A custom store that refuses the write still reads as `tokens` here.
+      }
+    }
+    return tokens;
+  }
+
+  #isCleared(held: unknown): boolean {
+    const cleared = this.#cleared;
+    if (typeof held !== "object" || held === null || typeof cleared !== "object" || cleared === null) return held === cleared;
+    return sameTokens(held as StoredTokens, cleared as StoredTokens);
+  }
+
   /** The Session of the tokens the store holds now. */
   current(): Session {
-    const tokens = this.store.get();
+    const tokens = this.#read();
     const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
     let session = this.#sessions.get(key);
     // An invalid session stays invalid, even if a store cannot forget its tokens.
@@ -186,9 +229,31 @@ export class SessionManager {
     return this.current();
   }
 
-  /** Ends the current session and clears the store, whatever is in flight. */
+  /**
+   * The current session's tokens as they are, without refreshing; none when the
+   * store cannot even be read, so that signing out still works.
+   */
+  peekCurrent(): SessionTokens {
+    try {
+      return this.current().peek();
+    } catch {
+      return NO_TOKENS;
+    }
+  }
+
+  /**
+   * Ends the current session and clears the store, whatever is in flight and
+   * whatever the store holds, even when reading it throws. Only a store whose
+   * `set()` throws makes this throw, after the session has ended here.
+   */
   signOut(): void {
-    this.current().invalidate();
+    let session: Session | null = null;
+    try {
+      session = this.current();
+    } catch {
+      // Nothing readable to end but what the store holds, which the write below clears.
+    }
+    session?.invalidate();
     this.store.set(NO_TOKENS);
   }
 }

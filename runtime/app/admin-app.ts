@@ -34,6 +34,7 @@ import {
 } from "./admin/permission-definitions.js";
 import type { components } from "../../generated/schema.js";
 import { adminProjectFromWire, getAdminProject, type AdminProject } from "./admin/project.js";
+import type { CallOptions } from "./call-options.js";
 import type { RuntimeClientSettings } from "./client-app.js";
 import type { ClientAppContext } from "./context.js";
 import type { AdminOwnedProject } from "./objects/project.js";
@@ -81,75 +82,77 @@ export class StackAdminApp extends StackServerApp {
   // THE PROJECT
 
   /** The project with its full configuration, read afresh on every call (`GET /internal/projects/current`). */
-  override getProject(): Promise<AdminProject> {
+  override getProject(options?: CallOptions): Promise<AdminProject> {
     // Admin calls carry no user tokens: the server context's client has none.
-    return getAdminProject(this.serverCtx);
+    return getAdminProject(this.serverCtx, options);
   }
 
   // PROJECT KEYS
 
-  listInternalApiKeys(): Promise<InternalApiKey[]> {
-    return listInternalApiKeys(this.serverCtx);
+  listInternalApiKeys(options?: CallOptions): Promise<InternalApiKey[]> {
+    return listInternalApiKeys(this.serverCtx, options);
   }
-  createInternalApiKey(options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
+  createInternalApiKey(options: InternalApiKeyCreateOptions & CallOptions): Promise<InternalApiKeyFirstView> {
     return createInternalApiKey(this.serverCtx, options);
   }
 
   // E-MAIL
 
-  listEmailTemplates(): Promise<AdminEmailTemplate[]> {
-    return listEmailTemplates(this.serverCtx);
+  listEmailTemplates(options?: CallOptions): Promise<AdminEmailTemplate[]> {
+    return listEmailTemplates(this.serverCtx, options);
   }
-  updateEmailTemplate(type: EmailTemplateType, data: AdminEmailTemplateUpdateOptions): Promise<void> {
+  updateEmailTemplate(type: EmailTemplateType, data: AdminEmailTemplateUpdateOptions & CallOptions): Promise<void> {
     return updateEmailTemplate(this.serverCtx, type, data);
   }
-  resetEmailTemplate(type: EmailTemplateType): Promise<void> {
-    return resetEmailTemplate(this.serverCtx, type);
+  resetEmailTemplate(type: EmailTemplateType, options?: CallOptions): Promise<void> {
+    return resetEmailTemplate(this.serverCtx, type, options);
   }
   /** Sends a test message through `emailConfig`; a delivery failure is an error Result with the reason. */
-  sendTestEmail(options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig }): Promise<Result<undefined, { readonly errorMessage: string }>> {
+  sendTestEmail(
+    options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig } & CallOptions,
+  ): Promise<Result<undefined, { readonly errorMessage: string }>> {
     return sendTestEmail(this.serverCtx, options);
   }
-  listSentEmails(): Promise<AdminSentEmail[]> {
-    return listSentEmails(this.serverCtx);
+  listSentEmails(options?: CallOptions): Promise<AdminSentEmail[]> {
+    return listSentEmails(this.serverCtx, options);
   }
 
   // PERMISSION DEFINITIONS
 
-  listTeamPermissionDefinitions(): Promise<AdminPermissionDefinition[]> {
-    return this.#teamPermissions.list();
+  listTeamPermissionDefinitions(options?: CallOptions): Promise<AdminPermissionDefinition[]> {
+    return this.#teamPermissions.list(options);
   }
-  createTeamPermissionDefinition(data: AdminPermissionDefinitionCreateOptions): Promise<AdminPermissionDefinition> {
+  createTeamPermissionDefinition(data: AdminPermissionDefinitionCreateOptions & CallOptions): Promise<AdminPermissionDefinition> {
     return this.#teamPermissions.create(data);
   }
-  updateTeamPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions): Promise<void> {
+  updateTeamPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions & CallOptions): Promise<void> {
     return this.#teamPermissions.update(permissionId, data);
   }
-  deleteTeamPermissionDefinition(permissionId: string): Promise<void> {
-    return this.#teamPermissions.delete(permissionId);
+  deleteTeamPermissionDefinition(permissionId: string, options?: CallOptions): Promise<void> {
+    return this.#teamPermissions.delete(permissionId, options);
   }
-  listProjectPermissionDefinitions(): Promise<AdminPermissionDefinition[]> {
-    return this.#projectPermissions.list();
+  listProjectPermissionDefinitions(options?: CallOptions): Promise<AdminPermissionDefinition[]> {
+    return this.#projectPermissions.list(options);
   }
-  createProjectPermissionDefinition(data: AdminPermissionDefinitionCreateOptions): Promise<AdminPermissionDefinition> {
+  createProjectPermissionDefinition(data: AdminPermissionDefinitionCreateOptions & CallOptions): Promise<AdminPermissionDefinition> {
     return this.#projectPermissions.create(data);
   }
-  updateProjectPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions): Promise<void> {
+  updateProjectPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions & CallOptions): Promise<void> {
     return this.#projectPermissions.update(permissionId, data);
   }
-  deleteProjectPermissionDefinition(permissionId: string): Promise<void> {
-    return this.#projectPermissions.delete(permissionId);
+  deleteProjectPermissionDefinition(permissionId: string, options?: CallOptions): Promise<void> {
+    return this.#projectPermissions.delete(permissionId, options);
   }
 
   // WEBHOOKS AND METRICS
 
   /** A short-lived token that opens the project's webhook settings at Svix. */
-  getSvixToken(): Promise<string> {
-    return getSvixToken(this.serverCtx);
+  getSvixToken(options?: CallOptions): Promise<string> {
+    return getSvixToken(this.serverCtx, options);
   }
   /** The dashboard's usage figures, as the service sends them. */
-  getMetrics(): Promise<AdminMetrics> {
-    return getMetrics(this.serverCtx);
+  getMetrics(options?: CallOptions): Promise<AdminMetrics> {
+    return getMetrics(this.serverCtx, options);
   }
 }
 

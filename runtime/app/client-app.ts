@@ -10,6 +10,7 @@ import { StackConfigurationError, UserNotSignedInError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { VERSION } from "../version.js";
 import { platformBrowser, type Browser } from "./browser.js";
+import { callOf, checkAborted, untilAborted, type CallOptions } from "./call-options.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import { completeCliLogin, promptCliLogin, type PromptCliLoginOptions } from "./flows/cli.js";
 import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
@@ -65,6 +66,21 @@ export interface StackClientAppOptions {
   readonly environment?: Partial<Environment>;
   /** The browser to use; default the global window, null where there is none. */
   readonly browser?: Browser | null;
+  /**
+   * How long one attempt may wait for its answer, in ms (default 30000; 0: no
+   * limit). A timed-out GET, PUT or DELETE is retried; a POST or PATCH fails at
+   * once with a RequestTimeoutError.
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * The longest `Retry-After` the app waits, in ms (default 2147483647). A 429
+   * asking for longer fails at once with a RateLimitError carrying `retryAfterMs`.
+   */
+  readonly maxRetryAfterMs?: number;
+  /** Called before each request attempt, for logs and traces; tokens and keys are redacted. */
+  readonly onRequest?: StackClientOptions["onRequest"];
+  /** Called before each retry, with its reason and delay; tokens and keys are redacted. */
+  readonly onRetry?: StackClientOptions["onRetry"];
 }
 
 /** The settings a subclass (server or admin app) adds to the runtime client. */
@@ -106,6 +122,10 @@ export class StackClientApp {
         projectOwnerSession: settings.projectOwnerSession,
         extraRequestHeaders: options.extraRequestHeaders,
         environment: options.environment,
+        requestTimeoutMs: options.requestTimeoutMs,
+        maxRetryAfterMs: options.maxRetryAfterMs,
+        onRequest: options.onRequest,
+        onRetry: options.onRetry,
       }),
     };
     this.runtime = createStackClient({ ...runtimeOptions, tokenStore: options.tokenStore });
@@ -141,14 +161,15 @@ export class StackClientApp {
 
   // THE CURRENT USER
 
-  getUser(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
-  getUser(options?: GetUserOptions): Promise<CurrentUser | null>;
-  async getUser(options: GetUserOptions = {}): Promise<CurrentUser | null> {
+  getUser(options: GetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
+  getUser(options?: GetUserOptions & CallOptions): Promise<CurrentUser | null>;
+  async getUser(options: GetUserOptions & CallOptions = {}): Promise<CurrentUser | null> {
     const session = this.sessionOf(options);
     const or = orOf(options);
-    const wire = await signedInUserWire(session, or, (answer) => answer as components["schemas"]["ClientUser"]);
+    const call = callOf(options);
+    const wire = await signedInUserWire(session, or, (answer) => answer as components["schemas"]["ClientUser"], call);
     if (wire !== null) return this.#userFrom(session, wire);
-    return this.signedOutUser(or);
+    return this.signedOutUser(or, call);
   }
 
   /** The session a getUser call reads: the one its `tokenStore` names, or the app's own. */
@@ -166,7 +187,7 @@ export class StackClientApp {
    * nothing can navigate (redirectMethod "none") that redirect is reported by
    * throwing instead of handing back null where a user was promised.
    */
-  protected async signedOutUser(or: GetUserOr): Promise<null> {
+  protected async signedOutUser(or: GetUserOr, call: CallOptions = {}): Promise<null> {
     if (or === "throw") throw new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }");
     if (or === "redirect") {
       if (this.ctx.redirectMethod === "none") {
@@ -174,14 +195,14 @@ export class StackClientApp {
           "User is not signed in; getUser({ or: 'redirect' }) cannot go to the sign-in page because this app's redirectMethod is \"none\".",
         );
       }
-      await this.redirectToSignIn({ replace: true });
+      await this.redirectToSignIn({ replace: true, ...call });
     }
     return null;
   }
 
   /** Signs the current session out (anonymous ones too) and goes to after-sign-out, or to `redirectUrl`. */
-  async signOut(options: { readonly redirectUrl?: string | URL } = {}): Promise<void> {
-    await signOut(this.ctx, options, { redirectAfterSignOut: () => this.redirectToAfterSignOut() });
+  async signOut(options: { readonly redirectUrl?: string | URL } & CallOptions = {}): Promise<void> {
+    await signOut(this.ctx, options, { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) });
   }
 
   /**
@@ -204,53 +225,62 @@ export class StackClientApp {
   }
 
   /** `{ accessToken, refreshToken }` of the current session, for the app's own backend. */
-  async getAuthJson(): Promise<{ accessToken: string | null; refreshToken: string | null }> {
-    const tokens = await this.ctx.sessions().current().getTokens();
+  async getAuthJson(options?: CallOptions): Promise<{ accessToken: string | null; refreshToken: string | null }> {
+    checkAborted(options);
+    // A refresh may be shared with other callers: an aborted call only stops waiting for it.
+    const tokens = await untilAborted(this.ctx.sessions().current().getTokens(), options);
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
   }
 
   /** The `x-stack-auth` header a browser sends to the app's own backend. */
-  async getAuthHeaders(): Promise<{ "x-stack-auth": string }> {
-    return { "x-stack-auth": JSON.stringify(await this.getAuthJson()) };
+  async getAuthHeaders(options?: CallOptions): Promise<{ "x-stack-auth": string }> {
+    return { "x-stack-auth": JSON.stringify(await this.getAuthJson(options)) };
   }
 
   // THE PROJECT
 
-  /** The client view of the project; fetched once, again after a failure. */
-  getProject(): Promise<Project> {
+  /**
+   * The client view of the project; fetched once, again after a failure. Every
+   * caller shares that one read, so it is sent without any caller's signal: an
+   * aborted call stops waiting, and the read goes on for the others.
+   */
+  getProject(options?: CallOptions): Promise<Project> {
+    checkAborted(options);
     this.#project ??= getProject(this.ctx).catch((error: unknown) => {
       this.#project = null;
       throw error;
     });
-    return this.#project;
+    return untilAborted(this.#project, options);
   }
 
   // SIGN-IN AND ACCOUNT FLOWS
 
-  signInWithCredential(options: { readonly email: string; readonly password: string; readonly noRedirect?: boolean }) {
+  signInWithCredential(options: { readonly email: string; readonly password: string; readonly noRedirect?: boolean } & CallOptions) {
     return signInWithCredential(this.ctx, options, this.#afterAuth);
   }
-  signUpWithCredential(options: {
-    readonly email: string;
-    readonly password: string;
-    readonly noRedirect?: boolean;
-    readonly verificationCallbackUrl?: string;
-  }) {
+  signUpWithCredential(
+    options: {
+      readonly email: string;
+      readonly password: string;
+      readonly noRedirect?: boolean;
+      readonly verificationCallbackUrl?: string;
+    } & CallOptions,
+  ) {
     return signUpWithCredential(this.ctx, options, this.#afterAuth);
   }
-  sendForgotPasswordEmail(email: string, options?: { readonly callbackUrl?: string }) {
+  sendForgotPasswordEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
     return sendForgotPasswordEmail(this.ctx, email, options);
   }
-  verifyPasswordResetCode(code: string) {
-    return verifyPasswordResetCode(this.ctx, code);
+  verifyPasswordResetCode(code: string, options?: CallOptions) {
+    return verifyPasswordResetCode(this.ctx, code, options);
   }
-  resetPassword(options: { readonly code: string; readonly password: string }) {
+  resetPassword(options: { readonly code: string; readonly password: string } & CallOptions) {
     return resetPassword(this.ctx, options);
   }
-  verifyEmail(code: string) {
-    return verifyEmail(this.ctx, code);
+  verifyEmail(code: string, options?: CallOptions) {
+    return verifyEmail(this.ctx, code, options);
   }
-  sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string }) {
+  sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
     return sendMagicLinkEmail(this.ctx, email, options);
   }
   signInWithMagicLink(code: string, options?: SignInOptions) {
@@ -259,41 +289,43 @@ export class StackClientApp {
   signInWithMfa(totp: string, attemptCode: string, options?: SignInOptions) {
     return signInWithMfa(this.ctx, totp, attemptCode, options, this.#afterAuth);
   }
-  signInWithPasskey() {
-    return signInWithPasskey(this.ctx, { redirectAfter: this.#afterOAuth });
+  signInWithPasskey(options?: CallOptions) {
+    return signInWithPasskey(this.ctx, { redirectAfter: this.#afterOAuth, ...callOf(options) });
   }
-  signInWithOAuth(provider: string, options?: { readonly returnTo?: string }) {
+  signInWithOAuth(provider: string, options?: { readonly returnTo?: string } & CallOptions) {
     return signInWithOAuth(this.ctx, provider, options);
   }
-  callOAuthCallback() {
-    return callOAuthCallback(this.ctx, { redirectAfter: this.#afterOAuth });
+  callOAuthCallback(options?: CallOptions) {
+    return callOAuthCallback(this.ctx, { redirectAfter: this.#afterOAuth, ...callOf(options) });
   }
   promptCliLogin(options: PromptCliLoginOptions) {
     return promptCliLogin(this.ctx, options);
   }
   /** The browser side of a command-line login: hands the signed-in user's session to the waiting tool. */
-  completeCliLogin(loginCode: string) {
-    return completeCliLogin(this.ctx, loginCode);
+  completeCliLogin(loginCode: string, options?: CallOptions) {
+    return completeCliLogin(this.ctx, loginCode, options);
   }
-  verifyTeamInvitationCode(code: string) {
-    return verifyTeamInvitationCode(this.ctx, code);
+  verifyTeamInvitationCode(code: string, options?: CallOptions) {
+    return verifyTeamInvitationCode(this.ctx, code, options);
   }
-  acceptTeamInvitation(code: string) {
-    return acceptTeamInvitation(this.ctx, code);
+  acceptTeamInvitation(code: string, options?: CallOptions) {
+    return acceptTeamInvitation(this.ctx, code, options);
   }
-  getTeamInvitationDetails(code: string) {
-    return getTeamInvitationDetails(this.ctx, code);
+  getTeamInvitationDetails(code: string, options?: CallOptions) {
+    return getTeamInvitationDetails(this.ctx, code, options);
   }
 
   // INTERNALS
 
   readonly #afterAuth: AfterAuthRedirects = {
-    redirectAfter: (kind) =>
-      kind === "sign-up" ? this.redirectToAfterSignUp({ replace: true }) : this.redirectToAfterSignIn({ replace: true }),
+    redirectAfter: (kind, call) =>
+      kind === "sign-up"
+        ? this.redirectToAfterSignUp({ replace: true, ...callOf(call) })
+        : this.redirectToAfterSignIn({ replace: true, ...callOf(call) }),
   };
 
-  readonly #afterOAuth: RedirectAfterSignIn = (target) =>
-    "url" in target ? this.ctx.redirect(target.url, { replace: true }) : this.#afterAuth.redirectAfter(target.kind);
+  readonly #afterOAuth: RedirectAfterSignIn = (target, call) =>
+    "url" in target ? this.ctx.redirect(target.url, { replace: true, ...callOf(call) }) : this.#afterAuth.redirectAfter(target.kind, call);
 
   #userFrom(session: SessionContext, wire: components["schemas"]["ClientUser"]): CurrentUser {
     const ctx = session.ctx;
@@ -304,10 +336,10 @@ export class StackClientApp {
   }
 
   /** Signs `session` out: the app's own as app.signOut does, a per-call session itself. */
-  protected signOutOf(session: SessionContext, options: { readonly redirectUrl?: string | URL } | undefined): Promise<void> {
+  protected signOutOf(session: SessionContext, options: ({ readonly redirectUrl?: string | URL } & CallOptions) | undefined): Promise<void> {
     return session === this.ownSession
       ? this.signOut(options ?? {})
-      : signOut(session.ctx, options ?? {}, { redirectAfterSignOut: () => this.redirectToAfterSignOut() });
+      : signOut(session.ctx, options ?? {}, { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) });
   }
 }
 

@@ -5,6 +5,7 @@ import type { StackClient } from "../client.js";
 import type { Environment } from "../env.js";
 import type { SessionManager } from "../session.js";
 import type { Browser } from "./browser.js";
+import type { CallOptions } from "./call-options.js";
 import type { HandlerUrls } from "./urls.js";
 
 export type RedirectMethod = "window" | "none" | { readonly navigate: (url: string) => void | Promise<void> };
@@ -28,9 +29,10 @@ export interface ClientAppContext {
   /**
    * Navigates to `url` with the app's redirect method after checking that it is
    * relative or trusted, then waits 2000 ms so that code after a redirect does
-   * not run while the page unloads. With redirectMethod "none" it does nothing.
+   * not run while the page unloads (a wait that `signal` cuts short). With
+   * redirectMethod "none" it does nothing.
    */
-  redirect(url: string, options?: { readonly replace?: boolean }): Promise<void>;
+  redirect(url: string, options?: { readonly replace?: boolean } & CallOptions): Promise<void>;
   /** An absolute URL for a path of this app (e.g. an email callback_url); uses the page's origin. */
   absoluteUrl(pathOrUrl: string): string;
 }

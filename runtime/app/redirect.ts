@@ -6,6 +6,7 @@
 import { sleep, type Environment } from "../env.js";
 import { StackConfigurationError } from "../errors.js";
 import { requireBrowser, type Browser } from "./browser.js";
+import { checkAborted, untilAborted, type CallOptions } from "./call-options.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import type { HandlerUrls } from "./urls.js";
 
@@ -131,7 +132,7 @@ export function trustedOriginsOf(urls: HandlerUrls): string[] {
   return [...origins];
 }
 
-export type Navigate = (url: string, options?: { readonly replace?: boolean }) => Promise<void>;
+export type Navigate = (url: string, options?: { readonly replace?: boolean } & CallOptions) => Promise<void>;
 
 /** The app's navigation: checks the target, navigates with the redirect method, then waits REDIRECT_WAIT_MS. */
 export function createNavigator(o: {
@@ -142,6 +143,8 @@ export function createNavigator(o: {
 }): Navigate {
   return async (url, options) => {
     assertSafeRedirectTarget(url, { origin: o.browser?.location.origin ?? null, trustedOrigins: o.trustedOrigins });
+    // An aborted call must not start a navigation it can no longer report on.
+    checkAborted(options);
     const method = o.redirectMethod;
     if (method === "none") return;
     if (method === "window") {
@@ -149,11 +152,11 @@ export function createNavigator(o: {
       if (options?.replace) location.replace(url);
       else location.assign(url);
     } else if (typeof method === "object" && method !== null && typeof method.navigate === "function") {
-      await method.navigate(url);
+      await untilAborted(Promise.resolve(method.navigate(url)), options);
     } else {
       throw new StackConfigurationError('redirectMethod must be "window", "none" or an object with a navigate(url) function.');
     }
-    await sleep(o.env, REDIRECT_WAIT_MS);
+    await sleep(o.env, REDIRECT_WAIT_MS, options?.signal);
   };
 }
 
@@ -202,7 +205,7 @@ export function returnToTarget(browser: Browser | null, trustedOrigins: readonly
   return isSafeRedirectTarget(value, { origin: current.origin, trustedOrigins }) ? value : null;
 }
 
-export interface RedirectToOptions {
+export interface RedirectToOptions extends CallOptions {
   readonly replace?: boolean;
   /** Sign-in/up: do not add after_auth_return_to. After-sign-in/up: ignore it. */
   readonly noRedirectBack?: boolean;
@@ -239,7 +242,7 @@ export function createRedirectMethods(ctx: ClientAppContext): RedirectMethods {
         if (page === "signIn" || page === "signUp") target = withReturnTo(target, ctx.browser, trusted);
         if (page === "afterSignIn" || page === "afterSignUp") target = returnToTarget(ctx.browser, trusted) ?? target;
       }
-      await ctx.redirect(target, { replace: options?.replace ?? false });
+      await ctx.redirect(target, { replace: options?.replace ?? false, signal: options?.signal });
     };
   return {
     redirectToSignIn: to("signIn"),

@@ -8,6 +8,7 @@ import { createStackClient, type StackClientOptions } from "../client.js";
 import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { orOf, StackClientApp, type GetUserOptions, type RuntimeClientSettings } from "./client-app.js";
+import { callOf, signalOf, type CallOptions } from "./call-options.js";
 import { registerPasskey } from "./flows/passkey.js";
 import { checkApiKey } from "./objects/api-key.js";
 import { answered } from "./wire.js";
@@ -60,6 +61,10 @@ export class StackServerApp extends StackClientApp {
       projectId: this.projectId,
       baseUrl: this.ctx.baseUrl,
       environment: this.runtime.env,
+      requestTimeoutMs: this.runtime.policy.requestTimeoutMs,
+      maxRetryAfterMs: this.runtime.policy.maxRetryAfterMs,
+      ...(this.runtime.policy.hooks.onRequest && { onRequest: this.runtime.policy.hooks.onRequest }),
+      ...(this.runtime.policy.hooks.onRetry && { onRetry: this.runtime.policy.hooks.onRetry }),
       ...(this.ctx.publishableClientKey !== undefined && { publishableClientKey: this.ctx.publishableClientKey }),
       ...(resolved.extraRequestHeaders !== undefined && { extraRequestHeaders: resolved.extraRequestHeaders }),
       ...runtimeSettings,
@@ -70,31 +75,34 @@ export class StackServerApp extends StackClientApp {
   // USERS
 
   /** The request's user (the app's token store, or `tokenStore`), with `or` as on the client. */
-  override getUser(options: ServerGetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentServerUser>;
-  override getUser(options?: ServerGetUserOptions): Promise<CurrentServerUser | null>;
+  override getUser(options: ServerGetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentServerUser>;
+  override getUser(options?: ServerGetUserOptions & CallOptions): Promise<CurrentServerUser | null>;
   /** The user with this id (`GET /users/{id}`), or null when there is none. */
-  override getUser(id: string): Promise<ServerUser | null>;
+  override getUser(id: string, options?: CallOptions): Promise<ServerUser | null>;
   /** The owner of a user API key, or null when the key is not valid (SPEC §4). */
-  override getUser(options: { readonly apiKey: string }): Promise<ServerUser | null>;
-  override async getUser(arg?: string | ServerGetUserOptions | { readonly apiKey: string }): Promise<CurrentServerUser | ServerUser | null> {
-    if (typeof arg === "string") return this.#userById(arg);
-    if (typeof arg === "object" && arg !== null && "apiKey" in arg) return this.#userByApiKey(arg.apiKey);
+  override getUser(options: { readonly apiKey: string } & CallOptions): Promise<ServerUser | null>;
+  override async getUser(
+    arg?: string | (ServerGetUserOptions & CallOptions) | ({ readonly apiKey: string } & CallOptions),
+    options?: CallOptions,
+  ): Promise<CurrentServerUser | ServerUser | null> {
+    if (typeof arg === "string") return this.#userById(arg, options);
+    if (typeof arg === "object" && arg !== null && "apiKey" in arg) return this.#userByApiKey(arg.apiKey, arg);
     return this.#currentUser(arg ?? {});
   }
 
   /** @deprecated Use getUser(). */
-  getServerUser(): Promise<CurrentServerUser | null> {
-    return this.getUser();
+  getServerUser(options?: CallOptions): Promise<CurrentServerUser | null> {
+    return this.getUser(callOf(options));
   }
 
   /** Creates a user (`POST /users`), whether or not sign-up is enabled. */
-  async createUser(options: ServerUserCreateOptions): Promise<ServerUser> {
-    const { data } = await this.serverCtx.client.api.POST("/users", { body: serverUserCreateToWire(options) });
+  async createUser(options: ServerUserCreateOptions & CallOptions): Promise<ServerUser> {
+    const { data } = await this.serverCtx.client.api.POST("/users", { body: serverUserCreateToWire(options), ...signalOf(options) });
     return this.serverCtx.objects.user(asServerUser(answered(data, "POST /users"), "POST /users"));
   }
 
   /** One page of users; `nextCursor` reads the next (null on the last page). */
-  async listUsers(options: ServerListUsersOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
+  async listUsers(options: ServerListUsersOptions & CallOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
     requireOptions(options, "listUsers", "{ cursor?, limit?, orderBy?: \"signedUpAt\", desc?, query?, teamId? }");
     if (options.orderBy !== undefined && options.orderBy !== "signedUpAt") {
       throw new StackConfigurationError(`listUsers can order by "signedUpAt" only, not ${JSON.stringify(options.orderBy)}.`);
@@ -107,31 +115,32 @@ export class StackServerApp extends StackClientApp {
       ...(options.query !== undefined && { query: options.query }),
       ...(options.teamId !== undefined && { team_id: options.teamId }),
     };
-    const { data } = await this.serverCtx.client.api.GET("/users", { params: { query } });
+    const { data } = await this.serverCtx.client.api.GET("/users", { params: { query }, ...signalOf(options) });
     const users = itemsOf(data, "GET /users").map((wire) => this.serverCtx.objects.user(asServerUser(wire, "GET /users")));
     return Object.assign(users, { nextCursor: data?.pagination?.next_cursor ?? null });
   }
 
   // TEAMS
 
-  async createTeam(data: ServerTeamCreateOptions): Promise<ServerTeam> {
-    const created = await this.serverCtx.client.api.POST("/teams", { body: serverTeamCreateToWire(data) });
+  async createTeam(data: ServerTeamCreateOptions & CallOptions): Promise<ServerTeam> {
+    const created = await this.serverCtx.client.api.POST("/teams", { body: serverTeamCreateToWire(data), ...signalOf(data) });
     return this.serverCtx.objects.team(asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
   }
 
   /** The team with this id, with one request (`GET /teams/{id}`), or null when there is none. */
-  getTeam(teamId: string): Promise<ServerTeam | null>;
+  getTeam(teamId: string, options?: CallOptions): Promise<ServerTeam | null>;
   /** The team owning a team API key, or null when the key is not valid (SPEC §4). */
-  getTeam(options: { readonly apiKey: string }): Promise<ServerTeam | null>;
-  async getTeam(arg: string | { readonly apiKey: string }): Promise<ServerTeam | null> {
+  getTeam(options: { readonly apiKey: string } & CallOptions): Promise<ServerTeam | null>;
+  async getTeam(arg: string | ({ readonly apiKey: string } & CallOptions), options?: CallOptions): Promise<ServerTeam | null> {
     if (typeof arg === "object" && arg !== null && "apiKey" in arg) {
-      const key = await checkApiKey(this.serverCtx, arg.apiKey, { type: "team" });
-      return key !== null && key.type === "team" && key.isValid() ? this.getTeam(key.teamId) : null;
+      const call = callOf(arg);
+      const key = await checkApiKey(this.serverCtx, arg.apiKey, { type: "team", ...call });
+      return key !== null && key.type === "team" && key.isValid() ? this.getTeam(key.teamId, call) : null;
     }
     if (typeof arg !== "string") throw new StackConfigurationError("getTeam needs a team id, or { apiKey } for a team API key.");
     if (!isUuid(arg)) return null;
     try {
-      const { data } = await this.serverCtx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: arg } } });
+      const { data } = await this.serverCtx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: arg } }, ...signalOf(options) });
       return this.serverCtx.objects.team(asServerTeam(answered(data, "GET /teams/{team_id}"), "GET /teams/{team_id}"));
     } catch (error) {
       if (isKnownError(error, "TEAM_NOT_FOUND")) return null;
@@ -140,8 +149,8 @@ export class StackServerApp extends StackClientApp {
   }
 
   /** Every team of the project. */
-  async listTeams(): Promise<ServerTeam[]> {
-    const { data } = await this.serverCtx.client.api.GET("/teams");
+  async listTeams(options?: CallOptions): Promise<ServerTeam[]> {
+    const { data } = await this.serverCtx.client.api.GET("/teams", signalOf(options));
     return itemsOf(data, "GET /teams").map((team) => this.serverCtx.objects.team(asServerTeam(team, "GET /teams")));
   }
 
@@ -152,10 +161,10 @@ export class StackServerApp extends StackClientApp {
     return this.sessionContexts.size;
   }
 
-  async #userById(userId: string): Promise<ServerUser | null> {
+  async #userById(userId: string, call: CallOptions | undefined): Promise<ServerUser | null> {
     if (!isUuid(userId)) return null;
     try {
-      const { data } = await this.serverCtx.client.api.GET("/users/{user_id}", { params: { path: { user_id: userId } } });
+      const { data } = await this.serverCtx.client.api.GET("/users/{user_id}", { params: { path: { user_id: userId } }, ...signalOf(call) });
       return this.serverCtx.objects.user(asServerUser(answered(data, "GET /users/{user_id}"), "GET /users/{user_id}"));
     } catch (error) {
       if (isKnownError(error, "USER_NOT_FOUND")) return null;
@@ -163,19 +172,21 @@ export class StackServerApp extends StackClientApp {
     }
   }
 
-  async #userByApiKey(apiKey: string): Promise<ServerUser | null> {
-    const key = await checkApiKey(this.serverCtx, apiKey, { type: "user" });
+  async #userByApiKey(apiKey: string, options: CallOptions): Promise<ServerUser | null> {
+    const call = callOf(options);
+    const key = await checkApiKey(this.serverCtx, apiKey, { type: "user", ...call });
     // The service refuses keys that are revoked or expired; the local rule is a second check.
-    return key !== null && key.type === "user" && key.isValid() ? this.#userById(key.userId) : null;
+    return key !== null && key.type === "user" && key.isValid() ? this.#userById(key.userId, call) : null;
   }
 
-  async #currentUser(options: ServerGetUserOptions): Promise<CurrentServerUser | null> {
+  async #currentUser(options: ServerGetUserOptions & CallOptions): Promise<CurrentServerUser | null> {
     requireOptions(options, "getUser", "{ or?, tokenStore? }, a user id, or { apiKey }");
     const session = this.sessionOf(options);
     const or = orOf(options);
-    const wire = await signedInUserWire(session, or, (answer) => asServerUser(answer, "GET /users/me"));
+    const call = callOf(options);
+    const wire = await signedInUserWire(session, or, (answer) => asServerUser(answer, "GET /users/me"), call);
     if (wire !== null) return this.#currentUserFrom(session, wire);
-    return this.signedOutUser(or);
+    return this.signedOutUser(or, call);
   }
 
   #currentUserFrom(session: SessionContext, wire: WireServerUser): CurrentServerUser {

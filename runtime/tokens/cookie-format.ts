@@ -3,7 +3,7 @@
 
 import { serialize } from "cookie";
 import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../constants.js";
-import { assertUsableTokens } from "./check.js";
+import { usableToken } from "./check.js";
 import type { StoredTokens } from "./store.js";
 
 /** Cookies by name, as `cookie`'s `parse` returns them. */
@@ -24,12 +24,10 @@ export function encodeAccessPair(refreshToken: string, accessToken: string): str
 }
 
 /**
- * The access token of a `stack-access` value, or null when the value is
- * malformed or pairs the token with another refresh token. A pair without a
- * refresh token is never used: nothing would tie it to this project.
+ * The two elements of a `stack-access` value, or null when it is not a JSON
+ * `[refreshToken, accessToken]` pair of usable tokens (check.ts).
  */
-export function decodeAccessPair(value: string | undefined, refreshToken: string | null): string | null {
-  if (value === undefined || refreshToken === null) return null;
+function accessPairOf(value: string): readonly [string, string] | null {
   let pair: unknown;
   try {
     pair = JSON.parse(value);
@@ -37,25 +35,49 @@ export function decodeAccessPair(value: string | undefined, refreshToken: string
     return null;
   }
   if (!Array.isArray(pair) || pair.length !== 2) return null;
-  const [owner, accessToken] = pair as unknown[];
-  if (owner !== refreshToken || typeof accessToken !== "string" || accessToken === "") return null;
-  return accessToken;
+  const [owner, accessToken] = (pair as unknown[]).map(usableToken);
+  return owner && accessToken ? [owner, accessToken] : null;
 }
 
-function present(value: string | undefined): string | null {
-  return value === undefined || value === "" ? null : value;
+/**
+ * The access token of a `stack-access` value, or null when the value is
+ * malformed or pairs the token with another refresh token. A pair without a
+ * refresh token is never used: nothing would tie it to this project.
+ */
+export function decodeAccessPair(value: string | undefined, refreshToken: string | null): string | null {
+  if (value === undefined || refreshToken === null) return null;
+  const pair = accessPairOf(value);
+  return pair !== null && pair[0] === refreshToken ? pair[1] : null;
 }
 
-/** The tokens the cookies hold for `projectId`. Throws only for a token that is the string "undefined". */
+/**
+ * The tokens the cookies hold for `projectId`. A cookie whose value cannot be a
+ * token (the string "undefined", an empty value, a character a header cannot
+ * carry, a `stack-access` that is not a pair of tokens) reads as absent: the
+ * cookies are the browser's, and whatever they hold must not lock anyone out.
+ * Never throws.
+ */
 export function readTokenCookies(cookies: CookieJar, projectId: string): StoredTokens {
-  const name = refreshCookieName(projectId);
-  const own = present(cookies[name]);
-  const refreshToken = own ?? present(cookies[LEGACY_REFRESH_COOKIE]);
-  const source = own !== null ? `the "${name}" cookie` : `the "${LEGACY_REFRESH_COOKIE}" cookie`;
-  assertUsableTokens({ refreshToken, accessToken: null }, source);
+  const refreshToken = usableToken(cookies[refreshCookieName(projectId)]) ?? usableToken(cookies[LEGACY_REFRESH_COOKIE]);
   const accessToken = decodeAccessPair(cookies[ACCESS_COOKIE], refreshToken);
-  assertUsableTokens({ refreshToken, accessToken }, `the "${ACCESS_COOKIE}" cookie`);
   return { refreshToken, accessToken };
+}
+
+/**
+ * The names of the token cookies present whose values can never be read
+ * (readTokenCookies reads them as absent), for the cookie store to delete. A
+ * well-formed `stack-access` pair of another project's refresh token is not
+ * among them: that cookie is shared by every project on the host.
+ */
+export function unusableTokenCookies(cookies: CookieJar, projectId: string): string[] {
+  const names: string[] = [];
+  for (const name of [refreshCookieName(projectId), LEGACY_REFRESH_COOKIE]) {
+    const value = cookies[name];
+    if (value !== undefined && usableToken(value) === null) names.push(name);
+  }
+  const access = cookies[ACCESS_COOKIE];
+  if (access !== undefined && accessPairOf(access) === null) names.push(ACCESS_COOKIE);
+  return names;
 }
 
 export interface CookieAttributes {
@@ -67,7 +89,8 @@ function write(name: string, value: string, maxAge: number, attributes: CookieAt
   return serialize(name, value, { path: "/", sameSite: "lax", secure: attributes.secure, maxAge });
 }
 
-function remove(name: string, attributes: CookieAttributes): string {
+/** The `document.cookie` assignment that deletes the cookie `name`. */
+export function removeCookie(name: string, attributes: CookieAttributes): string {
   // Max-Age=0 for current browsers, a past Expires for those that ignore Max-Age.
   return serialize(name, "", { path: "/", sameSite: "lax", secure: attributes.secure, maxAge: 0, expires: new Date(0) });
 }
@@ -87,14 +110,14 @@ export function tokenCookieWrites(
   const name = refreshCookieName(projectId);
   const { refreshToken, accessToken } = tokens;
   if (refreshToken === null) {
-    if (cookies[name] !== undefined) writes.push(remove(name, attributes));
+    if (cookies[name] !== undefined) writes.push(removeCookie(name, attributes));
   } else if (cookies[name] !== refreshToken) {
     writes.push(write(name, refreshToken, REFRESH_COOKIE_MAX_AGE_S, attributes));
   }
-  if (cookies[LEGACY_REFRESH_COOKIE] !== undefined) writes.push(remove(LEGACY_REFRESH_COOKIE, attributes));
+  if (cookies[LEGACY_REFRESH_COOKIE] !== undefined) writes.push(removeCookie(LEGACY_REFRESH_COOKIE, attributes));
   const pair = refreshToken !== null && accessToken !== null ? encodeAccessPair(refreshToken, accessToken) : null;
   if (pair === null) {
-    if (cookies[ACCESS_COOKIE] !== undefined) writes.push(remove(ACCESS_COOKIE, attributes));
+    if (cookies[ACCESS_COOKIE] !== undefined) writes.push(removeCookie(ACCESS_COOKIE, attributes));
   } else if (cookies[ACCESS_COOKIE] !== pair) {
     writes.push(write(ACCESS_COOKIE, pair, ACCESS_COOKIE_MAX_AGE_S, attributes));
   }

@@ -9,7 +9,7 @@ import { COOKIE_POLL_INTERVAL_MS } from "../constants.js";
 import { platformEnvironment, type Environment, type TimerId } from "../env.js";
 import { StackConfigurationError } from "../errors.js";
 import { assertUsableTokens } from "./check.js";
-import { readTokenCookies, tokenCookieWrites } from "./cookie-format.js";
+import { readTokenCookies, removeCookie, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
 import { Listeners } from "./memory.js";
 import { sameTokens, type StoredTokens, type TokenStore } from "./store.js";
 
@@ -80,7 +80,27 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
   const openChannel = options.broadcastChannel === undefined ? platformChannel() : options.broadcastChannel;
   const channelName = `stack-tokens-${projectId}`;
 
-  const readCookies = (): StoredTokens => readTokenCookies(parse(document.cookie), projectId);
+  // Token cookies that can never be read (a stale version's "undefined", a
+  // mangled pair) read as absent and are deleted here, once per value: a cookie
+  // the deletion cannot reach (set with another Path or Domain) is not rewritten
+  // on every poll.
+  const deleted = new Map<string, string>();
+  const deleteUnusable = (cookies: Record<string, string | undefined>): void => {
+    const unusable = unusableTokenCookies(cookies, projectId);
+    for (const name of deleted.keys()) if (!unusable.includes(name)) deleted.delete(name);
+    for (const name of unusable) {
+      const value = cookies[name] as string;
+      if (deleted.get(name) === value) continue;
+      deleted.set(name, value);
+      document.cookie = removeCookie(name, attributes);
+    }
+  };
+
+  const readCookies = (): StoredTokens => {
+    const cookies = parse(document.cookie);
+    deleteUnusable(cookies);
+    return readTokenCookies(cookies, projectId);
+  };
 
   // What the cookies held when this store last looked or wrote; a difference means someone else wrote.
   let seen = readCookies();
@@ -105,8 +125,8 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     listeners.notify(current);
   };
 
-  // For the background paths (poll, channel, subscribe): a cookie holding the
-  // string "undefined" is reported by get() to the app; these wait for a usable value.
+  // For the background paths (poll, channel, subscribe): a document whose
+  // cookies cannot be read right now must not end the polling.
   const syncQuietly = (): boolean => {
     try {
       sync();
@@ -160,8 +180,9 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
       sync();
       return current;
     },
-    set(tokens) {
-      assertUsableTokens(tokens, "set()");
+    set(given) {
+      // Only tokens are ever written: a bad one given here is the caller's bug (check.ts).
+      const tokens = assertUsableTokens(given, "set()");
       const writes = tokenCookieWrites(parse(document.cookie), tokens, projectId, attributes);
       for (const assignment of writes) document.cookie = assignment;
       current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });

@@ -12,8 +12,13 @@ import type { StoredTokens, TokenStore } from "./store.js";
 /** A function like `explicitTokenStore` with its own cache of at most `limit` pairs. */
 export function createExplicitTokenStores(limit: number): (tokens: StoredTokens) => TokenStore {
   const stores = new LruMap<string, TokenStore>(limit);
-  return (tokens) => {
-    assertUsableTokens(tokens, "the { accessToken, refreshToken } token store");
+  return (given) => {
+    // Tokens written in the app's code: one that cannot be a token (the string
+    // "undefined" of an unset environment variable) is a configuration error, not
+    // a signed-out user (check.ts). An empty string is no token.
+    const tokens = assertUsableTokens(given, "the { accessToken, refreshToken } token store");
+    // No tokens at all: a store that a sign-in fills, so never one shared with another caller.
+    if (tokens.refreshToken === null && tokens.accessToken === null) return createMemoryTokenStore();
     // JSON keeps null apart from "null" and cannot be confused by a token containing a separator.
     const key = JSON.stringify([tokens.refreshToken, tokens.accessToken]);
     const known = stores.get(key);

@@ -33,15 +33,19 @@ function freeze(tokens: StoredTokens): StoredTokens {
   return Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
 }
 
-/** A store holding `initial` (no tokens by default). Subscribers hear of a `set()` only when the pair changed. */
+/**
+ * A store holding `initial` (no tokens by default). Subscribers hear of a `set()`
+ * only when the pair changed. Its tokens come from code (the app, a sign-in, a
+ * refresh, or a request already read leniently), so one that cannot be a token
+ * is a StackConfigurationError here (see check.ts); an empty string is no token.
+ */
 export function createMemoryTokenStore(initial: StoredTokens = NO_TOKENS): TokenStore {
-  assertUsableTokens(initial, "the initial tokens of the memory store");
-  let current = freeze(initial);
+  let current = freeze(assertUsableTokens(initial, "the initial tokens of the memory store"));
   const listeners = new Listeners();
   return {
     get: () => current,
-    set(tokens) {
-      assertUsableTokens(tokens, "set()");
+    set(given) {
+      const tokens = assertUsableTokens(given, "set()");
       if (sameTokens(tokens, current)) return;
       current = freeze(tokens);
       listeners.notify(current);

@@ -56,19 +56,31 @@ export function jwt(claims: { exp?: number; sub?: string } = {}): string {
 
 /**
  * An environment on vitest's fake timers, with the waits it was asked for
- * recorded, a fixed jitter, and deterministic random bytes.
+ * recorded, a fixed jitter, and deterministic random bytes. A timer that is
+ * cleared (a request's timeout once its answer came, a wait that was aborted)
+ * is taken out of `waits`: they are the waits that happened or are under way.
  */
 export function testEnvironment(fetch: Environment["fetch"], overrides: Partial<Environment> = {}) {
   const waits: number[] = [];
+  const ids: unknown[] = [];
   let counter = 0;
   const env: Environment = {
     fetch,
     now: () => Date.now(),
     setTimeout: (callback, ms) => {
+      const id = setTimeout(callback, ms);
       waits.push(ms);
-      return setTimeout(callback, ms);
+      ids.push(id);
+      return id;
     },
-    clearTimeout: (id) => clearTimeout(id as ReturnType<typeof setTimeout>),
+    clearTimeout: (id) => {
+      const index = ids.indexOf(id);
+      if (index >= 0) {
+        ids.splice(index, 1);
+        waits.splice(index, 1);
+      }
+      clearTimeout(id as ReturnType<typeof setTimeout>);
+    },
     random: () => 0.5,
     randomBytes: (length) => Uint8Array.from({ length }, () => counter++ % 256),
     isOffline: () => false,

@@ -59,7 +59,7 @@ function answers() {
     post("/teams", () => HttpResponse.json({ ...example("ClientTeam"), id: OTHER_TEAM, display_name: "New" })),
     patch("/teams/:id", () => HttpResponse.json(example("ClientTeam"))),
     del("/team-memberships/:team/:user", ok),
-    post("/team-invitations/send-code", ok),
+    post("/team-invitations/send-code", () => HttpResponse.json({ success: true, id: "2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c" })),
     patch("/team-member-profiles/:team/:user", () => HttpResponse.json(example("TeamMemberProfile"))),
     post("/user-api-keys", () => HttpResponse.json(example("UserApiKeyFirstView"))),
     post("/team-api-keys", () => HttpResponse.json(example("TeamApiKeyFirstView"))),

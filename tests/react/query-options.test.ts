@@ -14,7 +14,7 @@ import {
   stackQueryOptions,
   teamsQueryOptions,
 } from "../../react/index.js";
-import { isStackError, StackConfigurationError } from "../../runtime/errors.js";
+import { isStackError, ResponseFormatError, StackConfigurationError } from "../../runtime/errors.js";
 import { KnownErrors } from "../../generated/known-errors.js";
 import { example, get, knownErrorResponse, signedIn, stackServer, TEAM_ID, testApp } from "./stack-test.js";
 
@@ -102,12 +102,17 @@ describe("stackQueryOptions", () => {
     expect(state.error).toMatchObject({ status: 404, body: "" });
   });
 
-  it("a success without a body is a StackAssertionError naming the operation", async () => {
+  it("a success without a body is a ResponseFormatError naming the operation", async () => {
     server.use(get("/projects/current", () => new HttpResponse(null, { status: 200 })));
     const { app } = testApp();
     const state = await settle(stackQueryOptions(app, "getCurrentProject"));
-    expect(isStackError(state.error, "StackAssertionError")).toBe(true);
-    expect((state.error as Error).message).toBe("getCurrentProject: GET /projects/current answered HTTP 200 without a body");
+    expect(state.error).toBeInstanceOf(ResponseFormatError);
+    expect(state.error).toMatchObject({
+      operationId: "getCurrentProject",
+      status: 200,
+      path: "$",
+      message: "getCurrentProject: the service answered HTTP 200 with a body that is not JSON (content-type: none)",
+    });
   });
 
   it("refuses an operation that is not a read, saying which are", () => {

@@ -107,7 +107,7 @@ describe("useUser (Suspense)", () => {
     server.use(
       post("/auth/anonymous/sign-up", () => {
         token = signedIn("rt-anon").accessToken;
-        return HttpResponse.json({ access_token: token, refresh_token: "rt-anon" });
+        return HttpResponse.json({ ...example("SignInTokens"), access_token: token, refresh_token: "rt-anon", user_id: "anon-1" });
       }),
       get("/users/me", ({ request }) =>
         request.headers.get("x-stack-access-token") === token && token !== null
@@ -214,7 +214,7 @@ describe("useUserQuery (no Suspense)", () => {
     server.use(
       post("/auth/anonymous/sign-up", () => {
         token = signedIn("rt-anon").accessToken;
-        return HttpResponse.json({ access_token: token, refresh_token: "rt-anon" });
+        return HttpResponse.json({ ...example("SignInTokens"), access_token: token, refresh_token: "rt-anon", user_id: "anon-1" });
       }),
       get("/users/me", () => HttpResponse.json(anonymous)),
     );

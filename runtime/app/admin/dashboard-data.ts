@@ -2,6 +2,7 @@
 // webhook settings at Svix, and the usage metrics. The reference SDK offers
 // these only as React hooks; here they are plain calls.
 import { StackAssertionError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 
@@ -13,16 +14,16 @@ import { answered } from "../wire.js";
 export type AdminMetrics = Readonly<Record<string, unknown>>;
 
 /** `POST /webhooks/svix-token {}`: a short-lived token for the webhook portal. */
-export async function getSvixToken(ctx: ClientAppContext): Promise<string> {
-  const { data } = await ctx.client.api.POST("/webhooks/svix-token", { body: {} });
+export async function getSvixToken(ctx: ClientAppContext, options?: CallOptions): Promise<string> {
+  const { data } = await ctx.client.api.POST("/webhooks/svix-token", { body: {}, ...signalOf(options) });
   const token = answered(data, "POST /webhooks/svix-token").token;
   if (typeof token !== "string") throw new StackAssertionError("POST /webhooks/svix-token answered without a token");
   return token;
 }
 
 /** `GET /internal/metrics`. */
-export async function getMetrics(ctx: ClientAppContext): Promise<AdminMetrics> {
-  const { data } = await ctx.client.api.GET("/internal/metrics");
+export async function getMetrics(ctx: ClientAppContext, options?: CallOptions): Promise<AdminMetrics> {
+  const { data } = await ctx.client.api.GET("/internal/metrics", signalOf(options));
   const metrics: unknown = answered(data, "GET /internal/metrics");
   if (typeof metrics !== "object" || Array.isArray(metrics)) throw new StackAssertionError("GET /internal/metrics answered something other than an object");
   return metrics as AdminMetrics;

@@ -2,6 +2,7 @@
 // through an SMTP configuration, and the log of sent e-mails.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { answered } from "../wire.js";
@@ -47,15 +48,19 @@ export interface AdminSentEmail {
 export const EMAIL_TEST_ERROR_NOT_SPECIFIED = "Email test error not specified";
 
 /** `GET /email-templates`: one template per type, the default where the project has none of its own. */
-export async function listEmailTemplates(ctx: ClientAppContext): Promise<AdminEmailTemplate[]> {
-  const { data } = await ctx.client.api.GET("/email-templates");
+export async function listEmailTemplates(ctx: ClientAppContext, options?: CallOptions): Promise<AdminEmailTemplate[]> {
+  const { data } = await ctx.client.api.GET("/email-templates", signalOf(options));
   const items = answered(data, "GET /email-templates").items;
   if (!Array.isArray(items)) throw new StackAssertionError("GET /email-templates answered without an items list");
   return items.map((t) => Object.freeze({ type: t.type, subject: t.subject, content: t.content, isDefault: t.is_default }));
 }
 
 /** `PATCH /email-templates/{type}` with the fields given. */
-export async function updateEmailTemplate(ctx: ClientAppContext, type: EmailTemplateType, options: AdminEmailTemplateUpdateOptions): Promise<void> {
+export async function updateEmailTemplate(
+  ctx: ClientAppContext,
+  type: EmailTemplateType,
+  options: AdminEmailTemplateUpdateOptions & CallOptions,
+): Promise<void> {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError("updateEmailTemplate needs the fields to change: { subject?, content? }.");
   }
@@ -63,12 +68,12 @@ export async function updateEmailTemplate(ctx: ClientAppContext, type: EmailTemp
     ...(options.subject === undefined ? {} : { subject: options.subject }),
     ...(options.content === undefined ? {} : { content: options.content }),
   };
-  await ctx.client.api.PATCH("/email-templates/{type}", { params: { path: { type } }, body });
+  await ctx.client.api.PATCH("/email-templates/{type}", { params: { path: { type } }, body, ...signalOf(options) });
 }
 
 /** `DELETE /email-templates/{type}`: back to the default template. */
-export async function resetEmailTemplate(ctx: ClientAppContext, type: EmailTemplateType): Promise<void> {
-  await ctx.client.api.DELETE("/email-templates/{type}", { params: { path: { type } } });
+export async function resetEmailTemplate(ctx: ClientAppContext, type: EmailTemplateType, options?: CallOptions): Promise<void> {
+  await ctx.client.api.DELETE("/email-templates/{type}", { params: { path: { type } }, ...signalOf(options) });
 }
 
 /**
@@ -77,7 +82,7 @@ export async function resetEmailTemplate(ctx: ClientAppContext, type: EmailTempl
  */
 export async function sendTestEmail(
   ctx: ClientAppContext,
-  options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig },
+  options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig } & CallOptions,
 ): Promise<Result<undefined, { readonly errorMessage: string }>> {
   const config = options?.emailConfig;
   if (typeof config !== "object" || config === null) {
@@ -97,6 +102,7 @@ export async function sendTestEmail(
         sender_name: config.senderName,
       },
     },
+    ...signalOf(options),
   });
   const answer = answered(data, "POST /internal/send-test-email");
   if (answer.success === true) return Result.ok(undefined);
@@ -106,8 +112,8 @@ export async function sendTestEmail(
 }
 
 /** `GET /internal/emails`: the e-mails the project sent. */
-export async function listSentEmails(ctx: ClientAppContext): Promise<AdminSentEmail[]> {
-  const { data } = await ctx.client.api.GET("/internal/emails");
+export async function listSentEmails(ctx: ClientAppContext, options?: CallOptions): Promise<AdminSentEmail[]> {
+  const { data } = await ctx.client.api.GET("/internal/emails", signalOf(options));
   const items = answered(data, "GET /internal/emails").items;
   if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/emails answered without an items list");
   return items.map((e) => {

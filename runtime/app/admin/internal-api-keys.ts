@@ -4,6 +4,7 @@
 // manual revocation second (SPEC §4), as the reference SDK does.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 
@@ -22,7 +23,7 @@ export interface InternalApiKeyBase {
   /** `expired` wins over `manually-revoked` when both hold; null when the set is valid. */
   whyInvalid(): InternalApiKeyInvalidReason | null;
   /** Revokes every key of the set for good (`PATCH {revoked: true}`). */
-  revoke(): Promise<void>;
+  revoke(options?: CallOptions): Promise<void>;
 }
 
 /** The creation answer: the keys asked for, in full, shown this once. */
@@ -48,7 +49,10 @@ export interface InternalApiKeyCreateOptions {
 }
 
 /** `POST /internal/api-keys`: a new key set, keys in full this once. */
-export async function createInternalApiKey(ctx: ClientAppContext, options: InternalApiKeyCreateOptions): Promise<InternalApiKeyFirstView> {
+export async function createInternalApiKey(
+  ctx: ClientAppContext,
+  options: InternalApiKeyCreateOptions & CallOptions,
+): Promise<InternalApiKeyFirstView> {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError(
       "createInternalApiKey needs options: { description, expiresAt: Date, hasPublishableClientKey, hasSecretServerKey, hasSuperSecretAdminKey }.",
@@ -66,6 +70,7 @@ export async function createInternalApiKey(ctx: ClientAppContext, options: Inter
       has_secret_server_key: options.hasSecretServerKey,
       has_super_secret_admin_key: options.hasSuperSecretAdminKey,
     },
+    ...signalOf(options),
   });
   const wire = answered(data, "POST /internal/api-keys");
   return Object.freeze({
@@ -77,8 +82,8 @@ export async function createInternalApiKey(ctx: ClientAppContext, options: Inter
 }
 
 /** `GET /internal/api-keys`: every key set of the project, last four characters only. */
-export async function listInternalApiKeys(ctx: ClientAppContext): Promise<InternalApiKey[]> {
-  const { data } = await ctx.client.api.GET("/internal/api-keys");
+export async function listInternalApiKeys(ctx: ClientAppContext, options?: CallOptions): Promise<InternalApiKey[]> {
+  const { data } = await ctx.client.api.GET("/internal/api-keys", signalOf(options));
   const items = answered(data, "GET /internal/api-keys").items;
   if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/api-keys answered without an items list");
   return items.map((wire) =>
@@ -92,8 +97,12 @@ export async function listInternalApiKeys(ctx: ClientAppContext): Promise<Intern
 }
 
 /** `PATCH /internal/api-keys/{id}` `{revoked: true}`. */
-export async function revokeInternalApiKey(ctx: ClientAppContext, id: string): Promise<void> {
-  await ctx.client.api.PATCH("/internal/api-keys/{api_key_id}", { params: { path: { api_key_id: id } }, body: { revoked: true } });
+export async function revokeInternalApiKey(ctx: ClientAppContext, id: string, options?: CallOptions): Promise<void> {
+  await ctx.client.api.PATCH("/internal/api-keys/{api_key_id}", {
+    params: { path: { api_key_id: id } },
+    body: { revoked: true },
+    ...signalOf(options),
+  });
 }
 
 function baseFromWire(ctx: ClientAppContext, wire: Schemas["InternalApiKey"] | Schemas["InternalApiKeyFirstView"]): InternalApiKeyBase {
@@ -114,7 +123,7 @@ function baseFromWire(ctx: ClientAppContext, wire: Schemas["InternalApiKey"] | S
     createdAt: dateOf(wire.created_at_millis, "created_at_millis"),
     isValid: () => whyInvalid() === null,
     whyInvalid,
-    revoke: () => revokeInternalApiKey(ctx, wire.id),
+    revoke: (options) => revokeInternalApiKey(ctx, wire.id, options),
   };
 }
 

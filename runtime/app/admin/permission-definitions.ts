@@ -3,6 +3,7 @@
 // service's PERMISSION_ID_ALREADY_EXISTS, thrown as its typed error.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 
@@ -32,21 +33,25 @@ export type AdminTeamPermissionDefinitionUpdateOptions = AdminPermissionDefiniti
 export type AdminProjectPermissionDefinitionUpdateOptions = AdminPermissionDefinitionUpdateOptions;
 
 export interface PermissionDefinitionMethods {
-  list(): Promise<AdminPermissionDefinition[]>;
-  create(options: AdminPermissionDefinitionCreateOptions): Promise<AdminPermissionDefinition>;
-  update(permissionId: string, options: AdminPermissionDefinitionUpdateOptions): Promise<void>;
-  delete(permissionId: string): Promise<void>;
+  list(options?: CallOptions): Promise<AdminPermissionDefinition[]>;
+  create(options: AdminPermissionDefinitionCreateOptions & CallOptions): Promise<AdminPermissionDefinition>;
+  update(permissionId: string, options: AdminPermissionDefinitionUpdateOptions & CallOptions): Promise<void>;
+  delete(permissionId: string, options?: CallOptions): Promise<void>;
 }
 
 /** The definitions of one scope: `/team-permission-definitions` or `/project-permission-definitions`. */
 export function permissionDefinitions(ctx: ClientAppContext, scope: PermissionScope): PermissionDefinitionMethods {
   const api = ctx.client.api;
   const base = `/${scope}-permission-definitions` as const;
-  const path = (permissionId: string) => ({ params: { path: { permission_id: requireId(permissionId, scope) } } });
+  const path = (permissionId: string, options: CallOptions | undefined) => ({
+    params: { path: { permission_id: requireId(permissionId, scope) } },
+    ...signalOf(options),
+  });
   return {
-    async list() {
+    async list(options) {
+      const init = signalOf(options);
       const { data } =
-        scope === "team" ? await api.GET("/team-permission-definitions") : await api.GET("/project-permission-definitions");
+        scope === "team" ? await api.GET("/team-permission-definitions", init) : await api.GET("/project-permission-definitions", init);
       const items = answered(data, `GET ${base}`).items;
       if (!Array.isArray(items)) throw new StackAssertionError(`GET ${base} answered without an items list`);
       return items.map(definitionFromWire);
@@ -56,10 +61,9 @@ export function permissionDefinitions(ctx: ClientAppContext, scope: PermissionSc
         throw new StackConfigurationError(`Creating a ${scope} permission needs { id, description?, containedPermissionIds? }.`);
       }
       const body = { id: requireId(options.id, scope), ...bodyOf(options) };
+      const init = { body, ...signalOf(options) };
       const { data } =
-        scope === "team"
-          ? await api.POST("/team-permission-definitions", { body })
-          : await api.POST("/project-permission-definitions", { body });
+        scope === "team" ? await api.POST("/team-permission-definitions", init) : await api.POST("/project-permission-definitions", init);
       return definitionFromWire(answered(data, `POST ${base}`));
     },
     async update(permissionId, options) {
@@ -67,12 +71,12 @@ export function permissionDefinitions(ctx: ClientAppContext, scope: PermissionSc
         throw new StackConfigurationError(`Updating a ${scope} permission needs the fields to change: { id?, description?, containedPermissionIds? }.`);
       }
       const body = { ...(options.id === undefined ? {} : { id: requireId(options.id, scope) }), ...bodyOf(options) };
-      if (scope === "team") await api.PATCH("/team-permission-definitions/{permission_id}", { ...path(permissionId), body });
-      else await api.PATCH("/project-permission-definitions/{permission_id}", { ...path(permissionId), body });
+      if (scope === "team") await api.PATCH("/team-permission-definitions/{permission_id}", { ...path(permissionId, options), body });
+      else await api.PATCH("/project-permission-definitions/{permission_id}", { ...path(permissionId, options), body });
     },
-    async delete(permissionId) {
-      if (scope === "team") await api.DELETE("/team-permission-definitions/{permission_id}", path(permissionId));
-      else await api.DELETE("/project-permission-definitions/{permission_id}", path(permissionId));
+    async delete(permissionId, options) {
+      if (scope === "team") await api.DELETE("/team-permission-definitions/{permission_id}", path(permissionId, options));
+      else await api.DELETE("/project-permission-definitions/{permission_id}", path(permissionId, options));
     },
   };
 }

@@ -3,6 +3,7 @@
 // production-mode check.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 import { getProductionModeErrors, type ProductionModeError } from "./production-mode.js";
@@ -22,11 +23,11 @@ export interface AdminProject {
   readonly isProductionMode: boolean;
   readonly config: AdminProjectConfig;
   /** Changes the project; this object keeps showing the project as it was read. */
-  update(update: AdminProjectUpdateOptions): Promise<void>;
+  update(update: AdminProjectUpdateOptions & CallOptions): Promise<void>;
   /** Deletes the project with its users, teams and keys. It cannot be undone. */
-  delete(): Promise<void>;
+  delete(options?: CallOptions): Promise<void>;
   /** What blocks production mode in this project as read (SPEC §5); empty when nothing does. */
-  getProductionModeErrors(): Promise<ProductionModeError[]>;
+  getProductionModeErrors(options?: CallOptions): Promise<ProductionModeError[]>;
 }
 
 export interface AdminProjectUpdateOptions {
@@ -40,8 +41,8 @@ export interface AdminProjectUpdateOptions {
 const CURRENT = "/internal/projects/current";
 
 /** `GET /internal/projects/current`: the app's project with its full configuration. */
-export async function getAdminProject(ctx: ClientAppContext): Promise<AdminProject> {
-  const { data } = await ctx.client.api.GET(CURRENT);
+export async function getAdminProject(ctx: ClientAppContext, options?: CallOptions): Promise<AdminProject> {
+  const { data } = await ctx.client.api.GET(CURRENT, signalOf(options));
   assertAnswered(data, `GET ${CURRENT}`);
   return adminProjectFromWire(ctx, data, `GET ${CURRENT}`);
 }
@@ -60,13 +61,13 @@ export function adminProjectUpdateToWire(update: AdminProjectUpdateOptions, what
 }
 
 /** `PATCH /internal/projects/current` with only the fields given, in the wire's names. */
-export async function updateAdminProject(ctx: ClientAppContext, update: AdminProjectUpdateOptions): Promise<void> {
-  await ctx.client.api.PATCH(CURRENT, { body: adminProjectUpdateToWire(update, "project.update") });
+export async function updateAdminProject(ctx: ClientAppContext, update: AdminProjectUpdateOptions & CallOptions): Promise<void> {
+  await ctx.client.api.PATCH(CURRENT, { body: adminProjectUpdateToWire(update, "project.update"), ...signalOf(update) });
 }
 
 /** `DELETE /internal/projects/current`. */
-export async function deleteAdminProject(ctx: ClientAppContext): Promise<void> {
-  await ctx.client.api.DELETE(CURRENT);
+export async function deleteAdminProject(ctx: ClientAppContext, options?: CallOptions): Promise<void> {
+  await ctx.client.api.DELETE(CURRENT, signalOf(options));
 }
 
 export function adminProjectFromWire(ctx: ClientAppContext, wire: components["schemas"]["AdminProject"], call: string): AdminProject {
@@ -87,8 +88,12 @@ export function adminProjectFromWire(ctx: ClientAppContext, wire: components["sc
     isProductionMode: wire.is_production_mode,
     config,
     update: (update) => updateAdminProject(ctx, update),
-    delete: () => deleteAdminProject(ctx),
-    getProductionModeErrors: async () => getProductionModeErrors({ id: wire.id, config }),
+    delete: (options) => deleteAdminProject(ctx, options),
+    // Nothing to wait for, but an aborted call still rejects, as every call does.
+    getProductionModeErrors: async (options) => {
+      checkAborted(options);
+      return getProductionModeErrors({ id: wire.id, config });
+    },
   };
   return Object.freeze(project);
 }

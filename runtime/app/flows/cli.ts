@@ -19,6 +19,7 @@ import {
 } from "../../../generated/known-errors.js";
 import { sleep } from "../../env.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { Result, resultOf } from "../result.js";
 
@@ -29,7 +30,7 @@ export const CLI_AUTH_EXPIRED_MESSAGE = "CLI authentication request expired. Ple
 export const CLI_AUTH_USED_MESSAGE = "This authentication token has already been used.";
 export const CLI_AUTH_TIMEOUT_MESSAGE = "Timed out waiting for CLI authentication.";
 
-export interface PromptCliLoginOptions {
+export interface PromptCliLoginOptions extends CallOptions {
   /** The app that serves the handler pages, e.g. `https://app.example.com`; a trailing slash is dropped. */
   readonly appUrl: string;
   /** Lifetime of the attempt; the service's default is 2 hours, its maximum 24 hours. Not sent when absent. */
@@ -62,15 +63,17 @@ const CLI_AUTH_CODES: readonly KnownErrorCode[] = ["CLI_AUTH_ERROR", "CLI_AUTH_E
  */
 export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLoginOptions): Promise<Result<string, CliLoginError>> {
   const o = checkOptions(options);
+  const call = callOf(options);
   const { data: started } = await ctx.client.api.POST("/auth/cli", {
     body: o.expiresInMillis === undefined ? {} : { expires_in_millis: o.expiresInMillis },
+    ...signalOf(call),
   });
   const { pollingCode, loginCode } = codesOf(started);
-  await o.promptLink?.(confirmationLink(ctx, o.appUrl, loginCode));
+  if (o.promptLink) await untilAborted(Promise.resolve(o.promptLink(confirmationLink(ctx, o.appUrl, loginCode))), call);
 
   for (let attempt = 1; ; attempt++) {
     const polled = await resultOf(async () => {
-      const { data } = await ctx.client.api.POST("/auth/cli/poll", { body: { polling_code: pollingCode } });
+      const { data } = await ctx.client.api.POST("/auth/cli/poll", { body: { polling_code: pollingCode }, ...signalOf(call) });
       return data;
     }, CLI_AUTH_CODES);
     if (polled.status === "error") return Result.error(polled.error as CliLoginError);
@@ -89,7 +92,7 @@ export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLo
         return Result.error(new CliAuthError(undefined, { message: `Unexpected status from CLI auth polling: ${describe(answer.status)}` }));
     }
     if (attempt >= o.maxAttempts) return Result.error(new CliAuthError(undefined, { message: CLI_AUTH_TIMEOUT_MESSAGE }));
-    await sleep(ctx.env, o.waitTimeMillis);
+    await sleep(ctx.env, o.waitTimeMillis, call.signal);
   }
 }
 
@@ -100,13 +103,18 @@ export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLo
  * interface's `cliLogin`), so the name is ours. An unknown or unusable code is
  * a `SCHEMA_ERROR` Result, as in the reference.
  */
-export async function completeCliLogin(ctx: ClientAppContext, loginCode: string): Promise<Result<undefined, SchemaError>> {
+export async function completeCliLogin(
+  ctx: ClientAppContext,
+  loginCode: string,
+  options?: CallOptions,
+): Promise<Result<undefined, SchemaError>> {
   if (typeof loginCode !== "string" || loginCode === "") {
     throw new StackConfigurationError(
       "completeCliLogin needs the login code: pass the login_code query parameter of the cli-auth-confirm page.",
     );
   }
-  const tokens = await ctx.sessions().current().getTokens();
+  checkAborted(options);
+  const tokens = await untilAborted(ctx.sessions().current().getTokens(), options);
   const refreshToken = tokens?.refreshToken ?? null;
   if (refreshToken === null) {
     throw new StackConfigurationError(
@@ -115,7 +123,7 @@ export async function completeCliLogin(ctx: ClientAppContext, loginCode: string)
     );
   }
   const sent = await resultOf(
-    () => ctx.client.api.POST("/auth/cli/complete", { body: { login_code: loginCode, refresh_token: refreshToken } }),
+    () => ctx.client.api.POST("/auth/cli/complete", { body: { login_code: loginCode, refresh_token: refreshToken }, ...signalOf(options) }),
     ["SCHEMA_ERROR"],
   );
   return sent.status === "ok" ? Result.ok(undefined) : Result.error(sent.error as SchemaError);

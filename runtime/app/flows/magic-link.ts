@@ -7,6 +7,7 @@ import type {
   VerificationCodeError,
 } from "../../../generated/known-errors.js";
 import { StackAssertionError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
 import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOptions } from "./mfa.js";
@@ -19,11 +20,11 @@ import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOpt
 export async function sendMagicLinkEmail(
   ctx: ClientAppContext,
   email: string,
-  options: { readonly callbackUrl?: string | undefined } = {},
+  options: { readonly callbackUrl?: string | undefined } & CallOptions = {},
 ): Promise<Result<{ nonce: string }, RedirectUrlNotWhitelisted>> {
   const callback_url = ctx.absoluteUrl(options.callbackUrl ?? ctx.urls.magicLinkCallback);
   const result = await resultOf(async () => {
-    const { data } = await ctx.client.api.POST("/auth/otp/send-sign-in-code", { body: { email, callback_url } });
+    const { data } = await ctx.client.api.POST("/auth/otp/send-sign-in-code", { body: { email, callback_url }, ...signalOf(options) });
     if (typeof data?.nonce !== "string") throw new StackAssertionError("POST /auth/otp/send-sign-in-code answered without a nonce");
     return { nonce: data.nonce };
   }, ["REDIRECT_URL_NOT_WHITELISTED"]);
@@ -44,7 +45,7 @@ export async function signInWithMagicLink(
   // Without a token store the tokens could not be kept: fail before the single-use code is spent.
   ctx.sessions();
   const result = await signInResultOf<VerificationCodeError>(
-    () => ctx.client.api.POST("/auth/otp/sign-in", { body: { code } }),
+    () => ctx.client.api.POST("/auth/otp/sign-in", { body: { code }, ...signalOf(options) }),
     ["VERIFICATION_ERROR"],
   );
   if (result.status === "error") return result;

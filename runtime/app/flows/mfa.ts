@@ -16,6 +16,7 @@ import {
 } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError } from "../../errors.js";
+import { callOf, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { Result, resultOf } from "../result.js";
 
@@ -30,10 +31,11 @@ export type AfterAuthKind = "sign-in" | "sign-up";
  * `after_auth_return_to` and the after-sign-in / after-sign-up URLs).
  */
 export interface AfterAuthRedirects {
-  readonly redirectAfter: (kind: AfterAuthKind) => Promise<void>;
+  /** `options.signal` is the sign-in call's: it cuts the redirect's wait short. */
+  readonly redirectAfter: (kind: AfterAuthKind, options?: CallOptions) => Promise<void>;
 }
 
-export interface SignInOptions {
+export interface SignInOptions extends CallOptions {
   /** Stay on the page after signing in (the reference SDK's option). */
   readonly noRedirect?: boolean | undefined;
 }
@@ -80,7 +82,7 @@ export async function completeSignIn(
   redirects: AfterAuthRedirects,
 ): Promise<Result<undefined, never>> {
   ctx.signIn({ access_token: tokens.access_token, refresh_token: tokens.refresh_token });
-  if (!options.noRedirect) await redirects.redirectAfter(kind);
+  if (!options.noRedirect) await redirects.redirectAfter(kind, callOf(options));
   return Result.ok(undefined);
 }
 
@@ -101,7 +103,8 @@ export async function signInWithMfa(
   // Without a token store there is nowhere to keep the tokens: fail before the attempt code is spent.
   ctx.sessions();
   const result = await resultOf(
-    async () => tokensOf((await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode } })).data),
+    async () =>
+      tokensOf((await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode }, ...signalOf(options) })).data),
     ["INVALID_TOTP_CODE", "VERIFICATION_ERROR"],
   );
   if (result.status === "error") return result as Result<never, InvalidTotpCode | VerificationCodeError>;

@@ -6,13 +6,17 @@ import { API_PREFIX } from "../../constants.js";
 import { sleep } from "../../env.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { requireBrowser, type Browser } from "../browser.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { consumeVerifier, createPkcePair, pkceChallenge, saveVerifier } from "./pkce.js";
 
 /** Where a completed sign-in goes: the app's after-sign-in / after-sign-up page, or a URL the server named. */
 export type SignInRedirectTarget = { readonly kind: "sign-in" | "sign-up" } | { readonly url: string };
-/** Performs the redirect after a sign-in; the app supplies it (it knows `after_auth_return_to`). */
-export type RedirectAfterSignIn = (target: SignInRedirectTarget) => Promise<void>;
+/**
+ * Performs the redirect after a sign-in; the app supplies it (it knows
+ * `after_auth_return_to`). `options.signal` is the sign-in call's.
+ */
+export type RedirectAfterSignIn = (target: SignInRedirectTarget, options?: CallOptions) => Promise<void>;
 
 /** Like the app's redirects: code after a navigation should not run while the page unloads. */
 const NAVIGATION_WAIT_MS = 2000;
@@ -113,7 +117,12 @@ function joinScopes(...lists: (readonly string[] | undefined)[]): string | undef
  * go through ctx.redirect (which allows only the app's origins); it is checked
  * against the API origin here instead.
  */
-async function startFlow(ctx: ClientAppContext, browser: Browser, options: Omit<OAuthAuthorizeOptions, "state" | "codeChallenge">) {
+async function startFlow(
+  ctx: ClientAppContext,
+  browser: Browser,
+  options: Omit<OAuthAuthorizeOptions, "state" | "codeChallenge">,
+  call: CallOptions,
+) {
   const pair = createPkcePair(ctx.env);
   const codeChallenge = await pkceChallenge(pair.verifier);
   const url = getOAuthAuthorizeUrl(ctx, { ...options, state: pair.state, codeChallenge });
@@ -121,9 +130,11 @@ async function startFlow(ctx: ClientAppContext, browser: Browser, options: Omit<
   if (new URL(url).origin !== root.origin || !url.startsWith(`${root.href}/`)) {
     throw new StackAssertionError(`The OAuth authorize URL left the API root ${root.href}`);
   }
+  // Once the browser is sent away the call cannot be taken back: check before, not after.
+  checkAborted(call);
   saveVerifier(browser, pair);
   browser.location.assign(url);
-  await sleep(ctx.env, NAVIGATION_WAIT_MS);
+  await sleep(ctx.env, NAVIGATION_WAIT_MS, call.signal);
 }
 
 /**
@@ -131,7 +142,11 @@ async function startFlow(ctx: ClientAppContext, browser: Browser, options: Omit<
  * comes back to the oauth-callback page (see callOAuthCallback). `returnTo` is
  * where to land after the callback instead of after-sign-in / after-sign-up.
  */
-export async function signInWithOAuth(ctx: ClientAppContext, provider: string, options: { readonly returnTo?: string } = {}): Promise<void> {
+export async function signInWithOAuth(
+  ctx: ClientAppContext,
+  provider: string,
+  options: { readonly returnTo?: string } & CallOptions = {},
+): Promise<void> {
   const browser = requireBrowser(ctx.browser, "signInWithOAuth");
   const scopes = typeof provider === "string" ? ctx.oauthScopesOnSignIn[provider] : undefined;
   await startFlow(ctx, browser, {
@@ -139,7 +154,7 @@ export async function signInWithOAuth(ctx: ClientAppContext, provider: string, o
     type: "authenticate",
     afterCallbackRedirectUrl: options?.returnTo,
     providerScope: joinScopes(scopes),
-  });
+  }, callOf(options));
 }
 
 /**
@@ -150,12 +165,13 @@ export async function signInWithOAuth(ctx: ClientAppContext, provider: string, o
 export async function linkOAuthAccount(
   ctx: ClientAppContext,
   provider: string,
-  options: { readonly scopes?: readonly string[] } = {},
+  options: { readonly scopes?: readonly string[] } & CallOptions = {},
 ): Promise<void> {
   const browser = requireBrowser(ctx.browser, "linkOAuthAccount");
   // The token travels in the URL and is checked when the service handles the
   // callback; 20 s of life (the default) covers the round trip.
-  const tokens = await ctx.sessions().current().getTokens();
+  checkAborted(options);
+  const tokens = await untilAborted(ctx.sessions().current().getTokens(), options);
   if (!tokens?.accessToken) {
     throw new StackConfigurationError("Connecting an OAuth account needs a signed-in user; sign in first.");
   }
@@ -166,7 +182,7 @@ export async function linkOAuthAccount(
     token: tokens.accessToken,
     afterCallbackRedirectUrl: browser.location.href,
     providerScope: joinScopes(options?.scopes, onSignIn),
-  });
+  }, callOf(options));
 }
 
 /** Checked up front: finding out after the tokens are stored would leave a signed-in user on the callback page. */
@@ -202,9 +218,15 @@ function consumeCallback(browser: Browser): { code: string; verifier: string } |
  * whose `details.attempt_code` completes the sign-in with signInWithMfa. Other
  * failures throw their typed errors; the verifier is gone either way (single use).
  */
-export async function callOAuthCallback(ctx: ClientAppContext, options: { readonly redirectAfter: RedirectAfterSignIn }): Promise<boolean> {
+export async function callOAuthCallback(
+  ctx: ClientAppContext,
+  options: { readonly redirectAfter: RedirectAfterSignIn } & CallOptions,
+): Promise<boolean> {
   const browser = requireBrowser(ctx.browser, "callOAuthCallback");
   assertRedirectAfter(options, "callOAuthCallback");
+  // The code is single-use: an aborted call must leave it for a later one.
+  checkAborted(options);
+  const call = callOf(options);
   // Synchronous up to here: of two handlers on the same page, only the first
   // finds the cookie and the code.
   const consumed = consumeCallback(browser);
@@ -221,13 +243,14 @@ export async function callOAuthCallback(ctx: ClientAppContext, options: { readon
     body,
     bodySerializer: (b) => new URLSearchParams(b as Record<string, string>).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded" },
+    ...signalOf(call),
   });
   if (!data || typeof data.access_token !== "string" || typeof data.refresh_token !== "string") {
     throw new StackAssertionError("The authorization-code grant answered without an access_token and a refresh_token");
   }
   ctx.signIn({ access_token: data.access_token, refresh_token: data.refresh_token });
   const after = data.after_callback_redirect_url;
-  if (typeof after === "string" && after !== "") await options.redirectAfter({ url: after });
-  else await options.redirectAfter({ kind: data.is_new_user === true ? "sign-up" : "sign-in" });
+  if (typeof after === "string" && after !== "") await options.redirectAfter({ url: after }, call);
+  else await options.redirectAfter({ kind: data.is_new_user === true ? "sign-up" : "sign-in" }, call);
   return true;
 }

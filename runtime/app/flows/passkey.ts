@@ -11,6 +11,7 @@ import {
 } from "../../../generated/known-errors.js";
 import { StackAssertionError } from "../../errors.js";
 import { requireBrowser } from "../browser.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { Result, resultOf } from "../result.js";
 import { passkeyRpId } from "./hostname.js";
@@ -100,22 +101,28 @@ function webAuthnFailure(error: unknown): PasskeyWebAuthnError {
  */
 export async function signInWithPasskey(
   ctx: ClientAppContext,
-  options: { readonly redirectAfter: RedirectAfterSignIn },
+  options: { readonly redirectAfter: RedirectAfterSignIn } & CallOptions,
   webauthn: WebAuthnCeremonies = platformWebAuthn,
 ): Promise<Result<undefined, SignInWithPasskeyError>> {
   const browser = requireBrowser(ctx.browser, "signInWithPasskey");
   assertRedirectAfter(options, "signInWithPasskey");
+  const call = callOf(options);
   const rpId = passkeyRpId(browser.location.hostname, browser.location.hostname);
-  const started = await ctx.client.api.POST("/auth/passkey/initiate-passkey-authentication", { body: {} });
+  const started = await ctx.client.api.POST("/auth/passkey/initiate-passkey-authentication", { body: {}, ...signalOf(call) });
   const { options: optionsJson, code } = initiation(started.data, "initiate-passkey-authentication");
   assertSentinel(optionsJson.rpId, "rpId");
 
   let authenticationResponse: Awaited<ReturnType<WebAuthnCeremonies["startAuthentication"]>>;
   try {
-    authenticationResponse = await webauthn.startAuthentication({
-      optionsJSON: { ...optionsJson, rpId } as unknown as Parameters<WebAuthnCeremonies["startAuthentication"]>[0]["optionsJSON"],
-    });
+    authenticationResponse = await untilAborted(
+      webauthn.startAuthentication({
+        optionsJSON: { ...optionsJson, rpId } as unknown as Parameters<WebAuthnCeremonies["startAuthentication"]>[0]["optionsJSON"],
+      }),
+      call,
+    );
   } catch (error) {
+    // The caller's abort is not a failed ceremony.
+    checkAborted(call);
     return Result.error(webAuthnFailure(error));
   }
 
@@ -123,6 +130,7 @@ export async function signInWithPasskey(
     async () => {
       const { data } = await ctx.client.api.POST("/auth/passkey/sign-in", {
         body: { authentication_response: authenticationResponse as unknown as Record<string, never>, code },
+        ...signalOf(call),
       });
       return data;
     },
@@ -134,7 +142,7 @@ export async function signInWithPasskey(
     throw new StackAssertionError("Passkey sign-in answered without an access_token and a refresh_token");
   }
   ctx.signIn(tokens);
-  await options.redirectAfter({ kind: "sign-in" });
+  await options.redirectAfter({ kind: "sign-in" }, call);
   return Result.ok(undefined);
 }
 
@@ -147,13 +155,14 @@ export async function signInWithPasskey(
  */
 export async function registerPasskey(
   ctx: ClientAppContext,
-  options: { readonly hostname?: string } = {},
+  options: { readonly hostname?: string } & CallOptions = {},
   webauthn: WebAuthnCeremonies = platformWebAuthn,
 ): Promise<Result<undefined, RegisterPasskeyError>> {
   const browser = requireBrowser(ctx.browser, "registerPasskey");
   // Checked before anything is sent: a bad option is a mistake to fix, not a retry.
   const rpId = passkeyRpId(options?.hostname ?? browser.location.hostname, browser.location.hostname);
-  const started = await ctx.client.api.POST("/auth/passkey/initiate-passkey-registration", { body: {} });
+  const call = callOf(options);
+  const started = await ctx.client.api.POST("/auth/passkey/initiate-passkey-registration", { body: {}, ...signalOf(call) });
   const { options: optionsJson, code } = initiation(started.data, "initiate-passkey-registration");
   const rp = optionsJson.rp;
   assertSentinel(isObject(rp) ? rp.id : undefined, "rp.id");
@@ -161,17 +170,25 @@ export async function registerPasskey(
 
   let credential: Awaited<ReturnType<WebAuthnCeremonies["startRegistration"]>>;
   try {
-    credential = await webauthn.startRegistration({
-      optionsJSON: { ...optionsJson, rp: { ...(rp as Json), id: rpId } } as unknown as Parameters<
-        WebAuthnCeremonies["startRegistration"]
-      >[0]["optionsJSON"],
-    });
+    credential = await untilAborted(
+      webauthn.startRegistration({
+        optionsJSON: { ...optionsJson, rp: { ...(rp as Json), id: rpId } } as unknown as Parameters<
+          WebAuthnCeremonies["startRegistration"]
+        >[0]["optionsJSON"],
+      }),
+      call,
+    );
   } catch (error) {
+    checkAborted(call);
     return Result.error(webAuthnFailure(error));
   }
 
   const registered = await resultOf(
-    () => ctx.client.api.POST("/auth/passkey/register", { body: { credential: credential as unknown as Record<string, never>, code } }),
+    () =>
+      ctx.client.api.POST("/auth/passkey/register", {
+        body: { credential: credential as unknown as Record<string, never>, code },
+        ...signalOf(call),
+      }),
     ["PASSKEY_REGISTRATION_FAILED"],
   );
   if (registered.status === "error") return Result.error(registered.error as PasskeyRegistrationFailed);

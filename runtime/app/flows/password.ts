@@ -13,6 +13,7 @@ import type {
   UserWithEmailAlreadyExists,
   VerificationCodeError,
 } from "../../../generated/known-errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { errorOf, resultOf, type Result } from "../result.js";
 import { completeSignIn, signInResultOf, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./mfa.js";
@@ -40,7 +41,7 @@ export async function signInWithCredential(
   // Without a token store the tokens could not be kept: say so before the password is sent.
   ctx.sessions();
   const result = await signInResultOf<EmailPasswordMismatch>(
-    () => ctx.client.api.POST("/auth/password/sign-in", { body: { email: options.email, password: options.password } }),
+    () => ctx.client.api.POST("/auth/password/sign-in", { body: { email: options.email, password: options.password }, ...signalOf(options) }),
     ["EMAIL_PASSWORD_MISMATCH"],
   );
   if (result.status === "error") return result;
@@ -65,7 +66,7 @@ export async function signUpWithCredential(
   };
   // A brand-new user has no second factor yet, so MULTI_FACTOR_AUTHENTICATION_REQUIRED is not an expected answer here.
   const result = await resultOf(
-    async () => tokensOf((await ctx.client.api.POST("/auth/password/sign-up", { body })).data),
+    async () => tokensOf((await ctx.client.api.POST("/auth/password/sign-up", { body, ...signalOf(options) })).data),
     ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"],
   );
   if (result.status === "error") return result as Result<never, UserWithEmailAlreadyExists | PasswordRequirementsNotMet>;
@@ -76,24 +77,31 @@ export async function signUpWithCredential(
 export async function sendForgotPasswordEmail(
   ctx: ClientAppContext,
   email: string,
-  options: { readonly callbackUrl?: string | undefined } = {},
+  options: { readonly callbackUrl?: string | undefined } & CallOptions = {},
 ): Promise<Result<undefined, UserNotFound>> {
   const callback_url = ctx.absoluteUrl(options.callbackUrl ?? ctx.urls.passwordReset);
-  return outcome(() => ctx.client.api.POST("/auth/password/send-reset-code", { body: { email, callback_url } }), ["USER_NOT_FOUND"]);
+  return outcome(
+    () => ctx.client.api.POST("/auth/password/send-reset-code", { body: { email, callback_url }, ...signalOf(options) }),
+    ["USER_NOT_FOUND"],
+  );
 }
 
 /** Checks the code of a password-reset link without using it up. */
-export async function verifyPasswordResetCode(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
-  return outcome(() => ctx.client.api.POST("/auth/password/reset/check-code", { body: { code } }), ["VERIFICATION_ERROR"]);
+export async function verifyPasswordResetCode(
+  ctx: ClientAppContext,
+  code: string,
+  options?: CallOptions,
+): Promise<Result<undefined, VerificationCodeError>> {
+  return outcome(() => ctx.client.api.POST("/auth/password/reset/check-code", { body: { code }, ...signalOf(options) }), ["VERIFICATION_ERROR"]);
 }
 
 /** Sets a new password with the code of a password-reset link; the code works once. */
 export async function resetPassword(
   ctx: ClientAppContext,
-  options: { readonly code: string; readonly password: string },
+  options: { readonly code: string; readonly password: string } & CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
   const body = { code: options.code, password: options.password };
-  return outcome(() => ctx.client.api.POST("/auth/password/reset", { body }), ["VERIFICATION_ERROR"]);
+  return outcome(() => ctx.client.api.POST("/auth/password/reset", { body, ...signalOf(options) }), ["VERIFICATION_ERROR"]);
 }
 
 /**
@@ -103,13 +111,13 @@ export async function resetPassword(
  */
 export async function updatePassword(
   ctx: ClientAppContext,
-  options: { readonly oldPassword: string; readonly newPassword: string },
+  options: { readonly oldPassword: string; readonly newPassword: string } & CallOptions,
 ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | undefined> {
   const { refreshToken } = ctx.sessions().current().peek();
   // A session without a refresh token has nothing to keep: the service then ends every refresh token of the user.
   const header = (refreshToken === null ? {} : { "x-stack-refresh-token": refreshToken }) as { "x-stack-refresh-token": string };
   const body = { old_password: options.oldPassword, new_password: options.newPassword };
-  return errorOf(() => ctx.client.api.POST("/auth/password/update", { params: { header }, body }), [
+  return errorOf(() => ctx.client.api.POST("/auth/password/update", { params: { header }, body, ...signalOf(options) }), [
     "PASSWORD_CONFIRMATION_MISMATCH",
     "PASSWORD_REQUIREMENTS_NOT_MET",
   ]);
@@ -118,7 +126,10 @@ export async function updatePassword(
 /** Gives a password to a signed-in user who has none (one who signed up with OAuth or a magic link). */
 export async function setPassword(
   ctx: ClientAppContext,
-  options: { readonly password: string },
+  options: { readonly password: string } & CallOptions,
 ): Promise<PasswordRequirementsNotMet | undefined> {
-  return errorOf(() => ctx.client.api.POST("/auth/password/set", { body: { password: options.password } }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
+  return errorOf(
+    () => ctx.client.api.POST("/auth/password/set", { body: { password: options.password }, ...signalOf(options) }),
+    ["PASSWORD_REQUIREMENTS_NOT_MET"],
+  );
 }

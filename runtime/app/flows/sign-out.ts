@@ -3,11 +3,12 @@
 // session that holds a token is ended on the service, and the local session
 // always ends: invalid, store cleared.
 import { isKnownError } from "../../../generated/known-errors.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 
 export interface SignOutRedirects {
   /** The app's redirect to the after-sign-out page. */
-  readonly redirectAfterSignOut: () => Promise<void>;
+  readonly redirectAfterSignOut: (options?: CallOptions) => Promise<void>;
 }
 
 /**
@@ -28,21 +29,26 @@ const SESSION_ALREADY_OVER = ["REFRESH_TOKEN_ERROR", "SESSION_AUTHENTICATION_ERR
  */
 export async function signOut(
   ctx: ClientAppContext,
-  options: { readonly redirectUrl?: string | URL | undefined } = {},
+  options: { readonly redirectUrl?: string | URL | undefined } & CallOptions = {},
   redirects: SignOutRedirects,
 ): Promise<void> {
+  // Aborted before it began, a sign-out does nothing (not even locally); once
+  // begun, an abort is a failure to tell the service like any other (see above).
+  checkAborted(options);
+  const call = callOf(options);
   const sessions = ctx.sessions();
-  const tokens = sessions.current().peek();
+  // Never throws for what the store holds (SessionManager): an unusable or unreadable store is no one to tell the service about.
+  const tokens = sessions.peekCurrent();
   let failure: { readonly error: unknown } | null = null;
   if (tokens.accessToken !== null || tokens.refreshToken !== null) {
     try {
-      await ctx.client.api.DELETE("/auth/sessions/current", { body: {} });
+      await ctx.client.api.DELETE("/auth/sessions/current", { body: {}, ...signalOf(call) });
     } catch (error) {
       if (!SESSION_ALREADY_OVER.some((code) => isKnownError(error, code))) failure = { error };
     }
   }
   sessions.signOut();
   if (failure) throw failure.error;
-  if (options.redirectUrl !== undefined) await ctx.redirect(String(options.redirectUrl), { replace: true });
-  else await redirects.redirectAfterSignOut();
+  if (options.redirectUrl !== undefined) await ctx.redirect(String(options.redirectUrl), { replace: true, ...call });
+  else await redirects.redirectAfterSignOut(call);
 }

@@ -2,24 +2,33 @@
 // checks the code, shows the team's name and accepts (for the signed-in user).
 import type { KnownErrorCode, VerificationCodeError } from "../../../generated/known-errors.js";
 import { StackAssertionError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
 
 const CODE_ERRORS: readonly KnownErrorCode[] = ["VERIFICATION_ERROR"];
 
 /** Checks an invitation code without using it up. */
-export async function verifyTeamInvitationCode(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
+export async function verifyTeamInvitationCode(
+  ctx: ClientAppContext,
+  code: string,
+  options?: CallOptions,
+): Promise<Result<undefined, VerificationCodeError>> {
   const result = await resultOf(async () => {
-    await ctx.client.api.POST("/team-invitations/accept/check-code", { body: { code } });
+    await ctx.client.api.POST("/team-invitations/accept/check-code", { body: { code }, ...signalOf(options) });
     return undefined;
   }, CODE_ERRORS);
   return result as Result<undefined, VerificationCodeError>;
 }
 
 /** Joins the signed-in user to the invitation's team; the code works once. */
-export async function acceptTeamInvitation(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
+export async function acceptTeamInvitation(
+  ctx: ClientAppContext,
+  code: string,
+  options?: CallOptions,
+): Promise<Result<undefined, VerificationCodeError>> {
   const result = await resultOf(async () => {
-    await ctx.client.api.POST("/team-invitations/accept", { body: { code } });
+    await ctx.client.api.POST("/team-invitations/accept", { body: { code }, ...signalOf(options) });
     return undefined;
   }, CODE_ERRORS);
   return result as Result<undefined, VerificationCodeError>;
@@ -29,9 +38,10 @@ export async function acceptTeamInvitation(ctx: ClientAppContext, code: string):
 export async function getTeamInvitationDetails(
   ctx: ClientAppContext,
   code: string,
+  options?: CallOptions,
 ): Promise<Result<{ teamDisplayName: string }, VerificationCodeError>> {
   const result = await resultOf(async () => {
-    const { data } = await ctx.client.api.POST("/team-invitations/accept/details", { body: { code } });
+    const { data } = await ctx.client.api.POST("/team-invitations/accept/details", { body: { code }, ...signalOf(options) });
     if (typeof data?.team_display_name !== "string") {
       throw new StackAssertionError("POST /team-invitations/accept/details answered without team_display_name");
     }

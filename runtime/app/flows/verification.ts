@@ -2,13 +2,14 @@
 // (Sending a verification e-mail belongs to the current user and its contact
 // channels, not to the app.)
 import type { VerificationCodeError } from "../../../generated/known-errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
 
 /** Marks the e-mail address of a verification link verified; the code works once. */
-export async function verifyEmail(ctx: ClientAppContext, code: string): Promise<Result<undefined, VerificationCodeError>> {
+export async function verifyEmail(ctx: ClientAppContext, code: string, options?: CallOptions): Promise<Result<undefined, VerificationCodeError>> {
   const result = await resultOf(async () => {
-    await ctx.client.api.POST("/contact-channels/verify", { body: { code } });
+    await ctx.client.api.POST("/contact-channels/verify", { body: { code }, ...signalOf(options) });
     return undefined;
   }, ["VERIFICATION_ERROR"]);
   return result as Result<undefined, VerificationCodeError>;

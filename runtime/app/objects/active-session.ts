@@ -1,6 +1,7 @@
 // The signed-in user's sessions (SPEC §3 "Session", endpoints.md §A): the list
 // of every device signed in, and revoking one of them.
 import type { components } from "../../../generated/schema.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 
@@ -24,13 +25,13 @@ export interface UserSessionMethods {
    * HTTP 500 for a user without sessions (wire contract §16); that arrives as
    * the HttpError it is, not as an empty list we would have to guess.
    */
-  getActiveSessions(): Promise<ActiveSession[]>;
+  getActiveSessions(options?: CallOptions): Promise<ActiveSession[]>;
   /**
    * Signs out one session of the signed-in user. The current session cannot
    * be revoked this way: the service refuses with CannotDeleteCurrentSession,
    * which is thrown and leaves the current session as it was (use signOut).
    */
-  revokeSession(sessionId: string): Promise<void>;
+  revokeSession(sessionId: string, options?: CallOptions): Promise<void>;
 }
 
 /** An ActiveSession from its wire shape; the server app maps other users' sessions with it too. */
@@ -48,17 +49,18 @@ export function activeSessionFromWire(wire: components["schemas"]["Session"]): A
 
 export function userSessionMethods(ctx: ClientAppContext): UserSessionMethods {
   return {
-    async getActiveSessions() {
-      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: "me" } } });
+    async getActiveSessions(options) {
+      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: "me" } }, ...signalOf(options) });
       assertAnswered(data, "GET /auth/sessions");
       return data.items.map(activeSessionFromWire);
     },
-    async revokeSession(sessionId) {
+    async revokeSession(sessionId, options) {
       // CANNOT_DELETE_CURRENT_SESSION belongs to the REFRESH_TOKEN_ERROR family, but
       // it says nothing about this session's tokens: it is passed on as it is and
       // must not end the session (the runtime only ends sessions on a failed refresh).
       await ctx.client.api.DELETE("/auth/sessions/{session_id}", {
         params: { path: { session_id: sessionId }, query: { user_id: "me" } },
+        ...signalOf(options),
       });
     },
   };

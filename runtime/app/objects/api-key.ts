@@ -4,6 +4,7 @@
 import { isKnownError } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 
@@ -27,9 +28,9 @@ export type ApiKey<Type extends ApiKeyType = ApiKeyType, IsFirstView extends boo
   readonly isPublic: boolean;
   /** The full key right after creation (shown this once); afterwards only its last four characters. */
   readonly value: IsFirstView extends true ? string : { readonly lastFour: string };
-  update(options: ApiKeyUpdateOptions<Type>): Promise<void>;
+  update(options: ApiKeyUpdateOptions<Type> & CallOptions): Promise<void>;
   /** Revokes the key for good (`update({ revoked: true })`). */
-  revoke(): Promise<void>;
+  revoke(options?: CallOptions): Promise<void>;
   isValid(): boolean;
   whyInvalid(): ApiKeyInvalidReason | null;
 } & (
@@ -80,20 +81,20 @@ export function apiKeyEndpointFor(input: { readonly userId?: string; readonly te
 }
 
 export interface UserApiKeyMethods {
-  listApiKeys(): Promise<UserApiKey[]>;
-  createApiKey(options: ApiKeyCreationOptions<"user">): Promise<UserApiKeyFirstView>;
+  listApiKeys(options?: CallOptions): Promise<UserApiKey[]>;
+  createApiKey(options: ApiKeyCreationOptions<"user"> & CallOptions): Promise<UserApiKeyFirstView>;
 }
 
 export interface TeamApiKeyMethods {
-  listApiKeys(): Promise<TeamApiKey[]>;
-  createApiKey(options: ApiKeyCreationOptions<"team">): Promise<TeamApiKeyFirstView>;
+  listApiKeys(options?: CallOptions): Promise<TeamApiKey[]>;
+  createApiKey(options: ApiKeyCreationOptions<"team"> & CallOptions): Promise<TeamApiKeyFirstView>;
 }
 
 /** The current user's keys (`user_id=me`). */
 export function userApiKeyMethods(ctx: ClientAppContext): UserApiKeyMethods {
   const owner = apiKeyEndpointFor({ userId: "me" });
   return {
-    listApiKeys: async () => (await listKeys(ctx, owner)) as UserApiKey[],
+    listApiKeys: async (options) => (await listKeys(ctx, owner, options)) as UserApiKey[],
     createApiKey: async (options) => (await createKey(ctx, owner, options)) as UserApiKeyFirstView,
   };
 }
@@ -102,7 +103,7 @@ export function userApiKeyMethods(ctx: ClientAppContext): UserApiKeyMethods {
 export function teamApiKeyMethods(ctx: ClientAppContext, teamId: string): TeamApiKeyMethods {
   const owner = apiKeyEndpointFor({ teamId });
   return {
-    listApiKeys: async () => (await listKeys(ctx, owner)) as TeamApiKey[],
+    listApiKeys: async (options) => (await listKeys(ctx, owner, options)) as TeamApiKey[],
     createApiKey: async (options) => (await createKey(ctx, owner, options)) as TeamApiKeyFirstView,
   };
 }
@@ -115,7 +116,7 @@ export function teamApiKeyMethods(ctx: ClientAppContext, teamId: string): TeamAp
 export async function checkApiKey(
   ctx: ClientAppContext,
   apiKey: string,
-  options: { readonly type?: ApiKeyType } = {},
+  options: { readonly type?: ApiKeyType } & CallOptions = {},
 ): Promise<ApiKey | null> {
   const type = options?.type ?? "user";
   if (type !== "user" && type !== "team") {
@@ -124,13 +125,13 @@ export async function checkApiKey(
   if (typeof apiKey !== "string") {
     throw new StackConfigurationError("checkApiKey needs the full API key as a string.");
   }
-  const body = { api_key: apiKey };
+  const init = { body: { api_key: apiKey }, ...signalOf(options) };
   let data: WireApiKey | undefined;
   try {
     data =
       type === "user"
-        ? (await ctx.client.api.POST("/user-api-keys/check", { body })).data
-        : (await ctx.client.api.POST("/team-api-keys/check", { body })).data;
+        ? (await ctx.client.api.POST("/user-api-keys/check", init)).data
+        : (await ctx.client.api.POST("/team-api-keys/check", init)).data;
   } catch (error) {
     if (isKnownError(error, "API_KEY_NOT_VALID")) return null;
     throw error;
@@ -139,17 +140,21 @@ export async function checkApiKey(
   return apiKeyFromWire(ctx, answered(data, `POST /${type}-api-keys/check`)) as ApiKey;
 }
 
-async function listKeys(ctx: ClientAppContext, owner: ApiKeyEndpoint): Promise<ApiKey<ApiKeyType, boolean>[]> {
+async function listKeys(ctx: ClientAppContext, owner: ApiKeyEndpoint, call: CallOptions | undefined): Promise<ApiKey<ApiKeyType, boolean>[]> {
   const data =
     owner.type === "user"
-      ? (await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: owner.userId } } })).data
-      : (await ctx.client.api.GET("/team-api-keys", { params: { query: { team_id: owner.teamId } } })).data;
+      ? (await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: owner.userId } }, ...signalOf(call) })).data
+      : (await ctx.client.api.GET("/team-api-keys", { params: { query: { team_id: owner.teamId } }, ...signalOf(call) })).data;
   const items = answered(data, `GET ${owner.path}`).items;
   if (!Array.isArray(items)) throw new StackAssertionError(`GET ${owner.path} answered without an items list`);
   return items.map((wire) => apiKeyFromWire(ctx, wire, owner));
 }
 
-async function createKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, options: ApiKeyCreationOptions): Promise<ApiKey<ApiKeyType, boolean>> {
+async function createKey(
+  ctx: ClientAppContext,
+  owner: ApiKeyEndpoint,
+  options: ApiKeyCreationOptions & CallOptions,
+): Promise<ApiKey<ApiKeyType, boolean>> {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError("createApiKey needs options: { description, expiresAt: Date | null, isPublic? }.");
   }
@@ -164,12 +169,12 @@ async function createKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, options: 
   };
   const data =
     owner.type === "user"
-      ? (await ctx.client.api.POST("/user-api-keys", { body: { user_id: owner.userId, ...common } })).data
-      : (await ctx.client.api.POST("/team-api-keys", { body: { team_id: owner.teamId, ...common } })).data;
+      ? (await ctx.client.api.POST("/user-api-keys", { body: { user_id: owner.userId, ...common }, ...signalOf(options) })).data
+      : (await ctx.client.api.POST("/team-api-keys", { body: { team_id: owner.teamId, ...common }, ...signalOf(options) })).data;
   return apiKeyFromWire(ctx, answered(data, `POST ${owner.path}`), owner);
 }
 
-async function updateKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, id: string, options: ApiKeyUpdateOptions): Promise<void> {
+async function updateKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, id: string, options: ApiKeyUpdateOptions & CallOptions): Promise<void> {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError("ApiKey.update needs options: { description?, expiresAt?: Date | null, revoked? }.");
   }
@@ -183,9 +188,9 @@ async function updateKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, id: strin
   };
   const path = { api_key_id: id };
   if (owner.type === "user") {
-    await ctx.client.api.PATCH("/user-api-keys/{api_key_id}", { params: { path, query: { user_id: owner.userId } }, body });
+    await ctx.client.api.PATCH("/user-api-keys/{api_key_id}", { params: { path, query: { user_id: owner.userId } }, body, ...signalOf(options) });
   } else {
-    await ctx.client.api.PATCH("/team-api-keys/{api_key_id}", { params: { path, query: { team_id: owner.teamId } }, body });
+    await ctx.client.api.PATCH("/team-api-keys/{api_key_id}", { params: { path, query: { team_id: owner.teamId } }, body, ...signalOf(options) });
   }
 }
 
@@ -214,7 +219,7 @@ export function apiKeyFromWire(ctx: ClientAppContext, wire: WireApiKey, owner?: 
     if (expiresAt !== undefined && expiresAt.getTime() < ctx.env.now()) return "expired";
     return null;
   };
-  const update = (options: ApiKeyUpdateOptions) => updateKey(ctx, target, wire.id, options);
+  const update = (options: ApiKeyUpdateOptions & CallOptions) => updateKey(ctx, target, wire.id, options);
   return {
     id: wire.id,
     description: wire.description,
@@ -225,7 +230,7 @@ export function apiKeyFromWire(ctx: ClientAppContext, wire: WireApiKey, owner?: 
     ...ownership,
     value: valueOf(wire.value),
     update,
-    revoke: () => update({ revoked: true }),
+    revoke: (options) => update({ revoked: true, ...signalOf(options) }),
     isValid: () => whyInvalid() === null,
     whyInvalid,
   };

@@ -4,6 +4,7 @@
 // "not connected": null, a thrown error, or the link flow, as the caller chooses.
 import { isKnownError } from "../../../generated/known-errors.js";
 import { StackConfigurationError } from "../../errors.js";
+import { callOf, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { linkOAuthAccount } from "../flows/oauth.js";
 import { assertAnswered } from "../wire.js";
@@ -12,7 +13,7 @@ export interface OAuthConnection {
   /** The provider id, for example `github`. */
   readonly id: string;
   /** An access token of the provider for this account, with at least the scopes asked for. */
-  getAccessToken(): Promise<{ accessToken: string }>;
+  getAccessToken(options?: CallOptions): Promise<{ accessToken: string }>;
 }
 
 export interface ConnectedAccountOptions {
@@ -28,8 +29,8 @@ export interface ConnectedAccountOptions {
 }
 
 export interface UserConnectedAccountMethods {
-  getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
-  getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
+  getConnectedAccount(providerId: string, options: ConnectedAccountOptions & CallOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null>;
 }
 
 /** The answers that mean "this user has no usable connection to the provider". */
@@ -43,18 +44,19 @@ function isNotConnected(error: unknown): boolean {
  * user's browser).
  */
 export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"): UserConnectedAccountMethods {
-  async function accessToken(provider: string, scope: string): Promise<string> {
+  async function accessToken(provider: string, scope: string, call: CallOptions | undefined): Promise<string> {
     const { data } = await ctx.client.api.POST("/connected-accounts/{user_id}/{provider_id}/access-token", {
       params: { path: { user_id: userId, provider_id: provider } },
       body: { scope },
+      ...signalOf(call),
     });
     assertAnswered(data, "POST /connected-accounts/{user_id}/{provider}/access-token", "an access token");
     return data.access_token;
   }
 
-  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
-  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
-  async function getConnectedAccount(providerId: string, given?: ConnectedAccountOptions | null): Promise<OAuthConnection | null> {
+  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & CallOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null>;
+  async function getConnectedAccount(providerId: string, given?: (ConnectedAccountOptions & CallOptions) | null): Promise<OAuthConnection | null> {
     // "." and ".." would be resolved away as path segments and reach another route.
     if (typeof providerId !== "string" || providerId === "" || providerId === "." || providerId === "..") {
       throw new StackConfigurationError('getConnectedAccount needs a provider id, e.g. "github".');
@@ -74,23 +76,23 @@ export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"
     const scope = scopes.join(" ");
     let first: string;
     try {
-      first = await accessToken(provider, scope);
+      first = await accessToken(provider, scope, options);
     } catch (error) {
       if (!isNotConnected(error) || options.or === "throw") throw error;
       if (options.or !== "redirect") return null;
       // As given: the flow also looks the provider up in oauthScopesOnSignIn.
-      await linkOAuthAccount(ctx, providerId, { scopes });
+      await linkOAuthAccount(ctx, providerId, { scopes, ...callOf(options) });
       // The page is going to the provider; like getUser({ or: "redirect" }), the
       // caller is never answered, so no code runs on as if it had a connection.
-      return new Promise<never>(() => {});
+      return untilAborted(new Promise<never>(() => {}), options);
     }
     // The token just fetched answers the first getAccessToken(); later calls ask
     // the service again, which refreshes the provider token when it has expired.
     let prefetched: string | null = first;
     return {
       id: provider,
-      async getAccessToken() {
-        const token = prefetched ?? (await accessToken(provider, scope));
+      async getAccessToken(tokenOptions?: CallOptions) {
+        const token = prefetched ?? (await accessToken(provider, scope, tokenOptions));
         prefetched = null;
         return { accessToken: token };
       },

@@ -5,6 +5,7 @@
 import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { errorOf } from "../result.js";
 import { assertAnswered } from "../wire.js";
@@ -37,9 +38,9 @@ export interface ContactChannel {
    * (by default this app's email-verification page). As in the reference SDK,
    * an address that is verified already is not an error: there is nothing to send.
    */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<void>;
-  update(data: ContactChannelUpdateOptions): Promise<void>;
-  delete(): Promise<void>;
+  sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<void>;
+  update(data: ContactChannelUpdateOptions & CallOptions): Promise<void>;
+  delete(options?: CallOptions): Promise<void>;
 }
 
 /** Options are checked so that a call without them is a clear error, not a TypeError. */
@@ -56,6 +57,7 @@ export function sendChannelVerification(
   userId: string,
   channelId: string,
   callbackUrl: string | undefined,
+  call?: CallOptions,
 ): Promise<EmailAlreadyVerified | undefined> {
   const callback_url = ctx.absoluteUrl(callbackUrl ?? ctx.urls.emailVerification);
   return errorOf<EmailAlreadyVerified>(
@@ -63,6 +65,7 @@ export function sendChannelVerification(
       ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
         params: { path: { user_id: userId, contact_channel_id: channelId } },
         body: { callback_url },
+        ...signalOf(call),
       }),
     ["EMAIL_ALREADY_VERIFIED"],
   );
@@ -80,7 +83,7 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
     isVerified: wire.is_verified,
     usedForAuth: wire.used_for_auth,
     async sendVerificationEmail(options) {
-      await sendChannelVerification(ctx, "me", wire.id, options?.callbackUrl);
+      await sendChannelVerification(ctx, "me", wire.id, options?.callbackUrl, options);
     },
     async update(data) {
       requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary? }");
@@ -91,23 +94,24 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
           ...(data.usedForAuth !== undefined && { used_for_auth: data.usedForAuth }),
           ...(data.isPrimary !== undefined && { is_primary: data.isPrimary }),
         },
+        ...signalOf(data),
       });
     },
-    async delete() {
-      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params: pathOf(wire.id) });
+    async delete(options) {
+      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params: pathOf(wire.id), ...signalOf(options) });
     },
   };
 }
 
 export interface UserContactChannelMethods {
-  listContactChannels(): Promise<ContactChannel[]>;
-  createContactChannel(data: ContactChannelCreateOptions): Promise<ContactChannel>;
+  listContactChannels(options?: CallOptions): Promise<ContactChannel[]>;
+  createContactChannel(data: ContactChannelCreateOptions & CallOptions): Promise<ContactChannel>;
 }
 
 export function userContactChannelMethods(ctx: ClientAppContext): UserContactChannelMethods {
   return {
-    async listContactChannels() {
-      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: "me" } } });
+    async listContactChannels(options) {
+      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: "me" } }, ...signalOf(options) });
       assertAnswered(data, "GET /contact-channels");
       return data.items.map((item) => createContactChannelObject(ctx, item));
     },
@@ -121,6 +125,7 @@ export function userContactChannelMethods(ctx: ClientAppContext): UserContactCha
           used_for_auth: options.usedForAuth,
           ...(options.isPrimary !== undefined && { is_primary: options.isPrimary }),
         },
+        ...signalOf(options),
       });
       assertAnswered(data, "POST /contact-channels", "the new contact channel");
       return createContactChannelObject(ctx, data);

@@ -1,6 +1,7 @@
 // The signed-in user's permissions (SPEC §6): in a team, or at project level
 // when no team is given. Lists are recursive unless asked otherwise: a
 // permission that contains others grants those too.
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 
@@ -14,7 +15,7 @@ export interface PermissionScope {
   readonly id: string;
 }
 
-export interface PermissionListOptions {
+export interface PermissionListOptions extends CallOptions {
   /** Include the permissions contained in granted ones. Default true. */
   readonly recursive?: boolean;
 }
@@ -22,10 +23,10 @@ export interface PermissionListOptions {
 export interface UserPermissionMethods {
   listPermissions(scope: PermissionScope, options?: PermissionListOptions): Promise<TeamPermission[]>;
   listPermissions(options?: PermissionListOptions): Promise<TeamPermission[]>;
-  getPermission(scope: PermissionScope, permissionId: string): Promise<TeamPermission | null>;
-  getPermission(permissionId: string): Promise<TeamPermission | null>;
-  hasPermission(scope: PermissionScope, permissionId: string): Promise<boolean>;
-  hasPermission(permissionId: string): Promise<boolean>;
+  getPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
+  getPermission(permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
+  hasPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<boolean>;
+  hasPermission(permissionId: string, options?: PermissionListOptions): Promise<boolean>;
 }
 
 /** Tells a team scope from list options: a scope has a string id. */
@@ -38,14 +39,18 @@ export function userPermissionMethods(ctx: ClientAppContext, userId = "me"): Use
   async function list(scope: PermissionScope | null, options: PermissionListOptions = {}): Promise<TeamPermission[]> {
     const recursive = options.recursive === false ? "false" : "true";
     const { data } = scope
-      ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: userId, recursive } } })
-      : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: userId, recursive } } });
+      ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: userId, recursive } }, ...signalOf(options) })
+      : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: userId, recursive } }, ...signalOf(options) });
     assertAnswered(data, `GET /${scope ? "team" : "project"}-permissions`);
     return data.items.map((item) => ({ id: item.id }));
   }
 
-  async function find(scope: PermissionScope | null, permissionId: string | undefined): Promise<TeamPermission | null> {
-    const permissions = await list(scope);
+  async function find(
+    scope: PermissionScope | null,
+    permissionId: string | undefined,
+    options: PermissionListOptions | undefined,
+  ): Promise<TeamPermission | null> {
+    const permissions = await list(scope, options);
     return permissions.find((p) => p.id === permissionId) ?? null;
   }
 
@@ -55,16 +60,17 @@ export function userPermissionMethods(ctx: ClientAppContext, userId = "me"): Use
     return isScope(first) ? list(first, second) : list(null, first);
   }
 
-  function getPermission(scope: PermissionScope, permissionId: string): Promise<TeamPermission | null>;
-  function getPermission(permissionId: string): Promise<TeamPermission | null>;
-  function getPermission(first: PermissionScope | string, second?: string) {
-    return typeof first === "string" ? find(null, first) : find(first, second);
+  // With a scope the options come third; without one, second.
+  function getPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
+  function getPermission(permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
+  function getPermission(first: PermissionScope | string, second?: string | PermissionListOptions, third?: PermissionListOptions) {
+    return typeof first === "string" ? find(null, first, second as PermissionListOptions | undefined) : find(first, second as string, third);
   }
 
-  function hasPermission(scope: PermissionScope, permissionId: string): Promise<boolean>;
-  function hasPermission(permissionId: string): Promise<boolean>;
-  async function hasPermission(first: PermissionScope | string, second?: string) {
-    return (typeof first === "string" ? await find(null, first) : await find(first, second)) !== null;
+  function hasPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<boolean>;
+  function hasPermission(permissionId: string, options?: PermissionListOptions): Promise<boolean>;
+  async function hasPermission(first: PermissionScope | string, second?: string | PermissionListOptions, third?: PermissionListOptions) {
+    return (await getPermission(first as PermissionScope, second as string, third)) !== null;
   }
 
   return { listPermissions, getPermission, hasPermission };

@@ -5,6 +5,7 @@ import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { OwnerSession } from "../../pipeline.js";
 import { adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdateOptions } from "../admin/project.js";
+import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 
@@ -60,8 +61,8 @@ export interface AdminProjectCreateOptions extends AdminProjectUpdateOptions {
 export const INTERNAL_PROJECT_ID = "internal";
 
 /** The client view of this app's project: its name and the features it enables. */
-export async function getProject(ctx: ClientAppContext): Promise<Project> {
-  const { data } = await ctx.client.api.GET("/projects/current");
+export async function getProject(ctx: ClientAppContext, options?: CallOptions): Promise<Project> {
+  const { data } = await ctx.client.api.GET("/projects/current", signalOf(options));
   assertAnswered(data, "GET /projects/current");
   const c = data.config;
   return {
@@ -85,11 +86,11 @@ export async function getProject(ctx: ClientAppContext): Promise<Project> {
  * The owned projects of `wires`, each with its admin app on the owner's current
  * session. The admin half is loaded on first use, so client apps do not bundle it.
  */
-async function ownedProjectsOf(ctx: ClientAppContext, wires: readonly WireAdminProject[]): Promise<AdminOwnedProject[]> {
+async function ownedProjectsOf(ctx: ClientAppContext, wires: readonly WireAdminProject[], call: CallOptions | undefined): Promise<AdminOwnedProject[]> {
   if (!loadOwnedProjectFactory) {
     throw new StackConfigurationError('Owned projects come with their admin app, which is missing: import the app classes from "stackkit".');
   }
-  const ownedProjectOf = await loadOwnedProjectFactory();
+  const ownedProjectOf = await untilAborted(loadOwnedProjectFactory(), call);
   const owner = ctx.sessions().current();
   return wires.map((wire) => ownedProjectOf(ctx, owner, wire));
 }
@@ -104,11 +105,11 @@ function requireInternalProject(ctx: ClientAppContext, what: string): void {
 }
 
 /** The projects the signed-in user owns. */
-export async function listOwnedProjects(ctx: ClientAppContext): Promise<AdminOwnedProject[]> {
+export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOptions): Promise<AdminOwnedProject[]> {
   requireInternalProject(ctx, "listOwnedProjects");
-  const { data } = await ctx.client.api.GET("/internal/projects");
+  const { data } = await ctx.client.api.GET("/internal/projects", signalOf(options));
   assertAnswered(data, "GET /internal/projects");
-  return ownedProjectsOf(ctx, data.items);
+  return ownedProjectsOf(ctx, data.items, options);
 }
 
 /**
@@ -116,14 +117,14 @@ export async function listOwnedProjects(ctx: ClientAppContext): Promise<AdminOwn
  * options (`displayName`, `description`, `isProductionMode`, `config`); what the
  * config leaves out takes the service's defaults.
  */
-export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions): Promise<AdminOwnedProject> {
+export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
   requireInternalProject(ctx, "createProject");
   if (typeof options !== "object" || options === null || typeof options.displayName !== "string") {
     throw new StackConfigurationError("createProject needs options: { displayName, description?, isProductionMode?, config? }.");
   }
   const body = { ...adminProjectUpdateToWire(options, "createProject"), display_name: options.displayName };
-  const { data } = await ctx.client.api.POST("/internal/projects", { body });
+  const { data } = await ctx.client.api.POST("/internal/projects", { body, ...signalOf(options) });
   assertAnswered(data, "POST /internal/projects", "the new project");
-  const [project] = await ownedProjectsOf(ctx, [data]);
+  const [project] = await ownedProjectsOf(ctx, [data], options);
   return project!;
 }

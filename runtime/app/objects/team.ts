@@ -4,6 +4,7 @@
 import { isKnownError } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
 import { answered } from "../wire.js";
@@ -25,7 +26,7 @@ export type TeamMemberProfileUpdateOptions = {
 };
 
 export type EditableTeamMemberProfile = TeamMemberProfile & {
-  update(update: TeamMemberProfileUpdateOptions): Promise<void>;
+  update(update: TeamMemberProfileUpdateOptions & CallOptions): Promise<void>;
 };
 
 export type TeamUser = {
@@ -37,7 +38,7 @@ export type TeamInvitation = {
   readonly id: string;
   readonly recipientEmail: string | null;
   readonly expiresAt: Date;
-  revoke(): Promise<void>;
+  revoke(options?: CallOptions): Promise<void>;
 };
 
 export type TeamUpdateOptions = {
@@ -58,13 +59,13 @@ export type Team = {
   // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
   readonly clientMetadata: any;
   readonly clientReadOnlyMetadata: any;
-  inviteUser(options: { email: string; callbackUrl?: string }): Promise<void>;
-  listUsers(): Promise<TeamUser[]>;
-  listInvitations(): Promise<TeamInvitation[]>;
-  update(update: TeamUpdateOptions): Promise<void>;
-  delete(): Promise<void>;
-  createApiKey(options: ApiKeyCreationOptions<"team">): Promise<TeamApiKeyFirstView>;
-  listApiKeys(): Promise<TeamApiKey[]>;
+  inviteUser(options: { email: string; callbackUrl?: string } & CallOptions): Promise<void>;
+  listUsers(options?: CallOptions): Promise<TeamUser[]>;
+  listInvitations(options?: CallOptions): Promise<TeamInvitation[]>;
+  update(update: TeamUpdateOptions & CallOptions): Promise<void>;
+  delete(options?: CallOptions): Promise<void>;
+  createApiKey(options: ApiKeyCreationOptions<"team"> & CallOptions): Promise<TeamApiKeyFirstView>;
+  listApiKeys(options?: CallOptions): Promise<TeamApiKey[]>;
 };
 
 export function createTeamObject(ctx: ClientAppContext, wire: Schemas["ClientTeam"]): Team {
@@ -84,24 +85,26 @@ export function createTeamObject(ctx: ClientAppContext, wire: Schemas["ClientTea
       const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
       await ctx.client.api.POST("/team-invitations/send-code", {
         body: { email: options.email, team_id: teamId, callback_url: callbackUrl },
+        ...signalOf(options),
       });
     },
-    async listUsers() {
-      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } } });
+    async listUsers(options) {
+      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } }, ...signalOf(options) });
       return itemsOf(data, "GET /team-member-profiles").map((profile) => ({
         id: profile.user_id,
         teamProfile: { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null },
       }));
     },
-    async listInvitations() {
-      const { data } = await ctx.client.api.GET("/team-invitations", { params: { query: { team_id: teamId } } });
+    async listInvitations(options) {
+      const { data } = await ctx.client.api.GET("/team-invitations", { params: { query: { team_id: teamId } }, ...signalOf(options) });
       return itemsOf(data, "GET /team-invitations").map((invitation) => ({
         id: invitation.id,
         recipientEmail: invitation.recipient_email ?? null,
         expiresAt: dateOf(invitation.expires_at_millis, "a team invitation's expires_at_millis"),
-        async revoke() {
+        async revoke(revokeOptions?: CallOptions) {
           await ctx.client.api.DELETE("/team-invitations/{invitation_id}", {
             params: { path: { invitation_id: invitation.id }, query: { team_id: teamId } },
+            ...signalOf(revokeOptions),
           });
         },
       }));
@@ -116,24 +119,25 @@ export function createTeamObject(ctx: ClientAppContext, wire: Schemas["ClientTea
           // The generated Metadata type cannot spell "any JSON object"; the value is JSON all the same.
           ...(update.clientMetadata === undefined ? {} : { client_metadata: update.clientMetadata as WireMetadata }),
         },
+        ...signalOf(update),
       });
     },
-    async delete() {
-      await ctx.client.api.DELETE("/teams/{team_id}", { params: { path } });
+    async delete(options) {
+      await ctx.client.api.DELETE("/teams/{team_id}", { params: { path }, ...signalOf(options) });
     },
     createApiKey: (options) => keys.createApiKey(options),
-    listApiKeys: () => keys.listApiKeys(),
+    listApiKeys: (options) => keys.listApiKeys(options),
   };
 }
 
 export interface UserTeamMethods {
-  listTeams(): Promise<Team[]>;
+  listTeams(options?: CallOptions): Promise<Team[]>;
   /** The team if the current user is a member of it, else null. */
-  getTeam(teamId: string): Promise<Team | null>;
+  getTeam(teamId: string, options?: CallOptions): Promise<Team | null>;
   /** Creates a team with the user as its first member and selects it. */
-  createTeam(data: TeamCreateOptions): Promise<Team>;
-  leaveTeam(team: { readonly id: string }): Promise<void>;
-  getTeamProfile(team: { readonly id: string }): Promise<EditableTeamMemberProfile>;
+  createTeam(data: TeamCreateOptions & CallOptions): Promise<Team>;
+  leaveTeam(team: { readonly id: string }, options?: CallOptions): Promise<void>;
+  getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
 }
 
 // Team ids are UUIDs (the service rejects anything else with SCHEMA_ERROR). Checking
@@ -142,16 +146,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
   return {
-    async listTeams() {
-      const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: "me" } } });
+    async listTeams(options) {
+      const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: "me" } }, ...signalOf(options) });
       return itemsOf(data, "GET /teams").map((team) => createTeamObject(ctx, team));
     },
-    async getTeam(teamId) {
+    async getTeam(teamId, options) {
       // One request instead of the reference's "list all, then filter". A team that
       // does not exist and one the user is not a member of both read as "no such team".
       if (typeof teamId !== "string" || !UUID.test(teamId)) return null;
       try {
-        const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: teamId } } });
+        const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: teamId } }, ...signalOf(options) });
         return createTeamObject(ctx, answered(data, "GET /teams/{team_id}"));
       } catch (error) {
         if (isKnownError(error, "TEAM_NOT_FOUND") || isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return null;
@@ -168,20 +172,22 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
           ...(data.profileImageUrl === undefined ? {} : { profile_image_url: data.profileImageUrl }),
           creator_user_id: "me",
         },
+        ...signalOf(data),
       });
       const team = createTeamObject(ctx, answered(created.data, "POST /teams"));
-      await ctx.client.api.PATCH("/users/me", { body: { selected_team_id: team.id } });
+      await ctx.client.api.PATCH("/users/me", { body: { selected_team_id: team.id }, ...signalOf(data) });
       return team;
     },
-    async leaveTeam(team) {
+    async leaveTeam(team, options) {
       await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
         params: { path: { team_id: teamIdOf(team, "leaveTeam"), user_id: "me" } },
         body: {},
+        ...signalOf(options),
       });
     },
-    async getTeamProfile(team) {
+    async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
-      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path } });
+      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
       const profile = answered(data, "GET /team-member-profiles/{team_id}/me");
       return {
         displayName: profile.display_name ?? null,
@@ -194,6 +200,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
               ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
               ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
             },
+            ...signalOf(update),
           });
         },
       };

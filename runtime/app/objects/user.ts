@@ -5,6 +5,7 @@
 import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
 import { setPassword, updatePassword } from "../flows/password.js";
@@ -67,44 +68,46 @@ export interface UserUpdateOptions {
 /** What the app composes into the user: the flows that need the app's own redirects and state. */
 export interface CurrentUserExtras {
   /** The app's sign-out (the same as app.signOut). */
-  signOut(options?: { readonly redirectUrl?: string | URL }): Promise<void>;
+  signOut(options?: { readonly redirectUrl?: string | URL } & CallOptions): Promise<void>;
   /** The passkey registration flow, with the app's WebAuthn. */
-  registerPasskey(options?: { readonly hostname?: string }): Promise<Result<undefined, RegisterPasskeyError>>;
+  registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
 }
 
 export interface Auth {
   readonly currentSession: {
     /** The session's tokens, the access token with at least 20 s of life; nulls once the session has ended. */
-    getTokens(): Promise<SessionTokenPair>;
+    getTokens(options?: CallOptions): Promise<SessionTokenPair>;
   };
   /** `{ "x-stack-auth": JSON }` for requests to the app's own backend (never sent to the service). */
-  getAuthHeaders(): Promise<{ "x-stack-auth": string }>;
-  getAuthJson(): Promise<SessionTokenPair>;
-  signOut(options?: { readonly redirectUrl?: string | URL }): Promise<void>;
-  registerPasskey(options?: { readonly hostname?: string }): Promise<Result<undefined, RegisterPasskeyError>>;
+  getAuthHeaders(options?: CallOptions): Promise<{ "x-stack-auth": string }>;
+  getAuthJson(options?: CallOptions): Promise<SessionTokenPair>;
+  signOut(options?: { readonly redirectUrl?: string | URL } & CallOptions): Promise<void>;
+  registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
 }
 
 export interface UserProfileMethods {
   readonly selectedTeam: Team | null;
   /** Changes several fields at once (`PATCH /users/me`). */
-  update(update: UserUpdateOptions): Promise<void>;
-  setDisplayName(displayName: string): Promise<void>;
-  setClientMetadata(metadata: ReadonlyJson): Promise<void>;
-  setSelectedTeam(team: Team | { readonly id: string } | string | null): Promise<void>;
+  update(update: UserUpdateOptions & CallOptions): Promise<void>;
+  setDisplayName(displayName: string, options?: CallOptions): Promise<void>;
+  setClientMetadata(metadata: ReadonlyJson, options?: CallOptions): Promise<void>;
+  setSelectedTeam(team: Team | { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
   /** Deletes the user (the project must allow it); the session ends. */
-  delete(): Promise<void>;
+  delete(options?: CallOptions): Promise<void>;
   /**
    * E-mails a verification link to the primary e-mail. As in the reference SDK it
    * answers `undefined`, or returns (does not throw) EmailAlreadyVerified.
    */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<EmailAlreadyVerified | void>;
+  sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<EmailAlreadyVerified | void>;
   /** `undefined` on success; a wrong old password or a refused new one is returned (not thrown), as in the reference SDK. */
-  updatePassword(options: {
-    readonly oldPassword: string;
-    readonly newPassword: string;
-  }): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
+  updatePassword(
+    options: {
+      readonly oldPassword: string;
+      readonly newPassword: string;
+    } & CallOptions,
+  ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
   /** `undefined` on success; a refused password is returned (not thrown), as in the reference SDK. */
-  setPassword(options: { readonly password: string }): Promise<PasswordRequirementsNotMet | void>;
+  setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
 export type CurrentUser = BaseUser &
@@ -119,8 +122,8 @@ export type CurrentUser = BaseUser &
 
 /** Only for users of the internal project (the dashboard's own project). */
 export interface InternalUserExtra {
-  createProject(newProject: AdminProjectCreateOptions): Promise<AdminOwnedProject>;
-  listOwnedProjects(): Promise<AdminOwnedProject[]>;
+  createProject(newProject: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject>;
+  listOwnedProjects(options?: CallOptions): Promise<AdminOwnedProject[]>;
 }
 
 export type CurrentInternalUser = CurrentUser & InternalUserExtra;
@@ -186,36 +189,38 @@ function selectedTeamIdOf(team: { readonly id: string } | string | null): string
 
 function authMethods(ctx: ClientAppContext, extras: CurrentUserExtras): Auth {
   const currentSession = {
-    async getTokens(): Promise<SessionTokenPair> {
-      const tokens = await ctx.sessions().current().getTokens();
+    async getTokens(options?: CallOptions): Promise<SessionTokenPair> {
+      checkAborted(options);
+      // The refresh may be shared with other callers: this one only stops waiting.
+      const tokens = await untilAborted(ctx.sessions().current().getTokens(), options);
       return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
     },
   };
   return {
     currentSession,
-    async getAuthHeaders() {
-      return { "x-stack-auth": JSON.stringify(await currentSession.getTokens()) };
+    async getAuthHeaders(options) {
+      return { "x-stack-auth": JSON.stringify(await currentSession.getTokens(options)) };
     },
-    getAuthJson: () => currentSession.getTokens(),
+    getAuthJson: (options) => currentSession.getTokens(options),
     signOut: (options) => extras.signOut(options),
     registerPasskey: (options) => extras.registerPasskey(options),
   };
 }
 
 function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfileMethods {
-  const update = async (options: UserUpdateOptions) => {
-    await ctx.client.api.PATCH("/users/me", { body: userUpdateToWire(options) });
+  const update = async (options: UserUpdateOptions & CallOptions) => {
+    await ctx.client.api.PATCH("/users/me", { body: userUpdateToWire(options), ...signalOf(options) });
   };
   return {
     selectedTeam: wire.selected_team ? createTeamObject(ctx, wire.selected_team) : null,
     update,
-    setDisplayName: (displayName) => update({ displayName }),
-    setClientMetadata: (metadata) => update({ clientMetadata: metadata }),
-    setSelectedTeam: async (team) => update({ selectedTeamId: selectedTeamIdOf(team) }),
-    async delete() {
+    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
+    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
+    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
+    async delete(options) {
       // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
       const session = ctx.sessions().current();
-      await ctx.client.api.DELETE("/users/me");
+      await ctx.client.api.DELETE("/users/me", signalOf(options));
       session.invalidate();
     },
     async sendVerificationEmail(options) {
@@ -227,7 +232,7 @@ function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfil
       }
       const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
       return errorOf<EmailAlreadyVerified>(
-        () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url } }),
+        () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
         ["EMAIL_ALREADY_VERIFIED"],
       );
     },
@@ -256,7 +261,7 @@ export function createCurrentUser(ctx: ClientAppContext, wire: WireClientUser, e
   const internal: CurrentInternalUser = {
     ...user,
     createProject: (newProject) => createProject(ctx, newProject),
-    listOwnedProjects: () => listOwnedProjects(ctx),
+    listOwnedProjects: (options) => listOwnedProjects(ctx, options),
   };
   return Object.freeze(internal);
 }

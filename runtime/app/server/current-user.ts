@@ -5,6 +5,7 @@
 // account. Deleting the user ends that session, as on the client.
 import type { ConnectedAccountOptions, OAuthConnection } from "../objects/connected-account.js";
 import { createCurrentUser, type Auth, type CurrentInternalUser, type CurrentUserExtras, type InternalUserExtra } from "../objects/user.js";
+import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import type { ServerUser } from "./server-user.js";
@@ -25,9 +26,9 @@ export function createCurrentServerUser(
   const client = createCurrentUser(sessionCtx, wire, extras);
   const server = serverCtx.objects.user(wire);
 
-  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
-  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null>;
-  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions): Promise<OAuthConnection | null> {
+  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & CallOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null>;
+  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null> {
     // Linking needs the user's browser and session; everything else is a server request.
     if (options?.or === "redirect") return client.getConnectedAccount(providerId, { ...options, or: "redirect" });
     return server.getConnectedAccount(providerId, options);
@@ -42,10 +43,10 @@ export function createCurrentServerUser(
     registerPasskey: client.registerPasskey,
     updatePassword: client.updatePassword,
     getConnectedAccount,
-    async delete() {
+    async delete(options) {
       // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
       const session = sessionCtx.sessions().current();
-      await server.delete();
+      await server.delete(options);
       session.invalidate();
     },
   };

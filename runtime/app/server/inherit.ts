@@ -48,6 +48,10 @@ export function resolveServerAppOptions(options: StackServerAppOptions): StackCl
     oauthScopesOnSignIn: ctx.oauthScopesOnSignIn,
     browser: ctx.browser,
     environment: runtime.env,
+    requestTimeoutMs: runtime.policy.requestTimeoutMs,
+    maxRetryAfterMs: runtime.policy.maxRetryAfterMs,
+    ...(runtime.policy.hooks.onRequest && { onRequest: runtime.policy.hooks.onRequest }),
+    ...(runtime.policy.hooks.onRetry && { onRetry: runtime.policy.hooks.onRetry }),
     // The same store: a sign-in through either app is seen by both.
     tokenStore: runtime.sessions?.store ?? null,
     // The client app has prefetched already.

@@ -5,6 +5,7 @@
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError } from "../../errors.js";
 import { createTeamObject, type ReadonlyJson, type Team, type TeamCreateOptions, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { itemsOf, requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
 import type { ServerUser } from "./server-user.js";
@@ -32,11 +33,11 @@ export type ServerTeam = Omit<Team, "listUsers" | "update"> & {
   // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
   readonly serverMetadata: any;
   /** Every member with their team profile (`GET /team-member-profiles?team_id=`). */
-  listUsers(): Promise<ServerTeamUser[]>;
-  update(update: ServerTeamUpdateOptions): Promise<void>;
+  listUsers(options?: CallOptions): Promise<ServerTeamUser[]>;
+  update(update: ServerTeamUpdateOptions & CallOptions): Promise<void>;
   /** Makes the user a member, with the project's team-member default permissions. */
-  addUser(userId: string): Promise<void>;
-  removeUser(userId: string): Promise<void>;
+  addUser(userId: string, options?: CallOptions): Promise<void>;
+  removeUser(userId: string, options?: CallOptions): Promise<void>;
 };
 
 /** The PATCH /teams/{id} body: only the fields given, snake_case. */
@@ -73,16 +74,17 @@ export function asServerTeam(wire: components["schemas"]["ServerTeam"] | compone
 export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTeam): ServerTeam {
   const team = createTeamObject(ctx, wire);
   const teamId = team.id;
-  const membership = (userId: string, method: string) => ({
+  const membership = (userId: string, method: string, options: CallOptions | undefined) => ({
     params: { path: { team_id: teamId, user_id: segment(userId, method, "the user's id") } },
     body: {},
+    ...signalOf(options),
   });
   return {
     ...team,
     createdAt: new Date(wire.created_at_millis),
     serverMetadata: wire.server_metadata ?? null,
-    async listUsers() {
-      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } } });
+    async listUsers(options) {
+      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } }, ...signalOf(options) });
       return itemsOf(data, "GET /team-member-profiles").map((profile) => {
         if (!("user" in profile) || typeof profile.user !== "object" || profile.user === null) {
           throw new StackAssertionError("GET /team-member-profiles answered a member without the user; was it sent with access type \"server\"?");
@@ -92,13 +94,17 @@ export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTe
       });
     },
     async update(update) {
-      await ctx.client.api.PATCH("/teams/{team_id}", { params: { path: { team_id: teamId } }, body: serverTeamUpdateToWire(update) });
+      await ctx.client.api.PATCH("/teams/{team_id}", {
+        params: { path: { team_id: teamId } },
+        body: serverTeamUpdateToWire(update),
+        ...signalOf(update),
+      });
     },
-    async addUser(userId) {
-      await ctx.client.api.POST("/team-memberships/{team_id}/{user_id}", membership(userId, "team.addUser"));
+    async addUser(userId, options) {
+      await ctx.client.api.POST("/team-memberships/{team_id}/{user_id}", membership(userId, "team.addUser", options));
     },
-    async removeUser(userId) {
-      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", membership(userId, "team.removeUser"));
+    async removeUser(userId, options) {
+      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", membership(userId, "team.removeUser", options));
     },
   };
 }

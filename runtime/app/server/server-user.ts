@@ -10,6 +10,7 @@ import type { UserConnectedAccountMethods } from "../objects/connected-account.j
 import { createCurrentUser, type BaseUser } from "../objects/user.js";
 import { sendChannelVerification } from "../objects/contact-channel.js";
 import { errorOf } from "../result.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { serverUserConnectedAccountMethods } from "./connected-accounts.js";
@@ -31,31 +32,33 @@ export interface ServerBaseUser {
 export interface ServerUserProfileMethods {
   readonly selectedTeam: ServerTeam | null;
   /** Changes several fields at once (`PATCH /users/{id}`), server-only fields included. */
-  update(update: ServerUserUpdateOptions): Promise<void>;
-  setDisplayName(displayName: string): Promise<void>;
-  setClientMetadata(metadata: any): Promise<void>;
-  setClientReadOnlyMetadata(metadata: any): Promise<void>;
-  setServerMetadata(metadata: any): Promise<void>;
-  setPrimaryEmail(email: string | null, options?: { readonly verified?: boolean | undefined }): Promise<void>;
-  setSelectedTeam(team: { readonly id: string } | string | null): Promise<void>;
+  update(update: ServerUserUpdateOptions & CallOptions): Promise<void>;
+  setDisplayName(displayName: string, options?: CallOptions): Promise<void>;
+  setClientMetadata(metadata: any, options?: CallOptions): Promise<void>;
+  setClientReadOnlyMetadata(metadata: any, options?: CallOptions): Promise<void>;
+  setServerMetadata(metadata: any, options?: CallOptions): Promise<void>;
+  setPrimaryEmail(email: string | null, options?: { readonly verified?: boolean | undefined } & CallOptions): Promise<void>;
+  setSelectedTeam(team: { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
   /** Deletes the user (`DELETE /users/{id}`). */
-  delete(): Promise<void>;
+  delete(options?: CallOptions): Promise<void>;
   /** E-mails a verification link to the primary e-mail; returns (does not throw) EmailAlreadyVerified, as in the reference SDK. */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string }): Promise<EmailAlreadyVerified | void>;
+  sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<EmailAlreadyVerified | void>;
   /**
    * Checks the old password, so it needs the user's own session: it works on
    * the user from `getUser()` (the request's user); on other users it throws a
    * StackConfigurationError (use `setPassword` there).
    */
-  updatePassword(options: {
-    readonly oldPassword: string;
-    readonly newPassword: string;
-  }): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
+  updatePassword(
+    options: {
+      readonly oldPassword: string;
+      readonly newPassword: string;
+    } & CallOptions,
+  ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
   /**
    * Sets a new password (`PATCH /users/{id} { password }`); the service ends the
    * user's other sessions. A refused password is returned (not thrown), as in the reference SDK.
    */
-  setPassword(options: { readonly password: string }): Promise<PasswordRequirementsNotMet | void>;
+  setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
 export type ServerUser = BaseUser &
@@ -110,41 +113,46 @@ function selectedTeamIdOf(team: unknown): string | null {
 
 function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUserProfileMethods {
   const params = { path: { user_id: segment(wire.id, "ServerUser", "the user's id") } };
-  const update = async (options: ServerUserUpdateOptions) => {
-    await ctx.client.api.PATCH("/users/{user_id}", { params, body: serverUserUpdateToWire(options) });
+  const update = async (options: ServerUserUpdateOptions & CallOptions) => {
+    await ctx.client.api.PATCH("/users/{user_id}", { params, body: serverUserUpdateToWire(options), ...signalOf(options) });
   };
   const channels = serverUserContactChannelMethods(ctx, wire.id);
   return {
     selectedTeam: wire.selected_team ? ctx.objects.team(asServerTeam(wire.selected_team, "The user's selected_team")) : null,
     update,
-    setDisplayName: (displayName) => update({ displayName }),
-    setClientMetadata: (metadata) => update({ clientMetadata: metadata }),
-    setClientReadOnlyMetadata: (metadata) => update({ clientReadOnlyMetadata: metadata }),
-    setServerMetadata: (metadata) => update({ serverMetadata: metadata }),
+    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
+    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
+    setClientReadOnlyMetadata: (metadata, options) => update({ clientReadOnlyMetadata: metadata, ...callOf(options) }),
+    setServerMetadata: (metadata, options) => update({ serverMetadata: metadata, ...callOf(options) }),
     setPrimaryEmail: (email, options) =>
-      update({ primaryEmail: email, ...(options?.verified !== undefined && { primaryEmailVerified: options.verified }) }),
-    setSelectedTeam: async (team) => update({ selectedTeamId: selectedTeamIdOf(team) }),
-    async delete() {
-      await ctx.client.api.DELETE("/users/{user_id}", { params, body: {} });
+      update({
+        primaryEmail: email,
+        ...(options?.verified !== undefined && { primaryEmailVerified: options.verified }),
+        ...callOf(options),
+      }),
+    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
+    async delete(options) {
+      await ctx.client.api.DELETE("/users/{user_id}", { params, body: {}, ...signalOf(options) });
     },
     async sendVerificationEmail(options) {
       // Server code has no `me`: the e-mail goes through the primary e-mail's contact channel.
-      const primary = (await channels.listContactChannels()).find((c) => c.isPrimary && c.type === "email");
+      const primary = (await channels.listContactChannels(callOf(options))).find((c) => c.isPrimary && c.type === "email");
       if (!primary) {
         throw new StackConfigurationError(
           "sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: \"email\", usedForAuth, isPrimary: true }).",
         );
       }
-      return sendChannelVerification(ctx, wire.id, primary.id, options?.callbackUrl);
+      return sendChannelVerification(ctx, wire.id, primary.id, options?.callbackUrl, options);
     },
-    async updatePassword() {
+    async updatePassword(options) {
+      checkAborted(options);
       throw new StackConfigurationError(
         "updatePassword checks the old password and so needs the user's own session: call it on the user from getUser() (with that user's tokenStore), or set a new password with user.setPassword({ password }).",
       );
     },
     async setPassword(options) {
       requireOptions(options, "user.setPassword", "{ password }");
-      return errorOf<PasswordRequirementsNotMet>(() => update({ password: options.password }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
+      return errorOf<PasswordRequirementsNotMet>(() => update({ password: options.password, ...callOf(options) }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
     },
   };
 }

@@ -2,6 +2,7 @@
 // Objects, validity rules (manually revoked first, then expired) and updates
 // are the client's `apiKeyFromWire`; only the owner differs from `me`.
 import { StackConfigurationError } from "../../errors.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { apiKeyEndpointFor, apiKeyFromWire, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView, type UserApiKeyMethods } from "../objects/api-key.js";
 import { answered } from "../wire.js";
@@ -10,11 +11,11 @@ import { itemsOf, requireOptions } from "./common.js";
 export function serverUserApiKeyMethods(ctx: ClientAppContext, userId: string): UserApiKeyMethods {
   const owner = apiKeyEndpointFor({ userId });
   return {
-    async listApiKeys() {
-      const { data } = await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: userId } } });
+    async listApiKeys(options) {
+      const { data } = await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: userId } }, ...signalOf(options) });
       return itemsOf(data, "GET /user-api-keys").map((wire) => apiKeyFromWire(ctx, wire, owner) as UserApiKey);
     },
-    async createApiKey(options: ApiKeyCreationOptions<"user">) {
+    async createApiKey(options: ApiKeyCreationOptions<"user"> & CallOptions) {
       requireOptions(options, "createApiKey", "{ description, expiresAt: Date | null, isPublic? }");
       const { data } = await ctx.client.api.POST("/user-api-keys", {
         body: {
@@ -23,6 +24,7 @@ export function serverUserApiKeyMethods(ctx: ClientAppContext, userId: string): 
           expires_at_millis: expiryMillis(options.expiresAt),
           ...(options.isPublic !== undefined && { is_public: options.isPublic }),
         },
+        ...signalOf(options),
       });
       return apiKeyFromWire(ctx, answered(data, "POST /user-api-keys"), owner) as UserApiKeyFirstView;
     },

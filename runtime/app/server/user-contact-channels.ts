@@ -3,6 +3,7 @@
 // Server code may also mark a channel verified. Field mapping is the client's.
 import type { components } from "../../../generated/schema.js";
 import { createContactChannelObject, sendChannelVerification, type ContactChannel, type ContactChannelCreateOptions, type ContactChannelUpdateOptions } from "../objects/contact-channel.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";
 import type { ServerAppContext } from "./context.js";
@@ -18,12 +19,12 @@ export type ServerContactChannelCreateOptions = ContactChannelCreateOptions & {
 };
 
 export type ServerContactChannel = Omit<ContactChannel, "update"> & {
-  update(data: ServerContactChannelUpdateOptions): Promise<void>;
+  update(data: ServerContactChannelUpdateOptions & CallOptions): Promise<void>;
 };
 
 export interface ServerUserContactChannelMethods {
-  listContactChannels(): Promise<ServerContactChannel[]>;
-  createContactChannel(data: ServerContactChannelCreateOptions): Promise<ServerContactChannel>;
+  listContactChannels(options?: CallOptions): Promise<ServerContactChannel[]>;
+  createContactChannel(data: ServerContactChannelCreateOptions & CallOptions): Promise<ServerContactChannel>;
 }
 
 export function createServerContactChannel(ctx: ServerAppContext, userId: string, wire: WireContactChannel): ServerContactChannel {
@@ -37,7 +38,7 @@ export function createServerContactChannel(ctx: ServerAppContext, userId: string
     isVerified,
     usedForAuth,
     async sendVerificationEmail(options) {
-      await sendChannelVerification(ctx, userId, id, options?.callbackUrl);
+      await sendChannelVerification(ctx, userId, id, options?.callbackUrl, options);
     },
     async update(data) {
       requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary?, isVerified? }");
@@ -49,18 +50,19 @@ export function createServerContactChannel(ctx: ServerAppContext, userId: string
           ...(data.isPrimary !== undefined && { is_primary: data.isPrimary }),
           ...(data.isVerified !== undefined && { is_verified: data.isVerified }),
         },
+        ...signalOf(data),
       });
     },
-    async delete() {
-      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params });
+    async delete(options) {
+      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params, ...signalOf(options) });
     },
   };
 }
 
 export function serverUserContactChannelMethods(ctx: ServerAppContext, userId: string): ServerUserContactChannelMethods {
   return {
-    async listContactChannels() {
-      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: userId } } });
+    async listContactChannels(options) {
+      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: userId } }, ...signalOf(options) });
       return itemsOf(data, "GET /contact-channels").map((item) => createServerContactChannel(ctx, userId, item));
     },
     async createContactChannel(options) {
@@ -74,6 +76,7 @@ export function serverUserContactChannelMethods(ctx: ServerAppContext, userId: s
           ...(options.isPrimary !== undefined && { is_primary: options.isPrimary }),
           ...(options.isVerified !== undefined && { is_verified: options.isVerified }),
         },
+        ...signalOf(options),
       });
       return createServerContactChannel(ctx, userId, answered(data, "POST /contact-channels"));
     },

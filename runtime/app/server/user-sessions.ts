@@ -2,6 +2,7 @@
 // revoking one, and creating one, which is how server code impersonates a user.
 import { StackConfigurationError } from "../../errors.js";
 import { activeSessionFromWire, type UserSessionMethods } from "../objects/active-session.js";
+import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { answered } from "../wire.js";
 import { itemsOf, segment } from "./common.js";
 import type { ServerAppContext } from "./context.js";
@@ -18,12 +19,12 @@ export interface CreateSessionOptions {
 
 /** A session made by server code. Its tokens are what the service issued; they are never refreshed here. */
 export interface CreatedSession {
-  getTokens(): Promise<{ accessToken: string | null; refreshToken: string | null }>;
+  getTokens(options?: CallOptions): Promise<{ accessToken: string | null; refreshToken: string | null }>;
 }
 
 export interface ServerUserSessionMethods extends UserSessionMethods {
   /** Signs the user in without credentials (`POST /auth/sessions`); pass `isImpersonation: true` to act as them. */
-  createSession(options?: CreateSessionOptions): Promise<CreatedSession>;
+  createSession(options?: CreateSessionOptions & CallOptions): Promise<CreatedSession>;
 }
 
 function sessionOptions(options: CreateSessionOptions | undefined) {
@@ -43,22 +44,29 @@ function sessionOptions(options: CreateSessionOptions | undefined) {
 
 export function serverUserSessionMethods(ctx: ServerAppContext, userId: string): ServerUserSessionMethods {
   return {
-    async getActiveSessions() {
-      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: userId } } });
+    async getActiveSessions(options) {
+      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: userId } }, ...signalOf(options) });
       return itemsOf(data, "GET /auth/sessions").map(activeSessionFromWire);
     },
-    async revokeSession(sessionId) {
+    async revokeSession(sessionId, options) {
       // The service needs the session's user as `user_id` (wire contract §16).
       await ctx.client.api.DELETE("/auth/sessions/{session_id}", {
         params: { path: { session_id: segment(sessionId, "user.revokeSession", "the session id") }, query: { user_id: userId } },
+        ...signalOf(options),
       });
     },
     async createSession(options) {
-      const { data } = await ctx.client.api.POST("/auth/sessions", { body: { user_id: userId, ...sessionOptions(options) } });
+      const { data } = await ctx.client.api.POST("/auth/sessions", {
+        body: { user_id: userId, ...sessionOptions(options) },
+        ...signalOf(options),
+      });
       const { access_token, refresh_token } = answered(data, "POST /auth/sessions");
       return {
         // The tokens stay in this closure, out of any enumerable property.
-        getTokens: async () => ({ accessToken: access_token, refreshToken: refresh_token }),
+        getTokens: async (tokenOptions) => {
+          checkAborted(tokenOptions);
+          return { accessToken: access_token, refreshToken: refresh_token };
+        },
       };
     },
   };

@@ -2,6 +2,7 @@
 // team with them as its first member, leaving one, and their team profile.
 // Leaving is a server request for this user (DELETE /team-memberships/{team}/{user});
 // the reference sends it as a client request without the secret key (wire contract §14).
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { EditableTeamMemberProfile } from "../objects/team.js";
 import { answered } from "../wire.js";
@@ -10,42 +11,44 @@ import type { ServerAppContext } from "./context.js";
 import { asServerTeam, serverTeamCreateToWire, type ServerTeam, type ServerTeamCreateOptions } from "./server-team.js";
 
 export interface ServerUserTeamMethods {
-  listTeams(): Promise<ServerTeam[]>;
+  listTeams(options?: CallOptions): Promise<ServerTeam[]>;
   /** The team if the user is a member of it, else null. */
-  getTeam(teamId: string): Promise<ServerTeam | null>;
+  getTeam(teamId: string, options?: CallOptions): Promise<ServerTeam | null>;
   /** Creates a team with this user as its first member and selects it. */
-  createTeam(data: Omit<ServerTeamCreateOptions, "creatorUserId">): Promise<ServerTeam>;
-  leaveTeam(team: { readonly id: string }): Promise<void>;
-  getTeamProfile(team: { readonly id: string }): Promise<EditableTeamMemberProfile>;
+  createTeam(data: Omit<ServerTeamCreateOptions, "creatorUserId"> & CallOptions): Promise<ServerTeam>;
+  leaveTeam(team: { readonly id: string }, options?: CallOptions): Promise<void>;
+  getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
 }
 
 export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): ServerUserTeamMethods {
-  const listTeams = async () => {
-    const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: userId } } });
+  const listTeams = async (options?: CallOptions) => {
+    const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: userId } }, ...signalOf(options) });
     return itemsOf(data, "GET /teams").map((team) => ctx.objects.team(asServerTeam(team, "GET /teams")));
   };
   return {
     listTeams,
-    async getTeam(teamId) {
+    async getTeam(teamId, options) {
       // Membership is what is asked, so the answer comes from the user's own teams.
-      return (await listTeams()).find((team) => team.id === teamId) ?? null;
+      return (await listTeams(options)).find((team) => team.id === teamId) ?? null;
     },
     async createTeam(data) {
       requireOptions(data, "user.createTeam", "{ displayName, profileImageUrl? }");
-      const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire({ ...data, creatorUserId: userId }) });
+      const signal = signalOf(data);
+      const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire({ ...data, creatorUserId: userId }), ...signal });
       const team = ctx.objects.team(asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
-      await ctx.client.api.PATCH("/users/{user_id}", { params: { path: { user_id: userId } }, body: { selected_team_id: team.id } });
+      await ctx.client.api.PATCH("/users/{user_id}", { params: { path: { user_id: userId } }, body: { selected_team_id: team.id }, ...signal });
       return team;
     },
-    async leaveTeam(team) {
+    async leaveTeam(team, options) {
       await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
         params: { path: { team_id: teamIdOf(team, "user.leaveTeam"), user_id: userId } },
         body: {},
+        ...signalOf(options),
       });
     },
-    async getTeamProfile(team) {
+    async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "user.getTeamProfile"), user_id: userId };
-      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path } });
+      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
       const profile = answered(data, "GET /team-member-profiles/{team_id}/{user_id}");
       return editableProfile(ctx, path, profile);
     },
@@ -68,6 +71,7 @@ function editableProfile(
           ...(update.displayName !== undefined && { display_name: update.displayName }),
           ...(update.profileImageUrl !== undefined && { profile_image_url: update.profileImageUrl }),
         },
+        ...signalOf(update),
       });
     },
   };

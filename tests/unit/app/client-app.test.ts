@@ -7,11 +7,12 @@ import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import type { StoredTokens } from "../../../runtime/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
 import { fakeBrowser, signedInTokens } from "../../helpers/app-context.js";
+import { answerAsDocumented, wireTokens } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { rejectionOf, settleOnFakeTime } from "../../helpers/outcome.js";
 
 const exampleUser = doc.components.examples["ClientUser"]!.value as Record<string, unknown>;
-const tokens = (sub: string) => ({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
+const tokens = (sub: string) => wireTokens({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
 
 function setup(handler: Handler, options: { tokens?: StoredTokens; href?: string; app?: Partial<StackClientAppOptions> } = {}) {
   const service = fakeService(handler);
@@ -189,13 +190,13 @@ describe("the app", () => {
   });
 
   it("picks the browser base URL in a browser", async () => {
-    const { app, service } = setup(() => json({}), { app: { baseUrl: { browser: "https://auth.example.com", server: "http://auth.internal" } } });
+    const { app, service } = setup(answerAsDocumented, { app: { baseUrl: { browser: "https://auth.example.com", server: "http://auth.internal" } } });
     await app.api.GET("/projects/current");
     expect(service.requests[0]!.url).toBe("https://auth.example.com/api/v1/projects/current");
   });
 
   it("exposes the typed low-level client with the app's headers", async () => {
-    const { app, service } = setup(() => json({}));
+    const { app, service } = setup(answerAsDocumented);
     await app.api.GET("/projects/current");
     expect(service.requests[0]!.headers).toMatchObject({ "x-stack-access-type": "client", "x-stack-publishable-client-key": "pck-1", "x-stack-project-id": "proj-1" });
   });

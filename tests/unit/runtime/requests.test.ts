@@ -2,13 +2,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { fakeService, json, jwt, testEnvironment, useFakeClock } from "../../helpers/fake-service.js";
+import { answerAsDocumented, documentedAnswer } from "../../helpers/documented-answers.js";
+import { fakeService, jwt, testEnvironment, useFakeClock } from "../../helpers/fake-service.js";
 
 const HOUR = 3600;
 const access = () => jwt({ exp: Math.floor(Date.now() / 1000) + HOUR });
 
 function setup(options: Partial<StackClientOptions> = {}, tokens = { refreshToken: "rt-1" as string | null, accessToken: null as string | null }) {
-  const service = fakeService(() => json({ success: true }));
+  const service = fakeService(answerAsDocumented);
   const { env } = testEnvironment(service.fetch);
   const store = createMemoryTokenStore({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken ?? access() });
   const client = createStackClient({
@@ -159,12 +160,31 @@ describe("a client request", () => {
     const { service, client } = setup();
     const results = await Promise.all(Array.from({ length: 10 }, () => client.api.GET("/users/me")));
     expect(service.requests).toHaveLength(1);
-    expect(results.every((r) => (r.data as unknown as { success: boolean }).success)).toBe(true);
+    const me = documentedAnswer("getCurrentUser").body as { id: string };
+    expect(results.map((r) => r.data?.id)).toEqual(Array(10).fill(me.id));
   });
 
   it("does not share writes", async () => {
     const { service, client } = setup();
     await Promise.all([client.api.POST("/teams", { body: { display_name: "A" } }), client.api.POST("/teams", { body: { display_name: "A" } })]);
     expect(service.requests).toHaveLength(2);
+  });
+});
+
+describe("ids, keys and extra headers that cannot travel in a header", () => {
+  it.each([
+    ["publishableClientKey", { publishableClientKey: "pck\nsecond-line" }],
+    ["secretServerKey", { secretServerKey: "ssk-“quoted”" }],
+    ['extraRequestHeaders["x-trace"]', { extraRequestHeaders: { "x-trace": "a\rb" } }],
+  ])("are refused when the app is made, naming %s", (what, options) => {
+    expect(() => setup(options as Partial<StackClientOptions>)).toThrow(
+      `${what} cannot be sent in an HTTP header: it must be a string of printable ASCII characters, without line breaks.`,
+    );
+  });
+
+  it("refuses a header name HTTP does not allow", () => {
+    expect(() => setup({ extraRequestHeaders: { "x trace": "1" } })).toThrow(
+      'extraRequestHeaders has a header name that is not valid in HTTP: "x trace".',
+    );
   });
 });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors, UnsupportedError } from "../../../generated/known-errors.js";
 import { createStackClient } from "../../../runtime/client.js";
 import { HttpError, ResponseFormatError, StackAssertionError } from "../../../runtime/errors.js";
+import { documentedAnswer } from "../../helpers/documented-answers.js";
 import { rejectionOf } from "../../helpers/outcome.js";
 import type { TokenStoreInit } from "../../../runtime/tokens/resolve.js";
 import { catalogue } from "../../fixtures/document.js";
@@ -115,22 +116,132 @@ describe("any other failure", () => {
 });
 
 describe("a success", () => {
-  it("hands back the parsed JSON", async () => {
-    const { client } = setup(() => json({ id: "p", display_name: "Acme", config: {} }));
+  it("hands back the parsed JSON, with fields the document does not list", async () => {
+    const project = { ...(documentedAnswer("getCurrentProject").body as object), added_later: { by: "the service" } };
+    const { client } = setup(() => json(project));
     const { data, response } = await client.api.GET("/projects/current");
     expect(response.status).toBe(200);
-    expect(data).toEqual({ id: "p", display_name: "Acme", config: {} });
+    expect(data).toEqual(project);
   });
 
-  it("accepts an empty body", async () => {
-    const { client } = setup(() => new Response("", { status: 200 }));
-    const { data } = await client.api.DELETE("/users/me");
-    expect(data).toBeUndefined();
+  it.each([
+    ["an empty body", ""],
+    ["a body of whitespace", " \n\t "],
+  ])("with %s where the operation answers JSON is a ResponseFormatError naming the operation", async (_, body) => {
+    const { client } = setup(() => new Response(body, { status: 200 }));
+    const error = await client.api.DELETE("/users/me").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "deleteCurrentUser",
+      status: 200,
+      path: "$",
+      message: "deleteCurrentUser: the service answered HTTP 200 with a body that is not JSON (content-type: text/plain;charset=UTF-8)",
+    });
   });
 
   it("passes a plain-text answer of a text operation", async () => {
     const { client } = setup(() => new Response("Feature not supported.", { status: 200, headers: { "content-type": "text/plain" } }));
     const { data } = await client.api.POST("/check-feature-support", { body: { name: "x" }, parseAs: "text" });
     expect(data).toBe("Feature not supported.");
+  });
+});
+
+describe("an answer the document does not allow", () => {
+  const user = () => documentedAnswer("getCurrentUser").body as Record<string, unknown>;
+  const signedIn = (): TokenStoreInit => ({ refreshToken: "rt", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) });
+
+  it.each([
+    ["a user that is not an object", () => [user()], "$", "$ should be an object, not an array"],
+    ["a required field missing", () => ({ ...user(), id: undefined }), "$.id", "$.id is missing"],
+    ["a field of the wrong type", () => ({ ...user(), primary_email_verified: "yes" }), "$.primary_email_verified", "$.primary_email_verified should be a boolean, not a string"],
+    ["oauth_providers that is not an array of objects", () => ({ ...user(), oauth_providers: [null] }), "$.oauth_providers[0]", "$.oauth_providers[0] should be an object, not null"],
+    ["a date out of a Date's range", () => ({ ...user(), signed_up_at_millis: 1e300 }), "$.signed_up_at_millis", "$.signed_up_at_millis should be a number from -8640000000000000 to 8640000000000000, not a number"],
+  ])("%s is a ResponseFormatError naming the operation and the first bad field", async (_, body, path, detail) => {
+    const { client } = setup(() => json(body()), signedIn());
+    const error = await failure(client.api.GET("/users/me"));
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "getCurrentUser",
+      status: 200,
+      path,
+      message: `getCurrentUser: the service answered HTTP 200 with a body the API does not allow: ${detail}`,
+    });
+  });
+
+  it("a number too large for JSON to hold (1e400 reads as Infinity) is out of range", async () => {
+    const text = JSON.stringify({ ...user(), signed_up_at_millis: 0 }).replace('"signed_up_at_millis":0', '"signed_up_at_millis":1e400');
+    const { client } = setup(() => new Response(text, { status: 200 }), signedIn());
+    expect(await failure(client.api.GET("/users/me"))).toMatchObject({ path: "$.signed_up_at_millis" });
+  });
+
+  it.each([
+    ["missing", undefined],
+    ["null", null],
+    ["an object", {}],
+    ["a number", 3],
+  ])("a list whose items is %s fails at $.items", async (_, items) => {
+    const { client } = setup(() => json({ items }), signedIn());
+    const error = await failure(client.api.GET("/teams", { params: { query: { user_id: "me" } } }));
+    expect(error).toMatchObject({ name: "ResponseFormatError", operationId: "listTeams", path: "$.items" });
+  });
+
+  it("a list element that is null fails at its index", async () => {
+    const team = (documentedAnswer("getTeam").body ?? {}) as object;
+    const { client } = setup(() => json({ items: [team, null] }), signedIn());
+    const error = await failure(client.api.GET("/teams", { params: { query: { user_id: "me" } } }));
+    expect(error).toMatchObject({ operationId: "listTeams", path: "$.items[1]" });
+  });
+
+  it("an access token that cannot travel in a header is refused at sign-in, before it is stored", async () => {
+    const { client } = setup(() => json({ access_token: "eyJ.é.sig", refresh_token: "rt-2", user_id: "u1" }));
+    const error = await failure(client.api.POST("/auth/password/sign-in", { body: { email: "a@b.co", password: "pw" } }));
+    expect(error).toMatchObject({
+      name: "ResponseFormatError",
+      operationId: "signInWithPassword",
+      path: "$.access_token",
+      message: "signInWithPassword: the service answered HTTP 200 with a body the API does not allow: $.access_token should be a string matching ^[\\x21-\\x7E]+$, not a string",
+    });
+    expect((error as Error).message).not.toContain("eyJ");
+  });
+
+  it("a refreshed access token that cannot travel in a header fails the refresh as a ResponseFormatError", async () => {
+    const { client, service } = setup(
+      (r) => (r.path === "/api/v1/auth/oauth/token" ? json({ access_token: "bad\u2028token" }) : json(user())),
+      { refreshToken: "rt", accessToken: null },
+    );
+    const error = await failure(client.api.GET("/users/me"));
+    expect(error).toMatchObject({ name: "ResponseFormatError", operationId: "exchangeOAuthToken", path: "$.access_token" });
+    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token"]);
+  });
+
+  it("a known error whose details are not what the catalogue says is a ResponseFormatError at $.details", async () => {
+    const { client } = setup(() =>
+      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", { attempt_code: 42 }),
+    );
+    const error = await failure(client.api.POST("/auth/password/sign-in", { body: { email: "a@b.co", password: "pw" } }));
+    expect(error).toMatchObject({
+      name: "ResponseFormatError",
+      operationId: "signInWithPassword",
+      path: "$.details.attempt_code",
+      message:
+        "signInWithPassword: the service answered with known error MULTI_FACTOR_AUTHENTICATION_REQUIRED whose details the API does not allow: $.details.attempt_code should be a string, not a number",
+    });
+  });
+
+  it("a redirect seen by a browser (an opaque redirect, status 0) is an UnexpectedRedirectError", async () => {
+    const opaque = () => {
+      const response = new Response(null, { status: 200 });
+      Object.defineProperties(response, { type: { value: "opaqueredirect" }, status: { value: 0 } });
+      return response;
+    };
+    const { client } = setup(opaque);
+    const error = await failure(client.api.GET("/projects/current"));
+    expect(error).toMatchObject({
+      name: "UnexpectedRedirectError",
+      status: 0,
+      message:
+        "GET https://api.stack-auth.com/api/v1/projects/current was answered with a redirect. The Stack Auth API never redirects an API call, " +
+        "so the redirect was not followed and nothing was sent to its location. Check the API's base URL (and any proxy in front of it).",
+    });
   });
 });

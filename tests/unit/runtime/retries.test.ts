@@ -5,6 +5,7 @@ import { MAX_SINGLE_WAIT_MS } from "../../../runtime/constants.js";
 import type { Environment } from "../../../runtime/env.js";
 import { HttpError, NetworkError, RateLimitError } from "../../../runtime/errors.js";
 import { backoffDelay, retryAfterDelay } from "../../../runtime/retry.js";
+import { documentedAnswer } from "../../helpers/documented-answers.js";
 import { fakeService, json, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { settleOnFakeTime } from "../../helpers/outcome.js";
 
@@ -59,10 +60,11 @@ describe("a GET whose connection fails", () => {
 
   it("succeeds when a later attempt gets through", async () => {
     let calls = 0;
-    const { service, client, waits } = setup(() => (++calls < 3 ? networkDown({} as never) : json({ id: "p" })));
+    const project = documentedAnswer("getCurrentProject").body;
+    const { service, client, waits } = setup(() => (++calls < 3 ? networkDown({} as never) : json(project)));
     const outcome = client.api.GET("/projects/current");
     await vi.runAllTimersAsync();
-    expect((await outcome).data).toEqual({ id: "p" });
+    expect((await outcome).data).toEqual(project);
     expect(service.requests).toHaveLength(3);
     expect(waits).toEqual([1000, 2000]);
   });
@@ -122,8 +124,20 @@ describe("HTTP 429", () => {
     expect(service.requests).toHaveLength(2);
   });
 
-  it("caps a single wait at 2147483647 ms", () => {
-    expect(retryAfterDelay("99999999999", Date.now())).toBe(MAX_SINGLE_WAIT_MS);
+  it("reads the wait as asked, however long", () => {
+    expect(retryAfterDelay("99999999999", Date.now())).toBe(99_999_999_999_000);
+  });
+
+  it("longer than the longest timer (2147483647 ms) fails at once with the wait asked for", async () => {
+    const { service, client, waits } = setup(() => new Response("slow down", { status: 429, headers: { "retry-after": "2147484" } }));
+    const error = await settle(client.api.GET("/projects/current"));
+    expect(service.requests).toHaveLength(1);
+    expect(waits).toEqual([]);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 2_147_484_000 });
+    expect((error as Error).message).toBe(
+      `The Stack Auth API rate-limited GET https://api.stack-auth.com/api/v1/projects/current (HTTP 429) and asked to wait 2147484000 ms, longer than this app waits (maxRetryAfterMs: ${MAX_SINGLE_WAIT_MS} ms).`,
+    );
   });
 
   it("after the last attempt says the service rate-limited the request, not that it could not connect", async () => {

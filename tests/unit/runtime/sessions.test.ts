@@ -7,6 +7,7 @@ import { accessTokenExpiresAt } from "../../../runtime/jwt.js";
 import { SessionManager } from "../../../runtime/session.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import { NO_TOKENS } from "../../../runtime/tokens/store.js";
+import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler, type SentRequest } from "../../helpers/fake-service.js";
 
 const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
@@ -27,7 +28,7 @@ function service(fresh: () => string | Response): Handler {
       const next = fresh();
       return typeof next === "string" ? json({ access_token: next }) : next;
     }
-    return json({ seen: r.headers["x-stack-access-token"] ?? null });
+    return answerAsDocumented(r, { seen: r.headers["x-stack-access-token"] ?? null });
   };
 }
 
@@ -95,7 +96,7 @@ describe("refreshing", () => {
     expect(s.requests.filter(isTokenRequest)).toHaveLength(1);
     vi.setSystemTime(Date.now() + 1000);
     const { data } = await client.api.GET("/users/me");
-    expect(data).toEqual({ seen: fresh });
+    expect(data).toMatchObject({ seen: fresh });
     expect(s.requests.filter(isTokenRequest)).toHaveLength(2);
   });
 
@@ -108,7 +109,7 @@ describe("refreshing", () => {
     });
     const call = client.api.GET("/users/me");
     await vi.runAllTimersAsync();
-    expect((await call).data).toEqual({ seen: fresh });
+    expect((await call).data).toMatchObject({ seen: fresh });
     expect(s.requests.filter(isTokenRequest)).toHaveLength(2);
     expect(waits).toEqual([1000]);
   });
@@ -116,7 +117,7 @@ describe("refreshing", () => {
   it("that fails with a refresh-token error ends the session: the store is cleared and the call goes without user tokens", async () => {
     const { service: s, client, store } = setup(service(() => knownError(401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "Refresh token not found.")));
     const { data } = await client.api.GET("/projects/current");
-    expect(data).toEqual({ seen: null });
+    expect(data).toMatchObject({ seen: null });
     expect(s.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token", "/api/v1/projects/current"]);
     expect(s.requests[1]!.headers["x-stack-access-token"]).toBeUndefined();
     expect(store.get()).toEqual(NO_TOKENS);
@@ -140,7 +141,7 @@ describe("refreshing", () => {
 
   it("does not write over tokens of a newer sign-in", async () => {
     let release!: (r: Response) => void;
-    const { client, store } = setup((r) => (isTokenRequest(r) ? new Promise<Response>((resolve) => (release = resolve)) : json({})));
+    const { client, store } = setup((r) => (isTokenRequest(r) ? new Promise<Response>((resolve) => (release = resolve)) : answerAsDocumented(r)));
     const pending = client.sessions!.current().getTokens();
     await vi.waitFor(() => expect(release).toBeDefined());
     store.set({ refreshToken: "rt-2", accessToken: "at-2" });
@@ -158,12 +159,12 @@ describe("an access token the service rejects", () => {
       (r) => {
         if (isTokenRequest(r)) return json({ access_token: fresh });
         if (r.headers["x-stack-access-token"] === stale) return knownError(401, "UNPARSABLE_ACCESS_TOKEN", "Access token is not parsable.");
-        return json({ seen: r.headers["x-stack-access-token"] });
+        return answerAsDocumented(r, { seen: r.headers["x-stack-access-token"] });
       },
       { refreshToken: "rt-1", accessToken: stale },
     );
     const { data } = await client.api.GET("/users/me");
-    expect(data).toEqual({ seen: fresh });
+    expect(data).toMatchObject({ seen: fresh });
     expect(s.requests.map((r) => [r.method, r.path])).toEqual([
       ["GET", "/api/v1/users/me"],
       ["POST", "/api/v1/auth/oauth/token"],
@@ -187,12 +188,12 @@ describe("an access token the service rejects", () => {
       const ownerService = fakeService(() => json({ access_token: fresh }));
       const ownerSessions = new SessionManager(owner, testEnvironment(ownerService.fetch).env, async () => fresh);
       const { service: s, client } = setup(
-        (r) => (r.headers["x-stack-admin-access-token"] === fresh ? json({ ok: true }) : knownError(401, code, "rejected")),
+        (r) => (r.headers["x-stack-admin-access-token"] === fresh ? answerAsDocumented(r, { ok: true }) : knownError(401, code, "rejected")),
         { refreshToken: null, accessToken: null },
         { accessType: "admin", tokenStore: null, projectOwnerSession: ownerSessions.current() },
       );
       const { data } = await client.api.GET("/internal/projects/current");
-      expect(data).toEqual({ ok: true });
+      expect(data).toMatchObject({ ok: true });
       expect(s.requests).toHaveLength(2);
       expect(owner.get().accessToken).toBe(fresh);
     }
@@ -239,5 +240,63 @@ describe("a session", () => {
     sessions.current();
     store.set({ refreshToken: "a", accessToken: null });
     expect(sessions.current()).not.toBe(first);
+  });
+});
+
+describe("tokens that cannot be tokens (tokens/check.ts)", () => {
+  /** A store that holds whatever it is given, as an app's own store may, and records every set(). */
+  function lenientStore(held: unknown, options: { getThrows?: boolean } = {}) {
+    const sets: unknown[] = [];
+    let current = held;
+    const store = {
+      get: () => {
+        if (options.getThrows) throw new Error("storage unavailable");
+        return current as typeof NO_TOKENS;
+      },
+      set: (tokens: typeof NO_TOKENS) => void (sets.push(tokens), (current = tokens)),
+      subscribe: () => () => undefined,
+    };
+    return { store, sets };
+  }
+  const manager = (store: ConstructorParameters<typeof SessionManager>[0]) =>
+    new SessionManager(store, testEnvironment(fakeService(() => json({})).fetch).env, async () => null);
+
+  it("read from a store are absent, and the store is told to forget them once", () => {
+    const { store, sets } = lenientStore({ refreshToken: "undefined", accessToken: "undefined" });
+    const sessions = manager(store);
+    expect(sessions.current().isKnownInvalid).toBe(true);
+    expect(sessions.current().peek()).toEqual({ accessToken: null, refreshToken: null });
+    expect(sets).toEqual([NO_TOKENS]);
+  });
+
+  it("take only the access token when the refresh token is good", () => {
+    const { store, sets } = lenientStore({ refreshToken: "rt-1", accessToken: "at\n1" });
+    expect(manager(store).current().peek()).toEqual({ accessToken: null, refreshToken: "rt-1" });
+    expect(sets).toEqual([{ refreshToken: "rt-1", accessToken: null }]);
+  });
+
+  it("do not stop a sign-out, nor does a store that cannot be read", () => {
+    const garbled = lenientStore({ refreshToken: "rt-\u20ac", accessToken: null });
+    const sessions = manager(garbled.store);
+    expect(sessions.peekCurrent()).toEqual(NO_TOKENS);
+    sessions.signOut();
+    expect(garbled.sets.at(-1)).toEqual(NO_TOKENS);
+
+    const unreadable = lenientStore(NO_TOKENS, { getThrows: true });
+    const broken = manager(unreadable.store);
+    expect(() => broken.current()).toThrow("storage unavailable");
+    expect(broken.peekCurrent()).toEqual(NO_TOKENS);
+    expect(() => broken.signOut()).not.toThrow();
+    expect(unreadable.sets).toEqual([NO_TOKENS]);
+  });
+
+  it("answered by the token endpoint are an assertion failure: never stored, never sent, and not asked for again within the cooldown", async () => {
+    const { service: s, client, store } = setup(service(() => "undefined"));
+    await expect(client.sessions!.current().getTokens()).rejects.toThrow(
+      new StackAssertionError("The token endpoint answered with an access token that is not a usable token"),
+    );
+    await expect(client.api.GET("/users/me")).rejects.toBeInstanceOf(StackAssertionError);
+    expect(s.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token"]);
+    expect(store.get()).toEqual({ refreshToken: "rt-1", accessToken: null });
   });
 });

@@ -149,16 +149,18 @@ describe("cookies read", () => {
     expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: "at-1" });
   });
 
-  it("ignores a pair made for another refresh token", () => {
+  it("ignores a pair made for another refresh token, and leaves it to its project", () => {
     const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", '["rt-other","at-other"]']]));
     expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: null });
+    expect(doc.writes).toEqual([]);
   });
 
   it.each(["at-1", "%5B", '["rt-1"]', '["rt-1",42]', '{"0":"rt-1","1":"at-1"}', '["rt-1","at-1","x"]'])(
-    "ignores the malformed pair %s",
+    "ignores the malformed pair %s, and deletes it",
     (value) => {
       const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", value]]));
       expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: null });
+      expect(doc.writes).toEqual([`stack-access=; ${DELETED}`]);
     },
   );
 
@@ -172,11 +174,10 @@ describe("cookies read", () => {
     expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: null });
   });
 
-  it('rejects a refresh cookie holding the string "undefined"', () => {
+  it('reads a refresh cookie holding the string "undefined" as absent, and deletes it', () => {
     const doc = fakeDocument(new Map([["stack-refresh-proj-1", "undefined"]]));
-    expect(() => storeOn(doc)).toThrow(
-      'The refresh token from the "stack-refresh-proj-1" cookie is the string "undefined", usually an environment variable that is not set. Pass null when there is no refresh token.',
-    );
+    expect(storeOn(doc).get()).toEqual(NO_TOKENS);
+    expect(doc.writes).toEqual([`stack-refresh-proj-1=; ${DELETED}`]);
   });
 });
 
@@ -308,5 +309,29 @@ describe("following other tabs", () => {
     }
     expect(isStackError(caught, "StackConfigurationError")).toBe(true);
     expect(doc.writes).toEqual([]);
+  });
+
+  it.each([
+    { refreshToken: "null", accessToken: null },
+    { refreshToken: "rt-\u20ac", accessToken: null },
+    { refreshToken: "rt-1", accessToken: "at\n1" },
+  ])("never writes a cookie for set(%j), which cannot be tokens", (tokens) => {
+    const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"]]));
+    const store = storeOn(doc);
+    expect(() => store.set(tokens)).toThrow(/Pass null when there is no (refresh|access) token\.$/);
+    expect(doc.writes).toEqual([]);
+    expect(store.get()).toEqual({ refreshToken: "rt-1", accessToken: null });
+  });
+
+  it("reads a refresh cookie another tab spoiled as a sign-out at the next poll, deletes it, and keeps polling", () => {
+    const jar = signedIn();
+    const store = storeOn(fakeDocument(jar));
+    const { told } = recorder(store);
+    jar.set("stack-refresh-proj-1", "undefined");
+    vi.advanceTimersByTime(100);
+    expect(told).toEqual([{ refreshToken: null, accessToken: null }]);
+    // The pair is well-formed, so it may be another project's: left alone.
+    expect([...jar]).toEqual([["stack-access", '["rt-1","at-1"]']]);
+    expect(vi.getTimerCount()).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isStackError } from "../../../runtime/errors.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import { NO_TOKENS, type StoredTokens } from "../../../runtime/tokens/store.js";
+import { thrownBy } from "../../helpers/outcome.js";
 
 const pair = { refreshToken: "rt-1", accessToken: "at-1" };
 
@@ -83,5 +84,32 @@ describe("createMemoryTokenStore", () => {
       'The refresh token from set() is the string "undefined", usually an environment variable that is not set. Pass null when there is no refresh token.',
     );
     expect(store.get()).toEqual(NO_TOKENS);
+  });
+  // Tokens given to a memory store come from code: a value that cannot be a
+  // token is the app's bug, reported at once and never stored (tokens/check.ts).
+  const notAToken = "holds a character that a token cannot have (tokens are visible ASCII without spaces, as HTTP headers need)";
+  it.each([
+    [{ refreshToken: "null", accessToken: null }, 'The refresh token from set() is the string "null", usually a missing value turned into text. Pass null when there is no refresh token.'],
+    [{ refreshToken: "rt-1", accessToken: "at-\u20ac" }, `The access token from set() ${notAToken}. Pass null when there is no access token.`],
+    [{ refreshToken: "rt\n1", accessToken: null }, `The refresh token from set() ${notAToken}. Pass null when there is no refresh token.`],
+    [{ refreshToken: "rt 1", accessToken: null }, `The refresh token from set() ${notAToken}. Pass null when there is no refresh token.`],
+  ])("rejects set(%j) without quoting the token, and keeps what it held", (tokens, message) => {
+    const store = createMemoryTokenStore(pair);
+    const error = thrownBy(() => store.set(tokens));
+    expect(error.message).toBe(message);
+    expect(store.get()).toEqual(pair);
+  });
+
+  it("rejects initial tokens that cannot be tokens", () => {
+    expect(thrownBy(() => createMemoryTokenStore({ refreshToken: "undefined", accessToken: null })).message).toBe(
+      'The refresh token from the initial tokens of the memory store is the string "undefined", usually an environment variable that is not set. Pass null when there is no refresh token.',
+    );
+  });
+
+  it("reads an empty string as no token", () => {
+    const store = createMemoryTokenStore({ refreshToken: "", accessToken: "" });
+    expect(store.get()).toEqual(NO_TOKENS);
+    store.set({ refreshToken: "rt-1", accessToken: "" });
+    expect(store.get()).toEqual({ refreshToken: "rt-1", accessToken: null });
   });
 });

@@ -56,9 +56,26 @@ describe("resolveTokenStore", () => {
     );
   });
 
-  it('rejects an x-stack-auth token that is the string "undefined"', () => {
+  const notAToken = "holds a character that a token cannot have (tokens are visible ASCII without spaces, as HTTP headers need)";
+  it.each([
+    [{ accessToken: "null", refreshToken: "rt-1" }, 'The access token from the { accessToken, refreshToken } token store is the string "null", usually a missing value turned into text. Pass null when there is no access token.'],
+    [{ accessToken: "at-\u20ac", refreshToken: null }, `The access token from the { accessToken, refreshToken } token store ${notAToken}. Pass null when there is no access token.`],
+    [{ accessToken: null, refreshToken: "rt\n1" }, `The refresh token from the { accessToken, refreshToken } token store ${notAToken}. Pass null when there is no refresh token.`],
+  ])("rejects the explicit pair %j that cannot be tokens, without quoting them", (init, message) => {
+    const error = thrownBy(() => resolveTokenStore(init, options));
+    expect(isStackError(error, "StackConfigurationError")).toBe(true);
+    expect(error.message).toBe(message);
+  });
+
+  it("reads explicit empty strings as no tokens, in a store of its own", () => {
+    const store = resolveTokenStore({ accessToken: "", refreshToken: "" }, options);
+    expect(store?.get()).toEqual({ refreshToken: null, accessToken: null });
+    expect(resolveTokenStore({ accessToken: "", refreshToken: "" }, options)).not.toBe(store);
+  });
+
+  it('reads an x-stack-auth token that is the string "undefined" as absent: the request is no user', () => {
     const init = { headers: new Headers({ "x-stack-auth": '{"refreshToken":"undefined"}' }) };
-    expect(thrownBy(() => resolveTokenStore(init, options)).message).toContain('is the string "undefined"');
+    expect(resolveTokenStore(init, options)?.get()).toEqual({ refreshToken: null, accessToken: null });
   });
 
   it.each([["session" as unknown as TokenStoreInit, 'Unknown tokenStore "session".'], [{} as TokenStoreInit, "Unknown tokenStore an object without tokens or headers."]])(

@@ -4,6 +4,7 @@ import { KnownErrors } from "../../../../generated/known-errors.js";
 import { StackAdminApp, type StackAdminAppOptions } from "../../../../runtime/app/admin-app.js";
 import { StackServerApp } from "../../../../runtime/app/server-app.js";
 import { fakeBrowser, signedInTokens } from "../../../helpers/app-context.js";
+import { answerAsDocumented, documentedAnswer } from "../../../helpers/documented-answers.js";
 import { fakeService, json, knownError, testEnvironment, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
 import { thrownBy, rejectionOf } from "../../../helpers/outcome.js";
 import { fakeOwnerSession, KEYS, PROJECT_ID, sent, stackHeadersOf } from "./admin-context.js";
@@ -26,6 +27,7 @@ const WIRE_PROJECT = {
     allow_user_api_keys: false,
     allow_team_api_keys: false,
     oauth_providers: [],
+    enabled_oauth_providers: [],
     domains: [{ domain: "http://app.example.com", handler_path: "/handler" }],
     email_config: { type: "shared" },
     create_team_on_sign_up: false,
@@ -36,11 +38,12 @@ const WIRE_PROJECT = {
   },
 };
 
-/** Answers each request by "METHOD path", else by path; anything unlisted is an empty list. */
+/** Answers each request by "METHOD path", else by path; anything unlisted gets its operation's documented example. */
 function byPath(answers: Record<string, unknown>): Handler {
   return (r) => {
     const path = r.path.replace(/^\/api\/v1/, "").replace(/\?.*$/, "");
-    return json(answers[`${r.method} ${path}`] ?? answers[path] ?? { items: [] });
+    const answer = answers[`${r.method} ${path}`] ?? answers[path];
+    return answer === undefined ? answerAsDocumented(r) : json(answer);
   };
 }
 
@@ -164,7 +167,7 @@ describe("each admin method sends its request", () => {
     "POST /project-permission-definitions": { id: "p", contained_permission_ids: [] },
     "/internal/send-test-email": { success: true },
     "/webhooks/svix-token": { token: "svix" },
-    "/internal/metrics": { total_users: 3 },
+    "/internal/metrics": { ...(documentedAnswer("getMetrics").body as object), total_users: 3 },
   };
   const smtp = { host: "h", port: 25, username: "u", password: "p", senderEmail: "s@example.com", senderName: "S" };
   const cases: [string, (app: StackAdminApp) => Promise<unknown>, string][] = [

@@ -105,7 +105,7 @@ describe("listSentEmails", () => {
       json({
         items: [
           { id: "e-1", subject: "Verify", sent_at_millis: 1763683200000, to: ["ada@example.com"], sender_config: {}, error: null },
-          { id: "e-2", subject: "Reset", sent_at_millis: 1763683300000, to: ["bob@example.com"], error: { message: "bounced" } },
+          { id: "e-2", subject: "Reset", sent_at_millis: 1763683300000, to: ["bob@example.com"], sender_config: null, error: { message: "bounced" } },
         ],
         is_paginated: false,
       }),

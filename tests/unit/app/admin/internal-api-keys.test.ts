@@ -121,7 +121,7 @@ describe("listInternalApiKeys", () => {
 
 describe("InternalApiKey.revoke", () => {
   it("is PATCH /internal/api-keys/{id} {revoked: true}", async () => {
-    const { ctx, service } = adminContext(() => json({ items: [listed()] }));
+    const { ctx, service } = adminContext((r) => (r.method === "PATCH" ? json(listed({ manually_revoked_at_millis: NOW })) : json({ items: [listed()] })));
     const [key] = await listInternalApiKeys(ctx);
     await key!.revoke();
     expect(sent(service)[1]).toEqual({ method: "PATCH", path: `/api/v1/internal/api-keys/${KEY_ID}`, body: { revoked: true } });

@@ -27,6 +27,7 @@ const WIRE_PROJECT = {
     allow_user_api_keys: false,
     allow_team_api_keys: false,
     oauth_providers: [],
+    enabled_oauth_providers: [],
     domains: [],
     email_config: { type: "shared" },
     create_team_on_sign_up: false,

@@ -1,6 +1,6 @@
 // The admin view of the project and its full config (SPEC §3; endpoints.md §D: /internal/projects/current).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { isStackError } from "../../../../runtime/errors.js";
+import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { deleteAdminProject, getAdminProject, updateAdminProject } from "../../../../runtime/app/admin/project.js";
 import { json, useFakeClock } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
@@ -134,12 +134,17 @@ describe("getAdminProject", () => {
     expect((error as Error).message).toContain("someone-elses-project");
   });
 
-  it("a config without one of its flags is an assertion error naming the field", async () => {
+  it("a config without one of its flags is a ResponseFormatError naming the field", async () => {
     const { sign_up_enabled: _, ...config } = WIRE_CONFIG;
     const { ctx } = adminContext(() => json({ ...WIRE_PROJECT, config }));
     const error = await rejectionOf(getAdminProject(ctx));
-    expect(isStackError(error, "StackAssertionError")).toBe(true);
-    expect((error as Error).message).toContain("sign_up_enabled");
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "getAdminProject",
+      status: 200,
+      path: "$.config.sign_up_enabled",
+      message: "getAdminProject: the service answered HTTP 200 with a body the API does not allow: $.config.sign_up_enabled is missing",
+    });
   });
 
   it("a standard OAuth provider without its credentials is an assertion error", async () => {

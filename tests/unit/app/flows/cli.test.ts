@@ -1,7 +1,7 @@
 // Command-line login (wire contract §11; SPEC §4 "Command-line login polling statuses"; issue #4 "CLI login").
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isKnownError, KnownErrors } from "../../../../generated/known-errors.js";
-import { isStackError } from "../../../../runtime/errors.js";
+import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { completeCliLogin, promptCliLogin, type PromptCliLoginOptions } from "../../../../runtime/app/flows/cli.js";
 import { testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";
@@ -170,19 +170,33 @@ describe("promptCliLogin: the final statuses", () => {
     expect(error.message).toBe("This authentication token has already been used.");
   });
 
-  it("returns CliAuthError 'Unexpected status from CLI auth polling: <status>' for any other status, without polling on", async () => {
+  it("fails with a ResponseFormatError for a status the API does not list, without polling on", async () => {
     const { ctx, service } = cli([() => json({ status: "denied" })]);
-    const result = await login(ctx);
-    const error = (result as { status: "error"; error: Error }).error;
-    expect(isKnownError(error, "CLI_AUTH_ERROR")).toBe(true);
-    expect(error.message).toBe("Unexpected status from CLI auth polling: denied");
+    const outcome = rejectionOf(promptCliLogin(ctx, { appUrl: "https://app.example.com" }));
+    await vi.runAllTimersAsync();
+    const error = await outcome;
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "pollCliLogin",
+      status: 200,
+      path: "$.status",
+      message: 'pollCliLogin: the service answered HTTP 200 with a body the API does not allow: $.status should be one of "waiting", "expired", "used", not a string',
+    });
     expect(polls(service.requests)).toHaveLength(1);
   });
 
-  it("reports a poll answer without a status as an unexpected status", async () => {
+  it("fails with a ResponseFormatError for a poll answer without a status", async () => {
     const { ctx } = cli([() => json({})]);
-    const result = await login(ctx);
-    expect((result as { error: Error }).error.message).toBe("Unexpected status from CLI auth polling: undefined");
+    const outcome = rejectionOf(promptCliLogin(ctx, { appUrl: "https://app.example.com" }));
+    await vi.runAllTimersAsync();
+    const error = await outcome;
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "pollCliLogin",
+      status: 200,
+      path: "$.status",
+      message: "pollCliLogin: the service answered HTTP 200 with a body the API does not allow: $.status is missing",
+    });
   });
 
   it("returns a CLI_AUTH_* error the service sends instead of a status as the same Result error", async () => {
@@ -202,17 +216,30 @@ describe("promptCliLogin: the final statuses", () => {
     expect(polls(service.requests)).toHaveLength(1);
   });
 
-  it("fails with an assertion error when success comes without a refresh token", async () => {
+  it("fails with a ResponseFormatError when success comes without a refresh token", async () => {
     const { ctx } = cli([() => json({ status: "success" }, { status: 201 })]);
     const outcome = rejectionOf(promptCliLogin(ctx, { appUrl: "https://app.example.com" }));
     await vi.runAllTimersAsync();
-    expect(isStackError(await outcome, "StackAssertionError")).toBe(true);
+    const error = await outcome;
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "pollCliLogin",
+      status: 201,
+      path: "$.refresh_token",
+      message: "pollCliLogin: the service answered HTTP 201 with a body the API does not allow: $.refresh_token is missing",
+    });
   });
 
-  it("fails with an assertion error, without repeating any code, when the start answer lacks the codes", async () => {
+  it("fails with a ResponseFormatError, without repeating any code, when the start answer lacks the codes", async () => {
     const { ctx, service } = testAppContext(() => json({ expires_at: STARTED.expires_at }), { tokens: null });
     const error = await rejectionOf(promptCliLogin(ctx, { appUrl: "https://app.example.com" }));
-    expect(isStackError(error, "StackAssertionError")).toBe(true);
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "createCliLogin",
+      status: 200,
+      path: "$.polling_code",
+      message: "createCliLogin: the service answered HTTP 200 with a body the API does not allow: $.polling_code is missing",
+    });
     expect(service.requests).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { sendMagicLinkEmail, signInWithMagicLink } from "../../../../runtime/app/flows/magic-link.js";
 import type { AfterAuthKind } from "../../../../runtime/app/flows/mfa.js";
-import { isStackError } from "../../../../runtime/errors.js";
+import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -59,9 +59,16 @@ describe("sendMagicLinkEmail", () => {
     expect(await rejectionOf(sendMagicLinkEmail(ctx, "a@example.com"))).toBeInstanceOf(KnownErrors.UserWithEmailAlreadyExists);
   });
 
-  it("is an assertion error when the answer has no nonce", async () => {
+  it("is a ResponseFormatError when the answer has no nonce", async () => {
     const { ctx } = testAppContext(() => json({}), { tokens: NO_TOKENS });
-    expect(isStackError(await rejectionOf(sendMagicLinkEmail(ctx, "a@example.com")), "StackAssertionError")).toBe(true);
+    const error = await rejectionOf(sendMagicLinkEmail(ctx, "a@example.com"));
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "sendMagicLinkCode",
+      status: 200,
+      path: "$.nonce",
+      message: "sendMagicLinkCode: the service answered HTTP 200 with a body the API does not allow: $.nonce is missing",
+    });
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { signInWithMfa, signInResultOf, type AfterAuthKind } from "../../../../runtime/app/flows/mfa.js";
 import { signInWithCredential } from "../../../../runtime/app/flows/password.js";
-import { isStackError } from "../../../../runtime/errors.js";
+import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -102,9 +102,15 @@ describe("a sign-in that needs a second factor", () => {
     expect((error as Error).cause).toBeInstanceOf(KnownErrors.MultiFactorAuthenticationRequired);
   });
 
-  it("is an assertion error when a sign-in answers without tokens", async () => {
+  it("is a ResponseFormatError when a sign-in answers without tokens", async () => {
     const { ctx } = signedOut(() => json({ access_token: NEW_ACCESS }));
     const error = await rejectionOf(signInResultOf(() => ctx.client.api.POST("/auth/password/sign-in", { body: { email: "a", password: "b" } }), []));
-    expect(isStackError(error, "StackAssertionError")).toBe(true);
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "signInWithPassword",
+      status: 200,
+      path: "$.refresh_token",
+      message: "signInWithPassword: the service answered HTTP 200 with a body the API does not allow: $.refresh_token is missing",
+    });
   });
 });

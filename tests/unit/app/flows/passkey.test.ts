@@ -62,7 +62,7 @@ function passkeyService(answers: { register?: () => Response; signIn?: () => Res
       case "/api/v1/auth/passkey/initiate-passkey-authentication":
         return json({ options_json: answers.options ?? AUTHENTICATION_OPTIONS, code: "auth-code" });
       case "/api/v1/auth/passkey/sign-in":
-        return answers.signIn?.() ?? json({ access_token: "at-new", refresh_token: "rt-new", user_id: "user-1" });
+        return answers.signIn?.() ?? json({ access_token: "at-new", refresh_token: "rt-new", user_id: "user-1", is_new_user: false });
       default:
         throw new Error(`unexpected ${r.path}`);
     }

@@ -122,3 +122,34 @@ describe("signOut", () => {
     expect(t.service.requests).toEqual([]);
   });
 });
+
+describe("signOut whatever the store holds", () => {
+  it("ends a session whose stored tokens cannot be tokens without telling the service, and clears the store", async () => {
+    const { ctx, service, store, redirects, afterSignOut } = app(() => json({ success: true }));
+    const cleared: StoredTokens[] = [];
+    let held: StoredTokens = { refreshToken: "undefined", accessToken: "at\n1" };
+    Object.assign(store!, { get: () => held, set: (tokens: StoredTokens) => void cleared.push((held = tokens)) });
+    await signOut(ctx, {}, redirects);
+    expect(service.requests).toEqual([]);
+    expect(held).toEqual(NO_TOKENS);
+    expect(cleared.at(-1)).toEqual(NO_TOKENS);
+    expect(afterSignOut).toEqual([{ refreshToken: null }]);
+  });
+
+  it("clears a store that throws when read, and resolves", async () => {
+    const { ctx, service, store } = app(() => json({ success: true }));
+    const cleared: StoredTokens[] = [];
+    const afterSignOut: string[] = [];
+    Object.assign(store!, {
+      get: () => {
+        throw new Error("storage unavailable");
+      },
+      set: (tokens: StoredTokens) => void cleared.push(tokens),
+    });
+    // The app's own redirects read the store; this one does not.
+    await signOut(ctx, {}, { redirectAfterSignOut: async () => void afterSignOut.push("after-sign-out") });
+    expect(service.requests).toEqual([]);
+    expect(cleared).toEqual([NO_TOKENS]);
+    expect(afterSignOut).toEqual(["after-sign-out"]);
+  });
+});

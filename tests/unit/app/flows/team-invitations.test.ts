@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { acceptTeamInvitation, getTeamInvitationDetails, verifyTeamInvitationCode } from "../../../../runtime/app/flows/team-invitations.js";
-import { isStackError } from "../../../../runtime/errors.js";
+import { ResponseFormatError } from "../../../../runtime/errors.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
@@ -61,8 +61,15 @@ describe("getTeamInvitationDetails", () => {
     expect((await getTeamInvitationDetails(ctx, "inv-1") as { error: unknown }).error).toBeInstanceOf(cls);
   });
 
-  it("is an assertion error when the answer has no team_display_name", async () => {
+  it("is a ResponseFormatError when the answer has no team_display_name", async () => {
     const { ctx } = testAppContext(() => json({ team_id: "team-1" }));
-    expect(isStackError(await rejectionOf(getTeamInvitationDetails(ctx, "inv-1")), "StackAssertionError")).toBe(true);
+    const error = await rejectionOf(getTeamInvitationDetails(ctx, "inv-1"));
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "getTeamInvitationDetails",
+      status: 200,
+      path: "$.team_display_name",
+      message: "getTeamInvitationDetails: the service answered HTTP 200 with a body the API does not allow: $.team_display_name is missing",
+    });
   });
 });

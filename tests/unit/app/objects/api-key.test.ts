@@ -9,7 +9,7 @@ import {
   userApiKeyMethods,
   type ApiKey,
 } from "../../../../runtime/app/objects/api-key.js";
-import { isStackError } from "../../../../runtime/errors.js";
+import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf, thrownBy } from "../../../helpers/outcome.js";
@@ -81,14 +81,24 @@ describe("the current user's API keys", () => {
     expect(key!.manuallyRevokedAt).toEqual(new Date(NOW - 5));
   });
 
-  it.each([
-    ["null", { expires_at_millis: null, manually_revoked_at_millis: null }],
-    ["absent", { expires_at_millis: undefined, manually_revoked_at_millis: undefined }],
-  ])("leaves expiresAt out and sets manuallyRevokedAt to null when the wire fields are %s", async (_, overrides) => {
-    const { ctx } = setup({ "GET /user-api-keys?user_id=me": json({ items: [userKey(overrides)] }) });
+  it("leaves expiresAt out and sets manuallyRevokedAt to null when the wire fields are absent", async () => {
+    const { ctx } = setup({ "GET /user-api-keys?user_id=me": json({ items: [userKey({ expires_at_millis: undefined, manually_revoked_at_millis: undefined })] }) });
     const [key] = await userApiKeyMethods(ctx).listApiKeys();
     expect("expiresAt" in key!).toBe(false);
     expect(key!.manuallyRevokedAt).toBeNull();
+  });
+
+  it("a null expires_at_millis (the service leaves it out instead) is a ResponseFormatError naming the field", async () => {
+    const { ctx } = setup({ "GET /user-api-keys?user_id=me": json({ items: [userKey({ expires_at_millis: null, manually_revoked_at_millis: null })] }) });
+    const error = await rejectionOf(userApiKeyMethods(ctx).listApiKeys());
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "listUserApiKeys",
+      status: 200,
+      path: "$.items[0].expires_at_millis",
+      message:
+        "listUserApiKeys: the service answered HTTP 200 with a body the API does not allow: $.items[0].expires_at_millis should be a number from -8640000000000000 to 8640000000000000, not null",
+    });
   });
 
   it("createApiKey() sends POST /user-api-keys {user_id: me, description, expires_at_millis, is_public} and answers the full value once", async () => {
@@ -226,13 +236,13 @@ describe("isValid() and whyInvalid() (SPEC §4)", () => {
   const EXPIRY = NOW + 60_000;
 
   it.each([
-    ["no expiry, not revoked", { expires_at_millis: null }, 0, null],
+    ["no expiry, not revoked", { expires_at_millis: undefined }, 0, null],
     ["1 ms before expiry", { expires_at_millis: EXPIRY }, 59_999, null],
     ["at the expiry instant", { expires_at_millis: EXPIRY }, 60_000, null],
     ["1 ms after expiry", { expires_at_millis: EXPIRY }, 60_001, "expired"],
     ["revoked, not expired", { expires_at_millis: EXPIRY, manually_revoked_at_millis: NOW - 1 }, 0, "manually-revoked"],
     ["revoked and expired", { expires_at_millis: EXPIRY, manually_revoked_at_millis: NOW - 1 }, 120_000, "manually-revoked"],
-    ["revoked, no expiry", { expires_at_millis: null, manually_revoked_at_millis: NOW - 1 }, 0, "manually-revoked"],
+    ["revoked, no expiry", { expires_at_millis: undefined, manually_revoked_at_millis: NOW - 1 }, 0, "manually-revoked"],
   ])("%s: whyInvalid() is %j", async (_, overrides, elapsed, reason) => {
     const key = await keyWith(overrides);
     vi.setSystemTime(NOW + elapsed);
@@ -289,9 +299,16 @@ describe("checkApiKey()", () => {
     expect(sent()[1]).toEqual({ method: "PATCH", path: `/user-api-keys/${KEY_ID}?user_id=${USER_ID}`, body: { revoked: true } });
   });
 
-  it("an answer without the key's value is a StackAssertionError", async () => {
+  it("an answer without the key's value is a ResponseFormatError", async () => {
     const { ctx } = setup({ "POST /user-api-keys/check": json(userKey({ value: undefined })) });
-    expect(isStackError(await rejectionOf(checkApiKey(ctx, "sk")), "StackAssertionError")).toBe(true);
+    const error = await rejectionOf(checkApiKey(ctx, "sk"));
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect(error).toMatchObject({
+      operationId: "checkUserApiKey",
+      status: 200,
+      path: "$.value",
+      message: "checkUserApiKey: the service answered HTTP 200 with a body the API does not allow: $.value is missing",
+    });
   });
 });
 

@@ -5,6 +5,7 @@ import type { components } from "../../../../generated/schema.js";
 import { createTeamObject, userTeamMethods } from "../../../../runtime/app/objects/team.js";
 import { HttpError, isStackError } from "../../../../runtime/errors.js";
 import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
+import { wireUser } from "../../../helpers/documented-answers.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
@@ -221,7 +222,7 @@ describe("the current user's team methods", () => {
   it("createTeam() sends POST /teams {display_name, profile_image_url, creator_user_id: me}, then selects it with PATCH /users/me", async () => {
     const { ctx, sent } = setup({
       "POST /teams": json(wireTeam({ display_name: "New team" }), { status: 201 }),
-      "PATCH /users/me": json({ id: USER_ID, selected_team_id: TEAM_ID }),
+      "PATCH /users/me": json(wireUser({ id: USER_ID, selected_team_id: TEAM_ID, selected_team: wireTeam({ display_name: "New team" }) })),
     });
     const team = await userTeamMethods(ctx).createTeam({ displayName: "New team", profileImageUrl: "https://img.example.com/n.png" });
     expect(sent()).toEqual([
@@ -232,7 +233,10 @@ describe("the current user's team methods", () => {
   });
 
   it("createTeam() leaves profile_image_url out when none is given", async () => {
-    const { ctx, sent } = setup({ "POST /teams": json(wireTeam(), { status: 201 }), "PATCH /users/me": json({ id: USER_ID }) });
+    const { ctx, sent } = setup({
+      "POST /teams": json(wireTeam(), { status: 201 }),
+      "PATCH /users/me": json(wireUser({ id: USER_ID, selected_team_id: TEAM_ID, selected_team: wireTeam() })),
+    });
     await userTeamMethods(ctx).createTeam({ displayName: "Plain" });
     expect(sent()[0]!.body).toEqual({ display_name: "Plain", creator_user_id: "me" });
   });

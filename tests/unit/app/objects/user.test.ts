@@ -7,6 +7,7 @@ import { Result } from "../../../../runtime/app/result.js";
 import { createCurrentUser, type CurrentInternalUser, type CurrentUserExtras } from "../../../../runtime/app/objects/user.js";
 import { NO_TOKENS, type StoredTokens } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
+import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { json, jwt, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { doc } from "../../../fixtures/document.js";
@@ -20,7 +21,7 @@ function extrasForTest(): CurrentUserExtras & { signOut: ReturnType<typeof vi.fn
 }
 
 function setup(options: { handler?: Handler; wire?: Partial<WireUser>; tokens?: StoredTokens; projectId?: string } = {}) {
-  const t = testAppContext(options.handler ?? (() => json({ success: true })), options.tokens ? { tokens: options.tokens } : {});
+  const t = testAppContext(options.handler ?? answerAsDocumented, options.tokens ? { tokens: options.tokens } : {});
   const ctx = options.projectId ? { ...t.ctx, projectId: options.projectId } : t.ctx;
   const extras = extrasForTest();
   const user = createCurrentUser(ctx, { ...EXAMPLE, ...options.wire }, extras);

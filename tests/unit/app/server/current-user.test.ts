@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isStackError, UserNotSignedInError } from "../../../../runtime/errors.js";
 import { signedInTokens } from "../../../helpers/app-context.js";
+import { answerAsDocumented, wireTokens } from "../../../helpers/documented-answers.js";
 import { json, jwt, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { routes, sent, setup, USER, USER_ID } from "./setup.js";
@@ -91,7 +92,7 @@ describe("when nobody is signed in", () => {
 
   it("with or: 'anonymous' signs up into the request's session, not the app's store", async () => {
     const tokens = { access_token: jwt({ exp: inAnHour(), sub: "anon" }), refresh_token: "rt-anon" };
-    const { app, service, store } = setup((r) => (r.path === "/api/v1/auth/anonymous/sign-up" ? json(tokens) : me(r)));
+    const { app, service, store } = setup((r) => (r.path === "/api/v1/auth/anonymous/sign-up" ? json(wireTokens({ ...tokens, user_id: USER_ID })) : me(r)));
     const user = await app.getUser({ or: "anonymous", tokenStore: requestWith({}) });
     expect(user).toMatchObject({ id: USER_ID });
     expect(sent(service).map((r) => `${r.method} ${r.path}`)).toEqual(["POST /auth/anonymous/sign-up", "GET /users/me"]);
@@ -106,8 +107,8 @@ describe("the current server user", () => {
   // Equal pairs share one session (explicit token stores are cached), so each test has its own.
   let n = 0;
   const pair = () => ({ accessToken: jwt({ exp: inAnHour() }), refreshToken: `rt-cur-${++n}` });
-  /** The service knows the user of a token on /users/me and answers everything else with success. */
-  const meOrSuccess: Handler = (r) => (r.path === "/api/v1/users/me" ? me(r) : json({ success: true }));
+  /** The service knows the user of a token on /users/me and answers everything else as documented. */
+  const meOrSuccess: Handler = (r) => (r.path === "/api/v1/users/me" ? me(r) : answerAsDocumented(r));
 
   it("acts on itself with server requests by id, without the user's tokens", async () => {
     const { app, service } = setup(meOrSuccess);

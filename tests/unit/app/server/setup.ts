@@ -5,6 +5,7 @@ import { StackServerApp, type StackServerAppOptions } from "../../../../runtime/
 import { createMemoryTokenStore } from "../../../../runtime/tokens/memory.js";
 import type { StoredTokens } from "../../../../runtime/tokens/store.js";
 import { doc } from "../../../fixtures/document.js";
+import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { fakeService, json, testEnvironment, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 
 export type WireServerUser = components["schemas"]["ServerUser"];
@@ -40,12 +41,12 @@ export function setup(handler: Handler, options: ServerSetup = {}) {
   return { app, service, store, env, waits, navigations };
 }
 
-/** Answers by "METHOD /path?query" (relative to /api/v1); anything else gets `{ success: true }`. */
+/** Answers by "METHOD /path?query" (relative to /api/v1); anything else gets its operation's documented example. */
 export function routes(table: Record<string, () => Response>): Handler {
   return (request) => {
     const route = `${request.method} ${request.path.replace(/^\/api\/v1/, "")}`;
     const answer = table[route];
-    return answer ? answer() : json({ success: true });
+    return answer ? answer() : answerAsDocumented(request);
   };
 }
 

@@ -1,0 +1,88 @@
+// Observability: the app may watch every attempt and every retry (to log them,
+// count them, trace them). What it is shown is redacted here, in one place:
+// header values are shown only for headers known to carry nothing secret, and
+// query values only for parameters known to be identifiers, so a header or
+// parameter added later is hidden until someone decides it is safe.
+
+export type RetryReason = "network" | "timeout" | "rate-limited" | "loop-detected";
+
+export interface RequestEvent {
+  /** The operation's id from the document; undefined for a path it does not list. */
+  readonly operationId: string | undefined;
+  readonly method: string;
+  /** The URL, with the values of query parameters that could be secret replaced by `[redacted]`. */
+  readonly url: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** The request's headers; every value that could be a token or a key is `[redacted]`. */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface RetryEvent extends RequestEvent {
+  /** Why attempt `attempt` is sent again. */
+  readonly reason: RetryReason;
+  /** How long the runtime waits before the next attempt. */
+  readonly delayMs: number;
+  /** The status that caused the retry (429, 508); undefined after a network failure or timeout. */
+  readonly status: number | undefined;
+}
+
+export interface RequestHooks {
+  /** Called before each attempt is sent. Must not throw; what it throws is ignored. */
+  readonly onRequest?: ((event: RequestEvent) => void) | undefined;
+  /** Called when an attempt failed and another will be sent after `delayMs`. */
+  readonly onRetry?: ((event: RetryEvent) => void) | undefined;
+}
+
+export const REDACTED = "[redacted]";
+
+const PUBLIC_HEADERS = new Set([
+  "accept",
+  "content-type",
+  "content-length",
+  "x-stack-project-id",
+  "x-stack-access-type",
+  "x-stack-client-version",
+  "x-stack-override-error-status",
+]);
+
+const PUBLIC_QUERY = /^(?:user_id|team_id|project_id|provider_id|contact_channel_id|session_id|api_key_id|permission_id|type|direct|recursive|limit|cursor|order_by|desc|query|include_anonymous|include_expired|is_verified)$/;
+
+/** The event for one attempt, redacted. */
+export function requestEvent(
+  request: { readonly url: string; readonly method: string; readonly headers: Headers },
+  operationId: string | undefined,
+  attempt: number,
+): RequestEvent {
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = PUBLIC_HEADERS.has(name) ? value : REDACTED;
+  });
+  return { operationId, method: request.method, url: redactedUrl(request.url), attempt, headers };
+}
+
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  const names = [...new Set(parsed.searchParams.keys())];
+  for (const name of names) {
+    if (PUBLIC_QUERY.test(name)) continue;
+    const count = parsed.searchParams.getAll(name).length;
+    parsed.searchParams.delete(name);
+    for (let i = 0; i < count; i++) parsed.searchParams.append(name, REDACTED);
+  }
+  return parsed.toString();
+}
+
+/** The app's hooks, each guarded: a hook that throws must not change what the request does. */
+export function guardedHooks(hooks: RequestHooks | undefined): RequestHooks {
+  const guard =
+    <E>(hook: ((event: E) => void) | undefined) =>
+    (event: E) => {
+      try {
+        hook?.(event);
+      } catch {
+        // Observability must never break the call it observes.
+      }
+    };
+  return { onRequest: guard(hooks?.onRequest), onRetry: guard(hooks?.onRetry) };
+}

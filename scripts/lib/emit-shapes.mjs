@@ -1,0 +1,157 @@
+// @ts-check
+// Writes generated/shapes.ts: what every 2xx JSON answer and every known
+// error's `details` must look like, compiled from the document's schemas into a
+// compact form that runtime/shape.ts checks answers against. Only what a client
+// can rely on is kept (types, required fields, enums, patterns, ranges);
+// descriptions, formats and examples stay in the document.
+//
+// A shape is one of:
+//   "s" string, "n" finite number, "i" integer, "b" boolean, "z" null,
+//   "o" any object, "*" anything;
+//   a number k: shapes[k] (a named schema, so shared ones are written once);
+//   { name: shape, "name?": shape } an object with those fields (others allowed);
+//   ["a", item] an array; ["|", ...options] one of; ["=", ...values] one of these values;
+//   ["p", source] a string matching the pattern; ["r", min, max, integer] a number in range.
+
+import { listOperations, resolveRef } from "./bundle.mjs";
+
+const ALL_JSON_TYPES = ["array", "boolean", "null", "number", "object", "string"];
+
+/**
+ * @param {any} doc the expanded bundle
+ * @param {string} stamp
+ */
+export function emitShapes(doc, stamp) {
+  /** @type {unknown[]} */
+  const table = [];
+  /** @type {Map<string, number>} */
+  const named = new Map();
+
+  /** @param {string} ref */
+  const refShape = (ref) => {
+    let index = named.get(ref);
+    if (index === undefined) {
+      index = table.length;
+      named.set(ref, index);
+      table.push(null);
+      table[index] = compile(resolveRef(doc, { $ref: ref }));
+    }
+    return index;
+  };
+
+  /** @param {any} schema @returns {unknown} */
+  const compile = (schema) => {
+    if (schema === undefined || schema === true || schema === null) return "*";
+    if (schema.$ref) return refShape(schema.$ref);
+    if (schema.const !== undefined) return ["=", schema.const];
+    if (Array.isArray(schema.enum)) return ["=", ...schema.enum];
+    if (Array.isArray(schema.allOf)) return merge(schema.allOf.map(compile), schema);
+    if (Array.isArray(schema.oneOf ?? schema.anyOf)) return union((schema.oneOf ?? schema.anyOf).map(compile));
+    const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+    if (types.length === 0) return schema.properties ? objectShape(schema) : "*";
+    if (ALL_JSON_TYPES.every((t) => types.includes(t))) return "*";
+    return union(types.map((/** @type {string} */ type) => typed(type, schema)));
+  };
+
+  /** @param {string} type @param {any} schema */
+  const typed = (type, schema) => {
+    switch (type) {
+      case "string":
+        return typeof schema.pattern === "string" ? ["p", schema.pattern] : "s";
+      case "number":
+      case "integer": {
+        const integer = type === "integer";
+        if (schema.minimum !== undefined || schema.maximum !== undefined) {
+          return ["r", schema.minimum ?? -Number.MAX_VALUE, schema.maximum ?? Number.MAX_VALUE, integer ? 1 : 0];
+        }
+        return integer ? "i" : "n";
+      }
+      case "boolean":
+        return "b";
+      case "null":
+        return "z";
+      case "array":
+        return ["a", compile(schema.items)];
+      case "object":
+        return schema.properties ? objectShape(schema) : "o";
+      default:
+        throw new Error(`shapes: unknown type ${type}`);
+    }
+  };
+
+  /** @param {any} schema */
+  const objectShape = (schema) => {
+    const required = new Set(schema.required ?? []);
+    /** @type {Record<string, unknown>} */
+    const fields = {};
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      if (name.endsWith("?")) throw new Error(`shapes: property name ${name} ends with "?"`);
+      fields[required.has(name) ? name : `${name}?`] = compile(property);
+    }
+    return fields;
+  };
+
+  /** allOf of object schemas is one object with every part's fields. @param {unknown[]} parts @param {any} schema */
+  const merge = (parts, schema) => {
+    /** @type {Record<string, unknown>} */
+    const fields = {};
+    for (const part of parts) {
+      const resolved = typeof part === "number" ? table[part] : part;
+      if (typeof resolved !== "object" || resolved === null || Array.isArray(resolved)) {
+        throw new Error(`shapes: allOf of a non-object in ${JSON.stringify(schema).slice(0, 80)}`);
+      }
+      for (const [name, shape] of Object.entries(resolved)) {
+        const bare = name.replace(/\?$/, "");
+        // A field required by any part is required; the later part's shape is the narrower one.
+        const isRequired = !name.endsWith("?") || bare in fields;
+        delete fields[bare];
+        delete fields[`${bare}?`];
+        fields[isRequired ? bare : `${bare}?`] = shape;
+      }
+    }
+    return fields;
+  };
+
+  /** @param {unknown[]} options */
+  const union = (options) => {
+    if (options.includes("*")) return "*";
+    return options.length === 1 ? options[0] : ["|", ...options];
+  };
+
+  const answers = [];
+  for (const { op } of listOperations(doc)) {
+    const byStatus = [];
+    for (const [status, response] of Object.entries(op.responses ?? {})) {
+      if (!/^2\d\d$/.test(status)) continue;
+      const schema = resolveRef(doc, response).content?.["application/json"]?.schema;
+      if (schema) byStatus.push(`${status}: ${JSON.stringify(compile(schema))}`);
+    }
+    if (byStatus.length > 0) answers.push(`  ${op.operationId}: { ${byStatus.join(", ")} },`);
+  }
+  const details = [];
+  for (const [code, schema] of Object.entries(doc.components?.schemas ?? {})) {
+    if (!schema["x-stack-known-error"] || !schema.properties?.details) continue;
+    details.push(`  ${code}: ${JSON.stringify(compile(schema.properties.details))},`);
+  }
+  return [
+    stamp,
+    'import type { OperationId } from "./operations.js";',
+    "",
+    "/** A compiled schema; see scripts/lib/emit-shapes.mjs for the notation. */",
+    "export type Shape = string | number | readonly unknown[] | { readonly [field: string]: Shape };",
+    "",
+    "/** The schemas that answers share, by index. */",
+    `export const shapes: readonly Shape[] = ${JSON.stringify(table)};`,
+    "",
+    "/** What each operation answers, by 2xx status. */",
+    "export const answerShapes: { readonly [id in OperationId]?: { readonly [status: number]: Shape } } = {",
+    ...answers,
+    "};",
+    "",
+    "/** What the `details` of each known error hold. */",
+    "export const knownErrorDetailShapes: { readonly [code: string]: Shape } = {",
+    ...details,
+    "};",
+    "",
+  ].join("\n");
+}
