@@ -82,7 +82,8 @@ export function teamQueryOptions(app: StackClientApp, teamId: string) {
 export function contactChannelsQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listContactChannels", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<ContactChannel[]> => (await requireUser(app, client, "useContactChannels()", signal)).listContactChannels({ signal }),
+    queryFn: async ({ client, signal }): Promise<ContactChannel[]> =>
+      (await requireUser(app, client, "useContactChannels()", signal)).listContactChannels({ signal }),
     ...objects,
   });
 }
@@ -152,7 +153,8 @@ export function teamInvitationsQueryOptions(team: TeamRef) {
 export function activeSessionsQueryOptions(app: StackClientApp) {
   return queryOptions({
     queryKey: stackQueryKey("listSessions", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<ActiveSession[]> => (await requireUser(app, client, "useActiveSessions()", signal)).getActiveSessions({ signal }),
+    queryFn: async ({ client, signal }): Promise<ActiveSession[]> =>
+      (await requireUser(app, client, "useActiveSessions()", signal)).getActiveSessions({ signal }),
     ...objects,
   });
 }

@@ -140,10 +140,12 @@ async function sendOperation(
       throw known;
     }
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
-    if (op.responseBody === "json") checkAnswer(answer, op.operationId, operationName(op));
+    if (op.responseBody === "json") checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]);
     return answer;
   }
 }
+
+const VIEWS = { client: 0, server: 1, admin: 2 } as const;
 
 function isOwnerTokenRejection(error: KnownError): boolean {
   return isKnownError(error, "INVALID_ADMIN_ACCESS_TOKEN") || isKnownError(error, "API_KEY_NOT_FOUND");

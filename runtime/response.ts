@@ -3,7 +3,7 @@
 import { createKnownError, type KnownError } from "../generated/known-errors.js";
 import { ResponseFormatError, StackAssertionError } from "./errors.js";
 import type { OperationId } from "../generated/operations.js";
-import { answerShapeOf, describeMismatch, detailsShapeOf, mismatchOf } from "./shape.js";
+import { answerShapeOf, describeMismatch, detailsShapeOf, mismatchOf, type View } from "./shape.js";
 
 /** A response read to the end, so several callers (or attempts) can use it. */
 export interface Answer {
@@ -65,10 +65,11 @@ export function knownErrorOf(answer: Answer, operation: string): KnownError | un
 
 /**
  * A 2xx answer of an operation that answers JSON must be JSON of the shape the
- * document gives; anything else fails here, naming the operation (`name`) and
+ * document gives (in the `view` of the caller's access type, for answers that
+ * depend on it); anything else fails here, naming the operation (`name`) and
  * the first bad field, before any caller reads it. Returns the parsed body.
  */
-export function checkAnswer(answer: Answer, id: OperationId | undefined, name: string): unknown {
+export function checkAnswer(answer: Answer, id: OperationId | undefined, name: string, view?: View): unknown {
   let body: unknown;
   try {
     body = JSON.parse(answer.text);
@@ -80,7 +81,7 @@ export function checkAnswer(answer: Answer, id: OperationId | undefined, name: s
     );
   }
   const shape = answerShapeOf(id, answer.status);
-  const mismatch = shape === undefined ? undefined : mismatchOf(shape, body);
+  const mismatch = shape === undefined ? undefined : mismatchOf(shape, body, "$", view);
   if (mismatch) {
     throw new ResponseFormatError(
       name,

@@ -34,20 +34,23 @@ export function detailsShapeOf(code: string): Shape | undefined {
   return Object.prototype.hasOwnProperty.call(knownErrorDetailShapes, code) ? knownErrorDetailShapes[code] : undefined;
 }
 
-/** The first place where `value` is not `shape`, or undefined when it is. */
-export function mismatchOf(shape: Shape, value: unknown, path = "$"): Mismatch | undefined {
-  if (typeof shape === "number") return mismatchOf(shapes[shape] as Shape, value, path);
+/** Which view of an answer that depends on who asks (client, server, admin) to hold it to. */
+export type View = 0 | 1 | 2;
+
+/** The first place where `value` is not `shape` (in `view`), or undefined when it is. */
+export function mismatchOf(shape: Shape, value: unknown, path = "$", view?: View): Mismatch | undefined {
+  if (typeof shape === "number") return mismatchOf(shapes[shape] as Shape, value, path, view);
   if (typeof shape === "string") {
     if (shape === "*" || isPrimitive(shape, value)) return undefined;
     return miss(path, NAMES[shape] ?? shape, value);
   }
-  if (!Array.isArray(shape)) return objectMismatch(shape as { readonly [field: string]: Shape }, value, path);
+  if (!Array.isArray(shape)) return objectMismatch(shape as { readonly [field: string]: Shape }, value, path, view);
   const [tag, ...args] = shape as unknown as readonly [string, ...unknown[]];
   switch (tag) {
     case "a": {
       if (!Array.isArray(value)) return miss(path, "an array", value);
       for (let i = 0; i < value.length; i++) {
-        const found = mismatchOf(args[0] as Shape, value[i], `${path}[${i}]`);
+        const found = mismatchOf(args[0] as Shape, value[i], `${path}[${i}]`, view);
         if (found) return found;
       }
       return undefined;
@@ -55,13 +58,20 @@ export function mismatchOf(shape: Shape, value: unknown, path = "$"): Mismatch |
     case "|": {
       let best: Mismatch | undefined;
       for (const option of args) {
-        const found = mismatchOf(option as Shape, value, path);
+        const found = mismatchOf(option as Shape, value, path, view);
         if (!found) return undefined;
-        // The option that got furthest into the value says best what is wrong with it.
+        // The option that got furthest into the value says best what is wrong with it;
+        // options that fail at the same place say together what would do there.
         if (!best || closeness(found) > closeness(best)) best = found;
+        else if (found.path === best.path && closeness(found) === closeness(best) && !best.expected.includes(found.expected)) {
+          best = { ...best, expected: `${best.expected} or ${found.expected}` };
+        }
       }
       return best;
     }
+    case "@":
+      // Without a view (a caller that does not say who it is), any view will do.
+      return view === undefined ? mismatchOf(["|", ...args] as Shape, value, path) : mismatchOf(args[view] as Shape, value, path, view);
     case "=":
       return args.includes(value) ? undefined : miss(path, `one of ${args.map((v) => JSON.stringify(v)).join(", ")}`, value);
     case "p":
@@ -97,7 +107,7 @@ function isPrimitive(code: string, value: unknown): boolean {
   }
 }
 
-function objectMismatch(fields: { readonly [field: string]: Shape }, value: unknown, path: string): Mismatch | undefined {
+function objectMismatch(fields: { readonly [field: string]: Shape }, value: unknown, path: string, view: View | undefined): Mismatch | undefined {
   if (!isPrimitive("o", value)) return miss(path, "an object", value);
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
@@ -108,7 +118,7 @@ function objectMismatch(fields: { readonly [field: string]: Shape }, value: unkn
       if (optional) continue;
       return miss(at, "present", undefined);
     }
-    const found = mismatchOf(fields[key] as Shape, object[name], at);
+    const found = mismatchOf(fields[key] as Shape, object[name], at, view);
     if (found) return found;
   }
   return undefined;

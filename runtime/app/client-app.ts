@@ -164,6 +164,8 @@ export class StackClientApp {
   getUser(options: GetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
   getUser(options?: GetUserOptions & CallOptions): Promise<CurrentUser | null>;
   async getUser(options: GetUserOptions & CallOptions = {}): Promise<CurrentUser | null> {
+    // Nobody signed in is answered without a request; an aborted call still rejects.
+    checkAborted(options);
     const session = this.sessionOf(options);
     const or = orOf(options);
     const call = callOf(options);
@@ -244,7 +246,7 @@ export class StackClientApp {
    * caller shares that one read, so it is sent without any caller's signal: an
    * aborted call stops waiting, and the read goes on for the others.
    */
-  getProject(options?: CallOptions): Promise<Project> {
+  async getProject(options?: CallOptions): Promise<Project> {
     checkAborted(options);
     this.#project ??= getProject(this.ctx).catch((error: unknown) => {
       this.#project = null;

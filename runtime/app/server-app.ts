@@ -8,7 +8,7 @@ import { createStackClient, type StackClientOptions } from "../client.js";
 import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { orOf, StackClientApp, type GetUserOptions, type RuntimeClientSettings } from "./client-app.js";
-import { callOf, signalOf, type CallOptions } from "./call-options.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "./call-options.js";
 import { registerPasskey } from "./flows/passkey.js";
 import { checkApiKey } from "./objects/api-key.js";
 import { answered } from "./wire.js";
@@ -85,6 +85,8 @@ export class StackServerApp extends StackClientApp {
     arg?: string | (ServerGetUserOptions & CallOptions) | ({ readonly apiKey: string } & CallOptions),
     options?: CallOptions,
   ): Promise<CurrentServerUser | ServerUser | null> {
+    // Some answers need no request (nobody signed in, an id that is no UUID); an aborted call still rejects.
+    checkAborted(typeof arg === "string" ? options : arg);
     if (typeof arg === "string") return this.#userById(arg, options);
     if (typeof arg === "object" && arg !== null && "apiKey" in arg) return this.#userByApiKey(arg.apiKey, arg);
     return this.#currentUser(arg ?? {});
@@ -132,6 +134,7 @@ export class StackServerApp extends StackClientApp {
   /** The team owning a team API key, or null when the key is not valid (SPEC §4). */
   getTeam(options: { readonly apiKey: string } & CallOptions): Promise<ServerTeam | null>;
   async getTeam(arg: string | ({ readonly apiKey: string } & CallOptions), options?: CallOptions): Promise<ServerTeam | null> {
+    checkAborted(typeof arg === "string" ? options : arg);
     if (typeof arg === "object" && arg !== null && "apiKey" in arg) {
       const call = callOf(arg);
       const key = await checkApiKey(this.serverCtx, arg.apiKey, { type: "team", ...call });

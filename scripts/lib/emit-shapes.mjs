@@ -11,7 +11,8 @@
 //   a number k: shapes[k] (a named schema, so shared ones are written once);
 //   { name: shape, "name?": shape } an object with those fields (others allowed);
 //   ["a", item] an array; ["|", ...options] one of; ["=", ...values] one of these values;
-//   ["p", source] a string matching the pattern; ["r", min, max, integer] a number in range.
+//   ["p", source] a string matching the pattern; ["r", min, max, integer] a number in range;
+//   ["@", client, server, admin] the view each access type gets (x-stack-view-by-access-type).
 
 import { listOperations, resolveRef } from "./bundle.mjs";
 
@@ -46,6 +47,11 @@ export function emitShapes(doc, stamp) {
     if (schema.const !== undefined) return ["=", schema.const];
     if (Array.isArray(schema.enum)) return ["=", ...schema.enum];
     if (Array.isArray(schema.allOf)) return merge(schema.allOf.map(compile), schema);
+    const views = schema["x-stack-view-by-access-type"];
+    if (views) {
+      const options = schema.oneOf ?? schema.anyOf;
+      return ["@", ...["client", "server", "admin"].map((type) => compile(options[views[type]]))];
+    }
     if (Array.isArray(schema.oneOf ?? schema.anyOf)) return union((schema.oneOf ?? schema.anyOf).map(compile));
     const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
     if (types.length === 0) return schema.properties ? objectShape(schema) : "*";

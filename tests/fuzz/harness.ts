@@ -219,6 +219,8 @@ export interface CaseOutcome {
   readonly followedRedirects: readonly string[];
   /** Requests the fake could not answer (an operation without a valid answer). */
   readonly unanswered: readonly string[];
+  /** Requests to paths the API does not have; answered 404 as the service would. */
+  readonly unknownRoutes: readonly string[];
   readonly operations: readonly string[];
 }
 
@@ -240,6 +242,7 @@ export async function runCase(method: MethodCase, valid: ValidAnswers, targetAns
   let served = 0;
   const followed: string[] = [];
   const unanswered: string[] = [];
+  const unknownRoutes: string[] = [];
   const operations: string[] = [];
   let nonce = 0;
   const fetch = async (request: Request): Promise<Response> => {
@@ -255,8 +258,13 @@ export async function runCase(method: MethodCase, valid: ValidAnswers, targetAns
       if (mutation) return respond(mutation.answer(attempt));
       return respond({ status: targetAnswer.status, headers: targetAnswer.body === undefined ? {} : { "content-type": "application/json" }, body: targetAnswer.body === undefined ? null : toJsonText(targetAnswer.body) });
     }
+    if (op === undefined) {
+      // A path the API does not have (an id from a broken answer put into a URL): the service's 404.
+      unknownRoutes.push(name);
+      return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+    }
     const access = (request.headers.get("x-stack-access-type") ?? "client") as AccessType;
-    const answer = op === undefined ? undefined : valid(op, access);
+    const answer = valid(op, access);
     if (!answer) {
       unanswered.push(`${name} (${access})`);
       return new Response("no valid answer for this operation in the fuzz test", { status: 599 });
@@ -284,8 +292,21 @@ export async function runCase(method: MethodCase, valid: ValidAnswers, targetAns
     method.shape(settled.value, "result", problems);
     if (!method.opaque) walk(settled.value, "result", problems);
   }
-  // The shape and the walk may both see one bad field; it is one problem.
-  return { settled, targetServed: served, problems: [...new Set(problems)], followedRedirects: followed, unanswered, operations };
+  return { settled, targetServed: served, problems: firstProblems(problems), followedRedirects: followed, unanswered, unknownRoutes, operations };
+}
+
+/**
+ * One problem per bad field: the shape and the walk may both see it, and what
+ * the walk finds inside a value of the wrong type is the same problem again.
+ */
+function firstProblems(problems: readonly string[]): string[] {
+  const pathOf = (problem: string) => (problem.split(" ")[0] ?? "").replace(/:$/, "");
+  const unique = [...new Set(problems)];
+  const paths = unique.map(pathOf);
+  return unique.filter((problem) => {
+    const path = pathOf(problem);
+    return !paths.some((other) => other !== path && (path.startsWith(`${other}.`) || path.startsWith(`${other}[`)));
+  });
 }
 
 /** A typed error: one of the runtime's own, or a known error of the service. */

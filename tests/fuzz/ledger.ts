@@ -54,6 +54,8 @@ export class Ledger {
   readonly byKind = new Map<MutationKind, Map<string, number>>();
   /** For body mutations that threw: which error, from where (statistics). */
   readonly bodyErrors = new Map<string, { count: number; example: string }>();
+  /** Paths the SDK sent requests to that the API does not have (ids from broken answers put into URLs). */
+  readonly unknownRoutes = new Map<string, { count: number; example: string }>();
   /** ResponseFormatErrors of single-field mutations whose `path` is the field mutated, and all of them. */
   readonly paths = { same: 0, all: 0, examples: [] as string[] };
 
@@ -120,6 +122,12 @@ export class Ledger {
    */
   checkFormatError(index: number, method: MethodCase, mutation: Mutation, outcome: CaseOutcome): void {
     const { settled } = outcome;
+    for (const route of outcome.unknownRoutes) {
+      const key = `${method.name}: ${route.replace(/\/[^/]*\d[^/]*(?=\/|$)/g, "/{id}")}`;
+      const entry = this.unknownRoutes.get(key) ?? { count: 0, example: `case ${index}: ${mutation.label} → ${route}` };
+      entry.count++;
+      this.unknownRoutes.set(key, entry);
+    }
     if ("hang" in settled || settled.ok) return;
     const error = settled.error;
     if (BODY_KINDS.has(mutation.kind) && isTypedError(error)) {
@@ -136,7 +144,8 @@ export class Ledger {
     }
     if (typeof path !== "string" || !path.startsWith("$")) {
       this.add("bad value", "ResponseFormatError without a JSON path ($...)", firstFrame(error), index, method, mutation, `path: ${String(path)}; ${message}`);
-    } else if (!message.includes(String(operationId)) || !message.includes(path)) {
+    } else if (!message.includes(String(operationId)) || (path !== "$" && !message.includes(path))) {
+      // "$" is the body itself (not JSON, not an object): there is no field to name.
       this.add("bad value", "ResponseFormatError message does not name its operation and path", firstFrame(error), index, method, mutation, message);
     }
     if (mutation.path !== undefined && mutation.kind !== "combined" && typeof path === "string") {
@@ -154,6 +163,10 @@ export class Ledger {
     ];
     for (const [key, { count, example }] of [...this.bodyErrors].sort((a, b) => b[1].count - a[1].count).slice(0, 12)) {
       lines.push(`  ${String(count).padStart(6)}  ${key}`, `          e.g. ${example}`);
+    }
+    if (this.unknownRoutes.size > 0) {
+      lines.push("requests to paths the API does not have (an id from a broken answer put into a URL; answered 404):");
+      for (const [key, { count, example }] of this.unknownRoutes) lines.push(`  ${String(count).padStart(6)}  ${key}`, `          e.g. ${example}`);
     }
     return lines.join("\n");
   }

@@ -46,6 +46,7 @@ let current: { readonly ledger: Ledger; readonly index: number; readonly method:
 const savedListeners: NodeJS.UnhandledRejectionListener[] = [];
 const onUnhandled: NodeJS.UnhandledRejectionListener = (reason) => {
   const message = reason instanceof Error ? `${errorClass(reason)}: ${reason.message}` : `non-Error ${String(reason)}`;
+  // `current` stays set after a case ends: a rejection that surfaces late is the last case's.
   if (current) current.ledger.add("unhandled rejection", message, firstFrame(reason), current.index, current.method, current.mutation, message);
   else throw reason instanceof Error ? reason : new Error(message);
 };
@@ -65,13 +66,9 @@ afterAll(() => {
 /** Runs one case with `current` set, and lets rejections it left behind surface before the next. */
 async function run(ledger: Ledger, index: number, method: MethodCase, valid: Parameters<typeof runCase>[1], base: BaseAnswer, mutation: Mutation | null) {
   current = { ledger, index, method, mutation };
-  try {
-    const outcome = await runCase(method, valid, base, mutation);
-    await new Promise((resolve) => setImmediate(resolve));
-    return outcome;
-  } finally {
-    current = undefined;
-  }
+  const outcome = await runCase(method, valid, base, mutation);
+  await new Promise((resolve) => setImmediate(resolve));
+  return outcome;
 }
 
 // VALID ANSWERS THAT WORK
@@ -116,7 +113,7 @@ async function baseline(ledger: Ledger, method: MethodCase): Promise<Baseline> {
 }
 
 describe("malformed answers of the service (seeded fuzz)", () => {
-  it("the harness notices untyped errors, hangs, unhandled rejections, throwing getters, bad values and followed redirects", async () => {
+  it("the harness notices untyped errors, hangs, unhandled rejections, throwing getters and bad values", async () => {
     const ledger = new Ledger(seed);
     const answer: BaseAnswer = { status: 200, body: { id: "x" }, source: "self-test" };
     const probe = (name: string, run: MethodCase["run"]): MethodCase => ({ name, target: "getCurrentUser", run, shape: obj({ id: str }) });

@@ -37,7 +37,11 @@ export const knownError = check("a KnownError", (v) => v instanceof KnownError);
 export const nullable =
   (shape: Shape): Shape =>
   (value, path, problems) => {
-    if (value !== null) shape(value, path, problems);
+    if (value === null) return;
+    const found: string[] = [];
+    shape(value, path, found);
+    // Only the value itself may be null; what is wrong inside it is reported as it is.
+    problems.push(...found.map((problem) => (problem.startsWith(`${path} should be `) ? problem.replace(/ should be (.*?), is /, " should be $1 or null, is ") : problem)));
   };
 
 /** May be absent (undefined). */

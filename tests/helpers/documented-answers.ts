@@ -4,17 +4,26 @@
 import type { OperationId } from "../../generated/operations.js";
 import type { components } from "../../generated/schema.js";
 import { matchOperation } from "../../runtime/operations.js";
+import { answerShapeOf, mismatchOf } from "../../runtime/shape.js";
 import { doc, operations, resolve, type Example } from "../fixtures/document.js";
 import { json, type SentRequest } from "./fake-service.js";
 
-/** The first 2xx status and the first example body the document gives operation `id`. */
-export function documentedAnswer(id: OperationId): { readonly status: number; readonly body: unknown } {
+const VIEWS = { client: 0, server: 1, admin: 2 } as const;
+
+/**
+ * The first 2xx status and the first example body the document gives operation
+ * `id`; for an answer whose view depends on who asks, the first example of the
+ * view `accessType` gets (the client's by default).
+ */
+export function documentedAnswer(id: OperationId, accessType: keyof typeof VIEWS = "client"): { readonly status: number; readonly body: unknown } {
   const found = operations.find(({ op }) => op.operationId === id);
   if (!found) throw new Error(`no operation ${id} in the document`);
   const [status, response] = Object.entries(found.op.responses).find(([code]) => /^2\d\d$/.test(code)) ?? [];
   const media = response ? resolve(response).content?.["application/json"] : undefined;
   if (!status || !media) return { status: Number(status ?? 200), body: undefined };
-  const example = media.example ?? Object.values(media.examples ?? {}).map((e) => resolve(e as Example).value)[0];
+  const candidates = media.example !== undefined ? [media.example] : Object.values(media.examples ?? {}).map((e) => resolve(e as Example).value);
+  const shape = answerShapeOf(id, Number(status));
+  const example = candidates.find((value) => shape === undefined || !mismatchOf(shape, value, "$", VIEWS[accessType])) ?? candidates[0];
   return { status: Number(status), body: structuredClone(example) };
 }
 
@@ -22,7 +31,8 @@ export function documentedAnswer(id: OperationId): { readonly status: number; re
 export function documentedAnswerTo(sent: SentRequest): { readonly status: number; readonly body: unknown } {
   const path = new URL(sent.url).pathname.replace(/^\/api\/v1/, "");
   const id = matchOperation(sent.method, path).operationId;
-  return id ? documentedAnswer(id) : { status: 200, body: { success: true } };
+  const accessType = sent.headers["x-stack-access-type"];
+  return id ? documentedAnswer(id, accessType === "server" || accessType === "admin" ? accessType : "client") : { status: 200, body: { success: true } };
 }
 
 /**

@@ -149,12 +149,8 @@ export async function signInWithOAuth(
 ): Promise<void> {
   const browser = requireBrowser(ctx.browser, "signInWithOAuth");
   const scopes = typeof provider === "string" ? ctx.oauthScopesOnSignIn[provider] : undefined;
-  await startFlow(ctx, browser, {
-    provider,
-    type: "authenticate",
-    afterCallbackRedirectUrl: options?.returnTo,
-    providerScope: joinScopes(scopes),
-  }, callOf(options));
+  const flow = { provider, type: "authenticate" as const, afterCallbackRedirectUrl: options?.returnTo, providerScope: joinScopes(scopes) };
+  await startFlow(ctx, browser, flow, callOf(options));
 }
 
 /**
@@ -176,13 +172,14 @@ export async function linkOAuthAccount(
     throw new StackConfigurationError("Connecting an OAuth account needs a signed-in user; sign in first.");
   }
   const onSignIn = typeof provider === "string" ? ctx.oauthScopesOnSignIn[provider] : undefined;
-  await startFlow(ctx, browser, {
+  const flow = {
     provider,
-    type: "link",
+    type: "link" as const,
     token: tokens.accessToken,
     afterCallbackRedirectUrl: browser.location.href,
     providerScope: joinScopes(options?.scopes, onSignIn),
-  }, callOf(options));
+  };
+  await startFlow(ctx, browser, flow, callOf(options));
 }
 
 /** Checked up front: finding out after the tokens are stored would leave a signed-in user on the callback page. */

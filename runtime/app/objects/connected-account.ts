@@ -28,9 +28,12 @@ export interface ConnectedAccountOptions {
   readonly or?: "redirect" | "throw" | "return-null";
 }
 
+/** What getConnectedAccount takes: the account's options and the call's signal. */
+export type GetConnectedAccountOptions = ConnectedAccountOptions & CallOptions;
+
 export interface UserConnectedAccountMethods {
-  getConnectedAccount(providerId: string, options: ConnectedAccountOptions & CallOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
-  getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null>;
+  getConnectedAccount(providerId: string, options: GetConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
 }
 
 /** The answers that mean "this user has no usable connection to the provider". */
@@ -54,9 +57,9 @@ export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"
     return data.access_token;
   }
 
-  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & CallOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
-  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null>;
-  async function getConnectedAccount(providerId: string, given?: (ConnectedAccountOptions & CallOptions) | null): Promise<OAuthConnection | null> {
+  function getConnectedAccount(providerId: string, options: GetConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
+  async function getConnectedAccount(providerId: string, given?: GetConnectedAccountOptions | null): Promise<OAuthConnection | null> {
     // "." and ".." would be resolved away as path segments and reach another route.
     if (typeof providerId !== "string" || providerId === "" || providerId === "." || providerId === "..") {
       throw new StackConfigurationError('getConnectedAccount needs a provider id, e.g. "github".');

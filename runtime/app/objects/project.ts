@@ -86,7 +86,11 @@ export async function getProject(ctx: ClientAppContext, options?: CallOptions): 
  * The owned projects of `wires`, each with its admin app on the owner's current
  * session. The admin half is loaded on first use, so client apps do not bundle it.
  */
-async function ownedProjectsOf(ctx: ClientAppContext, wires: readonly WireAdminProject[], call: CallOptions | undefined): Promise<AdminOwnedProject[]> {
+async function ownedProjectsOf(
+  ctx: ClientAppContext,
+  wires: readonly WireAdminProject[],
+  call: CallOptions | undefined,
+): Promise<AdminOwnedProject[]> {
   if (!loadOwnedProjectFactory) {
     throw new StackConfigurationError('Owned projects come with their admin app, which is missing: import the app classes from "stackkit".');
   }

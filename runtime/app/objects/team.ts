@@ -4,7 +4,7 @@
 import { isKnownError } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
 import { answered } from "../wire.js";
@@ -151,6 +151,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
       return itemsOf(data, "GET /teams").map((team) => createTeamObject(ctx, team));
     },
     async getTeam(teamId, options) {
+      checkAborted(options);
       // One request instead of the reference's "list all, then filter". A team that
       // does not exist and one the user is not a member of both read as "no such team".
       if (typeof teamId !== "string" || !UUID.test(teamId)) return null;

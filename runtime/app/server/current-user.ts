@@ -3,9 +3,8 @@
 // CurrentUser of the same session: its tokens, sign-out, passkey registration,
 // changing the password (which checks the old one), and linking an OAuth
 // account. Deleting the user ends that session, as on the client.
-import type { ConnectedAccountOptions, OAuthConnection } from "../objects/connected-account.js";
+import type { GetConnectedAccountOptions, OAuthConnection } from "../objects/connected-account.js";
 import { createCurrentUser, type Auth, type CurrentInternalUser, type CurrentUserExtras, type InternalUserExtra } from "../objects/user.js";
-import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import type { ServerUser } from "./server-user.js";
@@ -26,9 +25,9 @@ export function createCurrentServerUser(
   const client = createCurrentUser(sessionCtx, wire, extras);
   const server = serverCtx.objects.user(wire);
 
-  function getConnectedAccount(providerId: string, options: ConnectedAccountOptions & CallOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
-  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null>;
-  function getConnectedAccount(providerId: string, options?: ConnectedAccountOptions & CallOptions): Promise<OAuthConnection | null> {
+  function getConnectedAccount(providerId: string, options: GetConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
+  function getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null> {
     // Linking needs the user's browser and session; everything else is a server request.
     if (options?.or === "redirect") return client.getConnectedAccount(providerId, { ...options, or: "redirect" });
     return server.getConnectedAccount(providerId, options);

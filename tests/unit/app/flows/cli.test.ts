@@ -180,7 +180,7 @@ describe("promptCliLogin: the final statuses", () => {
       operationId: "pollCliLogin",
       status: 200,
       path: "$.status",
-      message: 'pollCliLogin: the service answered HTTP 200 with a body the API does not allow: $.status should be one of "waiting", "expired", "used", not a string',
+      message: 'pollCliLogin: the service answered HTTP 200 with a body the API does not allow: $.status should be one of "waiting", "expired", "used" or one of "success", not a string',
     });
     expect(polls(service.requests)).toHaveLength(1);
   });

@@ -234,7 +234,7 @@ describe("the user's teams", () => {
   });
 
   it("getTeamProfile reads /team-member-profiles/{team}/{user} and updates it", async () => {
-    const profile = { team_id: TEAM_ID, user_id: USER_ID, display_name: "Ada", profile_image_url: null };
+    const profile = { team_id: TEAM_ID, user_id: USER_ID, display_name: "Ada", profile_image_url: null, user: USER };
     const { user, service } = await withServerUser({ [`GET /team-member-profiles/${TEAM_ID}/${USER_ID}`]: () => json(profile) });
     const teamProfile = await user.getTeamProfile({ id: TEAM_ID });
     expect(teamProfile).toMatchObject({ displayName: "Ada", profileImageUrl: null });
