@@ -1743,6 +1743,8 @@ export interface components {
         KnownError: components["schemas"]["UNSUPPORTED_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["ALL_OVERLOADS_FAILED"] | components["schemas"]["PROJECT_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_PROJECT_AUTHENTICATION"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["INVALID_ADMIN_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["PROJECT_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["SESSION_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_SESSION_AUTHENTICATION"] | components["schemas"]["INVALID_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_ERROR"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["PROVIDER_REJECTED"] | components["schemas"]["USER_EMAIL_ALREADY_EXISTS"] | components["schemas"]["EMAIL_NOT_VERIFIED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["PASSWORD_REQUIREMENTS_NOT_MET"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["VERIFICATION_ERROR"] | components["schemas"]["VERIFICATION_CODE_NOT_FOUND"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_ALREADY_USED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["EMAIL_ALREADY_VERIFIED"] | components["schemas"]["EMAIL_NOT_ASSOCIATED_WITH_USER"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_ALREADY_EXISTS"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"] | components["schemas"]["EMAIL_TEMPLATE_ALREADY_EXISTS"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"] | components["schemas"]["OUTER_OAUTH_TIMEOUT"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"] | components["schemas"]["TEAM_MEMBERSHIP_ALREADY_EXISTS"] | components["schemas"]["PROJECT_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"] | components["schemas"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"] | components["schemas"]["API_KEY_NOT_VALID"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["API_KEY_NOT_FOUND"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"];
         /** @description The human-readable message of a status error, as plain text. */
         StatusErrorMessage: string;
+        /** @description A JWT (three base64url parts) whose `exp` claim says when it expires. */
+        AccessToken: string;
         /** @description An access or refresh token. Visible ASCII only: tokens travel in HTTP headers and cookies, where anything else cannot be sent. */
         Token: string;
         /** @description What a call without a result answers. */
@@ -1752,8 +1754,7 @@ export interface components {
         };
         /** @description What a password sign-in, a password sign-up and an anonymous sign-up answer. */
         SignInTokens: {
-            /** @description A JWT whose `exp` claim says when it expires. */
-            access_token: components["schemas"]["Token"];
+            access_token: components["schemas"]["AccessToken"];
             refresh_token: components["schemas"]["Token"];
             /**
              * Format: uuid
@@ -4965,8 +4966,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A JWT whose `exp` claim says when it expires. */
-                        access_token: components["schemas"]["Token"];
+                        access_token: components["schemas"]["AccessToken"];
                         /** @description Authorization-code grant only. */
                         refresh_token?: components["schemas"]["Token"];
                         /** @description Authorization-code grant only; true when the sign-in created the user. */
@@ -5768,8 +5768,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A JWT whose `exp` claim says when it expires. */
-                        access_token: components["schemas"]["Token"];
+                        access_token: components["schemas"]["AccessToken"];
                         refresh_token: components["schemas"]["Token"];
                     };
                 };
@@ -5830,8 +5829,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description A JWT whose `exp` claim says when it expires. */
-                        access_token: components["schemas"]["Token"];
+                        access_token: components["schemas"]["AccessToken"];
                     };
                 };
             };

@@ -5,6 +5,8 @@
 // evidence; when one fails, the document is what needs fixing.
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import type { OperationId } from "../../generated/operations.js";
+import { answerShapeOf, describeMismatch, mismatchOf } from "../../runtime/shape.js";
 import { createExchangeValidator, type Exchange } from "../helpers/openapi-validator.js";
 
 interface RecordedExchange extends Exchange {
@@ -35,6 +37,25 @@ describe("recorded exchanges", () => {
       }
     });
   }
+});
+
+describe("the runtime's answer check (generated/shapes.ts)", () => {
+  const VIEWS = { client: 0, server: 1, admin: 2 } as const;
+  const successes = recordings.filter(
+    ({ exchange }) => exchange.response.status >= 200 && exchange.response.status <= 299 && exchange.response.headers?.["x-stack-known-error"] === undefined && exchange.response.body !== undefined,
+  );
+
+  it("accepts every recorded success, each in the view of the access type that asked", () => {
+    const refused = successes.flatMap(({ file, index, exchange }) => {
+      const id = operationOf(exchange) as OperationId | undefined;
+      const shape = answerShapeOf(id, exchange.response.status);
+      const accessType = exchange.request.headers?.["x-stack-access-type"] as keyof typeof VIEWS | undefined;
+      const mismatch = shape === undefined ? undefined : mismatchOf(shape, exchange.response.body, "$", accessType && VIEWS[accessType]);
+      return mismatch ? [`${file}#${index} ${String(id)} (${String(accessType)}): ${describeMismatch(mismatch)}`] : [];
+    });
+    expect(successes.length).toBeGreaterThan(150);
+    expect(refused).toEqual([]);
+  });
 });
 
 describe("the recordings", () => {

@@ -192,14 +192,17 @@ describe("an answer the document does not allow", () => {
     expect(error).toMatchObject({ operationId: "listTeams", path: "$.items[1]" });
   });
 
-  it("an access token that cannot travel in a header is refused at sign-in, before it is stored", async () => {
-    const { client } = setup(() => json({ access_token: "eyJ.é.sig", refresh_token: "rt-2", user_id: "u1" }));
+  it.each([
+    ["an access token that is not a JWT (é cannot travel in a header)", { access_token: "eyJ.é.sig", refresh_token: "rt-2" }, "$.access_token", "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$"],
+    ["a refresh token that cannot travel in a header", { access_token: "eyJ.eyJ.sig", refresh_token: "rt-\u00e9" }, "$.refresh_token", "^[\\x21-\\x7E]+$"],
+  ])("%s is refused at sign-in, before it is stored", async (_, tokens, path, pattern) => {
+    const { client } = setup(() => json({ ...tokens, user_id: "u1" }));
     const error = await failure(client.api.POST("/auth/password/sign-in", { body: { email: "a@b.co", password: "pw" } }));
     expect(error).toMatchObject({
       name: "ResponseFormatError",
       operationId: "signInWithPassword",
-      path: "$.access_token",
-      message: "signInWithPassword: the service answered HTTP 200 with a body the API does not allow: $.access_token should be a string matching ^[\\x21-\\x7E]+$, not a string",
+      path,
+      message: `signInWithPassword: the service answered HTTP 200 with a body the API does not allow: ${path} should be a string matching ${pattern}, not a string`,
     });
     expect((error as Error).message).not.toContain("eyJ");
   });

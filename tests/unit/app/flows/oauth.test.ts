@@ -9,6 +9,9 @@ import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpe
 import { json, jwt, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
+/** An access token as the service issues them: a JWT (this one has no `exp`, so it never expires here). */
+const AT_NEW = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.YXQtbmV3";
+
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
 
@@ -221,7 +224,7 @@ describe("linkOAuthAccount", () => {
   });
 });
 
-const TOKENS = { access_token: "at-new", refresh_token: "rt-new", is_new_user: false };
+const TOKENS = { access_token: AT_NEW, refresh_token: "rt-new", is_new_user: false };
 const callbackHref = (extra = "") => `https://app.example.com/handler/oauth-callback?code=the-code&keep=1&state=${STATE}${extra}#frag`;
 
 /** A browser back from the provider: the callback URL, and the verifier cookie of its flow. */
@@ -275,7 +278,7 @@ describe("callOAuthCallback", () => {
   it("stores the tokens", async () => {
     const t = callback(() => json(TOKENS));
     await callOAuthCallback(t.ctx, { redirectAfter: t.redirectAfter });
-    expect(t.store!.get()).toEqual({ refreshToken: "rt-new", accessToken: "at-new" });
+    expect(t.store!.get()).toEqual({ refreshToken: "rt-new", accessToken: AT_NEW });
   });
 
   it("redirects an existing user to after-sign-in", async () => {
@@ -339,9 +342,10 @@ describe("callOAuthCallback", () => {
   });
 
   it("throws an assertion error when the grant answers without a refresh token", async () => {
-    const t = callback(() => json({ access_token: "at-new" }));
+    const t = callback(() => json({ access_token: AT_NEW }));
     const error = await rejectionOf(callOAuthCallback(t.ctx, { redirectAfter: t.redirectAfter }));
     expect(isStackError(error, "StackAssertionError")).toBe(true);
+    expect((error as Error).message).toBe("The authorization-code grant answered without an access_token and a refresh_token");
     expect(t.targets).toEqual([]);
   });
 

@@ -9,6 +9,9 @@ import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpe
 import { json, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
+/** An access token as the service issues them: a JWT (this one has no `exp`, so it never expires here). */
+const AT_NEW = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.YXQtbmV3";
+
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
 
@@ -62,7 +65,7 @@ function passkeyService(answers: { register?: () => Response; signIn?: () => Res
       case "/api/v1/auth/passkey/initiate-passkey-authentication":
         return json({ options_json: answers.options ?? AUTHENTICATION_OPTIONS, code: "auth-code" });
       case "/api/v1/auth/passkey/sign-in":
-        return answers.signIn?.() ?? json({ access_token: "at-new", refresh_token: "rt-new", user_id: "user-1", is_new_user: false });
+        return answers.signIn?.() ?? json({ access_token: AT_NEW, refresh_token: "rt-new", user_id: "user-1", is_new_user: false });
       default:
         throw new Error(`unexpected ${r.path}`);
     }
@@ -90,7 +93,7 @@ describe("signInWithPasskey", () => {
       ["POST", "/api/v1/auth/passkey/sign-in", { authentication_response: ASSERTION, code: "auth-code" }],
     ]);
     expect(f.authentications).toEqual([{ optionsJSON: { ...AUTHENTICATION_OPTIONS, rpId: "app.example.com" } }]);
-    expect(t.store!.get()).toEqual({ refreshToken: "rt-new", accessToken: "at-new" });
+    expect(t.store!.get()).toEqual({ refreshToken: "rt-new", accessToken: AT_NEW });
     expect(t.targets).toEqual([{ kind: "sign-in" }]);
   });
 
