@@ -94,25 +94,34 @@ export interface UserProfileMethods {
   setSelectedTeam(team: Team | { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
   /** Deletes the user (the project must allow it); the session ends. */
   delete(options?: CallOptions): Promise<void>;
+}
+
+/** What a user's account does with its e-mail and password, on the client and the server alike. */
+export interface UserAccountMethods {
   /**
    * E-mails a verification link to the primary e-mail. As in the reference SDK it
    * answers `undefined`, or returns (does not throw) EmailAlreadyVerified.
    */
   sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<EmailAlreadyVerified | void>;
-  /** `undefined` on success; a wrong old password or a refused new one is returned (not thrown), as in the reference SDK. */
+  /**
+   * `undefined` on success; a wrong old password or a refused new one is returned
+   * (not thrown), as in the reference SDK. It checks the old password, so it needs
+   * the user's own session: a server app can call it on the request's user only.
+   */
   updatePassword(
     options: {
       readonly oldPassword: string;
       readonly newPassword: string;
     } & CallOptions,
   ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
-  /** `undefined` on success; a refused password is returned (not thrown), as in the reference SDK. */
+  /** `undefined` on success (the service ends the user's other sessions); a refused password is returned (not thrown), as in the reference SDK. */
   setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
 export type CurrentUser = BaseUser &
   Auth &
   UserProfileMethods &
+  UserAccountMethods &
   UserTeamMethods &
   UserApiKeyMethods &
   UserContactChannelMethods &
@@ -207,7 +216,7 @@ function authMethods(ctx: ClientAppContext, extras: CurrentUserExtras): Auth {
   };
 }
 
-function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfileMethods {
+function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfileMethods & UserAccountMethods {
   const update = async (options: UserUpdateOptions & CallOptions) => {
     await ctx.client.api.PATCH("/users/me", { body: userUpdateToWire(options), ...signalOf(options) });
   };

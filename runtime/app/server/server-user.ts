@@ -3,11 +3,11 @@
 // method is a server request about this user's id, never `me`, so it works for
 // any user; the request's own user gets the session-bound extras in
 // current-user.ts.
-import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
+import type { PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
-import { createCurrentUser, type BaseUser } from "../objects/user.js";
+import { createCurrentUser, type BaseUser, type UserAccountMethods } from "../objects/user.js";
 import { sendChannelVerification } from "../objects/contact-channel.js";
 import { errorOf } from "../result.js";
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
@@ -41,29 +41,12 @@ export interface ServerUserProfileMethods {
   setSelectedTeam(team: { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
   /** Deletes the user (`DELETE /users/{id}`). */
   delete(options?: CallOptions): Promise<void>;
-  /** E-mails a verification link to the primary e-mail; returns (does not throw) EmailAlreadyVerified, as in the reference SDK. */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<EmailAlreadyVerified | void>;
-  /**
-   * Checks the old password, so it needs the user's own session: it works on
-   * the user from `getUser()` (the request's user); on other users it throws a
-   * StackConfigurationError (use `setPassword` there).
-   */
-  updatePassword(
-    options: {
-      readonly oldPassword: string;
-      readonly newPassword: string;
-    } & CallOptions,
-  ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
-  /**
-   * Sets a new password (`PATCH /users/{id} { password }`); the service ends the
-   * user's other sessions. A refused password is returned (not thrown), as in the reference SDK.
-   */
-  setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
 export type ServerUser = BaseUser &
   ServerBaseUser &
   ServerUserProfileMethods &
+  UserAccountMethods &
   ServerUserTeamMethods &
   UserApiKeyMethods &
   ServerUserContactChannelMethods &
@@ -111,7 +94,7 @@ function selectedTeamIdOf(team: unknown): string | null {
   throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
 }
 
-function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUserProfileMethods {
+function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUserProfileMethods & UserAccountMethods {
   const params = { path: { user_id: segment(wire.id, "ServerUser", "the user's id") } };
   const update = async (options: ServerUserUpdateOptions & CallOptions) => {
     await ctx.client.api.PATCH("/users/{user_id}", { params, body: serverUserUpdateToWire(options), ...signalOf(options) });
