@@ -6,7 +6,7 @@ import type { OperationId } from "./operations.js";
 export type Shape = string | number | readonly unknown[] | { readonly [field: string]: Shape };
 
 /** The schemas that answers share, by index. */
-export const shapes: readonly Shape[] = [["p","^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$"],["p","^[\\x21-\\x7E]+$"],{"success?":["=",true]},{"access_token":0,"refresh_token":1,"user_id":"s"},{"access_token":0,"refresh_token":1,"user_id":"s","is_new_user":"b"},{"id":"s","user_id":"s","created_at":6,"is_impersonation":"b","last_used_at?":["|",6,"z"],"is_current_session?":"b","last_used_at_end_user_ip_info?":["|",7,"z"]},["r",-8640000000000000,8640000000000000,0],{"ip":"s","countryCode?":["|","s","z"],"regionCode?":["|","s","z"],"cityName?":["|","s","z"],"latitude?":["|","n","z"],"longitude?":["|","n","z"],"tzIdentifier?":["|","s","z"]},{"next_cursor?":["|","s","z"]},{"id":"s","primary_email":["|","s","z"],"primary_email_verified":"b","display_name":["|","s","z"],"client_metadata":10,"client_read_only_metadata":10,"profile_image_url":["|","s","z"],"signed_up_at_millis":6,"has_password":"b","auth_with_email":"b","oauth_providers":["a",11],"selected_team_id":["|","s","z"],"selected_team":["|",12,"z"],"requires_totp_mfa":"b","otp_auth_enabled":"b","passkey_auth_enabled":"b","is_anonymous":"b"},"*",{"id":"s","account_id":"s","email?":["|","s","z"]},{"id":"s","display_name":"s","profile_image_url":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10},{"id":"s","primary_email":["|","s","z"],"primary_email_verified":"b","primary_email_auth_enabled":"b","display_name":["|","s","z"],"client_metadata":10,"client_read_only_metadata":10,"server_metadata":10,"profile_image_url":["|","s","z"],"signed_up_at_millis":6,"last_active_at_millis":6,"has_password":"b","auth_with_email":"b","oauth_providers":["a",11],"selected_team_id":["|","s","z"],"selected_team":["|",14,"z"],"requires_totp_mfa":"b","otp_auth_enabled":"b","passkey_auth_enabled":"b","is_anonymous":"b"},{"id":"s","display_name":"s","profile_image_url":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10,"created_at_millis":6,"server_metadata?":10},{"team_id":"s","user_id":"s"},{"id":"s","team_id":"s","expires_at_millis":6,"recipient_email":["|","s","z"]},{"team_id":"s","user_id":"s","display_name":["|","s","z"],"profile_image_url":["|","s","z"]},{"team_id":"s","user_id":"s","display_name":["|","s","z"],"profile_image_url":["|","s","z"],"user":13},{"id":"s","user_id":"s","value":"s","type":["=","email"],"used_for_auth":"b","is_verified":"b","is_primary":"b"},{"id":"s","user_id":"s","team_id":"s"},{"id":"s","user_id":"s"},{"id":"s","description?":["|","s","z"],"contained_permission_ids":["a","s"]},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","user"],"user_id":"s","value":25},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b"},{"last_four":"s"},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","user"],"user_id":"s","value":"s"},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","team"],"team_id":"s","value":25},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","team"],"team_id":"s","value":"s"},{"id":"s","display_name":"s","config":{"sign_up_enabled":"b","credential_enabled":"b","magic_link_enabled":"b","passkey_enabled":"b","client_team_creation_enabled":"b","client_user_deletion_enabled":"b","allow_user_api_keys":"b","allow_team_api_keys":"b","enabled_oauth_providers":["a",30]}},{"id":"s"},{"id":"s","display_name":"s","description":["|","s","z"],"created_at_millis":6,"user_count":"i","is_production_mode":"b","config":32},{"allow_localhost":"b","sign_up_enabled":"b","credential_enabled":"b","magic_link_enabled":"b","passkey_enabled":"b","client_team_creation_enabled":"b","client_user_deletion_enabled":"b","allow_user_api_keys":"b","allow_team_api_keys":"b","oauth_providers":["a",33],"enabled_oauth_providers":["a",30],"domains":["a",34],"email_config":35,"create_team_on_sign_up":"b","team_creator_default_permissions":["a",36],"team_member_default_permissions":["a",36],"user_default_permissions":["a",36],"oauth_account_merge_strategy":["=","link_method","raise_error","allow_duplicates"]},{"id":"s","type":["=","shared","standard"],"client_id?":"s","client_secret?":"s","facebook_config_id?":"s","microsoft_tenant_id?":"s"},{"domain":"s","handler_path":"s"},{"type":["=","shared","standard"],"host?":"s","port?":"i","username?":"s","password?":"s","sender_name?":"s","sender_email?":"s"},{"id":"s"},{"id":"s","description":"s","expires_at_millis":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"publishable_client_key?":25,"secret_server_key?":25,"super_secret_admin_key?":25},{"id":"s","description":"s","expires_at_millis":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"publishable_client_key?":"s","secret_server_key?":"s","super_secret_admin_key?":"s"},{"type":40,"subject":"s","content":"*","is_default":"b"},["=","email_verification","password_reset","magic_link","team_invitation"],{"id":"s","subject":"s","sent_at_millis":6,"to":["a","s"],"sender_config":["|","o","z"],"error?":"*"},{"total_users":"i","daily_users":["a",43],"daily_active_users":["a",43],"users_by_country":"o","recently_registered":["a",13],"recently_active":["a",13],"login_methods":["a",{"method":"s","count":"i"}]},{"date":"s","activity":"n"}];
+export const shapes: readonly Shape[] = [["p","^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$"],["p","^[\\x21-\\x7E]+$"],{"success?":["=",true]},{"access_token":0,"refresh_token":1,"user_id":"s"},{"access_token":0,"refresh_token":1,"user_id":"s","is_new_user":"b"},{"id":"s","user_id":"s","created_at":6,"is_impersonation":"b","last_used_at?":["|",6,"z"],"is_current_session?":"b","last_used_at_end_user_ip_info?":["|",7,"z"]},["r",-8640000000000000,8640000000000000,0],{"ip":"s","countryCode?":["|","s","z"],"regionCode?":["|","s","z"],"cityName?":["|","s","z"],"latitude?":["|","n","z"],"longitude?":["|","n","z"],"tzIdentifier?":["|","s","z"]},{"next_cursor?":["|","s","z"]},{"id":"s","primary_email":["|","s","z"],"primary_email_verified":"b","display_name":["|","s","z"],"client_metadata":10,"client_read_only_metadata":10,"profile_image_url":["|","s","z"],"signed_up_at_millis":6,"has_password":"b","auth_with_email":"b","oauth_providers":["a",11],"selected_team_id":["|","s","z"],"selected_team":["|",12,"z"],"requires_totp_mfa":"b","otp_auth_enabled":"b","passkey_auth_enabled":"b","is_anonymous":"b"},"*",{"id":"s","account_id":"s","email?":["|","s","z"]},{"id":"s","display_name":"s","profile_image_url":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10},{"id":"s","primary_email":["|","s","z"],"primary_email_verified":"b","primary_email_auth_enabled":"b","display_name":["|","s","z"],"client_metadata":10,"client_read_only_metadata":10,"server_metadata":10,"profile_image_url":["|","s","z"],"signed_up_at_millis":6,"last_active_at_millis":6,"has_password":"b","auth_with_email":"b","oauth_providers":["a",11],"selected_team_id":["|","s","z"],"selected_team":["|",14,"z"],"requires_totp_mfa":"b","otp_auth_enabled":"b","passkey_auth_enabled":"b","is_anonymous":"b"},{"id":"s","display_name":"s","profile_image_url":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10,"created_at_millis":6,"server_metadata?":10},{"team_id":"s","user_id":"s"},{"id":"s","team_id":"s","expires_at_millis":6,"recipient_email":["|","s","z"]},{"team_id":"s","user_id":"s","display_name":["|","s","z"],"profile_image_url":["|","s","z"]},{"team_id":"s","user_id":"s","display_name":["|","s","z"],"profile_image_url":["|","s","z"],"user":13},{"id":"s","user_id":"s","value":"s","type":["=","email"],"used_for_auth":"b","is_verified":"b","is_primary":"b"},{"id":"s","user_id":"s","team_id":"s"},{"id":"s","user_id":"s"},{"id":"s","description?":["|","s","z"],"contained_permission_ids":["a","s"]},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","user"],"user_id":"s","value":25},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b"},{"last_four":"s"},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","user"],"user_id":"s","value":"s"},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","team"],"team_id":"s","value":25},{"id":"s","description":"s","expires_at_millis?":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"is_public":"b","type":["=","team"],"team_id":"s","value":"s"},{"id":"s","display_name":"s","config":{"sign_up_enabled":"b","credential_enabled":"b","magic_link_enabled":"b","passkey_enabled":"b","client_team_creation_enabled":"b","client_user_deletion_enabled":"b","allow_user_api_keys":"b","allow_team_api_keys":"b","enabled_oauth_providers":["a",30]}},{"id":"s"},{"id":"s","display_name":"s","description":["|","s","z"],"created_at_millis":6,"user_count":"i","is_production_mode":"b","config":32},{"allow_localhost":"b","sign_up_enabled":"b","credential_enabled":"b","magic_link_enabled":"b","passkey_enabled":"b","client_team_creation_enabled":"b","client_user_deletion_enabled":"b","allow_user_api_keys":"b","allow_team_api_keys":"b","oauth_providers":["a",33],"enabled_oauth_providers":["a",30],"domains":["a",34],"email_config":35,"create_team_on_sign_up":"b","team_creator_default_permissions":["a",36],"team_member_default_permissions":["a",36],"user_default_permissions":["a",36],"oauth_account_merge_strategy":["=","link_method","raise_error","allow_duplicates"]},{"id":"s","type":["=","shared","standard"],"client_id?":"s","client_secret?":"s","facebook_config_id?":"s","microsoft_tenant_id?":"s"},{"domain":"s","handler_path":"s"},{"type":["=","shared","standard"],"host?":"s","port?":"i","username?":"s","password?":"s","sender_name?":"s","sender_email?":"s"},{"id":"s"},{"id":"s","description":"s","expires_at_millis":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"publishable_client_key?":25,"secret_server_key?":25,"super_secret_admin_key?":25},{"id":"s","description":"s","expires_at_millis":6,"manually_revoked_at_millis?":6,"created_at_millis":6,"publishable_client_key?":"s","secret_server_key?":"s","super_secret_admin_key?":"s"},{"type":40,"subject":"s","content":"*","is_default":"b"},["=","email_verification","password_reset","magic_link","team_invitation"],{"id":"s","subject":"s","sent_at_millis":6,"to":["a","s"],"sender_config":["|","o","z"],"error?":"*"},{"total_users":"i","daily_users":["a",43],"daily_active_users":["a",43],"users_by_country":"o","recently_registered":["a",13],"recently_active":["a",13],"login_methods":["a",{"method":"s","count":"i"}]},{"date":"s","activity":"n"},{"allow_localhost?":"b","sign_up_enabled?":"b","credential_enabled?":"b","magic_link_enabled?":"b","passkey_enabled?":"b","client_team_creation_enabled?":"b","client_user_deletion_enabled?":"b","allow_user_api_keys?":"b","allow_team_api_keys?":"b","oauth_providers?":["a",33],"domains?":["a",34],"email_config?":35,"create_team_on_sign_up?":"b","team_creator_default_permissions?":["a",36],"team_member_default_permissions?":["a",36],"user_default_permissions?":["a",36],"oauth_account_merge_strategy?":["=","link_method","raise_error","allow_duplicates"],"!":1}];
 
 /** What each operation answers, by 2xx status. */
 export const answerShapes: { readonly [id in OperationId]?: { readonly [status: number]: Shape } } = {
@@ -110,6 +110,72 @@ export const answerShapes: { readonly [id in OperationId]?: { readonly [status: 
   createConnectedAccountAccessToken: { 201: {"access_token":"s"} },
 };
 
+/** What each operation takes as its request body (JSON or form); closed objects refuse unknown fields. */
+export const requestShapes: { readonly [id in OperationId]?: Shape } = {
+  exchangeOAuthToken: ["|",{"grant_type":["=","refresh_token"],"refresh_token":"s","client_id":"s","client_secret":"s","!":1},{"grant_type":["=","authorization_code"],"code":"s","redirect_uri":"s","code_verifier":"s","client_id":"s","client_secret":"s","!":1}],
+  sendPasswordResetCode: {"email":"s","callback_url":"s","!":1},
+  resetPassword: {"code":"s","password":"s","!":1},
+  checkPasswordResetCode: {"code":"s","!":1},
+  updatePassword: {"old_password":"s","new_password":"s","!":1},
+  setPassword: {"password":"s","!":1},
+  signInWithPassword: {"email":"s","password":"s","!":1},
+  signUpWithPassword: {"email":"s","password":"s","verification_callback_url?":"s","!":1},
+  sendMagicLinkCode: {"email":"s","callback_url":"s","!":1},
+  signInWithMagicLink: {"code":"s","!":1},
+  initiatePasskeyRegistration: "o",
+  registerPasskey: {"credential":"o","code":"s","!":1},
+  initiatePasskeyAuthentication: "o",
+  signInWithPasskey: {"authentication_response":"o","code":"s","!":1},
+  signInWithMfa: {"type":["=","totp"],"totp":["p","^[0-9]{6}$"],"code":"s","!":1},
+  createSession: {"user_id":"s","expires_in_millis?":["r",-1.7976931348623157e+308,31708800000,0],"is_impersonation?":"b","!":1},
+  signOutCurrentSession: "o",
+  createCliLogin: {"expires_in_millis?":["r",-1.7976931348623157e+308,86400000,0],"!":1},
+  pollCliLogin: {"polling_code":"s","!":1},
+  completeCliLogin: {"login_code":"s","refresh_token":"s","!":1},
+  updateCurrentUser: {"display_name?":["|","s","z"],"profile_image_url?":["|","s","z"],"client_metadata?":10,"selected_team_id?":["|","s","z"],"totp_secret_base64?":["|","s","z"],"otp_auth_enabled?":"b","passkey_auth_enabled?":"b","client_read_only_metadata?":10,"server_metadata?":10,"primary_email?":["|","s","z"],"primary_email_verified?":"b","primary_email_auth_enabled?":"b","password?":["|","s","z"],"password_hash?":"s","is_anonymous?":["=",false],"!":1},
+  createUser: {"primary_email?":["|","s","z"],"primary_email_verified?":"b","primary_email_auth_enabled?":"b","password?":["|","s","z"],"otp_auth_enabled?":"b","passkey_auth_enabled?":"b","display_name?":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10,"server_metadata?":10,"profile_image_url?":["|","s","z"],"oauth_providers?":["a",{"id":"s","account_id":"s","email?":["|","s","z"],"!":1}],"is_anonymous?":"b","totp_secret_base64?":["|","s","z"],"password_hash?":"s","!":1},
+  deleteUser: "o",
+  updateUser: {"display_name?":["|","s","z"],"profile_image_url?":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10,"server_metadata?":10,"primary_email?":["|","s","z"],"primary_email_verified?":"b","primary_email_auth_enabled?":"b","passkey_auth_enabled?":"b","password?":["|","s","z"],"password_hash?":"s","otp_auth_enabled?":"b","totp_secret_base64?":["|","s","z"],"selected_team_id?":["|","s","z"],"is_anonymous?":["=",false],"!":1},
+  createTeam: {"display_name":"s","profile_image_url?":["|","s","z"],"creator_user_id?":"s","client_metadata?":10,"client_read_only_metadata?":10,"server_metadata?":10,"!":1},
+  deleteTeam: "o",
+  updateTeam: {"display_name?":"s","profile_image_url?":["|","s","z"],"client_metadata?":10,"client_read_only_metadata?":10,"server_metadata?":10,"!":1},
+  addTeamMember: "o",
+  removeTeamMember: "o",
+  sendTeamInvitation: {"email":"s","team_id":"s","callback_url":"s","!":1},
+  acceptTeamInvitation: {"code":"s","!":1},
+  checkTeamInvitationCode: {"code":"s","!":1},
+  getTeamInvitationDetails: {"code":"s","!":1},
+  updateTeamMemberProfile: {"display_name?":"s","profile_image_url?":["|","s","z"],"!":1},
+  createContactChannel: {"user_id":"s","value":"s","type":["=","email"],"used_for_auth":"b","is_primary?":"b","is_verified?":"b","!":1},
+  sendEmailVerificationCode: {"email":"s","callback_url":"s","!":1},
+  verifyEmail: {"code":"s","!":1},
+  updateContactChannel: {"value?":"s","type?":["=","email"],"used_for_auth?":"b","is_primary?":"b","is_verified?":"b","!":1},
+  sendContactChannelVerificationCode: {"callback_url":"s","!":1},
+  grantTeamPermission: "o",
+  revokeTeamPermission: "o",
+  grantProjectPermission: "o",
+  revokeProjectPermission: "o",
+  createTeamPermissionDefinition: {"id":"s","description?":"s","contained_permission_ids?":["a","s"],"!":1},
+  updateTeamPermissionDefinition: {"id?":"s","description?":"s","contained_permission_ids?":["a","s"],"!":1},
+  createProjectPermissionDefinition: {"id":"s","description?":"s","contained_permission_ids?":["a","s"],"!":1},
+  updateProjectPermissionDefinition: {"id?":"s","description?":"s","contained_permission_ids?":["a","s"],"!":1},
+  createUserApiKey: {"user_id":"s","description":"s","expires_at_millis":["|","n","z"],"is_public?":"b","!":1},
+  updateUserApiKey: {"description?":"s","revoked?":["=",true],"!":1},
+  checkUserApiKey: {"api_key":"s","!":1},
+  createTeamApiKey: {"team_id":"s","description":"s","expires_at_millis":["|","n","z"],"is_public?":"b","!":1},
+  updateTeamApiKey: {"description?":"s","revoked?":["=",true],"!":1},
+  checkTeamApiKey: {"api_key":"s","!":1},
+  createOwnedProject: {"display_name":"s","description?":["|","s","z"],"is_production_mode?":"b","config?":44,"!":1},
+  updateAdminProject: {"display_name?":"s","description?":["|","s","z"],"is_production_mode?":"b","config?":44,"!":1},
+  createInternalApiKey: {"description":"s","expires_at_millis":"n","has_publishable_client_key":"b","has_secret_server_key":"b","has_super_secret_admin_key":"b","!":1},
+  updateInternalApiKey: {"description?":"s","revoked?":["=",true],"!":1},
+  updateEmailTemplate: {"content?":"*","subject?":"s","!":1},
+  sendTestEmail: {"recipient_email":"s","email_config":{"host":"s","port":"i","username":"s","password":"s","sender_email":"s","sender_name":"s","!":1},"!":1},
+  createSvixToken: "o",
+  createConnectedAccountAccessToken: {"scope":"s","!":1},
+  checkFeatureSupport: {"name":"s"},
+};
+
 /** What the `details` of each known error hold. */
 export const knownErrorDetailShapes: { readonly [code: string]: Shape } = {
   UNSUPPORTED_ERROR: {"originalErrorCode":"s"},
@@ -148,3 +214,139 @@ export const knownErrorDetailShapes: { readonly [code: string]: Shape } = {
   WRONG_API_KEY_TYPE: {"expected_type":"s","actual_type":"s"},
   PERMISSION_ID_ALREADY_EXISTS: {"permission_id":"s"},
 };
+
+export interface Mismatch {
+  /** The JSON path of the first field that is wrong, e.g. `$.items[2].id`. */
+  readonly path: string;
+  /** What the document wants there, in words. */
+  readonly expected: string;
+  /** What is there instead, by kind only (`null`, `a string`): values may be secrets. */
+  readonly found: string;
+}
+
+const NAMES: Record<string, string> = { s: "a string", n: "a number", i: "an integer", b: "a boolean", z: "null", o: "an object" };
+
+/** Which view of an answer that depends on who asks (client, server, admin) to hold it to. */
+export type View = 0 | 1 | 2;
+
+/** The first place where `value` is not `shape` (in `view`), or undefined when it is. */
+export function mismatchOf(shape: Shape, value: unknown, path = "$", view?: View): Mismatch | undefined {
+  if (typeof shape === "number") return mismatchOf(shapes[shape] as Shape, value, path, view);
+  if (typeof shape === "string") {
+    if (shape === "*" || isPrimitive(shape, value)) return undefined;
+    return miss(path, NAMES[shape] ?? shape, value);
+  }
+  if (!Array.isArray(shape)) return objectMismatch(shape as { readonly [field: string]: Shape }, value, path, view);
+  const [tag, ...args] = shape as unknown as readonly [string, ...unknown[]];
+  switch (tag) {
+    case "a": {
+      if (!Array.isArray(value)) return miss(path, "an array", value);
+      for (let i = 0; i < value.length; i++) {
+        const found = mismatchOf(args[0] as Shape, value[i], `${path}[${i}]`, view);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    case "|": {
+      let best: Mismatch | undefined;
+      for (const option of args) {
+        const found = mismatchOf(option as Shape, value, path, view);
+        if (!found) return undefined;
+        // The option that got furthest into the value says best what is wrong with it;
+        // options that fail at the same place say together what would do there.
+        if (!best || closeness(found) > closeness(best)) best = found;
+        else if (found.path === best.path && closeness(found) === closeness(best) && !best.expected.includes(found.expected)) {
+          best = { ...best, expected: `${best.expected} or ${found.expected}` };
+        }
+      }
+      return best;
+    }
+    case "@":
+      // Without a view (a caller that does not say who it is), any view will do.
+      return view === undefined ? mismatchOf(["|", ...args] as Shape, value, path) : mismatchOf(args[view] as Shape, value, path, view);
+    case "=":
+      return args.includes(value) ? undefined : miss(path, `one of ${args.map((v) => JSON.stringify(v)).join(", ")}`, value);
+    case "p":
+      return typeof value === "string" && new RegExp(args[0] as string).test(value)
+        ? undefined
+        : miss(path, `a string matching ${String(args[0])}`, value);
+    case "r": {
+      const [min, max, integer] = args as [number, number, number];
+      const ok = isPrimitive(integer ? "i" : "n", value) && (value as number) >= min && (value as number) <= max;
+      return ok ? undefined : miss(path, `${integer ? "an integer" : "a number"} from ${min} to ${max}`, value);
+    }
+    default:
+      return undefined;
+  }
+}
+
+function isPrimitive(code: string, value: unknown): boolean {
+  switch (code) {
+    case "s":
+      return typeof value === "string";
+    case "n":
+      return typeof value === "number" && Number.isFinite(value);
+    case "i":
+      return Number.isInteger(value);
+    case "b":
+      return typeof value === "boolean";
+    case "z":
+      return value === null;
+    case "o":
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    default:
+      return false;
+  }
+}
+
+function objectMismatch(fields: { readonly [field: string]: Shape }, value: unknown, path: string, view: View | undefined): Mismatch | undefined {
+  if (!isPrimitive("o", value)) return miss(path, "an object", value);
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (key === CLOSED) continue;
+    const optional = key.endsWith("?");
+    const name = optional ? key.slice(0, -1) : key;
+    const at = fieldPath(path, name);
+    if (!Object.prototype.hasOwnProperty.call(object, name) || object[name] === undefined) {
+      if (optional) continue;
+      return miss(at, "present", undefined);
+    }
+    const found = mismatchOf(fields[key] as Shape, object[name], at, view);
+    if (found) return found;
+  }
+  if (CLOSED in fields) {
+    const extra = Object.keys(object).find((name) => !(name in fields) && !(`${name}?` in fields));
+    if (extra !== undefined) return miss(fieldPath(path, extra), "absent (the API does not take it)", object[extra]);
+  }
+  return undefined;
+}
+
+/** The key that marks an object that takes no other fields (a request body). */
+const CLOSED = "!";
+
+function fieldPath(path: string, name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `${path}.${name}` : `${path}[${JSON.stringify(name)}]`;
+}
+
+/** How far into the value a mismatch was found: nesting depth first, then a wrong value over a missing one. */
+function closeness(m: Mismatch): number {
+  return (m.path.match(/[.[]/g)?.length ?? 0) * 2 + (m.expected === "present" ? 0 : 1);
+}
+
+function miss(path: string, expected: string, value: unknown): Mismatch {
+  return { path, expected, found: kindOf(value) };
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "missing";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number" && !Number.isFinite(value)) return "a number out of range";
+  const type = typeof value;
+  return type === "object" ? "an object" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
+/** `$.items[0].id should be a string, not null`, for messages. */
+export function describeMismatch(m: Mismatch): string {
+  return m.expected === "present" ? `${m.path} is missing` : `${m.path} should be ${m.expected}, not ${m.found}`;
+}

@@ -32,7 +32,7 @@ export async function generate(outDir) {
     "schema.ts": STAMP + "\n" + types,
     "known-errors.ts": emitKnownErrors(readCatalogue(doc), path.join(root, "scripts/templates/known-errors-prelude.ts"), STAMP),
     "operations.ts": emitOperations(doc, STAMP),
-    "shapes.ts": emitShapes(doc, STAMP),
+    "shapes.ts": emitShapes(doc, STAMP, path.join(root, "scripts/templates/shape-check.ts")),
   };
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(outDir, name), text);

@@ -9,11 +9,13 @@
 //   "s" string, "n" finite number, "i" integer, "b" boolean, "z" null,
 //   "o" any object, "*" anything;
 //   a number k: shapes[k] (a named schema, so shared ones are written once);
-//   { name: shape, "name?": shape } an object with those fields (others allowed);
+//   { name: shape, "name?": shape } an object with those fields (others allowed, unless
+//     the key "!" is present: a closed object, additionalProperties: false);
 //   ["a", item] an array; ["|", ...options] one of; ["=", ...values] one of these values;
 //   ["p", source] a string matching the pattern; ["r", min, max, integer] a number in range;
 //   ["@", client, server, admin] the view each access type gets (x-stack-view-by-access-type).
 
+import { readFileSync } from "node:fs";
 import { listOperations, resolveRef } from "./bundle.mjs";
 
 const ALL_JSON_TYPES = ["array", "boolean", "null", "number", "object", "string"];
@@ -21,8 +23,9 @@ const ALL_JSON_TYPES = ["array", "boolean", "null", "number", "object", "string"
 /**
  * @param {any} doc the expanded bundle
  * @param {string} stamp
+ * @param {string} interpreterPath scripts/templates/shape-check.ts, appended after the tables
  */
-export function emitShapes(doc, stamp) {
+export function emitShapes(doc, stamp, interpreterPath) {
   /** @type {unknown[]} */
   const table = [];
   /** @type {Map<string, number>} */
@@ -91,9 +94,10 @@ export function emitShapes(doc, stamp) {
     /** @type {Record<string, unknown>} */
     const fields = {};
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
-      if (name.endsWith("?")) throw new Error(`shapes: property name ${name} ends with "?"`);
+      if (name.endsWith("?") || name === "!") throw new Error(`shapes: property name ${name} is reserved`);
       fields[required.has(name) ? name : `${name}?`] = compile(property);
     }
+    if (schema.additionalProperties === false) fields["!"] = 1;
     return fields;
   };
 
@@ -134,6 +138,12 @@ export function emitShapes(doc, stamp) {
     }
     if (byStatus.length > 0) answers.push(`  ${op.operationId}: { ${byStatus.join(", ")} },`);
   }
+  const requests = [];
+  for (const { op } of listOperations(doc)) {
+    const content = op.requestBody?.content ?? {};
+    const schema = content["application/json"]?.schema ?? content["application/x-www-form-urlencoded"]?.schema;
+    if (schema) requests.push(`  ${op.operationId}: ${JSON.stringify(compile(schema))},`);
+  }
   const details = [];
   for (const [code, schema] of Object.entries(doc.components?.schemas ?? {})) {
     if (!schema["x-stack-known-error"] || !schema.properties?.details) continue;
@@ -154,10 +164,20 @@ export function emitShapes(doc, stamp) {
     ...answers,
     "};",
     "",
+    "/** What each operation takes as its request body (JSON or form); closed objects refuse unknown fields. */",
+    "export const requestShapes: { readonly [id in OperationId]?: Shape } = {",
+    ...requests,
+    "};",
+    "",
     "/** What the `details` of each known error hold. */",
     "export const knownErrorDetailShapes: { readonly [code: string]: Shape } = {",
     ...details,
     "};",
+    "",
+    readFileSync(interpreterPath, "utf8")
+      .replace(/^(\/\/.*\n)+\n/, "")
+      .replace(/\/\/ --- template only[\s\S]*?\/\/ --- end ---\n\n/, "")
+      .trimEnd(),
     "",
   ].join("\n");
 }
