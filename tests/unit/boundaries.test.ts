@@ -1,5 +1,6 @@
-// The floors of the design: openapi → generated → runtime → react, nothing
-// pointing back up, and the runtime entry free of React.
+// The floors of the design: openapi → generated → runtime and emulator →
+// react and testing, nothing pointing back up, runtime and emulator never
+// importing each other, and the runtime entry free of React.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +22,19 @@ describe("imports", () => {
 
   it.each(sources("runtime"))("%s imports neither React nor react/", (_, text) => {
     expect(importsOf(text).filter((i) => /^react|@tanstack|\.\.\/react\//.test(i))).toEqual([]);
+  });
+
+  it.each(sources("runtime"))("%s imports nothing from emulator/ or testing/", (_, text) => {
+    expect(importsOf(text).filter((i) => /(^|\/)(emulator|testing)\//.test(i))).toEqual([]);
+  });
+
+  // The emulator stands beside the runtime: generated/ and libraries only, never
+  // runtime/ or react/; and its engine stays free of Node's builtins, so that it
+  // also runs behind msw in a browser.
+  it.each(sources("emulator"))("%s imports only generated/, its own modules and libraries", (file, text) => {
+    const imports = importsOf(text);
+    expect(imports.filter((i) => /(^|\/)(runtime|react|testing|tests)\//.test(i) || /^react|@tanstack/.test(i))).toEqual([]);
+    if (!/^emulator\/(server|bin)\.ts$/.test(file)) expect(imports.filter((i) => i.startsWith("node:"))).toEqual([]);
   });
 });
 

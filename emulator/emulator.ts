@@ -1,0 +1,62 @@
+// createEmulator: the engine with its state, clock, signing key and handlers,
+// and the control surface tests use. The same `fetch` serves in-process (pass
+// it to an app as its fetch), behind msw, and over HTTP (emulator/server.ts).
+import { createControl, type EmulatorControl } from "./control.js";
+import { createEngine, type Engine } from "./engine/engine.js";
+import { seedDefaults } from "./engine/seed.js";
+import { Store, type StateJson } from "./engine/store.js";
+import { createSigner } from "./engine/tokens.js";
+import { handlers } from "./handlers/index.js";
+import { extraRoutes } from "./routes.js";
+
+export interface EmulatorOptions {
+  /**
+   * The origin apps reach the API at, without `/api/v1`: the issuer of access
+   * tokens and the base of links. Default `http://localhost:8102`; the HTTP
+   * server sets it to where it listens.
+   */
+  readonly apiOrigin?: string;
+  /** The state to start from: the default projects (default), nothing, or an export. */
+  readonly state?: "default" | "empty" | StateJson;
+  /** Access-token lifetime; default 10 minutes, as the service. */
+  readonly accessTokenLifetimeMs?: number;
+  /** The clock's start; default the real time. The clock then moves with real time, plus what `advanceClock` adds. */
+  readonly startTimeMs?: number;
+}
+
+export interface Emulator {
+  /** Answers a request as the service would. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly control: EmulatorControl;
+  /** The origin apps use (`baseUrl`). */
+  readonly apiOrigin: string;
+  /** @internal the engine, for the HTTP server and tests of the emulator itself. */
+  readonly engine: Engine;
+}
+
+export const DEFAULT_API_ORIGIN = "http://localhost:8102";
+const TEN_MINUTES = 10 * 60 * 1000;
+
+export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const apiOrigin = (options.apiOrigin ?? DEFAULT_API_ORIGIN).replace(/\/+$/, "");
+  const store = new Store();
+  const started = Date.now();
+  const clock = { offset: options.startTimeMs === undefined ? 0 : options.startTimeMs - started };
+  const now = () => Date.now() + clock.offset;
+  const state = options.state ?? "default";
+  if (state === "default") seedDefaults(store, now());
+  else if (state !== "empty") store.load(state);
+  const signer = await createSigner();
+  let control: EmulatorControl | undefined;
+  const engine = createEngine({
+    store,
+    signer,
+    handlers,
+    apiOrigin,
+    now,
+    accessTokenLifetimeMs: options.accessTokenLifetimeMs ?? TEN_MINUTES,
+    extraRoutes: (request, url) => extraRoutes(request, url, { store, control: control as EmulatorControl, signer }),
+  });
+  control = createControl({ engine, store, clock, seed: () => seedDefaults(store, now()) });
+  return { fetch: engine.fetch, control, apiOrigin, engine };
+}

@@ -1,0 +1,97 @@
+// Project and user authentication of a request, as the service does it (wire
+// contract §2): the access type, the project, the key (or a project owner's
+// admin access token), whether the operation allows this access type, and the
+// user of the access token. Each failure is the service's known error.
+import { operations, type AccessType, type OperationId } from "../../generated/operations.js";
+import type { EmulatorContext } from "./context.js";
+import { fail } from "./http.js";
+import type { ProjectRecord, SessionRecord, UserRecord } from "./store.js";
+import { verifyAccessToken } from "./tokens.js";
+
+export const INTERNAL_PROJECT_ID = "internal";
+
+export interface Caller {
+  readonly project: ProjectRecord;
+  readonly accessType: AccessType;
+  readonly user: UserRecord | null;
+  readonly session: SessionRecord | null;
+  readonly owner: UserRecord | null;
+}
+
+const ACCESS_TYPES: readonly string[] = ["client", "server", "admin"];
+
+export async function authenticate(ctx: EmulatorContext, operationId: OperationId, headers: Headers): Promise<Caller> {
+  const op = operations[operationId];
+  const get = (name: string) => {
+    const value = headers.get(name);
+    return value === null || value === "" ? undefined : value;
+  };
+  const accessType = get("x-stack-access-type");
+  const projectId = get("x-stack-project-id");
+  const publishable = get("x-stack-publishable-client-key");
+  const secret = get("x-stack-secret-server-key");
+  const admin = get("x-stack-super-secret-admin-key");
+  const adminToken = get("x-stack-admin-access-token");
+
+  if (accessType === undefined) {
+    if (publishable ?? secret ?? admin ?? adminToken) throw fail("PROJECT_KEY_WITHOUT_ACCESS_TYPE");
+    throw fail("ACCESS_TYPE_REQUIRED");
+  }
+  if (!ACCESS_TYPES.includes(accessType)) {
+    throw fail("INVALID_ACCESS_TYPE", undefined, `The x-stack-access-type header must be 'client', 'server', or 'admin', but was '${accessType}'.`);
+  }
+  if (projectId === undefined) throw fail("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
+  const project = ctx.store.tables.projects.get(projectId);
+  if (!project) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
+  const type = accessType as AccessType;
+
+  let owner: UserRecord | null = null;
+  if (type === "client") {
+    if (publishable === undefined) throw fail("CLIENT_AUTHENTICATION_REQUIRED");
+    if (!hasKey(ctx, projectId, "publishable_client_key", publishable)) throw fail("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: projectId });
+  } else if (type === "server") {
+    if (secret === undefined) throw fail("SERVER_AUTHENTICATION_REQUIRED");
+    if (!hasKey(ctx, projectId, "secret_server_key", secret)) throw fail("INVALID_SECRET_SERVER_KEY", { project_id: projectId });
+  } else if (adminToken !== undefined) {
+    owner = await projectOwner(ctx, project, adminToken);
+  } else {
+    if (admin === undefined) throw fail("ADMIN_AUTHENTICATION_REQUIRED");
+    if (!hasKey(ctx, projectId, "super_secret_admin_key", admin)) throw fail("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: projectId });
+  }
+  if (!(op.accessTypes as readonly string[]).includes(type)) {
+    throw fail("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: type, allowed_access_types: [...op.accessTypes] });
+  }
+
+  let user: UserRecord | null = null;
+  let session: SessionRecord | null = null;
+  const accessToken = get("x-stack-access-token");
+  if (accessToken !== undefined && op.userTokens !== "none") {
+    const claims = await verifyAccessToken(ctx.signer, accessToken, projectId, ctx.now());
+    user = ctx.store.tables.users.get(claims.sub) ?? null;
+    session = ctx.store.tables.sessions.get(claims.refresh_token_id) ?? null;
+    // A token outlives its user only as far as its signature: a deleted user is nobody.
+    if (user && user.project_id !== projectId) user = null;
+  }
+  return { project, accessType: type, user, session, owner };
+}
+
+/** Whether `value` is a live key of `kind` in one of the project's key sets. */
+function hasKey(ctx: EmulatorContext, projectId: string, kind: "publishable_client_key" | "secret_server_key" | "super_secret_admin_key", value: string): boolean {
+  const now = ctx.now();
+  for (const set of ctx.store.tables.keySets.values()) {
+    if (set.project_id !== projectId || set[kind] !== value) continue;
+    if (set.manually_revoked_at_millis !== undefined || set.expires_at_millis <= now) continue;
+    return true;
+  }
+  return false;
+}
+
+/** The internal-project user an admin access token stands for, who must own `project`. */
+async function projectOwner(ctx: EmulatorContext, project: ProjectRecord, token: string): Promise<UserRecord> {
+  const claims = await verifyAccessToken(ctx.signer, token, INTERNAL_PROJECT_ID, ctx.now(), "admin");
+  const owner = ctx.store.tables.users.get(claims.sub);
+  if (!owner || owner.project_id !== INTERNAL_PROJECT_ID) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  const owns = project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${owner.id}`);
+  if (!owns && project.id !== INTERNAL_PROJECT_ID) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+  return owner;
+}

@@ -1,0 +1,248 @@
+// The emulator's core: one `(request) => Promise<Response>` that answers as the
+// service does. It routes by the generated operation table, authenticates,
+// parses and checks the body against the document, runs the operation's
+// handler, and answers in the service's protocol. Faults injected by a test
+// and the request log live here, so they apply however the engine is reached
+// (in-process, behind msw, over HTTP).
+import { operations, type OperationId } from "../../generated/operations.js";
+import { describeMismatch, mismatchOf, requestShapes } from "../../generated/shapes.js";
+import { authenticate } from "./auth.js";
+import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
+import { EmulatorError, errorResponse, fail, preflight, statusResponse, toResponse } from "./http.js";
+import { createMailer } from "./mail.js";
+import { route } from "./router.js";
+import type { SessionRecord, Store, UserRecord } from "./store.js";
+import { randomId, randomString, signAccessToken, type Signer } from "./tokens.js";
+
+export const API_PREFIX = "/api/v1";
+
+export interface EngineOptions {
+  readonly store: Store;
+  readonly signer: Signer;
+  readonly handlers: Handlers;
+  readonly apiOrigin: string;
+  readonly accessTokenLifetimeMs: number;
+  readonly now: () => number;
+  /** Requests under other paths (the mailbox, the control API) go here first; undefined: not theirs. */
+  readonly extraRoutes?: (request: Request, url: URL) => Promise<Response | undefined> | Response | undefined;
+}
+
+export type Fault =
+  | { readonly kind: "known-error"; readonly code: import("../../generated/known-errors.js").KnownErrorCode; readonly details?: Record<string, unknown> }
+  | { readonly kind: "status"; readonly status: number; readonly body?: string }
+  | { readonly kind: "latency"; readonly ms: number }
+  | { readonly kind: "rate-limit"; readonly retryAfterSeconds: number }
+  | { readonly kind: "drop" };
+
+export interface FaultRule {
+  readonly operationId: OperationId;
+  readonly fault: Fault;
+  /** How many more requests it applies to; Infinity for all. */
+  remaining: number;
+}
+
+export interface LoggedRequest {
+  readonly at: number;
+  readonly method: string;
+  readonly path: string;
+  readonly operationId: OperationId | null;
+  readonly status: number;
+  readonly knownError: string | null;
+}
+
+export interface Engine {
+  readonly fetch: (request: Request) => Promise<Response>;
+  readonly ctx: EmulatorContext;
+  readonly faults: FaultRule[];
+  readonly log: LoggedRequest[];
+}
+
+/** Requests kept in the log; older ones are dropped. */
+const LOG_LIMIT = 10_000;
+
+export function createEngine(o: EngineOptions): Engine {
+  const faults: FaultRule[] = [];
+  const log: LoggedRequest[] = [];
+  const ctx = createContext(o);
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.method === "OPTIONS") return preflight();
+    const extra = await o.extraRoutes?.(request, url);
+    if (extra) return extra;
+    const requestId = randomId();
+    const override = request.headers.has("x-stack-override-error-status");
+    if (!url.pathname.startsWith(`${API_PREFIX}/`) && url.pathname !== API_PREFIX) {
+      return statusResponse(404, `Not found: ${url.pathname}`, requestId, false);
+    }
+    const path = url.pathname.slice(API_PREFIX.length) || "/";
+    const matched = route(request.method, path);
+    if (!matched) return statusResponse(404, `Not found: ${request.method} ${url.pathname}`, requestId, override);
+    const { operationId, params } = matched;
+
+    const fault = takeFault(faults, operationId);
+    if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    if (fault?.kind === "drop") throw new TypeError("fetch failed (the emulator dropped the connection: an injected fault)");
+    if (fault?.kind === "status") return statusResponse(fault.status, fault.body ?? `Injected HTTP ${fault.status}`, requestId, override);
+    if (fault?.kind === "rate-limit") {
+      const response = statusResponse(429, "Too many requests", requestId, false);
+      response.headers.set("retry-after", String(fault.retryAfterSeconds));
+      return response;
+    }
+    try {
+      if (fault?.kind === "known-error") throw fail(fault.code, fault.details);
+      const body = await readBody(request, operationId);
+      const info = operations[operationId];
+      const caller = info.stackHeaders ? await authenticate(ctx, operationId, request.headers) : undefined;
+      const handler = o.handlers[operationId];
+      if (!handler) {
+        return statusResponse(501, `The emulator does not implement ${operationId} (${request.method} ${path}) yet.`, requestId, override);
+      }
+      const emulated: EmulatorRequest = {
+        operationId,
+        method: request.method,
+        url,
+        params,
+        query: url.searchParams,
+        body,
+        headers: request.headers,
+        project: caller?.project as EmulatorRequest["project"],
+        accessType: caller?.accessType ?? "client",
+        user: caller?.user ?? null,
+        session: caller?.session ?? null,
+        owner: caller?.owner ?? null,
+      };
+      if (emulated.user) emulated.user.last_active_at_millis = ctx.now();
+      return toResponse(await handler(emulated, ctx), requestId);
+    } catch (error) {
+      if (error instanceof EmulatorError) return errorResponse(error, requestId, override);
+      throw error;
+    }
+  }
+
+  return {
+    ctx,
+    faults,
+    log,
+    async fetch(request) {
+      const url = new URL(request.url);
+      const response = await handle(request);
+      if (url.pathname.startsWith(`${API_PREFIX}/`) && request.method !== "OPTIONS") {
+        const path = url.pathname.slice(API_PREFIX.length);
+        log.push({
+          at: ctx.now(),
+          method: request.method,
+          path: path + url.search,
+          operationId: route(request.method, path)?.operationId ?? null,
+          status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
+          knownError: response.headers.get("x-stack-known-error"),
+        });
+        if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+      }
+      return response;
+    },
+  };
+}
+
+function takeFault(faults: FaultRule[], operationId: OperationId): Fault | undefined {
+  const index = faults.findIndex((rule) => rule.operationId === operationId && rule.remaining > 0);
+  if (index < 0) return undefined;
+  const rule = faults[index] as FaultRule;
+  rule.remaining--;
+  if (rule.remaining <= 0) faults.splice(index, 1);
+  return rule.fault;
+}
+
+/** The body as JSON (or a form, for the token endpoint), checked against the document's request schema. */
+async function readBody(request: Request, operationId: OperationId): Promise<unknown> {
+  const text = await request.text();
+  const kind = operations[operationId].requestBody;
+  if (kind === "none") return undefined;
+  let body: unknown;
+  if (kind === "form") {
+    body = Object.fromEntries(new URLSearchParams(text));
+  } else {
+    const type = request.headers.get("content-type") ?? "";
+    if (text.trim() === "") {
+      body = undefined;
+    } else {
+      if (type !== "" && !/^application\/json\b/i.test(type)) throw fail("BODY_PARSING_ERROR", undefined, `Unsupported content type: ${type}`);
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw fail("BODY_PARSING_ERROR", undefined, "Invalid JSON in request body");
+      }
+    }
+  }
+  const shape = requestShapes[operationId];
+  if (shape !== undefined) {
+    const mismatch = mismatchOf(shape, body ?? {}, "body");
+    if (mismatch) {
+      const message = `Request validation failed on ${request.method} ${new URL(request.url).pathname}:\n  - ${describeMismatch(mismatch)}`;
+      throw fail("SCHEMA_ERROR", { message }, message);
+    }
+  }
+  return body;
+}
+
+function createContext(o: EngineOptions): EmulatorContext {
+  const mail = createMailer(o.store, o.now);
+  const accessTokenFor = (session: SessionRecord) => {
+    const user = o.store.tables.users.get(session.user_id);
+    return signAccessToken(o.signer, {
+      issuerOrigin: o.apiOrigin,
+      projectId: session.project_id,
+      userId: session.user_id,
+      sessionId: session.id,
+      isAnonymous: user?.is_anonymous ?? false,
+      nowMs: o.now(),
+      lifetimeMs: o.accessTokenLifetimeMs,
+    });
+  };
+  return {
+    store: o.store,
+    signer: o.signer,
+    mail,
+    now: o.now,
+    apiOrigin: o.apiOrigin,
+    accessTokenLifetimeMs: o.accessTokenLifetimeMs,
+    accessTokenFor,
+    async signIn(user: UserRecord, options = {}): Promise<SignedIn> {
+      const session: SessionRecord = {
+        id: randomId(),
+        project_id: user.project_id,
+        user_id: user.id,
+        refresh_token: randomString(45),
+        created_at_millis: o.now(),
+        last_used_at_millis: o.now(),
+        expires_at_millis: options.expiresAtMillis ?? null,
+        is_impersonation: options.isImpersonation ?? false,
+      };
+      o.store.put("sessions", session);
+      return { access_token: await accessTokenFor(session), refresh_token: session.refresh_token, session };
+    },
+    issueCode(c: IssueCode): string {
+      const code = randomString(45);
+      const link = c.callbackUrl === null ? null : withCode(c.callbackUrl, code);
+      o.store.put("codes", {
+        code,
+        project_id: c.projectId,
+        kind: c.kind,
+        created_at_millis: o.now(),
+        expires_at_millis: o.now() + c.lifetimeMs,
+        used_at_millis: null,
+        attempts: 0,
+        recipient: c.recipient,
+        link,
+        data: c.data,
+      });
+      return code;
+    },
+  };
+}
+
+function withCode(callbackUrl: string, code: string): string {
+  const url = new URL(callbackUrl);
+  url.searchParams.set("code", code);
+  return url.toString();
+}

@@ -1,0 +1,89 @@
+// The service's HTTP protocol (wire contract §1, §3): JSON answers with
+// `x-stack-request-id` and `cache-control: no-store`, known errors as
+// `{code, details?, error}` with `x-stack-known-error`, and the
+// override-error-status protocol (HTTP 200 with `x-stack-actual-status`).
+import { createKnownError, knownErrorStatus, type KnownErrorCode } from "../../generated/known-errors.js";
+
+/** A known error a handler raises: the engine answers it as the service does. */
+export class EmulatorError extends Error {
+  readonly code: KnownErrorCode;
+  readonly details: Readonly<Record<string, unknown>> | undefined;
+  readonly status: number;
+  constructor(code: KnownErrorCode, details?: Readonly<Record<string, unknown>>, message?: string) {
+    const known = createKnownError(code, details, message === undefined ? {} : { message });
+    super(known.message);
+    this.code = code;
+    this.details = details;
+    this.status = knownErrorStatus[code] ?? 400;
+  }
+}
+
+/** Shorthand: `throw fail("USER_NOT_FOUND")`. */
+export function fail(code: KnownErrorCode, details?: Readonly<Record<string, unknown>>, message?: string): EmulatorError {
+  return new EmulatorError(code, details, message);
+}
+
+/** What a handler answers: a status (default 200) and a JSON body, or a navigation. */
+export type Answer =
+  | { readonly status?: number; readonly body: unknown }
+  | { readonly redirect: string; readonly status?: 302 | 303 | 307 }
+  | { readonly text: string; readonly status?: number; readonly contentType?: string };
+
+/** The headers a browser app may read and send (the service's CORS policy). */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "x-stack-actual-status, x-stack-known-error, x-stack-request-id",
+};
+
+const CORS_PREFLIGHT: Readonly<Record<string, string>> = {
+  ...CORS_HEADERS,
+  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+  "access-control-allow-headers":
+    "content-type, x-stack-project-id, x-stack-access-type, x-stack-client-version, x-stack-publishable-client-key, " +
+    "x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-access-token, " +
+    "x-stack-refresh-token, x-stack-random-nonce, x-stack-override-error-status",
+  "access-control-max-age": "86400",
+};
+
+export function preflight(): Response {
+  return new Response(null, { status: 204, headers: CORS_PREFLIGHT });
+}
+
+function baseHeaders(requestId: string): Headers {
+  return new Headers({ ...CORS_HEADERS, "x-stack-request-id": requestId, "cache-control": "no-store, max-age=0" });
+}
+
+export function toResponse(answer: Answer, requestId: string): Response {
+  const headers = baseHeaders(requestId);
+  if ("redirect" in answer) {
+    headers.set("location", answer.redirect);
+    return new Response(null, { status: answer.status ?? 307, headers });
+  }
+  if ("text" in answer) {
+    headers.set("content-type", answer.contentType ?? "text/plain; charset=utf-8");
+    return new Response(answer.text, { status: answer.status ?? 200, headers });
+  }
+  headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers });
+}
+
+/**
+ * A known error as the service sends it. With `x-stack-override-error-status`
+ * on the request, the status travels in `x-stack-actual-status` under HTTP 200.
+ */
+export function errorResponse(error: EmulatorError, requestId: string, overrideStatus: boolean): Response {
+  const headers = baseHeaders(requestId);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("x-stack-known-error", error.code);
+  const body = error.details === undefined ? { code: error.code, error: error.message } : { code: error.code, details: error.details, error: error.message };
+  if (overrideStatus) headers.set("x-stack-actual-status", String(error.status));
+  return new Response(JSON.stringify(body), { status: overrideStatus ? 200 : error.status, headers });
+}
+
+/** A failure without a known error (the service's StatusError): plain text. */
+export function statusResponse(status: number, text: string, requestId: string, overrideStatus: boolean): Response {
+  const headers = baseHeaders(requestId);
+  headers.set("content-type", "text/plain; charset=utf-8");
+  if (overrideStatus && status >= 400) headers.set("x-stack-actual-status", String(status));
+  return new Response(text, { status: overrideStatus && status >= 400 ? 200 : status, headers });
+}

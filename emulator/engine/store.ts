@@ -1,0 +1,328 @@
+// The emulator's state: every record the service keeps, in tables that export
+// to JSON and import back (seed files, `--data` persistence, test fixtures).
+// Records hold wire-shaped fields (snake_case) so that views are thin; what
+// the service never shows (password hashes, token secrets) is kept beside.
+import type { components } from "../../generated/schema.js";
+
+export type ProjectConfig = components["schemas"]["ProjectConfig"];
+
+export interface ProjectRecord {
+  readonly id: string;
+  display_name: string;
+  description: string | null;
+  readonly created_at_millis: number;
+  is_production_mode: boolean;
+  config: ProjectConfig;
+  /** The team of the internal project whose members own this project (null for the internal project). */
+  owner_team_id: string | null;
+}
+
+/** A key set of a project (`/internal/api-keys`): the keys apps authenticate with. */
+export interface KeySetRecord {
+  readonly id: string;
+  readonly project_id: string;
+  description: string;
+  readonly created_at_millis: number;
+  expires_at_millis: number;
+  manually_revoked_at_millis?: number;
+  readonly publishable_client_key?: string;
+  readonly secret_server_key?: string;
+  readonly super_secret_admin_key?: string;
+}
+
+export interface UserRecord {
+  readonly id: string;
+  readonly project_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  readonly signed_up_at_millis: number;
+  last_active_at_millis: number;
+  client_metadata: unknown;
+  client_read_only_metadata: unknown;
+  server_metadata: unknown;
+  selected_team_id: string | null;
+  is_anonymous: boolean;
+  otp_auth_enabled: boolean;
+  passkey_auth_enabled: boolean;
+  /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */
+  totp_secret_base64: string | null;
+  /** `salt:hash`, base64 each (SHA-256 of salt and password); null without a password. */
+  password_hash: string | null;
+  oauth_providers: { id: string; account_id: string; email?: string | null }[];
+}
+
+export interface ContactChannelRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly user_id: string;
+  readonly type: "email";
+  value: string;
+  is_verified: boolean;
+  is_primary: boolean;
+  used_for_auth: boolean;
+}
+
+/** A session: what a refresh token stands for. */
+export interface SessionRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly user_id: string;
+  readonly refresh_token: string;
+  readonly created_at_millis: number;
+  last_used_at_millis: number | null;
+  readonly expires_at_millis: number | null;
+  readonly is_impersonation: boolean;
+}
+
+export interface TeamRecord {
+  readonly id: string;
+  readonly project_id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: unknown;
+  client_read_only_metadata: unknown;
+  server_metadata: unknown;
+  readonly created_at_millis: number;
+}
+
+/** A membership, with the member's profile in the team. */
+export interface MembershipRecord {
+  readonly project_id: string;
+  readonly team_id: string;
+  readonly user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+}
+
+export interface PermissionDefinitionRecord {
+  readonly project_id: string;
+  readonly scope: "team" | "project";
+  id: string;
+  description: string | null;
+  contained_permission_ids: string[];
+}
+
+/** A permission granted directly (not through containment). */
+export interface GrantRecord {
+  readonly project_id: string;
+  readonly scope: "team" | "project";
+  /** Null for a project permission. */
+  readonly team_id: string | null;
+  readonly user_id: string;
+  readonly permission_id: string;
+}
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly type: "user" | "team";
+  readonly user_id: string | null;
+  readonly team_id: string | null;
+  description: string;
+  /** The full secret; the service shows it once, then only its last four characters. */
+  readonly value: string;
+  readonly is_public: boolean;
+  readonly created_at_millis: number;
+  readonly expires_at_millis: number | null;
+  manually_revoked_at_millis: number | null;
+}
+
+export type CodeKind = "email_verification" | "password_reset" | "magic_link" | "team_invitation";
+
+/** A one-time code the service mailed (or handed out): what it is for and what it carries. */
+export interface CodeRecord {
+  readonly code: string;
+  readonly project_id: string;
+  readonly kind: CodeKind;
+  readonly created_at_millis: number;
+  readonly expires_at_millis: number;
+  used_at_millis: number | null;
+  attempts: number;
+  /** Who it was sent to, and the link that carried it. */
+  readonly recipient: string;
+  readonly link: string | null;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface EmailRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly to: readonly string[];
+  readonly from: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+  readonly sent_at_millis: number;
+  /** Why sending failed, for a test e-mail to a bad server; null when it went. */
+  readonly error: string | null;
+}
+
+export interface Tables {
+  readonly projects: Map<string, ProjectRecord>;
+  readonly keySets: Map<string, KeySetRecord>;
+  readonly users: Map<string, UserRecord>;
+  readonly contactChannels: Map<string, ContactChannelRecord>;
+  readonly sessions: Map<string, SessionRecord>;
+  readonly teams: Map<string, TeamRecord>;
+  /** Keyed `team_id/user_id`. */
+  readonly memberships: Map<string, MembershipRecord>;
+  /** Keyed `project_id/scope/id`. */
+  readonly permissionDefinitions: Map<string, PermissionDefinitionRecord>;
+  /** Keyed `project_id/scope/team_id/user_id/permission_id`. */
+  readonly grants: Map<string, GrantRecord>;
+  readonly apiKeys: Map<string, ApiKeyRecord>;
+  readonly codes: Map<string, CodeRecord>;
+  readonly emails: Map<string, EmailRecord>;
+}
+
+export type TableName = keyof Tables;
+
+const TABLE_NAMES: readonly TableName[] = [
+  "projects",
+  "keySets",
+  "users",
+  "contactChannels",
+  "sessions",
+  "teams",
+  "memberships",
+  "permissionDefinitions",
+  "grants",
+  "apiKeys",
+  "codes",
+  "emails",
+];
+
+/** The state as JSON: every table as a list of records. */
+export interface StateJson {
+  readonly version: 1;
+  readonly tables: { readonly [T in TableName]?: readonly unknown[] };
+}
+
+/**
+ * The tables, and the indexes the hot paths need (a user by e-mail, a session
+ * by refresh token). Indexes are rebuilt from the tables, never exported.
+ */
+export class Store {
+  readonly tables: Tables = emptyTables();
+  readonly #sessionsByToken = new Map<string, string>();
+  readonly #channelsByUser = new Map<string, Set<string>>();
+  readonly #authChannels = new Map<string, string>();
+
+  keyOf(table: TableName, record: Record<string, unknown>): string {
+    switch (table) {
+      case "memberships":
+        return `${String(record["team_id"])}/${String(record["user_id"])}`;
+      case "permissionDefinitions":
+        return `${String(record["project_id"])}/${String(record["scope"])}/${String(record["id"])}`;
+      case "grants":
+        return [record["project_id"], record["scope"], record["team_id"] ?? "", record["user_id"], record["permission_id"]].map(String).join("/");
+      case "codes":
+        return String(record["code"]);
+      default:
+        return String(record["id"]);
+    }
+  }
+
+  put<T extends TableName>(table: T, record: Tables[T] extends Map<string, infer R> ? R : never): void {
+    (this.tables[table] as Map<string, unknown>).set(this.keyOf(table, record as Record<string, unknown>), record);
+    if (table === "sessions") {
+      const session = record as SessionRecord;
+      this.#sessionsByToken.set(session.refresh_token, session.id);
+    }
+    if (table === "contactChannels") {
+      const channel = record as ContactChannelRecord;
+      let ids = this.#channelsByUser.get(channel.user_id);
+      if (!ids) this.#channelsByUser.set(channel.user_id, (ids = new Set()));
+      ids.add(channel.id);
+      if (channel.used_for_auth) this.#authChannels.set(authKey(channel.project_id, channel.value), channel.id);
+    }
+  }
+
+  delete(table: TableName, key: string): void {
+    if (table === "sessions") {
+      const session = this.tables.sessions.get(key);
+      if (session) this.#sessionsByToken.delete(session.refresh_token);
+    }
+    if (table === "contactChannels") {
+      const channel = this.tables.contactChannels.get(key);
+      if (channel) this.#channelsByUser.get(channel.user_id)?.delete(key);
+    }
+    this.tables[table].delete(key);
+  }
+
+  /** The user's contact channels. */
+  channelsOf(userId: string): ContactChannelRecord[] {
+    const ids = this.#channelsByUser.get(userId);
+    if (!ids) return [];
+    const out: ContactChannelRecord[] = [];
+    for (const id of ids) {
+      const channel = this.tables.contactChannels.get(id);
+      if (channel) out.push(channel);
+    }
+    return out;
+  }
+
+  /**
+   * The channel a user signs in with by this e-mail in this project. Handlers
+   * that change a channel's value or `used_for_auth` put it again, which keeps
+   * the index whole; an entry left behind by an old value is checked and dropped.
+   */
+  authChannelByEmail(projectId: string, email: string): ContactChannelRecord | undefined {
+    const key = authKey(projectId, email);
+    const channel = this.tables.contactChannels.get(this.#authChannels.get(key) ?? "");
+    if (channel && channel.used_for_auth && authKey(channel.project_id, channel.value) === key) return channel;
+    this.#authChannels.delete(key);
+    return undefined;
+  }
+
+  sessionByRefreshToken(token: string): SessionRecord | undefined {
+    const id = this.#sessionsByToken.get(token);
+    return id === undefined ? undefined : this.tables.sessions.get(id);
+  }
+
+  clear(): void {
+    for (const name of TABLE_NAMES) this.tables[name].clear();
+    this.#sessionsByToken.clear();
+    this.#channelsByUser.clear();
+    this.#authChannels.clear();
+  }
+
+  toJSON(): StateJson {
+    const tables: Record<string, unknown[]> = {};
+    for (const name of TABLE_NAMES) tables[name] = [...this.tables[name].values()].map((record) => structuredClone(record));
+    return { version: 1, tables };
+  }
+
+  /** Replaces the state with `json` (as `toJSON` writes it). */
+  load(json: StateJson): void {
+    if (json === null || typeof json !== "object" || json.version !== 1 || typeof json.tables !== "object") {
+      throw new TypeError('Emulator state must be { "version": 1, "tables": { ... } }, as exportState() writes it.');
+    }
+    this.clear();
+    for (const name of TABLE_NAMES) {
+      for (const record of json.tables[name] ?? []) this.put(name, structuredClone(record) as never);
+    }
+  }
+}
+
+/** E-mail addresses are compared without case, as the service does. */
+function authKey(projectId: string, email: string): string {
+  return `${projectId}\n${email.toLowerCase()}`;
+}
+
+function emptyTables(): Tables {
+  return {
+    projects: new Map(),
+    keySets: new Map(),
+    users: new Map(),
+    contactChannels: new Map(),
+    sessions: new Map(),
+    teams: new Map(),
+    memberships: new Map(),
+    permissionDefinitions: new Map(),
+    grants: new Map(),
+    apiKeys: new Map(),
+    codes: new Map(),
+    emails: new Map(),
+  };
+}

@@ -1,0 +1,169 @@
+// What several areas of the API share: finding the user a path means (`me` or
+// an id), requiring a signed-in user, making a user record, checking a
+// callback URL against the project's trusted domains, and mailing a code as a
+// link with the service's template.
+import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
+import { fail } from "../engine/http.js";
+import type { CodeKind, ProjectRecord, UserRecord } from "../engine/store.js";
+import { hashPassword, randomId } from "../engine/tokens.js";
+
+/** The signed-in user, or the service's USER_AUTHENTICATION_REQUIRED. */
+export function requireUser(request: EmulatorRequest): UserRecord {
+  if (!request.user) throw fail("USER_AUTHENTICATION_REQUIRED");
+  return request.user;
+}
+
+/**
+ * The user a `user_id` (path or query) names: `me` is the signed-in user
+ * (CANNOT_GET_OWN_USER_WITHOUT_USER without one); a client may name only
+ * itself; an unknown id is USER_NOT_FOUND.
+ */
+export function userOf(request: EmulatorRequest, ctx: EmulatorContext, userId: string): UserRecord {
+  if (userId === "me") {
+    if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    return request.user;
+  }
+  const user = ctx.store.tables.users.get(userId);
+  if (!user || user.project_id !== request.project.id) throw fail("USER_NOT_FOUND");
+  if (request.accessType === "client" && request.user?.id !== user.id) throw fail("USER_NOT_FOUND");
+  return user;
+}
+
+export interface NewUser {
+  readonly email?: string | null;
+  readonly emailVerified?: boolean;
+  readonly emailAuth?: boolean;
+  readonly password?: string | null;
+  readonly displayName?: string | null;
+  readonly profileImageUrl?: string | null;
+  readonly isAnonymous?: boolean;
+  readonly clientMetadata?: unknown;
+  readonly clientReadOnlyMetadata?: unknown;
+  readonly serverMetadata?: unknown;
+}
+
+/** Makes a user (and their primary e-mail channel); USER_EMAIL_ALREADY_EXISTS when another user signs in with it. */
+export async function createUserRecord(ctx: EmulatorContext, project: ProjectRecord, o: NewUser): Promise<UserRecord> {
+  const emailAuth = o.emailAuth ?? true;
+  if (o.email && emailAuth && ctx.store.authChannelByEmail(project.id, o.email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
+  const now = ctx.now();
+  const user: UserRecord = {
+    id: randomId(),
+    project_id: project.id,
+    display_name: o.displayName ?? null,
+    profile_image_url: o.profileImageUrl ?? null,
+    signed_up_at_millis: now,
+    last_active_at_millis: now,
+    client_metadata: o.clientMetadata ?? {},
+    client_read_only_metadata: o.clientReadOnlyMetadata ?? {},
+    server_metadata: o.serverMetadata ?? {},
+    selected_team_id: null,
+    is_anonymous: o.isAnonymous ?? false,
+    otp_auth_enabled: false,
+    passkey_auth_enabled: false,
+    totp_secret_base64: null,
+    password_hash: o.password ? await hashPassword(o.password) : null,
+    oauth_providers: [],
+  };
+  ctx.store.put("users", user);
+  if (o.email) {
+    ctx.store.put("contactChannels", {
+      id: randomId(),
+      project_id: project.id,
+      user_id: user.id,
+      type: "email",
+      value: o.email,
+      is_verified: o.emailVerified ?? false,
+      is_primary: true,
+      used_for_auth: emailAuth,
+    });
+  }
+  return user;
+}
+
+/** Password rules of the service: 8 to 70 characters. */
+export function checkPasswordRules(password: string): void {
+  if (password.length < 8) throw fail("PASSWORD_TOO_SHORT", { min_length: 8 });
+  if (password.length > 70) throw fail("PASSWORD_TOO_LONG", { maxLength: 70 });
+}
+
+/**
+ * A callback URL the service will mail must be on a trusted domain of the
+ * project (or localhost, when the project allows it): REDIRECT_URL_NOT_WHITELISTED otherwise.
+ */
+export function checkCallbackUrl(project: ProjectRecord, url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw fail("REDIRECT_URL_NOT_WHITELISTED");
+  }
+  const local = parsed.hostname === "localhost" || parsed.hostname === "127.0.0.1" || parsed.hostname.endsWith(".localhost");
+  if (local && project.config.allow_localhost) return;
+  const trusted = project.config.domains.some(({ domain }) => {
+    try {
+      return new URL(domain).origin === parsed.origin;
+    } catch {
+      return false;
+    }
+  });
+  if (!trusted) throw fail("REDIRECT_URL_NOT_WHITELISTED");
+}
+
+const TEMPLATES: Record<CodeKind, { subject: string; text: (link: string, project: string) => string }> = {
+  email_verification: {
+    subject: "Verify your email at {project}",
+    text: (link, project) => `Welcome to ${project}!\n\nPlease verify your e-mail address by opening this link:\n${link}\n\nIf you did not sign up, ignore this e-mail.`,
+  },
+  password_reset: {
+    subject: "Reset your password at {project}",
+    text: (link, project) => `Someone asked to reset your password at ${project}.\n\nSet a new password here:\n${link}\n\nIf it was not you, ignore this e-mail.`,
+  },
+  magic_link: {
+    subject: "Sign in to {project}",
+    text: (link, project) => `Sign in to ${project} with this link:\n${link}\n\nIf you did not ask for it, ignore this e-mail.`,
+  },
+  team_invitation: {
+    subject: "You are invited to a team at {project}",
+    text: (link, project) => `You have been invited to join a team at ${project}.\n\nAccept the invitation here:\n${link}`,
+  },
+};
+
+/** How long each kind of code lives, as the service sets it. */
+export const CODE_LIFETIME_MS: Record<CodeKind, number> = {
+  email_verification: 7 * 24 * 3600 * 1000,
+  password_reset: 24 * 3600 * 1000,
+  magic_link: 10 * 60 * 1000,
+  team_invitation: 7 * 24 * 3600 * 1000,
+};
+
+/** Issues a code of `kind` for `to`, mails it as a link to `callbackUrl`, and returns the code. */
+export function mailCode(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  o: { readonly kind: CodeKind; readonly to: string; readonly callbackUrl: string; readonly data: Readonly<Record<string, unknown>> },
+): string {
+  const code = ctx.issueCode({ projectId: project.id, kind: o.kind, recipient: o.to, callbackUrl: o.callbackUrl, lifetimeMs: CODE_LIFETIME_MS[o.kind], data: o.data });
+  const record = ctx.store.tables.codes.get(code);
+  const template = TEMPLATES[o.kind];
+  ctx.mail.send({
+    projectId: project.id,
+    to: o.to,
+    subject: template.subject.replace("{project}", project.display_name),
+    text: template.text(record?.link ?? o.callbackUrl, project.display_name),
+  });
+  return code;
+}
+
+/**
+ * Redeems a code of `kind`: VERIFICATION_CODE_NOT_FOUND, _EXPIRED or
+ * _ALREADY_USED as the service answers; `consume: false` only checks it.
+ */
+export function redeemCode(ctx: EmulatorContext, project: ProjectRecord, kind: CodeKind, code: string, consume = true) {
+  const record = ctx.store.tables.codes.get(code);
+  if (!record || record.kind !== kind || record.project_id !== project.id) throw fail("VERIFICATION_CODE_NOT_FOUND");
+  if (record.expires_at_millis <= ctx.now()) throw fail("VERIFICATION_CODE_EXPIRED");
+  if (record.used_at_millis !== null) throw fail("VERIFICATION_CODE_ALREADY_USED");
+  if (consume) record.used_at_millis = ctx.now();
+  return record;
+}

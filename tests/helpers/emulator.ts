@@ -1,0 +1,90 @@
+// An emulator for a test, whose every exchange under /api/v1 is validated
+// against the document (request and answer: status, headers, body schema).
+// A violation is recorded and fails the test that made it (`expectNoViolations`
+// runs after each test of a file that calls `useEmulator`).
+import { readFileSync } from "node:fs";
+import { afterEach, beforeEach, expect } from "vitest";
+import { createEmulator, DEMO_KEYS, type Emulator, type EmulatorOptions } from "../../emulator/index.js";
+import { StackAdminApp, StackClientApp, StackServerApp } from "../../runtime/index.js";
+import { createExchangeValidator, type Violation } from "./openapi-validator.js";
+
+const document = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as object;
+const validator = createExchangeValidator(document);
+
+export interface CheckedEmulator extends Emulator {
+  /** Violations of the document seen so far: `METHOD path status: message`. */
+  readonly violations: string[];
+}
+
+/** Wraps the emulator's fetch so that every API exchange is checked against the document. */
+export async function checkedEmulator(options: EmulatorOptions = {}): Promise<CheckedEmulator> {
+  const emulator = await createEmulator(options);
+  const violations: string[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    const requestText = await request.clone().text();
+    const response = await emulator.fetch(request);
+    if (!url.pathname.startsWith("/api/v1/") || url.pathname.startsWith("/api/v1/mailbox")) return response;
+    const responseText = await response.clone().text();
+    const found: Violation[] = validator.validate({
+      request: {
+        method: request.method,
+        path: url.pathname + url.search,
+        headers: Object.fromEntries(request.headers),
+        ...(requestText === "" ? {} : { body: parse(requestText, request.headers.get("content-type")) }),
+      },
+      response: {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        ...(responseText === "" ? {} : { body: parse(responseText, response.headers.get("content-type")) }),
+      },
+    });
+    for (const v of found) violations.push(`${request.method} ${url.pathname} ${response.status}: ${v.path} ${v.message}`);
+    return response;
+  };
+  return { ...emulator, fetch, violations };
+}
+
+function parse(text: string, contentType: string | null): unknown {
+  if (contentType?.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A fresh checked emulator before each test of the file, and a check after each
+ * that it saw no violation of the document. Returns a getter.
+ */
+export function useEmulator(options: EmulatorOptions = {}): () => CheckedEmulator {
+  let current: CheckedEmulator | undefined;
+  beforeEach(async () => {
+    current = await checkedEmulator(options);
+  });
+  afterEach(() => {
+    expect(current?.violations ?? []).toEqual([]);
+  });
+  return () => {
+    if (!current) throw new Error("useEmulator: no emulator outside a test");
+    return current;
+  };
+}
+
+/** Apps of the demo project on `emulator` (in-process: its fetch is the apps' fetch). */
+export function demoApps(emulator: Emulator) {
+  const common = {
+    projectId: DEMO_KEYS.projectId,
+    publishableClientKey: DEMO_KEYS.publishableClientKey,
+    baseUrl: emulator.apiOrigin,
+    environment: { fetch: emulator.fetch },
+    browser: null,
+    noAutomaticPrefetch: true,
+  } as const;
+  return {
+    client: () => new StackClientApp({ ...common, tokenStore: "memory" }),
+    server: () => new StackServerApp({ ...common, tokenStore: "memory", secretServerKey: DEMO_KEYS.secretServerKey }),
+    admin: () => new StackAdminApp({ ...common, tokenStore: "memory", secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey }),
+  };
+}
