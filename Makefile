@@ -6,8 +6,9 @@ export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 
 NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
+EMULATOR_PORT ?= 8102
 
-.PHONY: install generate check-generated lint typecheck test test-browser build mock demo example size clean
+.PHONY: install generate check-generated lint typecheck test test-browser build mock emulator demo example size bench clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -34,14 +35,20 @@ test: install typecheck
 build: install
 	$(NODE_BIN)/tsdown
 
+# Prism's mock of the document (contract tests): every call gets the document's example answer.
 mock: install
 	node scripts/mock.mjs --port $(MOCK_PORT)
 
-# The example React app against the mock of the API, on 127.0.0.1; prints the URL, runs until Ctrl-C.
-demo: install
-	node scripts/demo.mjs --mock-port $(MOCK_PORT)
+# The stateful emulator of the API (the `stackkit-emulator` bin, run from source) on 127.0.0.1:$(EMULATOR_PORT);
+# prints its URLs and development keys, runs until Ctrl-C. More options: make emulator ARGS="--data state.json".
+emulator: install
+	node scripts/emulator.mjs --port $(EMULATOR_PORT) $(ARGS)
 
-# Only the example app's build (examples/react-app/dist), pointed at the mock's default address.
+# The example React app against the emulator (fresh state), on 127.0.0.1; prints the app and mailbox URLs, runs until Ctrl-C.
+demo: install
+	node scripts/demo.mjs --api-port $(EMULATOR_PORT)
+
+# Only the example app's build (examples/react-app/dist), pointed at the emulator's default address.
 example: install
 	node scripts/serve-example.mjs --build-only
 
@@ -51,6 +58,10 @@ test-browser: install
 
 size: install
 	node scripts/size.mjs
+
+# The emulator's speed and footprint against its budgets (start, ready, requests per second, memory).
+bench: install
+	node --expose-gc scripts/bench.mjs
 
 clean:
 	rm -rf dist examples/react-app/dist tests/browser/artifacts

@@ -7,7 +7,8 @@ import { seedDefaults } from "./engine/seed.js";
 import { Store, type StateJson } from "./engine/store.js";
 import { createSigner } from "./engine/tokens.js";
 import { handlers } from "./handlers/index.js";
-import { extraRoutes } from "./routes.js";
+import { MAILBOX_API_PREFIX } from "./mailbox.js";
+import { extraRoutes, routesBeforeEngine, type RouteParts } from "./routes.js";
 
 export interface EmulatorOptions {
   /**
@@ -32,6 +33,10 @@ export interface Emulator {
   readonly apiOrigin: string;
   /** @internal the engine, for the HTTP server and tests of the emulator itself. */
   readonly engine: Engine;
+  /** Where it listens over HTTP; undefined in-process (`startEmulatorServer` gives one). */
+  readonly url: string | undefined;
+  /** Stops it: in-process there is nothing to free, so this resolves at once. */
+  close(): Promise<void>;
 }
 
 export const DEFAULT_API_ORIGIN = "http://localhost:8102";
@@ -48,6 +53,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   else if (state !== "empty") store.load(state);
   const signer = await createSigner();
   let control: EmulatorControl | undefined;
+  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signer });
   const engine = createEngine({
     store,
     signer,
@@ -55,8 +61,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     apiOrigin,
     now,
     accessTokenLifetimeMs: options.accessTokenLifetimeMs ?? TEN_MINUTES,
-    extraRoutes: (request, url) => extraRoutes(request, url, { store, control: control as EmulatorControl, signer }),
+    extraRoutes: (request, url) => extraRoutes(request, url, routeParts()),
   });
   control = createControl({ engine, store, clock, seed: () => seedDefaults(store, now()) });
-  return { fetch: engine.fetch, control, apiOrigin, engine };
+  // The mailbox API lives under /api/v1 (Inbucket's path) but is not the service's: answered before the engine, never logged.
+  const fetch = (request: Request): Promise<Response> =>
+    request.url.includes(MAILBOX_API_PREFIX) ? routesBeforeEngine(request, routeParts()).then((answer) => answer ?? engine.fetch(request)) : engine.fetch(request);
+  return { fetch, control, apiOrigin, engine, url: undefined, close: async () => {} };
 }

@@ -1,9 +1,17 @@
 // What the emulator serves beside the API: the health probe the service
-// answers, the Inbucket-compatible mailbox API and page, and the control API
-// over HTTP (`/emulator/v1/…`).
+// answers, the Inbucket-compatible mailbox API and page (emulator/mailbox.ts),
+// and the control API over HTTP (`/emulator/v1/…`), which calls the same
+// functions as `emulator.control`. Control answers are JSON; a bad request is
+// a 400 `{ "error": "…" }`.
+import { knownErrorStatus, type KnownErrorCode } from "../generated/known-errors.js";
+import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
-import type { Store } from "./engine/store.js";
+import { preflight } from "./engine/http.js";
+import { DEMO_KEYS } from "./engine/seed.js";
+import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
 import type { Signer } from "./engine/tokens.js";
+import type { Fault } from "./engine/engine.js";
+import { MAILBOX_API_PREFIX, mailboxApi, mailboxPage } from "./mailbox.js";
 
 export interface RouteParts {
   readonly store: Store;
@@ -11,20 +19,213 @@ export interface RouteParts {
   readonly signer: Signer;
 }
 
-export async function extraRoutes(request: Request, url: URL, _parts: RouteParts): Promise<Response | undefined> {
+export const CONTROL_PREFIX = "/emulator/v1/";
+
+const OPEN_CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "*",
+  "access-control-allow-headers": "*",
+  "access-control-expose-headers": "*",
+} as const;
+
+export async function extraRoutes(request: Request, url: URL, parts: RouteParts): Promise<Response | undefined> {
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
-  if (url.pathname === "/health" && request.method === "GET") {
-    return Response.json(
-      { status: "ok" },
-      {
-        headers: {
-          "access-control-allow-origin": "*",
-          "access-control-allow-methods": "*",
-          "access-control-allow-headers": "*",
-          "access-control-expose-headers": "*",
-        },
-      },
-    );
+  if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
+  if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
+  return (await mailboxApi(request, url, parts.store)) ?? mailboxPage(request, url, parts.store);
+}
+
+/**
+ * The routes under /api/v1 that are not the service's (the mailbox API): the
+ * emulator answers them before the engine, so that they are neither routed
+ * as operations nor written to the request log. Undefined for other requests.
+ */
+export async function routesBeforeEngine(request: Request, parts: RouteParts): Promise<Response | undefined> {
+  if (!request.url.includes(MAILBOX_API_PREFIX)) return undefined;
+  const url = new URL(request.url);
+  if (!url.pathname.startsWith(MAILBOX_API_PREFIX)) return undefined;
+  if (request.method === "OPTIONS") return preflight();
+  return mailboxApi(request, url, parts.store);
+}
+
+// THE CONTROL API
+
+class ControlError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
   }
-  return undefined;
+}
+
+const ok = (body: unknown = { ok: true }, status = 200) => Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store" } });
+
+async function bodyOf(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ControlError("The body is not JSON");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ControlError("The body must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+function optionalString(body: Record<string, unknown>, key: string): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new ControlError(`"${key}" must be a string`);
+  return value;
+}
+
+function optionalBoolean(body: Record<string, unknown>, key: string): boolean | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw new ControlError(`"${key}" must be true or false`);
+  return value;
+}
+
+const FAULT_KINDS = ["known-error", "status", "latency", "rate-limit", "drop"] as const;
+
+/** A fault as the control API takes it, checked: the engine trusts what it is given. */
+export function parseFault(value: unknown): Fault {
+  if (value === null || typeof value !== "object") throw new ControlError(`"fault" must be an object with a "kind" (${FAULT_KINDS.join(", ")})`);
+  const fault = value as Record<string, unknown>;
+  const number = (key: string, min: number) => {
+    const n = fault[key];
+    if (typeof n !== "number" || !Number.isFinite(n) || n < min) throw new ControlError(`A "${String(fault["kind"])}" fault needs "${key}", a number >= ${min}`);
+    return n;
+  };
+  switch (fault["kind"]) {
+    case "known-error": {
+      const code = fault["code"];
+      if (typeof code !== "string" || !(code in knownErrorStatus)) throw new ControlError(`"code" must be a known error code of the service, not ${JSON.stringify(code)}`);
+      const details = fault["details"];
+      if (details !== undefined && (details === null || typeof details !== "object")) throw new ControlError('"details" must be an object');
+      return details === undefined ? { kind: "known-error", code: code as KnownErrorCode } : { kind: "known-error", code: code as KnownErrorCode, details: details as Record<string, unknown> };
+    }
+    case "status": {
+      const status = number("status", 200);
+      if (!Number.isInteger(status) || status > 599) throw new ControlError('"status" must be an HTTP status (200-599)');
+      const body = fault["body"];
+      if (body !== undefined && typeof body !== "string") throw new ControlError('"body" must be a string');
+      return body === undefined ? { kind: "status", status } : { kind: "status", status, body };
+    }
+    case "latency":
+      return { kind: "latency", ms: number("ms", 0) };
+    case "rate-limit":
+      return { kind: "rate-limit", retryAfterSeconds: number("retryAfterSeconds", 0) };
+    case "drop":
+      return { kind: "drop" };
+    default:
+      throw new ControlError(`"fault.kind" must be one of ${FAULT_KINDS.join(", ")}`);
+  }
+}
+
+function operationIdOf(value: unknown): OperationId {
+  if (typeof value !== "string" || !Object.hasOwn(operations, value)) throw new ControlError(`"operationId" must name an operation of the document, not ${JSON.stringify(value)}`);
+  return value as OperationId;
+}
+
+/** A user as the control API shows it: the record without its secrets. */
+export function userView(user: UserRecord): Omit<UserRecord, "password_hash" | "totp_secret_base64"> & { has_password: boolean } {
+  const { password_hash, totp_secret_base64: _secret, ...rest } = user;
+  return { ...rest, has_password: password_hash !== null };
+}
+
+const CODE_KINDS: readonly CodeKind[] = ["email_verification", "password_reset", "magic_link", "team_invitation"];
+
+const clockView = (control: EmulatorControl) => ({ now: control.now(), iso: new Date(control.now()).toISOString() });
+
+async function controlApi(request: Request, url: URL, control: EmulatorControl): Promise<Response> {
+  const route = `${request.method} ${url.pathname.slice(CONTROL_PREFIX.length).replace(/\/+$/, "")}`;
+  const query = url.searchParams;
+  try {
+    switch (route) {
+      case "POST reset": {
+        const empty = optionalBoolean(await bodyOf(request), "empty");
+        control.reset(empty === undefined ? {} : { empty });
+        return ok();
+      }
+      case "GET state":
+        return ok(control.exportState());
+      case "PUT state": {
+        const state = await bodyOf(request);
+        try {
+          control.importState(state as unknown as StateJson);
+        } catch (error) {
+          throw new ControlError(error instanceof Error ? error.message : String(error));
+        }
+        return ok();
+      }
+      case "GET clock":
+        return ok(clockView(control));
+      case "POST clock/advance": {
+        const ms = (await bodyOf(request))["ms"];
+        if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new ControlError('"ms" must be a number of milliseconds >= 0');
+        control.advanceClock(ms);
+        return ok(clockView(control));
+      }
+      case "POST faults": {
+        const body = await bodyOf(request);
+        const times = body["times"];
+        if (times !== undefined && times !== "always" && (typeof times !== "number" || !Number.isInteger(times) || times < 1)) {
+          throw new ControlError('"times" must be a whole number >= 1, or "always"');
+        }
+        control.injectFault(operationIdOf(body["operationId"]), parseFault(body["fault"]), { times: times === "always" ? Infinity : (times ?? 1) });
+        return ok();
+      }
+      case "DELETE faults":
+        control.clearFaults();
+        return ok();
+      case "GET requests": {
+        const operationId = query.get("operation_id");
+        return ok(control.requests(operationId === null ? {} : { operationId: operationIdOf(operationId) }));
+      }
+      case "DELETE requests":
+        control.clearRequests();
+        return ok();
+      case "GET emails": {
+        const to = query.get("to");
+        const projectId = query.get("project_id");
+        return ok(control.emails({ ...(to === null ? {} : { to }), ...(projectId === null ? {} : { projectId }) }));
+      }
+      case "GET codes": {
+        const recipient = query.get("recipient");
+        const kind = query.get("kind");
+        if (kind !== null && !CODE_KINDS.includes(kind as CodeKind)) throw new ControlError(`"kind" must be one of ${CODE_KINDS.join(", ")}`);
+        return ok(control.codes({ ...(recipient === null ? {} : { recipient }), ...(kind === null ? {} : { kind: kind as CodeKind }) }));
+      }
+      case "POST users": {
+        const body = await bodyOf(request);
+        const optional = {
+          email: optionalString(body, "email"),
+          password: optionalString(body, "password"),
+          displayName: optionalString(body, "displayName"),
+          emailVerified: optionalBoolean(body, "emailVerified"),
+          isAnonymous: optionalBoolean(body, "isAnonymous"),
+          clientMetadata: body["clientMetadata"],
+          serverMetadata: body["serverMetadata"],
+        };
+        const defined = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
+        const user = await control.createUser({ projectId: optionalString(body, "projectId") ?? DEMO_KEYS.projectId, ...defined });
+        return ok(userView(user), 201);
+      }
+      case "POST sessions": {
+        const userId = optionalString(await bodyOf(request), "userId");
+        if (userId === undefined) throw new ControlError('"userId" is required');
+        return ok(await control.createSession(userId), 201);
+      }
+      default:
+        throw new ControlError(`No control route ${request.method} ${url.pathname}`, 404);
+    }
+  } catch (error) {
+    // The control functions throw RangeError / TypeError for what they refuse (an unknown project, a taken e-mail).
+    if (error instanceof ControlError) return ok({ error: error.message }, error.status);
+    if (error instanceof RangeError || error instanceof TypeError) return ok({ error: error.message }, 400);
+    throw error;
+  }
 }

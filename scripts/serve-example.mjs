@@ -7,7 +7,7 @@
 // The server is a plain static one with a single-page-app fallback: every path
 // that is not a file of the build (/handler/sign-in, /handler/oauth-callback?…)
 // gets index.html, and the app's own router picks the page.
-// Usage: node scripts/serve-example.mjs [--api-url http://127.0.0.1:4010] [--port 5173] [--out dir]
+// Usage: node scripts/serve-example.mjs [--api-url http://127.0.0.1:8102] [--port 5173] [--out dir]
 
 import { createReadStream, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const EXAMPLE_DIR = path.join(root, "examples/react-app");
-export const DEFAULT_API_URL = "http://127.0.0.1:4010";
+/** Where `make emulator` listens. */
+export const DEFAULT_API_URL = "http://127.0.0.1:8102";
 
 /**
  * `vite build` of the example app with `VITE_STACK_API_URL` set to `apiUrl`.

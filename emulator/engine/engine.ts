@@ -113,7 +113,7 @@ export function createEngine(o: EngineOptions): Engine {
         owner: caller?.owner ?? null,
       };
       if (emulated.user) emulated.user.last_active_at_millis = ctx.now();
-      return toResponse(await handler(emulated, ctx), requestId);
+      return toResponse(await handler(emulated, ctx), requestId, override);
     } catch (error) {
       if (error instanceof EmulatorError) return errorResponse(error, requestId, override);
       throw error;

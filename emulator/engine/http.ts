@@ -53,7 +53,13 @@ function baseHeaders(requestId: string): Headers {
   return new Headers({ ...CORS_HEADERS, "x-stack-request-id": requestId, "cache-control": "no-store, max-age=0" });
 }
 
-export function toResponse(answer: Answer, requestId: string): Response {
+/**
+ * A handler's answer as a Response. An error status (4xx, 5xx) without a known
+ * error follows the override-error-status protocol too, as the service's
+ * status errors do.
+ */
+export function toResponse(answer: Answer, requestId: string, overrideStatus = false): Response {
+  if ("text" in answer && (answer.status ?? 200) >= 400) return statusResponse(answer.status ?? 400, answer.text, requestId, overrideStatus);
   const headers = baseHeaders(requestId);
   if ("redirect" in answer) {
     headers.set("location", answer.redirect);
@@ -64,7 +70,12 @@ export function toResponse(answer: Answer, requestId: string): Response {
     return new Response(answer.text, { status: answer.status ?? 200, headers });
   }
   headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers });
+  const status = answer.status ?? 200;
+  if (overrideStatus && status >= 400) {
+    headers.set("x-stack-actual-status", String(status));
+    return new Response(JSON.stringify(answer.body), { status: 200, headers });
+  }
+  return new Response(JSON.stringify(answer.body), { status, headers });
 }
 
 /**

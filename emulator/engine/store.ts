@@ -127,7 +127,7 @@ export interface ApiKeyRecord {
   manually_revoked_at_millis: number | null;
 }
 
-export type CodeKind = "email_verification" | "password_reset" | "magic_link" | "team_invitation";
+export type CodeKind = "email_verification" | "password_reset" | "magic_link" | "team_invitation" | "mfa_attempt";
 
 /** A one-time code the service mailed (or handed out): what it is for and what it carries. */
 export interface CodeRecord {

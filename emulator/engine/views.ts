@@ -46,7 +46,8 @@ export function clientUserView(store: Store, user: UserRecord): Schemas["ClientU
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: user.signed_up_at_millis,
     has_password: user.password_hash !== null,
-    auth_with_email: primary?.used_for_auth ?? false,
+    // As the service computes it: the user can sign in with an e-mail (a password, or one-time codes).
+    auth_with_email: user.password_hash !== null || user.otp_auth_enabled,
     oauth_providers: user.oauth_providers.map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null })),
     selected_team_id: team ? team.id : null,
     selected_team: team ? clientTeamView(team) : null,

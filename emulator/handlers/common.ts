@@ -110,7 +110,10 @@ export function checkCallbackUrl(project: ProjectRecord, url: string): void {
   if (!trusted) throw fail("REDIRECT_URL_NOT_WHITELISTED");
 }
 
-const TEMPLATES: Record<CodeKind, { subject: string; text: (link: string, project: string) => string }> = {
+/** The codes the service mails (an MFA attempt code is answered, never mailed). */
+type MailedKind = Exclude<CodeKind, "mfa_attempt">;
+
+const TEMPLATES: Record<MailedKind, { subject: string; text: (link: string, project: string) => string }> = {
   email_verification: {
     subject: "Verify your email at {project}",
     text: (link, project) => `Welcome to ${project}!\n\nPlease verify your e-mail address by opening this link:\n${link}\n\nIf you did not sign up, ignore this e-mail.`,
@@ -131,6 +134,7 @@ const TEMPLATES: Record<CodeKind, { subject: string; text: (link: string, projec
 
 /** How long each kind of code lives, as the service sets it. */
 export const CODE_LIFETIME_MS: Record<CodeKind, number> = {
+  mfa_attempt: 5 * 60 * 1000,
   email_verification: 7 * 24 * 3600 * 1000,
   password_reset: 24 * 3600 * 1000,
   magic_link: 10 * 60 * 1000,
@@ -141,7 +145,7 @@ export const CODE_LIFETIME_MS: Record<CodeKind, number> = {
 export function mailCode(
   ctx: EmulatorContext,
   project: ProjectRecord,
-  o: { readonly kind: CodeKind; readonly to: string; readonly callbackUrl: string; readonly data: Readonly<Record<string, unknown>> },
+  o: { readonly kind: MailedKind; readonly to: string; readonly callbackUrl: string; readonly data: Readonly<Record<string, unknown>> },
 ): string {
   const code = ctx.issueCode({ projectId: project.id, kind: o.kind, recipient: o.to, callbackUrl: o.callbackUrl, lifetimeMs: CODE_LIFETIME_MS[o.kind], data: o.data });
   const record = ctx.store.tables.codes.get(code);
@@ -166,4 +170,63 @@ export function redeemCode(ctx: EmulatorContext, project: ProjectRecord, kind: C
   if (record.used_at_millis !== null) throw fail("VERIFICATION_CODE_ALREADY_USED");
   if (consume) record.used_at_millis = ctx.now();
   return record;
+}
+
+/**
+ * A status error of the service: a status and a plain-text message, no
+ * known-error code (e.g. 400 "Contact channel not found"). Thrown from a handler
+ * of a map wrapped with `withStatusErrors`, which answers it as plain text.
+ */
+export class StatusFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+  ) {
+    super(text);
+  }
+}
+
+/** The handlers of `map`, each answering a StatusFailure it throws as the service's plain-text status error. */
+export function withStatusErrors(map: import("../engine/context.js").Handlers): import("../engine/context.js").Handlers {
+  const wrapped: Record<string, import("../engine/context.js").Handler> = {};
+  for (const [id, handler] of Object.entries(map)) {
+    if (!handler) continue;
+    wrapped[id] = async (request, ctx) => {
+      try {
+        return await handler(request, ctx);
+      } catch (error) {
+        if (error instanceof StatusFailure) return { status: error.status, text: error.text };
+        throw error;
+      }
+    };
+  }
+  return wrapped;
+}
+
+/**
+ * With `create_team_on_sign_up`, the service gives every new user (sign-up or
+ * server-created) a team of their own and selects it: "<name>'s Team" after the
+ * display name, else the primary e-mail, else "Personal Team"; the user is its
+ * creator, with the project's team-creator default permissions.
+ */
+export function createPersonalTeamIfEnabled(ctx: EmulatorContext, project: ProjectRecord, user: UserRecord): void {
+  if (!project.config.create_team_on_sign_up) return;
+  const email = ctx.store.channelsOf(user.id).find((channel) => channel.is_primary)?.value ?? null;
+  const name = user.display_name ? `${user.display_name}'s Team` : email ? `${email}'s Team` : "Personal Team";
+  const team = {
+    id: randomId(),
+    project_id: project.id,
+    display_name: name,
+    profile_image_url: null,
+    client_metadata: null,
+    client_read_only_metadata: null,
+    server_metadata: null,
+    created_at_millis: ctx.now(),
+  };
+  ctx.store.put("teams", team);
+  ctx.store.put("memberships", { project_id: project.id, team_id: team.id, user_id: user.id, display_name: null, profile_image_url: null });
+  for (const { id } of project.config.team_creator_default_permissions) {
+    ctx.store.put("grants", { project_id: project.id, scope: "team", team_id: team.id, user_id: user.id, permission_id: id });
+  }
+  user.selected_team_id = team.id;
 }

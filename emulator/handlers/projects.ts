@@ -1,5 +1,111 @@
-// Projects: the client's view of the current project.
-import type { Handlers } from "../engine/context.js";
+// Projects: the client's view of the current project; the admin view with its
+// full configuration (read, update, delete the current project); and, for
+// users of the internal project, the projects they own (list, create). A
+// project is owned through its owner team in the internal project: the members
+// of that team are its owners, and their admin access tokens open it.
+import type { components } from "../../generated/schema.js";
+import { INTERNAL_PROJECT_ID } from "../engine/auth.js";
+import type { EmulatorRequest, Handlers } from "../engine/context.js";
+import { fail } from "../engine/http.js";
+import { defaultConfig } from "../engine/seed.js";
+import type { ProjectConfig, ProjectRecord, Store, TableName, TeamRecord } from "../engine/store.js";
+import { randomId } from "../engine/tokens.js";
+import { requireUser } from "./common.js";
+import { schemaError } from "./permissions.js";
+import { addMember } from "./teams.js";
+
+type Schemas = components["schemas"];
+type ConfigUpdate = Schemas["ProjectConfigUpdate"];
+
+/** The providers the service knows: any of them with the project's own OAuth app, a few with its shared development keys. */
+const STANDARD_PROVIDERS = ["google", "github", "microsoft", "spotify", "facebook", "discord", "gitlab", "bitbucket", "linkedin", "apple", "x"];
+const SHARED_PROVIDERS = ["google", "github", "microsoft", "spotify"];
+
+/** The project as its admins see it: with the number of its users and its whole configuration. */
+export function adminProjectView(store: Store, project: ProjectRecord): Schemas["AdminProject"] {
+  let userCount = 0;
+  for (const user of store.tables.users.values()) if (user.project_id === project.id) userCount++;
+  return {
+    id: project.id,
+    display_name: project.display_name,
+    description: project.description,
+    created_at_millis: project.created_at_millis,
+    user_count: userCount,
+    is_production_mode: project.is_production_mode,
+    config: structuredClone(project.config),
+  };
+}
+
+/**
+ * `config` with the fields of `update` set: a field left out keeps its value, a
+ * list given replaces the whole list. Every OAuth provider given is enabled.
+ */
+function mergedConfig(request: EmulatorRequest, config: ProjectConfig, update: ConfigUpdate | undefined): ProjectConfig {
+  if (update === undefined) return config;
+  const next: ProjectConfig = { ...config, ...structuredClone(update) };
+  if (update.oauth_providers !== undefined) {
+    next.oauth_providers = update.oauth_providers.map((provider, index) => {
+      if (provider.type === "shared" && !SHARED_PROVIDERS.includes(provider.id)) throw fail("INVALID_SHARED_OAUTH_PROVIDER_ID", { provider_id: provider.id });
+      if (provider.type === "standard") {
+        if (!STANDARD_PROVIDERS.includes(provider.id)) throw fail("INVALID_STANDARD_OAUTH_PROVIDER_ID", { provider_id: provider.id });
+        if (provider.client_id === undefined || provider.client_secret === undefined) {
+          throw schemaError(request, `body.config.oauth_providers[${index}] of type standard needs client_id and client_secret`);
+        }
+      }
+      const { id, type, client_id, client_secret, facebook_config_id, microsoft_tenant_id } = provider;
+      return {
+        id,
+        type,
+        ...(client_id === undefined ? {} : { client_id }),
+        ...(client_secret === undefined ? {} : { client_secret }),
+        ...(facebook_config_id === undefined ? {} : { facebook_config_id }),
+        ...(microsoft_tenant_id === undefined ? {} : { microsoft_tenant_id }),
+      };
+    });
+    next.enabled_oauth_providers = next.oauth_providers.map(({ id }) => ({ id }));
+  }
+  const email = update.email_config;
+  if (email?.type === "standard") {
+    const missing = (["host", "port", "username", "password", "sender_name", "sender_email"] as const).filter((field) => email[field] === undefined);
+    if (missing.length > 0) throw schemaError(request, `body.config.email_config of type standard needs ${missing.join(", ")}`);
+  }
+  return next;
+}
+
+/** What a create or update sets beside the config. */
+interface ProjectFields {
+  readonly display_name?: string;
+  readonly description?: string | null;
+  readonly is_production_mode?: boolean;
+  readonly config?: ConfigUpdate;
+}
+
+/** The permissions every new project starts with, as the service makes them. */
+function addDefaultPermissionDefinitions(store: Store, projectId: string): void {
+  const definitions = [
+    { id: "team_admin", description: "Administrates the team", contained: ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"] },
+    { id: "team_member", description: "A member of the team", contained: ["$read_members", "$invite_members"] },
+  ];
+  for (const { id, description, contained } of definitions) {
+    store.put("permissionDefinitions", { project_id: projectId, scope: "team", id, description, contained_permission_ids: contained });
+  }
+}
+
+/** Only users of the internal project own projects: EXPECTED_INTERNAL_PROJECT elsewhere, USER_AUTHENTICATION_REQUIRED without a user. */
+function requireInternalUser(request: EmulatorRequest) {
+  if (request.project.id !== INTERNAL_PROJECT_ID) throw fail("EXPECTED_INTERNAL_PROJECT");
+  return requireUser(request);
+}
+
+/** Every record of the project, in every table (the project itself too). */
+function deleteProjectData(store: Store, projectId: string): void {
+  for (const name of Object.keys(store.tables) as TableName[]) {
+    const table = store.tables[name] as Map<string, { readonly id?: unknown; readonly project_id?: unknown }>;
+    for (const [key, record] of [...table]) {
+      if (name === "projects" ? record.id === projectId : record.project_id === projectId) store.delete(name, key);
+    }
+  }
+}
 
 export const projectHandlers: Handlers = {
   getCurrentProject: ({ project }) => ({
@@ -19,4 +125,64 @@ export const projectHandlers: Handlers = {
       },
     },
   }),
+
+  listOwnedProjects: (request, ctx) => {
+    const user = requireInternalUser(request);
+    const owned = [...ctx.store.tables.projects.values()]
+      .filter((project) => project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${user.id}`))
+      .reverse()
+      .sort((a, b) => b.created_at_millis - a.created_at_millis);
+    return { body: { items: owned.map((project) => adminProjectView(ctx.store, project)), is_paginated: false } };
+  },
+
+  createOwnedProject: (request, ctx) => {
+    const user = requireInternalUser(request);
+    const body = request.body as ProjectFields & { readonly display_name: string };
+    const config = mergedConfig(request, defaultConfig(), body.config);
+    const now = ctx.now();
+    const internal = request.project;
+    // The owner team: its members own the project. Its creator gets the internal project's creator permissions.
+    const team: TeamRecord = {
+      id: randomId(),
+      project_id: internal.id,
+      display_name: `${body.display_name} owners`,
+      profile_image_url: null,
+      client_metadata: {},
+      client_read_only_metadata: {},
+      server_metadata: {},
+      created_at_millis: now,
+    };
+    ctx.store.put("teams", team);
+    addMember(ctx.store, internal, team.id, user.id, "creator");
+    const project: ProjectRecord = {
+      id: randomId(),
+      display_name: body.display_name,
+      description: body.description ?? "",
+      created_at_millis: now,
+      is_production_mode: body.is_production_mode ?? false,
+      config,
+      owner_team_id: team.id,
+    };
+    ctx.store.put("projects", project);
+    addDefaultPermissionDefinitions(ctx.store, project.id);
+    return { status: 201, body: adminProjectView(ctx.store, project) };
+  },
+
+  getAdminProject: ({ project }, ctx) => ({ body: adminProjectView(ctx.store, project) }),
+
+  updateAdminProject: (request, ctx) => {
+    const project = request.project;
+    const body = (request.body ?? {}) as ProjectFields;
+    const config = mergedConfig(request, project.config, body.config);
+    if (body.display_name !== undefined) project.display_name = body.display_name;
+    if (body.description !== undefined) project.description = body.description;
+    if (body.is_production_mode !== undefined) project.is_production_mode = body.is_production_mode;
+    project.config = config;
+    return { body: adminProjectView(ctx.store, project) };
+  },
+
+  deleteAdminProject: ({ project }, ctx) => {
+    deleteProjectData(ctx.store, project.id);
+    return { body: { success: true } };
+  },
 };

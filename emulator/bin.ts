@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// `stackkit-emulator`: the Stack Auth API emulator as a local HTTP server.
+// Prints the API URL, the mailbox URL and the development keys of the seeded
+// projects; runs until Ctrl-C (or SIGTERM), writing the data file on the way out.
+import { readFileSync } from "node:fs";
+import { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
+import type { StateJson } from "./engine/store.js";
+import { DEFAULT_PORT, startEmulatorServer, type EmulatorServerOptions } from "./server.js";
+
+const USAGE = `Usage: stackkit-emulator [options]
+
+A stateful emulator of the Stack Auth REST API, on this machine only.
+
+Options:
+  --port <n>        port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
+  --host <addr>     address to listen on (default 127.0.0.1)
+  --data <file>     keep the state in this JSON file: loaded at start, saved on every change
+  --state <what>    the state to start from when there is no data file:
+                    "default" (the internal and demo projects), "empty", or a JSON file
+                    exported from GET /emulator/v1/state
+  --token-lifetime <s>  access-token lifetime in seconds (default 600)
+  -h, --help        this help
+`;
+
+export interface BinOptions {
+  readonly help: boolean;
+  readonly server: EmulatorServerOptions;
+}
+
+export function parseArgs(args: readonly string[]): BinOptions {
+  const server: { -readonly [K in keyof EmulatorServerOptions]: EmulatorServerOptions[K] } = { port: DEFAULT_PORT };
+  let help = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const value = () => {
+      const v = inline ?? args[++i];
+      if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case "-h":
+      case "--help":
+        help = true;
+        break;
+      case "--port": {
+        const port = Number(value());
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error("--port takes a port number (0-65535)");
+        server.port = port;
+        break;
+      }
+      case "--host":
+        server.host = value();
+        break;
+      case "--data":
+        server.dataFile = value();
+        break;
+      case "--state": {
+        const state = value();
+        server.state = state === "default" || state === "empty" ? state : (JSON.parse(readFileSync(state, "utf8")) as StateJson);
+        break;
+      }
+      case "--token-lifetime": {
+        const seconds = Number(value());
+        if (!(seconds > 0)) throw new Error("--token-lifetime takes a number of seconds > 0");
+        server.accessTokenLifetimeMs = seconds * 1000;
+        break;
+      }
+      default:
+        throw new Error(`Unknown option ${arg}`);
+    }
+  }
+  return { help, server };
+}
+
+function keysText(name: string, keys: { projectId: string; publishableClientKey: string; secretServerKey: string; superSecretAdminKey: string }): string {
+  return [
+    `  ${name}`,
+    `    project id              ${keys.projectId}`,
+    `    publishable client key  ${keys.publishableClientKey}`,
+    `    secret server key       ${keys.secretServerKey}`,
+    `    super-secret admin key  ${keys.superSecretAdminKey}`,
+  ].join("\n");
+}
+
+export async function main(args: readonly string[]): Promise<void> {
+  let options: BinOptions;
+  try {
+    options = parseArgs(args);
+  } catch (error) {
+    process.stderr.write(`stackkit-emulator: ${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const server = await startEmulatorServer(options.server);
+  const projects = server.emulator.engine.ctx.store.tables.projects;
+  const lines = [
+    "Stack Auth emulator",
+    `  API:      ${server.url}/api/v1   (give apps baseUrl: "${server.url}")`,
+    `  Mailbox:  ${server.url}/mailbox   (Inbucket API: ${server.url}/api/v1/mailbox/{name})`,
+    `  Control:  ${server.url}/emulator/v1/…`,
+    options.server.dataFile === undefined ? "  State:    in memory (--data <file> keeps it)" : `  State:    ${options.server.dataFile}`,
+  ];
+  const seeded = [
+    ...(projects.has(INTERNAL_KEYS.projectId) ? [keysText("internal project", INTERNAL_KEYS)] : []),
+    ...(projects.has(DEMO_KEYS.projectId) ? [keysText("demo project", DEMO_KEYS)] : []),
+  ];
+  if (seeded.length > 0) lines.push("", "Development keys of the seeded projects (local use only):", ...seeded);
+  lines.push("", "Ctrl-C stops it.");
+  process.stdout.write(`${lines.join("\n")}\n`);
+  const stop = () => {
+    void server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`stackkit-emulator: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+await main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`stackkit-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+// Magic link / one-time code (`/auth/otp/*`) and anonymous sign-up. The
+// e-mail carries a link with the 45-character code and the code's first six
+// characters, upper-cased, as the one-time code; the rest is the nonce the send
+// call answers. A user is created when the code is redeemed, not when it is sent.
+import type { EmulatorContext, Handlers } from "../engine/context.js";
+import { fail } from "../engine/http.js";
+import type { ProjectRecord, UserRecord } from "../engine/store.js";
+import { checkEmailField, mfaRequired, redeem, requiresMfa, signInTokens, statusError } from "./auth-shared.js";
+import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
+
+/**
+ * The user a magic link for `email` signs in, as the service decides it: one
+ * whose verified e-mail it is (who thereby gets one-time-code sign-in), or
+ * nobody yet (null) when sign-up is open. An unverified address of a user is
+ * USER_EMAIL_ALREADY_EXISTS; no user and sign-up closed is SIGN_UP_NOT_ENABLED.
+ */
+function userForMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: string): UserRecord | null {
+  const channel = ctx.store.authChannelByEmail(project.id, email);
+  const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
+  if (channel && user) {
+    if (!channel.is_verified) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: channel.value });
+    user.otp_auth_enabled = true;
+    return user;
+  }
+  if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
+  return null;
+}
+
+/** Issues the code and mails the link and the one-time code, as the service's magic-link template does. */
+function mailMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: string, callbackUrl: string): string {
+  const code = ctx.issueCode({
+    projectId: project.id,
+    kind: "magic_link",
+    recipient: email,
+    callbackUrl,
+    lifetimeMs: CODE_LIFETIME_MS.magic_link,
+    data: {},
+  });
+  const link = ctx.store.tables.codes.get(code)?.link ?? callbackUrl;
+  const otp = code.slice(0, 6).toUpperCase();
+  ctx.mail.send({
+    projectId: project.id,
+    to: email,
+    subject: `Sign in to ${project.display_name}: Your code is ${otp}`,
+    text: `Sign in to ${project.display_name} with this link:\n${link}\n\nOr enter this code: ${otp}\n\nIf you did not ask for it, ignore this e-mail.`,
+  });
+  return code;
+}
+
+export const otpHandlers: Handlers = {
+  sendMagicLinkCode(request, ctx) {
+    const { project } = request;
+    const { email, callback_url: callbackUrl } = request.body as { email: string; callback_url: string };
+    checkEmailField(request, email);
+    if (!project.config.magic_link_enabled) throw statusError(403, "Magic link is not enabled for this project");
+    userForMagicLink(ctx, project, email);
+    checkCallbackUrl(project, callbackUrl);
+    const code = mailMagicLink(ctx, project, email, callbackUrl);
+    return { body: { nonce: code.slice(6) } };
+  },
+
+  async signInWithMagicLink(request, ctx) {
+    const { project } = request;
+    const record = redeem(request, ctx, "magic_link", (request.body as { code: string }).code, true);
+    let user = userForMagicLink(ctx, project, record.recipient);
+    const isNewUser = user === null;
+    if (user === null) {
+      // A magic link proves the address: the new user's e-mail is verified.
+      user = await createUserRecord(ctx, project, { email: record.recipient, emailVerified: true, emailAuth: true });
+      user.otp_auth_enabled = true;
+      createPersonalTeamIfEnabled(ctx, project, user);
+    }
+    if (requiresMfa(user)) throw mfaRequired(ctx, project, user, isNewUser);
+    return { body: { ...(await signInTokens(ctx, user)), is_new_user: isNewUser } };
+  },
+
+  async signUpAnonymously(request, ctx) {
+    // Allowed even when sign-up is closed, as the service does.
+    const user = await createUserRecord(ctx, request.project, { isAnonymous: true });
+    createPersonalTeamIfEnabled(ctx, request.project, user);
+    return { body: await signInTokens(ctx, user) };
+  },
+};

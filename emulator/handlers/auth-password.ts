@@ -1,0 +1,133 @@
+// E-mail and password: sign-up (upgrading an anonymous user), sign-in, the
+// password-reset e-mail and its code, changing and setting the signed-in
+// user's password. Checks run in the service's order, so that a request with
+// several faults gets the error the service gives.
+import type { Handlers } from "../engine/context.js";
+import { fail } from "../engine/http.js";
+import type { ProjectRecord } from "../engine/store.js";
+import { checkPassword, hashPassword, randomId } from "../engine/tokens.js";
+import { checkEmailField, mfaRequired, redeem, requiresMfa, signedInUser, signInTokens, statusError } from "./auth-shared.js";
+import { checkCallbackUrl, checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, mailCode } from "./common.js";
+
+function requireCredential(project: ProjectRecord): void {
+  if (!project.config.credential_enabled) throw fail("PASSWORD_AUTHENTICATION_NOT_ENABLED");
+}
+
+/** What send-reset-code answers whether or not someone signs in with the address (it reveals nothing). */
+const RESET_CODE_SENT = { success: "maybe, only if user with e-mail exists" } as const;
+
+export const passwordHandlers: Handlers = {
+  async signUpWithPassword(request, ctx) {
+    const { project } = request;
+    const { email, password, verification_callback_url: callbackUrl } = request.body as { email: string; password: string; verification_callback_url?: string };
+    checkEmailField(request, email);
+    requireCredential(project);
+    if (callbackUrl !== undefined) checkCallbackUrl(project, callbackUrl);
+    if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
+    checkPasswordRules(password);
+
+    let user = request.user;
+    if (user?.is_anonymous) {
+      // Signing up while signed in as an anonymous user upgrades that user.
+      if (ctx.store.authChannelByEmail(project.id, email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
+      user.is_anonymous = false;
+      user.password_hash = await hashPassword(password);
+      for (const channel of ctx.store.channelsOf(user.id)) {
+        if (!channel.is_primary) continue;
+        channel.is_primary = false;
+        ctx.store.put("contactChannels", channel);
+      }
+      ctx.store.put("contactChannels", {
+        id: randomId(),
+        project_id: project.id,
+        user_id: user.id,
+        type: "email",
+        value: email,
+        is_verified: false,
+        is_primary: true,
+        used_for_auth: true,
+      });
+    } else {
+      user = await createUserRecord(ctx, project, { email, emailVerified: false, emailAuth: true, password });
+      createPersonalTeamIfEnabled(ctx, project, user);
+    }
+
+    if (callbackUrl !== undefined) {
+      mailCode(ctx, project, { kind: "email_verification", to: email, callbackUrl, data: { user_id: user.id, email } });
+    }
+    if (requiresMfa(user)) throw mfaRequired(ctx, project, user, true);
+    return { body: await signInTokens(ctx, user) };
+  },
+
+  async signInWithPassword(request, ctx) {
+    const { project } = request;
+    const { email, password } = request.body as { email: string; password: string };
+    checkEmailField(request, email);
+    requireCredential(project);
+    const channel = ctx.store.authChannelByEmail(project.id, email);
+    const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
+    // Unknown e-mail and wrong password are one answer, so that it reveals nothing.
+    if (!user || !(await checkPassword(password, user.password_hash))) throw fail("EMAIL_PASSWORD_MISMATCH");
+    if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
+    return { body: await signInTokens(ctx, user) };
+  },
+
+  sendPasswordResetCode(request, ctx) {
+    const { project } = request;
+    const { email, callback_url: callbackUrl } = request.body as { email: string; callback_url: string };
+    checkEmailField(request, email);
+    requireCredential(project);
+    const channel = ctx.store.authChannelByEmail(project.id, email);
+    const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
+    // The service answers the same for an unknown address (after a random delay), without checking the URL or mailing.
+    if (!user) return { body: RESET_CODE_SENT };
+    checkCallbackUrl(project, callbackUrl);
+    mailCode(ctx, project, { kind: "password_reset", to: email, callbackUrl, data: { user_id: user.id } });
+    return { body: RESET_CODE_SENT };
+  },
+
+  checkPasswordResetCode(request, ctx) {
+    redeem(request, ctx, "password_reset", (request.body as { code: string }).code, false);
+    return { body: { is_code_valid: true } };
+  },
+
+  async resetPassword(request, ctx) {
+    const { project } = request;
+    const { code, password } = request.body as { code: string; password: string };
+    // The code is used up before the password is looked at: a refused password spends it all the same.
+    const record = redeem(request, ctx, "password_reset", code, true);
+    requireCredential(project);
+    checkPasswordRules(password);
+    const user = ctx.store.tables.users.get(String(record.data["user_id"]));
+    if (!user || user.project_id !== project.id) throw fail("USER_NOT_FOUND");
+    user.password_hash = await hashPassword(password);
+    return { body: { success: true } };
+  },
+
+  async updatePassword(request, ctx) {
+    const user = signedInUser(request);
+    const { project } = request;
+    const { old_password: oldPassword, new_password: newPassword } = request.body as { old_password: string; new_password: string };
+    requireCredential(project);
+    checkPasswordRules(newPassword);
+    if (user.password_hash === null) throw fail("USER_DOES_NOT_HAVE_PASSWORD");
+    if (!(await checkPassword(oldPassword, user.password_hash))) throw fail("PASSWORD_CONFIRMATION_MISMATCH");
+    user.password_hash = await hashPassword(newPassword);
+    // Every other session ends; the one whose refresh token came along stays (without one, all end).
+    const keep = request.headers.get("x-stack-refresh-token");
+    for (const session of [...ctx.store.tables.sessions.values()]) {
+      if (session.user_id === user.id && session.refresh_token !== keep) ctx.store.delete("sessions", session.id);
+    }
+    return { body: { success: true } };
+  },
+
+  async setPassword(request) {
+    const user = signedInUser(request);
+    const { password } = request.body as { password: string };
+    requireCredential(request.project);
+    checkPasswordRules(password);
+    if (user.password_hash !== null) throw statusError(400, "User already has a password set.");
+    user.password_hash = await hashPassword(password);
+    return { body: { success: true } };
+  },
+};

@@ -1,0 +1,115 @@
+// What the sign-in areas share: the service's schema errors for what its own
+// request schemas refuse (and the document does not say), its plain-text
+// status errors, redeeming a one-time code as its verification-code handler
+// does (lower-cased, 45 characters, a bounded number of attempts per nonce),
+// the multi-factor step, and the tokens a sign-in answers.
+import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
+import { fail, type EmulatorError } from "../engine/http.js";
+import type { CodeKind, CodeRecord, ProjectRecord, SessionRecord, UserRecord } from "../engine/store.js";
+import { primaryChannelOf } from "../engine/views.js";
+import { redeemCode, StatusFailure } from "./common.js";
+
+/** SCHEMA_ERROR worded as the service words it: `Request validation failed on POST /api/v1/…:\n  - <problem>`. */
+export function schemaError(request: EmulatorRequest, ...problems: string[]): EmulatorError {
+  const message = `Request validation failed on ${request.method} ${request.url.pathname}:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
+  return fail("SCHEMA_ERROR", { message }, message);
+}
+
+/**
+ * A failure the service answers as plain text with a status (its StatusError),
+ * not as a known error, e.g. 404 "Session not found.": thrown, and answered by
+ * the `withStatusErrors` wrapper the auth handlers are registered with.
+ */
+export function statusError(status: number, text: string): StatusFailure {
+  return new StatusFailure(status, text);
+}
+
+/** The signed-in user of an operation whose schema requires one: the service answers SCHEMA_ERROR "auth.user must be defined" without. */
+export function signedInUser(request: EmulatorRequest): UserRecord {
+  if (!request.user) throw schemaError(request, "auth.user must be defined");
+  return request.user;
+}
+
+/** The service refuses an empty e-mail in its schema. */
+export function checkEmailField(request: EmulatorRequest, email: string): void {
+  if (email.trim() === "") throw schemaError(request, "body.email must not be empty");
+}
+
+/** Codes are 45 characters; the nonce is the part after the first six (the typed one-time code). */
+const CODE_LENGTH = 45;
+const OTP_LENGTH = 6;
+/** After this many attempts on codes sharing a nonce, the code is refused. */
+const MAX_ATTEMPTS_PER_CODE = 20;
+
+/**
+ * Redeems `rawCode` of `kind` as the service's verification-code handler does:
+ * the code is lower-cased (e-mailed one-time codes are upper case) and must
+ * have 45 characters; every code of the project ending in the same nonce
+ * counts an attempt; then VERIFICATION_CODE_NOT_FOUND, _EXPIRED,
+ * _ALREADY_USED and _MAX_ATTEMPTS_REACHED, in that order. `consume: false`
+ * only checks (the check-code routes).
+ */
+export function redeem(request: EmulatorRequest, ctx: EmulatorContext, kind: CodeKind, rawCode: string, consume: boolean): CodeRecord {
+  if (rawCode.length !== CODE_LENGTH) throw schemaError(request, `body.code must be exactly ${CODE_LENGTH} characters`);
+  const code = rawCode.toLowerCase();
+  const project = request.project;
+  const attemptsBefore = ctx.store.tables.codes.get(code)?.attempts ?? 0;
+  const nonce = code.slice(OTP_LENGTH);
+  for (const record of ctx.store.tables.codes.values()) {
+    if (record.project_id === project.id && record.code.endsWith(nonce)) record.attempts++;
+  }
+  const record = redeemCode(ctx, project, kind, code, false);
+  if (attemptsBefore >= MAX_ATTEMPTS_PER_CODE) throw fail("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
+  if (consume) record.used_at_millis = ctx.now();
+  return record;
+}
+
+/**
+ * The kind of the attempt code a multi-factor sign-in continues with. The
+ * store's CodeKind does not name it yet; the TOTP step (signInWithMfa) redeems it.
+ */
+export const MFA_ATTEMPT_KIND: CodeKind = "mfa_attempt";
+const MFA_ATTEMPT_LIFETIME_MS = 5 * 60 * 1000;
+
+/** Whether signing in needs the TOTP step: the user has a TOTP secret. */
+export function requiresMfa(user: UserRecord): boolean {
+  return user.totp_secret_base64 !== null;
+}
+
+/** MULTI_FACTOR_AUTHENTICATION_REQUIRED with a fresh attempt code (5 minutes) for the TOTP step. */
+export function mfaRequired(ctx: EmulatorContext, project: ProjectRecord, user: UserRecord, isNewUser: boolean): EmulatorError {
+  const attemptCode = ctx.issueCode({
+    projectId: project.id,
+    kind: MFA_ATTEMPT_KIND,
+    recipient: primaryChannelOf(ctx.store, user.id)?.value ?? "",
+    callbackUrl: null,
+    lifetimeMs: MFA_ATTEMPT_LIFETIME_MS,
+    data: { user_id: user.id, is_new_user: isNewUser },
+  });
+  return fail("MULTI_FACTOR_AUTHENTICATION_REQUIRED", { attempt_code: attemptCode });
+}
+
+/** A new session's tokens, as the sign-in routes answer them (with `user_id`). */
+export async function signInTokens(ctx: EmulatorContext, user: UserRecord) {
+  const signedIn = await ctx.signIn(user);
+  return { access_token: signedIn.access_token, refresh_token: signedIn.refresh_token, user_id: user.id };
+}
+
+/** Whether a session can still be refreshed: not expired, and its user still there. */
+export function isLive(ctx: EmulatorContext, session: SessionRecord | undefined, projectId: string): session is SessionRecord {
+  if (!session || session.project_id !== projectId) return false;
+  if (session.expires_at_millis !== null && session.expires_at_millis <= ctx.now()) return false;
+  const user = ctx.store.tables.users.get(session.user_id);
+  return user !== undefined && user.project_id === projectId;
+}
+
+/** Whether `key` is a live publishable client key of the project (the token endpoint's client secret). */
+export function isPublishableKeyOf(ctx: EmulatorContext, projectId: string, key: string): boolean {
+  const now = ctx.now();
+  for (const set of ctx.store.tables.keySets.values()) {
+    if (set.project_id !== projectId || set.publishable_client_key !== key) continue;
+    if (set.manually_revoked_at_millis !== undefined || set.expires_at_millis <= now) continue;
+    return true;
+  }
+  return false;
+}

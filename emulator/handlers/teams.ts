@@ -1,0 +1,229 @@
+// Teams, memberships and member profiles. A client works within the teams of
+// its signed-in user and by its team permissions ($update_team, $delete_team,
+// $remove_members, $read_members); server and admin code reach every team of
+// the project and get the server views. Checks run in the service's order, so
+// the same request fails with the same error.
+import type { EmulatorRequest, Handlers } from "../engine/context.js";
+import { fail } from "../engine/http.js";
+import type { ProjectRecord, Store, TeamRecord } from "../engine/store.js";
+import { randomId } from "../engine/tokens.js";
+import { list, memberProfileView, teamView } from "../engine/views.js";
+import {
+  dropTeamGrants,
+  grantDefaultTeamPermissions,
+  membershipKey,
+  membershipOf,
+  queryOf,
+  requireMembership,
+  requireTeam,
+  requireTeamPermission,
+  requireUserExists,
+  schemaError,
+  statusError,
+  userIdParam,
+  uuidParam,
+} from "./permissions.js";
+
+interface TeamFields {
+  readonly display_name?: string;
+  readonly profile_image_url?: string | null;
+  readonly creator_user_id?: string;
+  readonly client_metadata?: unknown;
+  readonly client_read_only_metadata?: unknown;
+  readonly server_metadata?: unknown;
+}
+
+/** Makes the user a member of the team with the project's default permissions for a creator or a member. */
+export function addMember(store: Store, project: ProjectRecord, teamId: string, userId: string, kind: "creator" | "member"): void {
+  store.put("memberships", { project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null });
+  grantDefaultTeamPermissions(store, project, teamId, userId, kind);
+}
+
+/** Ends a membership: the member's team permissions go with it, and so does the team's selection. */
+export function removeMember(store: Store, project: ProjectRecord, teamId: string, userId: string): void {
+  store.delete("memberships", membershipKey(teamId, userId));
+  dropTeamGrants(store, project.id, teamId, userId);
+  const user = store.tables.users.get(userId);
+  if (user?.selected_team_id === teamId) user.selected_team_id = null;
+}
+
+/** Deletes a team with everything that hangs on it: memberships, grants, pending invitations, API keys, selections. */
+export function deleteTeamRecord(store: Store, project: ProjectRecord, team: TeamRecord): void {
+  for (const membership of [...store.tables.memberships.values()]) {
+    if (membership.team_id === team.id) removeMember(store, project, team.id, membership.user_id);
+  }
+  dropTeamGrants(store, project.id, team.id);
+  for (const code of [...store.tables.codes.values()]) {
+    if (code.kind === "team_invitation" && code.project_id === project.id && code.data["team_id"] === team.id) store.delete("codes", code.code);
+  }
+  for (const key of [...store.tables.apiKeys.values()]) {
+    if (key.team_id === team.id) store.delete("apiKeys", key.id);
+  }
+  for (const user of store.tables.users.values()) {
+    if (user.selected_team_id === team.id) user.selected_team_id = null;
+  }
+  store.delete("teams", team.id);
+}
+
+/** A client may send only the client's fields (the service's client schema has no others). */
+function refuseServerFields(request: EmulatorRequest, body: TeamFields): void {
+  if (request.accessType !== "client") return;
+  for (const field of ["client_read_only_metadata", "server_metadata"] as const) {
+    if (body[field] !== undefined) throw schemaError(request, `body contains unknown properties: ${field}`);
+  }
+}
+
+/** The signed-in user of a client request that needs one. */
+function clientUser(request: EmulatorRequest, code: "USER_AUTHENTICATION_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER") {
+  if (!request.user) throw fail(code);
+  return request.user;
+}
+
+export const teamHandlers: Handlers = {
+  listTeams: (request, { store }) => {
+    const param = queryOf(request, "user_id");
+    const userId = param === null ? null : userIdParam(request, "query.user_id", param);
+    if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
+      return statusError(403, 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user');
+    }
+    const teams = [...store.tables.teams.values()].filter(
+      (team) => team.project_id === request.project.id && (userId === null || store.tables.memberships.has(membershipKey(team.id, userId))),
+    );
+    return { body: list(teams.map((team) => teamView(team, request.accessType))) };
+  },
+
+  createTeam: (request, ctx) => {
+    const { store } = ctx;
+    const project = request.project;
+    const body = (request.body ?? {}) as TeamFields & { display_name: string };
+    refuseServerFields(request, body);
+    let creatorId = body.creator_user_id === undefined ? null : userIdParam(request, "body.creator_user_id", body.creator_user_id);
+    if (request.accessType === "client") {
+      const user = clientUser(request, "USER_AUTHENTICATION_REQUIRED");
+      if (!project.config.client_team_creation_enabled) return statusError(403, "Client team creation is disabled for this project");
+      if (creatorId !== null && creatorId !== user.id) {
+        return statusError(403, "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.");
+      }
+      creatorId = user.id;
+    }
+    if (creatorId !== null) requireUserExists(store, project, creatorId);
+    const team: TeamRecord = {
+      id: randomId(),
+      project_id: project.id,
+      display_name: body.display_name,
+      profile_image_url: body.profile_image_url ?? null,
+      client_metadata: body.client_metadata ?? null,
+      client_read_only_metadata: body.client_read_only_metadata ?? null,
+      server_metadata: body.server_metadata ?? null,
+      created_at_millis: ctx.now(),
+    };
+    store.put("teams", team);
+    if (creatorId !== null) addMember(store, project, team.id, creatorId, "creator");
+    return { status: 201, body: teamView(team, request.accessType) };
+  },
+
+  getTeam: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    if (request.accessType === "client") {
+      requireMembership(store, request.project, teamId, clientUser(request, "USER_AUTHENTICATION_REQUIRED").id);
+    }
+    return { body: teamView(requireTeam(store, request.project, teamId), request.accessType) };
+  },
+
+  updateTeam: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    const body = (request.body ?? {}) as TeamFields;
+    refuseServerFields(request, body);
+    if (request.accessType === "client") {
+      requireTeamPermission(store, request.project, teamId, clientUser(request, "USER_AUTHENTICATION_REQUIRED").id, "$update_team");
+    }
+    const team = requireTeam(store, request.project, teamId);
+    if (body.display_name !== undefined) team.display_name = body.display_name;
+    if (body.profile_image_url !== undefined) team.profile_image_url = body.profile_image_url;
+    if (body.client_metadata !== undefined) team.client_metadata = body.client_metadata;
+    if (body.client_read_only_metadata !== undefined) team.client_read_only_metadata = body.client_read_only_metadata;
+    if (body.server_metadata !== undefined) team.server_metadata = body.server_metadata;
+    return { body: teamView(team, request.accessType) };
+  },
+
+  deleteTeam: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    if (request.accessType === "client") {
+      requireTeamPermission(store, request.project, teamId, clientUser(request, "USER_AUTHENTICATION_REQUIRED").id, "$delete_team");
+    }
+    deleteTeamRecord(store, request.project, requireTeam(store, request.project, teamId));
+    return { body: { success: true } };
+  },
+
+  addTeamMember: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
+    requireUserExists(store, request.project, userId);
+    requireTeam(store, request.project, teamId);
+    if (membershipOf(store, request.project, teamId, userId)) throw fail("TEAM_MEMBERSHIP_ALREADY_EXISTS");
+    addMember(store, request.project, teamId, userId, "member");
+    return { status: 201, body: { team_id: teamId, user_id: userId } };
+  },
+
+  removeTeamMember: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
+    if (request.accessType === "client") {
+      // Leaving is always allowed; removing someone else takes $remove_members.
+      const me = clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER");
+      if (userId !== me.id) requireTeamPermission(store, request.project, teamId, me.id, "$remove_members");
+    }
+    requireMembership(store, request.project, teamId, userId);
+    removeMember(store, request.project, teamId, userId);
+    return { body: { success: true } };
+  },
+
+  listTeamMemberProfiles: (request, { store }) => {
+    const project = request.project;
+    const teamParam = queryOf(request, "team_id");
+    const teamId = teamParam === null ? null : uuidParam(request, "query.team_id", teamParam);
+    const userParam = queryOf(request, "user_id");
+    const userId = userParam === null ? null : userIdParam(request, "query.user_id", userParam);
+    if (request.accessType === "client") {
+      const me = clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER");
+      if (teamId === null) return statusError(400, "team_id is required for access type client");
+      requireMembership(store, project, teamId, me.id);
+      if (userId !== me.id) requireTeamPermission(store, project, teamId, me.id, "$read_members");
+    } else {
+      if (teamId !== null) requireTeam(store, project, teamId);
+      if (userId !== null) requireUserExists(store, project, userId);
+    }
+    const members = [...store.tables.memberships.values()].filter(
+      (m) =>
+        m.project_id === project.id &&
+        (teamId === null || m.team_id === teamId) &&
+        (userId === null || m.user_id === userId) &&
+        store.tables.users.has(m.user_id),
+    );
+    return { body: list(members.map((m) => memberProfileView(store, m, request.accessType))) };
+  },
+
+  getTeamMemberProfile: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
+    if (request.accessType === "client") {
+      const me = clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER");
+      if (userId !== me.id) requireTeamPermission(store, request.project, teamId, me.id, "$read_members");
+    }
+    const membership = requireMembership(store, request.project, teamId, userId);
+    return { body: memberProfileView(store, membership, request.accessType) };
+  },
+
+  updateTeamMemberProfile: (request, { store }) => {
+    const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
+    const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
+    if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
+      return statusError(403, "Cannot update another user's profile");
+    }
+    const membership = requireMembership(store, request.project, teamId, userId);
+    const body = (request.body ?? {}) as { display_name?: string; profile_image_url?: string | null };
+    if (body.display_name !== undefined) membership.display_name = body.display_name;
+    if (body.profile_image_url !== undefined) membership.profile_image_url = body.profile_image_url;
+    return { body: memberProfileView(store, membership, request.accessType) };
+  },
+};

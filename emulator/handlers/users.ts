@@ -1,0 +1,336 @@
+// Users: the signed-in user (`/users/me`: read, update, delete) and server
+// code's users by id, the listing with cursor pagination and search, and
+// creation. Checks run in the service's order; what the service answers as
+// plain text (its StatusError) is a StatusFailure. Updates validate every
+// field before changing anything, as the service's transaction does.
+import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
+import { fail, type EmulatorError } from "../engine/http.js";
+import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
+import { hashPassword, randomId } from "../engine/tokens.js";
+import { primaryChannelOf, serverUserView, userView } from "../engine/views.js";
+import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, userOf, withStatusErrors } from "./common.js";
+
+/** What a client may change on itself; anything else in its PATCH /users/me is an unknown property. */
+const CLIENT_FIELDS: ReadonlySet<string> = new Set([
+  "display_name",
+  "profile_image_url",
+  "client_metadata",
+  "selected_team_id",
+  "totp_secret_base64",
+  "otp_auth_enabled",
+  "passkey_auth_enabled",
+]);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** A picture a client uploads itself: the service takes a base64 data URL only. */
+const BASE64_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/i;
+/** A password hash in Modular Crypt Format of an algorithm the service verifies (bcrypt). */
+const MCF_HASH = /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+/** The fields of a user update or creation, as the wire names them. */
+interface UserBody {
+  display_name?: string | null;
+  profile_image_url?: string | null;
+  client_metadata?: unknown;
+  client_read_only_metadata?: unknown;
+  server_metadata?: unknown;
+  primary_email?: string | null;
+  primary_email_verified?: boolean;
+  primary_email_auth_enabled?: boolean;
+  passkey_auth_enabled?: boolean;
+  password?: string | null;
+  password_hash?: string;
+  otp_auth_enabled?: boolean;
+  totp_secret_base64?: string | null;
+  selected_team_id?: string | null;
+  is_anonymous?: boolean;
+  oauth_providers?: { id: string; account_id: string; email?: string | null }[];
+}
+
+/** SCHEMA_ERROR worded as the service words it. */
+export function schemaError(request: EmulatorRequest, problems: readonly string[]): EmulatorError {
+  const message = `Request validation failed on ${request.method} ${request.url.pathname}:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
+  return fail("SCHEMA_ERROR", { message }, message);
+}
+
+/** What the service's body schema refuses beyond the document: a client's server-only fields, bad base64, a URL that is none. */
+function checkBody(request: EmulatorRequest, body: UserBody, clientFieldsOnly: boolean): void {
+  const problems: string[] = [];
+  if (clientFieldsOnly) {
+    const unknown = Object.keys(body).filter((key) => !CLIENT_FIELDS.has(key));
+    if (unknown.length > 0) problems.push(`body contains unknown properties: ${unknown.join(", ")}`);
+  }
+  if (typeof body.totp_secret_base64 === "string" && !BASE64.test(body.totp_secret_base64)) problems.push("body.totp_secret_base64 is not valid base64");
+  if (typeof body.profile_image_url === "string" && !isUrl(body.profile_image_url)) problems.push("body.profile_image_url is not a valid URL");
+  if (problems.length > 0) throw schemaError(request, problems);
+}
+
+function isUrl(text: string): boolean {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The new password's stored form: a hash of `password`, the given MCF hash, null to remove, undefined to keep. */
+async function passwordHashOf(body: UserBody): Promise<string | null | undefined> {
+  if (body.password !== undefined) {
+    if (body.password_hash !== undefined) throw new StatusFailure(400, "Cannot set both password and password_hash at the same time.");
+    if (body.password === null) return null;
+    checkPasswordRules(body.password);
+    return hashPassword(body.password);
+  }
+  if (body.password_hash !== undefined) {
+    if (!MCF_HASH.test(body.password_hash)) throw new StatusFailure(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+    // Kept as given: the emulator cannot check a bcrypt hash, so it shows has_password but signs nobody in with it.
+    return body.password_hash;
+  }
+  return undefined;
+}
+
+function checkEmailRules(email: string | null, authEnabled: boolean, verified: boolean): void {
+  if (!email && authEnabled) throw new StatusFailure(400, "primary_email_auth_enabled cannot be true without primary_email");
+  if (!email && verified) throw new StatusFailure(400, "primary_email_verified cannot be true without primary_email");
+}
+
+/** The user as shown: a selection of a team the user has left (or that is gone) reads as none. */
+function settled(store: Store, user: UserRecord): UserRecord {
+  const teamId = user.selected_team_id;
+  if (teamId !== null && (!store.tables.teams.has(teamId) || !store.tables.memberships.has(`${teamId}/${user.id}`))) user.selected_team_id = null;
+  return user;
+}
+
+const PERSONAL_TEAM = "Personal Team";
+
+/**
+ * Applies an update (server semantics; a client's body holds client fields only),
+ * all checks first. `passwordHash` is `passwordHashOf(body)`, which the caller
+ * computes where the service checks the password.
+ */
+async function updateUserRecord(ctx: EmulatorContext, project: ProjectRecord, user: UserRecord, body: UserBody, passwordHash: string | null | undefined): Promise<void> {
+  const { store } = ctx;
+  if (body.selected_team_id !== undefined && body.selected_team_id !== null && !store.tables.memberships.has(`${body.selected_team_id}/${user.id}`)) {
+    throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.selected_team_id, user_id: user.id });
+  }
+  const primary = primaryChannelOf(store, user.id);
+  const newEmail = body.primary_email;
+  const removing = newEmail === null;
+  const email = newEmail !== undefined ? newEmail : (primary?.value ?? null);
+  const authEnabled = removing ? false : (body.primary_email_auth_enabled ?? primary?.used_for_auth ?? false);
+  const verified = removing ? false : (body.primary_email_verified ?? primary?.is_verified ?? false);
+  checkEmailRules(email, authEnabled, verified);
+  if (email && authEnabled) {
+    const taken = store.authChannelByEmail(project.id, email);
+    if (taken && taken.id !== primary?.id) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
+  }
+  if (body.otp_auth_enabled === true && !user.otp_auth_enabled && !project.config.magic_link_enabled) {
+    throw new StatusFailure(400, "OTP auth not enabled in the project");
+  }
+  if (typeof passwordHash === "string" && user.password_hash === null && !project.config.credential_enabled) {
+    throw new StatusFailure(400, "Password auth not enabled in the project");
+  }
+
+  if (body.selected_team_id !== undefined) user.selected_team_id = body.selected_team_id;
+  if (removing) {
+    if (primary) store.delete("contactChannels", primary.id);
+  } else if (newEmail !== undefined) {
+    // The primary channel takes the new address in place (keeping its verification unless told);
+    // another channel of the user with that address becomes the primary one instead.
+    const same = store.channelsOf(user.id).find((channel) => channel.value === newEmail && channel.id !== primary?.id);
+    const target = same ?? primary;
+    if (same && primary) store.put("contactChannels", { ...primary, is_primary: false });
+    if (target) {
+      store.put("contactChannels", { ...target, value: newEmail, is_primary: true, used_for_auth: authEnabled, is_verified: body.primary_email_verified ?? target.is_verified });
+    } else {
+      store.put("contactChannels", {
+        id: randomId(),
+        project_id: project.id,
+        user_id: user.id,
+        type: "email",
+        value: newEmail,
+        is_verified: body.primary_email_verified ?? false,
+        is_primary: true,
+        used_for_auth: authEnabled,
+      });
+    }
+  } else if (primary && (body.primary_email_verified !== undefined || body.primary_email_auth_enabled !== undefined)) {
+    store.put("contactChannels", { ...primary, is_verified: verified, used_for_auth: authEnabled });
+  }
+  if (body.otp_auth_enabled !== undefined) user.otp_auth_enabled = body.otp_auth_enabled;
+  // Only registering a passkey turns passkey sign-in on; `true` here changes nothing.
+  if (body.passkey_auth_enabled === false) user.passkey_auth_enabled = false;
+  if (passwordHash !== undefined) user.password_hash = passwordHash;
+  if (user.is_anonymous && body.is_anonymous === false) {
+    const name = body.display_name ? `${body.display_name}'s Team` : body.primary_email ? `${body.primary_email}'s Team` : PERSONAL_TEAM;
+    for (const membership of store.tables.memberships.values()) {
+      const team = membership.user_id === user.id ? store.tables.teams.get(membership.team_id) : undefined;
+      if (team && team.display_name === PERSONAL_TEAM) team.display_name = name;
+    }
+    user.is_anonymous = false;
+  }
+  if (body.display_name !== undefined) user.display_name = body.display_name || null;
+  if (body.profile_image_url !== undefined) user.profile_image_url = body.profile_image_url;
+  if (body.client_metadata !== undefined) user.client_metadata = body.client_metadata;
+  if (body.client_read_only_metadata !== undefined) user.client_read_only_metadata = body.client_read_only_metadata;
+  if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata;
+  if (body.totp_secret_base64 !== undefined) user.totp_secret_base64 = body.totp_secret_base64;
+  // A new (or removed) password ends every session of the user.
+  if (passwordHash !== undefined) deleteWhere(store, "sessions", (session) => session.user_id === user.id);
+}
+
+function deleteWhere<T extends "sessions" | "contactChannels" | "memberships" | "grants" | "apiKeys">(
+  store: Store,
+  table: T,
+  test: (record: Store["tables"][T] extends Map<string, infer R> ? R : never) => boolean,
+): void {
+  const map = store.tables[table] as Map<string, never>;
+  for (const [key, record] of [...map]) if (test(record)) store.delete(table, key);
+}
+
+/** Deletes a user and what is theirs: sessions, contact channels, memberships, permissions, API keys. */
+function deleteUserRecord(store: Store, user: UserRecord): void {
+  const mine = (record: { user_id: string | null }) => record.user_id === user.id;
+  deleteWhere(store, "sessions", mine);
+  deleteWhere(store, "contactChannels", mine);
+  deleteWhere(store, "memberships", mine);
+  deleteWhere(store, "grants", mine);
+  deleteWhere(store, "apiKeys", (key) => key.type === "user" && key.user_id === user.id);
+  store.delete("users", user.id);
+}
+
+/** The listing's query, checked as the service's query schema does. */
+function listQuery(request: EmulatorRequest) {
+  const q = request.query;
+  const problems: string[] = [];
+  const limitText = q.get("limit");
+  const limit = limitText === null ? undefined : Number(limitText);
+  if (limit !== undefined && (!Number.isInteger(limit) || limitText?.trim() === "")) problems.push("query.limit must be an integer");
+  else if (limit !== undefined && limit < 1) problems.push("query.limit must be greater than or equal to 1");
+  const desc = q.get("desc");
+  if (desc !== null && desc !== "true" && desc !== "false") problems.push("query.desc must be one of the following values: true, false");
+  const orderBy = q.get("order_by");
+  if (orderBy !== null && orderBy !== "signed_up_at") problems.push("query.order_by must be one of the following values: signed_up_at");
+  const cursor = q.get("cursor");
+  if (cursor !== null && !UUID.test(cursor)) problems.push("query.cursor must be a valid UUID");
+  const teamId = q.get("team_id");
+  if (teamId !== null && !UUID.test(teamId)) problems.push("query.team_id must be a valid UUID");
+  if (problems.length > 0) throw schemaError(request, problems);
+  return { limit, desc: desc === "true", cursor, teamId, search: q.get("query") ?? undefined, includeAnonymous: q.get("include_anonymous") === "true" };
+}
+
+/** The service's free-text search: part of the display name or of any contact channel's address (no case), or the exact id. */
+function matches(store: Store, user: UserRecord, search: string): boolean {
+  const needle = search.toLowerCase();
+  const id = search.replace(/[^a-zA-Z0-9\-_.]/g, "");
+  if (UUID.test(id) && user.id === id.toLowerCase()) return true;
+  if (user.display_name?.toLowerCase().includes(needle)) return true;
+  return store.channelsOf(user.id).some((channel) => channel.value.toLowerCase().includes(needle));
+}
+
+export const userHandlers: Handlers = withStatusErrors({
+  getCurrentUser(request, ctx) {
+    if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType) };
+  },
+
+  async updateCurrentUser(request, ctx) {
+    const body = (request.body ?? {}) as UserBody;
+    const client = request.accessType === "client";
+    checkBody(request, body, client);
+    if (client && body.profile_image_url && !BASE64_IMAGE.test(body.profile_image_url)) throw new StatusFailure(400, "Invalid profile image URL");
+    if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    await updateUserRecord(ctx, request.project, request.user, body, await passwordHashOf(body));
+    return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType) };
+  },
+
+  deleteCurrentUser(request, ctx) {
+    if (request.accessType === "client" && !request.project.config.client_user_deletion_enabled) {
+      throw new StatusFailure(400, "Client user deletion is not enabled for this project");
+    }
+    if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    deleteUserRecord(ctx.store, request.user);
+    return { body: { success: true } };
+  },
+
+  listUsers(request, ctx) {
+    const { store } = ctx;
+    const o = listQuery(request);
+    const direction = o.desc ? -1 : 1;
+    const users = [...store.tables.users.values()]
+      .filter((user) => user.project_id === request.project.id)
+      .filter((user) => o.includeAnonymous || !user.is_anonymous)
+      .filter((user) => o.teamId === null || store.tables.memberships.has(`${o.teamId}/${user.id}`))
+      .filter((user) => o.search === undefined || o.search === "" || matches(store, user, o.search))
+      .sort((a, b) => direction * (a.signed_up_at_millis - b.signed_up_at_millis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+    // The cursor is the first user of the page it starts (the previous page's `next_cursor`).
+    const cursor = o.cursor?.toLowerCase();
+    const start = cursor === undefined ? 0 : users.findIndex((user) => user.id === cursor);
+    const from = start < 0 ? [] : users.slice(start);
+    const page = o.limit === undefined ? from : from.slice(0, o.limit);
+    const next = o.limit === undefined ? undefined : from[o.limit];
+    return {
+      body: {
+        items: page.map((user) => serverUserView(store, settled(store, user))),
+        is_paginated: true,
+        pagination: { next_cursor: next?.id ?? null },
+      },
+    };
+  },
+
+  async createUser(request, ctx) {
+    const { project } = request;
+    const body = (request.body ?? {}) as UserBody;
+    checkBody(request, body, false);
+    const passwordHash = await passwordHashOf(body);
+    const email = body.primary_email ?? null;
+    checkEmailRules(email, body.primary_email_auth_enabled ?? false, body.primary_email_verified ?? false);
+    if (email && body.primary_email_auth_enabled && ctx.store.authChannelByEmail(project.id, email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
+    for (const provider of body.oauth_providers ?? []) {
+      if (!project.config.oauth_providers.some((p) => p.id === provider.id)) throw new StatusFailure(400, `OAuth provider ${provider.id} not found`);
+    }
+    if (passwordHash && !project.config.credential_enabled) throw new StatusFailure(400, "Password auth not enabled in the project");
+    if (body.otp_auth_enabled && !project.config.magic_link_enabled) throw new StatusFailure(400, "OTP auth not enabled in the project");
+
+    const user = await createUserRecord(ctx, project, {
+      email,
+      emailVerified: body.primary_email_verified ?? false,
+      emailAuth: body.primary_email_auth_enabled ?? false,
+      displayName: body.display_name || null,
+      profileImageUrl: body.profile_image_url ?? null,
+      isAnonymous: body.is_anonymous ?? false,
+    });
+    // The service stores what it is given and null for metadata not given.
+    user.client_metadata = body.client_metadata ?? null;
+    user.client_read_only_metadata = body.client_read_only_metadata ?? null;
+    user.server_metadata = body.server_metadata ?? null;
+    user.password_hash = passwordHash ?? null;
+    user.otp_auth_enabled = body.otp_auth_enabled ?? false;
+    user.oauth_providers = (body.oauth_providers ?? []).map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null }));
+    // A TOTP secret given at creation does not turn multi-factor sign-in on (wire contract §16).
+    createPersonalTeamIfEnabled(ctx, project, user);
+    return { status: 201, body: serverUserView(ctx.store, user) };
+  },
+
+  getUser(request, ctx) {
+    const user = userOf(request, ctx, request.params["user_id"] ?? "");
+    return { body: serverUserView(ctx.store, settled(ctx.store, user)) };
+  },
+
+  async updateUser(request, ctx) {
+    const body = (request.body ?? {}) as UserBody;
+    checkBody(request, body, false);
+    const passwordHash = await passwordHashOf(body);
+    const user = userOf(request, ctx, request.params["user_id"] ?? "");
+    await updateUserRecord(ctx, request.project, user, body, passwordHash);
+    return { body: serverUserView(ctx.store, settled(ctx.store, user)) };
+  },
+
+  deleteUser(request, ctx) {
+    const user = userOf(request, ctx, request.params["user_id"] ?? "");
+    deleteUserRecord(ctx.store, user);
+    return { body: { success: true } };
+  },
+});

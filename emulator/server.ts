@@ -1,0 +1,169 @@
+// The emulator over HTTP on Node (`node:http`): each request becomes a fetch
+// `Request` for `emulator.fetch`, each `Response` is written back. It listens on
+// 127.0.0.1 unless told otherwise, sets the emulator's origin (token issuer,
+// links in e-mails) to where it listens, turns an injected dropped-connection
+// fault into a destroyed socket, and with `dataFile` keeps the state in a JSON
+// file across restarts. `stackkit/emulator/server`; the bin is emulator/bin.ts.
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createEmulator, type Emulator, type EmulatorOptions } from "./emulator.js";
+import type { StateJson } from "./engine/store.js";
+
+export interface EmulatorServerOptions extends EmulatorOptions {
+  /** Default 8102 (Stack Auth's local API port); 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1: only this machine can reach it. */
+  readonly host?: string;
+  /**
+   * A JSON file holding the state (as `control.exportState()` writes it): read at
+   * start when it exists (it then wins over `state`), written shortly after every
+   * request that may change something and at `close()`.
+   */
+  readonly dataFile?: string;
+  /** How long after a change the data file is written; default 250 ms. */
+  readonly saveDelayMs?: number;
+}
+
+export interface EmulatorServer {
+  /** The origin to give apps as `baseUrl` (`http://127.0.0.1:<port>`); the API is under `/api/v1`. */
+  readonly url: string;
+  readonly port: number;
+  readonly host: string;
+  readonly emulator: Emulator;
+  /** Writes the data file now (a no-op without one). */
+  save(): void;
+  /** Stops listening, drops open connections, and writes the data file. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 8102;
+
+/** The state in `file`, or undefined when there is no such file. */
+export function readStateFile(file: string): StateJson | undefined {
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, "utf8");
+  try {
+    return JSON.parse(text) as StateJson;
+  } catch (error) {
+    throw new Error(`The emulator's data file ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Writes through a temporary file and a rename, so that a crash never leaves half a file. */
+export function writeStateFile(file: string, state: StateJson): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
+  renameSync(temporary, file);
+}
+
+const READ_ONLY = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
+  const { port: wantedPort = DEFAULT_PORT, host = "127.0.0.1", dataFile, saveDelayMs = 250, ...emulatorOptions } = options;
+  const saved = dataFile === undefined ? undefined : readStateFile(dataFile);
+
+  // Listen first: the emulator's origin names the port, which may be chosen by the kernel.
+  let ready!: (emulator: Emulator) => void;
+  const emulatorReady = new Promise<Emulator>((resolve) => (ready = resolve));
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  let emulator: Emulator | undefined;
+  const save = () => {
+    if (saveTimer !== undefined) clearTimeout(saveTimer);
+    saveTimer = undefined;
+    if (dataFile !== undefined && emulator) writeStateFile(dataFile, emulator.control.exportState());
+  };
+  const scheduleSave = () => {
+    if (dataFile === undefined || saveTimer !== undefined) return;
+    saveTimer = setTimeout(save, saveDelayMs);
+    saveTimer.unref?.();
+  };
+
+  const server = createServer((req, res) => {
+    void emulatorReady.then((emulator) => answer(emulator, req, res, origin)).then(
+      () => {
+        if (!READ_ONLY.has(req.method ?? "GET")) scheduleSave();
+      },
+      (error: unknown) => {
+        // The engine throws a TypeError for an injected dropped connection: the client sees the socket close, as on a real network failure.
+        if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+          req.socket.destroy();
+          return;
+        }
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+        res.end(`The emulator failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(wantedPort, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const reachableHost = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  const origin = `http://${reachableHost}:${port}`;
+  try {
+    emulator = await createEmulator({ ...emulatorOptions, apiOrigin: emulatorOptions.apiOrigin ?? origin, ...(saved ? { state: saved } : {}) });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  ready(emulator);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: emulator.apiOrigin,
+    port,
+    host,
+    emulator,
+    save,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(save);
+      return closing;
+    },
+  };
+}
+
+/** One exchange: the Node request as a fetch Request, the Response written back. */
+async function answer(emulator: Emulator, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  const method = req.method ?? "GET";
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    for (const value of values ?? []) headers.append(name, value);
+  }
+  let body: Uint8Array<ArrayBuffer> | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    body = new Uint8Array(Buffer.concat(chunks));
+  }
+  let url: URL;
+  try {
+    url = new URL(req.url ?? "/", origin);
+  } catch {
+    res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad request URL\n");
+    return;
+  }
+  const request = new Request(url, { method, headers, ...(body && body.length > 0 ? { body } : {}) });
+  const response = await emulator.fetch(request);
+  const out: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "set-cookie") out[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) out["set-cookie"] = cookies;
+  const bytes = method === "HEAD" || response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+  if (bytes !== undefined) out["content-length"] = String(bytes.length);
+  res.writeHead(response.status, response.statusText || undefined, out);
+  res.end(bytes);
+}

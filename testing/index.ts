@@ -1,0 +1,177 @@
+// `stackkit/testing`: helpers for an app's own tests against the emulator, for
+// any test runner (no hooks of vitest, jest or node:test here). Start an
+// emulator, make users, sign an app in as one of them, and read what the
+// emulator mailed: the latest e-mail, code or link sent to an address.
+//
+//   const emulator = await startEmulator();              // in-process; { http: true } for a server
+//   const { client } = appsFor(emulator);
+//   const app = client();
+//   const user = await createTestUser(emulator);
+//   await signInAs(app, user);
+//   ...
+//   await emulator.close();
+import { createEmulator, DEMO_KEYS, type Emulator, type EmulatorOptions } from "../emulator/index.js";
+import type { CodeRecord, EmailRecord, UserRecord } from "../emulator/index.js";
+import { StackAdminApp, StackClientApp, StackServerApp, type StackClientAppOptions, type TokenStoreInit } from "../runtime/index.js";
+
+export interface StartEmulatorOptions extends EmulatorOptions {
+  /**
+   * Serve it over HTTP on 127.0.0.1 (Node only): `true` for a free port, or
+   * `{ port, host }`. Default: in-process, no port (apps call its `fetch`).
+   */
+  readonly http?: boolean | { readonly port?: number; readonly host?: string };
+}
+
+export interface TestEmulator extends Emulator {
+  /** The server's origin (`baseUrl` for apps) when started with `http`; undefined in-process. */
+  readonly url: string | undefined;
+  /** Stops the server (if any). The in-process emulator needs nothing, but calling close is always right. */
+  close(): Promise<void>;
+}
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/** A fresh emulator with the default projects (or `state`): in-process, or over HTTP with `{ http: true }`. */
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
+  const { http, ...emulatorOptions } = options;
+  if (!http) {
+    const emulator = await createEmulator(emulatorOptions);
+    return { ...emulator, url: undefined, close: async () => undefined };
+  }
+  // Loaded only when asked for: the in-process emulator needs no node: module and also runs in a browser.
+  const { startEmulatorServer } = await import("../emulator/server.js");
+  const listen = http === true ? {} : http;
+  const server = await startEmulatorServer({ ...emulatorOptions, port: listen.port ?? 0, ...(listen.host === undefined ? {} : { host: listen.host }) });
+  return { ...server.emulator, url: server.url, close: () => server.close() };
+}
+
+export interface TestUserOptions {
+  /** Default: the demo project. */
+  readonly projectId?: string;
+  /** Default: a new address, `test-<unique>@example.com` (its Inbucket mailbox is `test-<unique>`). */
+  readonly email?: string;
+  /** Default: a random password, returned on the user. */
+  readonly password?: string;
+  readonly displayName?: string | null;
+  /** Default true. */
+  readonly emailVerified?: boolean;
+  readonly clientMetadata?: unknown;
+  readonly serverMetadata?: unknown;
+}
+
+export interface TestUser {
+  readonly id: string;
+  readonly projectId: string;
+  readonly email: string;
+  /** The password to sign in with (what `signInAs` uses). */
+  readonly password: string;
+  readonly displayName: string | null;
+  /** The emulator's record of the user. */
+  readonly record: UserRecord;
+}
+
+/** Makes a user directly in the emulator (no sign-up request), with a verified e-mail and a password. */
+export async function createTestUser(emulator: Emulator, options: TestUserOptions = {}): Promise<TestUser> {
+  const projectId = options.projectId ?? DEMO_KEYS.projectId;
+  const email = options.email ?? `test-${unique()}@example.com`;
+  const password = options.password ?? `Pw-${unique()}-${unique()}`;
+  const record = await emulator.control.createUser({
+    projectId,
+    email,
+    password,
+    displayName: options.displayName ?? null,
+    emailVerified: options.emailVerified ?? true,
+    ...(options.clientMetadata === undefined ? {} : { clientMetadata: options.clientMetadata }),
+    ...(options.serverMetadata === undefined ? {} : { serverMetadata: options.serverMetadata }),
+  });
+  return { id: record.id, projectId, email, password, displayName: record.display_name, record };
+}
+
+/**
+ * Signs `app` in as a user, through the app's own e-mail-and-password sign-in:
+ * the tokens land in whatever token store the app was given (memory, cookie, a
+ * custom store), as a real sign-in puts them. Throws when the sign-in fails.
+ */
+export async function signInAs(app: StackClientApp, user: { readonly email: string; readonly password: string }): Promise<void> {
+  const result = await app.signInWithCredential({ email: user.email, password: user.password, noRedirect: true });
+  if (result.status === "error") throw result.error;
+}
+
+/** A session for a user, made by the emulator: `{ accessToken, refreshToken }`, usable as a `tokenStore`. */
+export async function sessionTokens(emulator: Emulator, user: { readonly id: string }): Promise<{ accessToken: string; refreshToken: string }> {
+  const tokens = await emulator.control.createSession(user.id);
+  return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
+}
+
+function noMail(emulator: Emulator, address: string, what: string): Error {
+  const seen = [...new Set(emulator.control.emails().flatMap((email) => email.to))];
+  return new Error(`No ${what} sent to ${address}. ${seen.length === 0 ? "The emulator has sent no e-mail." : `E-mail went to: ${seen.join(", ")}.`}`);
+}
+
+/** The newest e-mail sent to an address (or an Inbucket mailbox name); throws when there is none. */
+export function latestEmail(emulator: Emulator, address: string): EmailRecord {
+  const email = emulator.control.emails({ to: address }).at(-1);
+  if (!email) throw noMail(emulator, address, "e-mail");
+  return email;
+}
+
+/** The newest one-time code issued to an address (of `kind`, when given); throws when there is none. */
+export function latestCode(emulator: Emulator, address: string, kind?: CodeRecord["kind"]): string {
+  const code = emulator.control.codes({ recipient: address, ...(kind === undefined ? {} : { kind }) }).at(-1);
+  if (!code) throw new Error(`No ${kind ?? "one-time"} code was issued to ${address}.`);
+  return code.code;
+}
+
+/** The links (http and https URLs) of a text, in order. */
+export function linksIn(text: string): string[] {
+  return [...text.matchAll(/https?:\/\/[^\s<>"']+/g)].map((match) => match[0].replace(/[.,;:!?)\]]+$/, ""));
+}
+
+/** The link of the newest e-mail to an address: the first carrying a `code`, else the first; throws when there is none. */
+export function latestLink(emulator: Emulator, address: string): string {
+  const email = latestEmail(emulator, address);
+  const links = linksIn(email.text);
+  const link = links.find((candidate) => new URL(candidate).searchParams.has("code")) ?? links[0];
+  if (link === undefined) throw new Error(`The latest e-mail to ${address} ("${email.subject}") has no link.`);
+  return link;
+}
+
+type AppOptions = Partial<Omit<StackClientAppOptions, "projectId" | "publishableClientKey">> & { readonly tokenStore?: TokenStoreInit };
+
+export interface DemoApps {
+  /** A StackClientApp of the demo project (token store "memory" unless given). */
+  client(options?: AppOptions): StackClientApp;
+  /** A StackServerApp of the demo project, with its secret server key. */
+  server(options?: AppOptions): StackServerApp;
+  /** A StackAdminApp of the demo project, with its keys. */
+  admin(options?: AppOptions): StackAdminApp;
+}
+
+/**
+ * Apps of the demo project wired to the emulator: in-process ones call its
+ * `fetch` (no network); for an emulator over HTTP they use the platform's fetch
+ * at its URL. No browser and no automatic prefetch, unless overridden.
+ */
+export function appsFor(emulator: Emulator & { readonly url?: string | undefined }): DemoApps {
+  const common = (options: AppOptions) =>
+    ({
+      projectId: DEMO_KEYS.projectId,
+      publishableClientKey: DEMO_KEYS.publishableClientKey,
+      baseUrl: emulator.url ?? emulator.apiOrigin,
+      browser: null,
+      noAutomaticPrefetch: true,
+      ...(emulator.url === undefined ? { environment: { fetch: emulator.fetch } } : {}),
+      ...options,
+      tokenStore: options.tokenStore ?? "memory",
+    }) as StackClientAppOptions;
+  return {
+    client: (options = {}) => new StackClientApp(common(options)),
+    server: (options = {}) => new StackServerApp({ ...common(options), secretServerKey: DEMO_KEYS.secretServerKey }),
+    admin: (options = {}) =>
+      new StackAdminApp({ ...common(options), secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey }),
+  };
+}
+
+export { DEMO_KEYS, INTERNAL_KEYS } from "../emulator/index.js";
+export type { CodeRecord, EmailRecord, Emulator, EmulatorOptions, UserRecord } from "../emulator/index.js";

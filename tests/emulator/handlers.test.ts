@@ -1,0 +1,44 @@
+// Routing comes from the operation table, so every operation of the document
+// must have a handler: one added to the document without a handler fails here
+// instead of answering 501. The browser-bound flows (passkeys, OAuth, TOTP
+// sign-in, CLI login) and the remaining admin operations are emulated by the
+// next stage; they are listed by name so that the list can only shrink.
+import { describe, expect, it } from "vitest";
+import { operations, type OperationId } from "../../generated/operations.js";
+import { handlers } from "../../emulator/handlers/index.js";
+
+const NEXT_STAGE: readonly OperationId[] = [
+  "startOAuthAuthorization",
+  "initiatePasskeyRegistration",
+  "registerPasskey",
+  "initiatePasskeyAuthentication",
+  "signInWithPasskey",
+  "signInWithMfa",
+  "createCliLogin",
+  "pollCliLogin",
+  "completeCliLogin",
+  "listEmailTemplates",
+  "resetEmailTemplate",
+  "updateEmailTemplate",
+  "sendTestEmail",
+  "listSentEmails",
+  "createSvixToken",
+  "getMetrics",
+  "createConnectedAccountAccessToken",
+];
+
+describe("the emulator's handlers", () => {
+  const all = Object.keys(operations) as OperationId[];
+
+  it("cover every operation of the document but those of the next stage", () => {
+    expect(all.filter((id) => !handlers[id] && !NEXT_STAGE.includes(id))).toEqual([]);
+  });
+
+  it("are only for operations of the document", () => {
+    expect(Object.keys(handlers).filter((id) => !all.includes(id as OperationId))).toEqual([]);
+  });
+
+  it("list no operation as next-stage that has a handler already", () => {
+    expect(NEXT_STAGE.filter((id) => handlers[id])).toEqual([]);
+  });
+});
