@@ -2,7 +2,7 @@
 // and the control surface tests use. The same `fetch` serves in-process (pass
 // it to an app as its fetch), behind msw, and over HTTP (emulator/server.ts).
 import { createControl, type EmulatorControl } from "./control.js";
-import { createEngine, type Engine } from "./engine/engine.js";
+import { createEngine, type Engine, type Exchange } from "./engine/engine.js";
 import { seedDefaults } from "./engine/seed.js";
 import { Store, type StateJson } from "./engine/store.js";
 import { createSigner } from "./engine/tokens.js";
@@ -21,6 +21,12 @@ export interface EmulatorOptions {
   readonly state?: "default" | "empty" | StateJson;
   /** Access-token lifetime; default 10 minutes, as the service. */
   readonly accessTokenLifetimeMs?: number;
+  /**
+   * Sees a copy of every exchange under /api/v1, whatever way the emulator was
+   * reached (in-process or over HTTP); a test suite validates them against the
+   * document here.
+   */
+  readonly onExchange?: ((exchange: Exchange) => void | Promise<void>) | undefined;
   /** The clock's start; default the real time. The clock then moves with real time, plus what `advanceClock` adds. */
   readonly startTimeMs?: number;
 }
@@ -61,6 +67,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     apiOrigin,
     now,
     accessTokenLifetimeMs: options.accessTokenLifetimeMs ?? TEN_MINUTES,
+    onExchange: options.onExchange,
     extraRoutes: (request, url) => extraRoutes(request, url, routeParts()),
   });
   control = createControl({ engine, store, clock, seed: () => seedDefaults(store, now()) });

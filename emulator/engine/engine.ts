@@ -23,6 +23,8 @@ export interface EngineOptions {
   readonly apiOrigin: string;
   readonly accessTokenLifetimeMs: number;
   readonly now: () => number;
+  /** Sees every exchange under /api/v1 (copies of the request and the answer): tests validate them against the document. */
+  readonly onExchange?: ((exchange: Exchange) => void | Promise<void>) | undefined;
   /** Requests under other paths (the mailbox, the control API) go here first; undefined: not theirs. */
   readonly extraRoutes?: (request: Request, url: URL) => Promise<Response | undefined> | Response | undefined;
 }
@@ -39,6 +41,11 @@ export interface FaultRule {
   readonly fault: Fault;
   /** How many more requests it applies to; Infinity for all. */
   remaining: number;
+}
+
+export interface Exchange {
+  readonly request: Request;
+  readonly response: Response;
 }
 
 export interface LoggedRequest {
@@ -126,8 +133,10 @@ export function createEngine(o: EngineOptions): Engine {
     log,
     async fetch(request) {
       const url = new URL(request.url);
+      const copy = o.onExchange ? request.clone() : undefined;
       const response = await handle(request);
       if (url.pathname.startsWith(`${API_PREFIX}/`) && request.method !== "OPTIONS") {
+        if (copy) await o.onExchange?.({ request: copy, response: response.clone() });
         const path = url.pathname.slice(API_PREFIX.length);
         log.push({
           at: ctx.now(),

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { startEmulatorServer, type EmulatorServer } from "../../emulator/server.js";
 import { StackClientApp } from "../../runtime/index.js";
+import { documentChecker } from "../helpers/emulator.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const demoHeaders = {
@@ -20,11 +21,15 @@ const demoHeaders = {
 };
 
 let server: EmulatorServer;
+// Every exchange over HTTP is checked against the document too.
+let checker = documentChecker();
 beforeEach(async () => {
-  server = await startEmulatorServer({ port: 0 });
+  checker = documentChecker();
+  server = await startEmulatorServer({ port: 0, onExchange: checker.onExchange });
 });
 afterEach(async () => {
   await server.close();
+  expect(checker.violations).toEqual([]);
 });
 
 const control = async (method: string, route: string, body?: unknown) => {

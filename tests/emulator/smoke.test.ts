@@ -17,3 +17,14 @@ describe("the emulator in-process", () => {
     expect(await response.json()).toEqual({ status: "ok" });
   });
 });
+
+describe("the document check of every exchange", () => {
+  it("catches an answer the document does not allow (here an injected one)", async () => {
+    const { checkedEmulator } = await import("../helpers/emulator.js");
+    const checked = await checkedEmulator();
+    checked.control.injectFault("getCurrentProject", { kind: "status", status: 200, body: "not the project" });
+    await demoApps(checked).client().getProject().catch(() => undefined);
+    expect(checked.violations.length).toBeGreaterThan(0);
+    expect(checked.violations[0]).toMatch(/^GET \/api\/v1\/projects\/current 200: /);
+  });
+});

@@ -16,33 +16,41 @@ export interface CheckedEmulator extends Emulator {
   readonly violations: string[];
 }
 
-/** Wraps the emulator's fetch so that every API exchange is checked against the document. */
-export async function checkedEmulator(options: EmulatorOptions = {}): Promise<CheckedEmulator> {
-  const emulator = await createEmulator(options);
+/**
+ * An `onExchange` for an emulator (in-process or a server) that validates each
+ * exchange against the document, and the violations it found.
+ */
+export function documentChecker(): { readonly onExchange: NonNullable<EmulatorOptions["onExchange"]>; readonly violations: string[] } {
   const violations: string[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    const requestText = await request.clone().text();
-    const response = await emulator.fetch(request);
-    if (!url.pathname.startsWith("/api/v1/") || url.pathname.startsWith("/api/v1/mailbox")) return response;
-    const responseText = await response.clone().text();
-    const found: Violation[] = validator.validate({
-      request: {
-        method: request.method,
-        path: url.pathname + url.search,
-        headers: Object.fromEntries(request.headers),
-        ...(requestText === "" ? {} : { body: parse(requestText, request.headers.get("content-type")) }),
-      },
-      response: {
-        status: response.status,
-        headers: Object.fromEntries(response.headers),
-        ...(responseText === "" ? {} : { body: parse(responseText, response.headers.get("content-type")) }),
-      },
-    });
-    for (const v of found) violations.push(`${request.method} ${url.pathname} ${response.status}: ${v.path} ${v.message}`);
-    return response;
+  return {
+    violations,
+    async onExchange({ request, response }) {
+      const url = new URL(request.url);
+      const requestText = await request.text();
+      const responseText = await response.text();
+      const found: Violation[] = validator.validate({
+        request: {
+          method: request.method,
+          path: url.pathname + url.search,
+          headers: Object.fromEntries(request.headers),
+          ...(requestText === "" ? {} : { body: parse(requestText, request.headers.get("content-type")) }),
+        },
+        response: {
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          ...(responseText === "" ? {} : { body: parse(responseText, response.headers.get("content-type")) }),
+        },
+      });
+      for (const v of found) violations.push(`${request.method} ${url.pathname} ${response.status}: ${v.path} ${v.message}`);
+    },
   };
-  return { ...emulator, fetch, violations };
+}
+
+/** An emulator whose every API exchange is checked against the document. */
+export async function checkedEmulator(options: EmulatorOptions = {}): Promise<CheckedEmulator> {
+  const checker = documentChecker();
+  const emulator = await createEmulator({ ...options, onExchange: checker.onExchange });
+  return { ...emulator, violations: checker.violations };
 }
 
 function parse(text: string, contentType: string | null): unknown {
