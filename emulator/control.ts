@@ -8,6 +8,7 @@ import type { Engine, Fault, LoggedRequest } from "./engine/engine.js";
 import { mailboxOf } from "./engine/mail.js";
 import type { CodeRecord, EmailRecord, StateJson, Store, UserRecord } from "./engine/store.js";
 import { hashPassword, randomId } from "./engine/tokens.js";
+import { fixedChallengeOf, setFixedChallenge } from "./handlers/passkeys.js";
 
 export interface CreateUserOptions {
   readonly projectId: string;
@@ -43,6 +44,13 @@ export interface EmulatorControl {
   createUser(options: CreateUserOptions): Promise<UserRecord>;
   /** A session for a user, as a sign-in would start it. */
   createSession(userId: string): Promise<{ readonly accessToken: string; readonly refreshToken: string }>;
+  /**
+   * Makes every passkey ceremony use this challenge (base64url, as `options_json.challenge`
+   * shows it), so that a test can compute its WebAuthn answers in advance; null: random
+   * challenges again (also after `reset`).
+   */
+  setFixedChallenge(challenge: string | null): void;
+  fixedChallenge(): string | null;
 }
 
 export interface ControlParts {
@@ -60,6 +68,7 @@ export function createControl(p: ControlParts): EmulatorControl {
       store.clear();
       engine.faults.length = 0;
       engine.log.length = 0;
+      setFixedChallenge(store, null);
       if (!options.empty) p.seed();
     },
     exportState: () => store.toJSON(),
@@ -137,6 +146,8 @@ export function createControl(p: ControlParts): EmulatorControl {
       const signedIn = await ctx.signIn(user);
       return { accessToken: signedIn.access_token, refreshToken: signedIn.refresh_token };
     },
+    setFixedChallenge: (challenge) => setFixedChallenge(store, challenge),
+    fixedChallenge: () => fixedChallengeOf(store),
   };
 }
 

@@ -5,7 +5,7 @@ import { createControl, type EmulatorControl } from "./control.js";
 import { createEngine, type Engine, type Exchange } from "./engine/engine.js";
 import { seedDefaults } from "./engine/seed.js";
 import { Store, type StateJson } from "./engine/store.js";
-import { createSigner } from "./engine/tokens.js";
+import { Signers } from "./engine/tokens.js";
 import { handlers } from "./handlers/index.js";
 import { MAILBOX_API_PREFIX } from "./mailbox.js";
 import { extraRoutes, routesBeforeEngine, type RouteParts } from "./routes.js";
@@ -57,12 +57,12 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const state = options.state ?? "default";
   if (state === "default") seedDefaults(store, now());
   else if (state !== "empty") store.load(state);
-  const signer = await createSigner();
+  const signers = new Signers();
   let control: EmulatorControl | undefined;
-  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signer });
+  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signers });
   const engine = createEngine({
     store,
-    signer,
+    signers,
     handlers,
     apiOrigin,
     now,

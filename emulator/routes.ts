@@ -1,22 +1,24 @@
 // What the emulator serves beside the API: the health probe the service
 // answers, the Inbucket-compatible mailbox API and page (emulator/mailbox.ts),
-// and the control API over HTTP (`/emulator/v1/…`), which calls the same
-// functions as `emulator.control`. Control answers are JSON; a bad request is
-// a 400 `{ "error": "…" }`.
+// the fake OAuth provider and the service's OAuth callback (`/emulator/oauth/…`,
+// emulator/oauth-provider.ts), and the control API over HTTP (`/emulator/v1/…`),
+// which calls the same functions as `emulator.control`. Control answers are
+// JSON; a bad request is a 400 `{ "error": "…" }`.
 import { knownErrorStatus, type KnownErrorCode } from "../generated/known-errors.js";
 import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
 import { preflight } from "./engine/http.js";
 import { DEMO_KEYS } from "./engine/seed.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
-import type { Signer } from "./engine/tokens.js";
+import type { Signers } from "./engine/tokens.js";
 import type { Fault } from "./engine/engine.js";
 import { MAILBOX_API_PREFIX, mailboxApi, mailboxPage } from "./mailbox.js";
+import { OAUTH_PROVIDER_PREFIX, oauthProviderRoutes } from "./oauth-provider.js";
 
 export interface RouteParts {
   readonly store: Store;
   readonly control: EmulatorControl;
-  readonly signer: Signer;
+  readonly signers: Signers;
 }
 
 export const CONTROL_PREFIX = "/emulator/v1/";
@@ -32,6 +34,11 @@ export async function extraRoutes(request: Request, url: URL, parts: RouteParts)
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
   if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
   if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
+  // The fake OAuth provider's consent page and the service's OAuth callback (emulator/oauth-provider.ts).
+  if (url.pathname.startsWith(OAUTH_PROVIDER_PREFIX)) {
+    const answer = await oauthProviderRoutes(request, url, parts.store);
+    if (answer) return answer;
+  }
   return (await mailboxApi(request, url, parts.store)) ?? mailboxPage(request, url, parts.store);
 }
 
@@ -219,6 +226,14 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
         if (userId === undefined) throw new ControlError('"userId" is required');
         return ok(await control.createSession(userId), 201);
       }
+      case "GET passkey-challenge":
+        return ok({ challenge: control.fixedChallenge() });
+      case "PUT passkey-challenge": {
+        const challenge = (await bodyOf(request))["challenge"];
+        if (challenge !== null && typeof challenge !== "string") throw new ControlError('"challenge" must be a base64url string, or null for random challenges');
+        control.setFixedChallenge(challenge);
+        return ok({ challenge: control.fixedChallenge() });
+      }
       default:
         throw new ControlError(`No control route ${request.method} ${url.pathname}`, 404);
     }
@@ -229,3 +244,4 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
     throw error;
   }
 }
+

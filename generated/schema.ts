@@ -1435,6 +1435,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{project_id}/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project whose signing keys to read.
+                 * @example 6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the project's signing keys (JWKS)
+         * @description The public keys the service signs the project's access tokens with, as a JSON Web Key Set
+         *     (RFC 7517), so that a backend can verify an access token (ES256, `kid` in its header)
+         *     without calling the API. Public: it takes none of the `x-stack-*` headers. A key that signs
+         *     no more tokens stays listed until the tokens it signed have expired.
+         */
+        get: operations["getProjectJwks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/internal/projects": {
         parameters: {
             query?: never;
@@ -1973,6 +2002,18 @@ export interface components {
                 allow_team_api_keys: boolean;
                 enabled_oauth_providers: components["schemas"]["EnabledOAuthProvider"][];
             };
+        };
+        /** @description A JSON Web Key Set (RFC 7517) of public signing keys. */
+        Jwks: {
+            keys: {
+                kty: string;
+                kid: string;
+                alg?: string;
+                use?: string;
+                crv?: string;
+                x?: string;
+                y?: string;
+            }[];
         };
         OAuthProviderConfig: {
             id: string;
@@ -4008,6 +4049,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_1826656d: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -8197,6 +8251,35 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    getProjectJwks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The project whose signing keys to read.
+                 * @example 6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b
+                 */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's public signing keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Jwks"];
+                };
+            };
+            400: components["responses"]["KnownErrors400_1826656d"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };

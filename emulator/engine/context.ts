@@ -6,7 +6,7 @@ import type { AccessType, OperationId } from "../../generated/operations.js";
 import type { Answer } from "./http.js";
 import type { Mailer } from "./mail.js";
 import type { ProjectRecord, SessionRecord, Store, UserRecord } from "./store.js";
-import type { Signer } from "./tokens.js";
+import type { Signers } from "./tokens.js";
 
 export interface EmulatorRequest {
   readonly operationId: OperationId;
@@ -31,7 +31,8 @@ export interface EmulatorRequest {
 
 export interface EmulatorContext {
   readonly store: Store;
-  readonly signer: Signer;
+  /** The projects' signing keys. */
+  readonly signers: Signers;
   readonly mail: Mailer;
   /** The emulator's clock (ms since the epoch), which tests can move forward. */
   now(): number;

@@ -12,13 +12,13 @@ import { EmulatorError, errorResponse, fail, preflight, statusResponse, toRespon
 import { createMailer } from "./mail.js";
 import { route } from "./router.js";
 import type { SessionRecord, Store, UserRecord } from "./store.js";
-import { randomId, randomString, signAccessToken, type Signer } from "./tokens.js";
+import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
 
 export const API_PREFIX = "/api/v1";
 
 export interface EngineOptions {
   readonly store: Store;
-  readonly signer: Signer;
+  readonly signers: Signers;
   readonly handlers: Handlers;
   readonly apiOrigin: string;
   readonly accessTokenLifetimeMs: number;
@@ -141,7 +141,7 @@ export function createEngine(o: EngineOptions): Engine {
         log.push({
           at: ctx.now(),
           method: request.method,
-          path: path + url.search,
+          path: path + redactedSearch(url),
           operationId: route(request.method, path)?.operationId ?? null,
           status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
           knownError: response.headers.get("x-stack-known-error"),
@@ -196,9 +196,9 @@ async function readBody(request: Request, operationId: OperationId): Promise<unk
 
 function createContext(o: EngineOptions): EmulatorContext {
   const mail = createMailer(o.store, o.now);
-  const accessTokenFor = (session: SessionRecord) => {
+  const accessTokenFor = async (session: SessionRecord) => {
     const user = o.store.tables.users.get(session.user_id);
-    return signAccessToken(o.signer, {
+    return signAccessToken(await o.signers.of(session.project_id), {
       issuerOrigin: o.apiOrigin,
       projectId: session.project_id,
       userId: session.user_id,
@@ -210,7 +210,7 @@ function createContext(o: EngineOptions): EmulatorContext {
   };
   return {
     store: o.store,
-    signer: o.signer,
+    signers: o.signers,
     mail,
     now: o.now,
     apiOrigin: o.apiOrigin,
@@ -254,4 +254,14 @@ function withCode(callbackUrl: string, code: string): string {
   const url = new URL(callbackUrl);
   url.searchParams.set("code", code);
   return url.toString();
+}
+
+/** Query values that are credentials (the link flow's access token, codes, secrets) never enter the log. */
+const SECRET_QUERY = /^(token|code|code_verifier|client_secret|refresh_token|access_token|state)$/;
+
+function redactedSearch(url: URL): string {
+  if (url.search === "") return "";
+  const params = new URLSearchParams(url.search);
+  for (const name of [...new Set(params.keys())]) if (SECRET_QUERY.test(name)) params.set(name, "[redacted]");
+  return `?${params.toString()}`;
 }

@@ -83,6 +83,12 @@ export function seedDefaults(store: Store, now: number): void {
       client_user_deletion_enabled: true,
       allow_user_api_keys: true,
       allow_team_api_keys: true,
+      // Signing in with them goes through the emulator's own provider page: nothing leaves the machine.
+      oauth_providers: [
+        { id: "github", type: "shared" },
+        { id: "google", type: "shared" },
+      ],
+      enabled_oauth_providers: [{ id: "github" }, { id: "google" }],
     }),
     owner_team_id: null,
   };

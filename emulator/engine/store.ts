@@ -48,7 +48,8 @@ export interface UserRecord {
   totp_secret_base64: string | null;
   /** `salt:hash`, base64 each (SHA-256 of salt and password); null without a password. */
   password_hash: string | null;
-  oauth_providers: { id: string; account_id: string; email?: string | null }[];
+  /** Linked provider accounts; `scopes` are what the provider granted through the OAuth flow (absent for accounts set by server code, which have no provider tokens). */
+  oauth_providers: { id: string; account_id: string; email?: string | null; scopes?: string[] }[];
 }
 
 export interface ContactChannelRecord {
@@ -127,7 +128,14 @@ export interface ApiKeyRecord {
   manually_revoked_at_millis: number | null;
 }
 
-export type CodeKind = "email_verification" | "password_reset" | "magic_link" | "team_invitation" | "mfa_attempt";
+export type CodeKind =
+  | "email_verification"
+  | "password_reset"
+  | "magic_link"
+  | "team_invitation"
+  | "mfa_attempt"
+  | "passkey_registration"
+  | "passkey_authentication";
 
 /** A one-time code the service mailed (or handed out): what it is for and what it carries. */
 export interface CodeRecord {
@@ -144,6 +152,36 @@ export interface CodeRecord {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** A registered passkey (a WebAuthn credential) of a user; the service keeps at most one per user. */
+export interface PasskeyRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly user_id: string;
+  /** The credential id, base64url, as the authenticator named it. */
+  readonly credential_id: string;
+  /** The COSE public key, base64url. */
+  readonly public_key: string;
+  /** The signature counter last seen; an assertion must come with a higher one (unless both are 0). */
+  counter: number;
+  readonly transports: readonly string[];
+  readonly created_at_millis: number;
+}
+
+/**
+ * A step of an OAuth flow (emulator/handlers/oauth.ts): the flow an authorize
+ * call started (keyed by its inner state), a grant of the emulator's fake
+ * provider, or the authorization code the app exchanges at the token endpoint.
+ */
+export interface OAuthCodeRecord {
+  readonly id: string;
+  readonly kind: "flow" | "provider_grant" | "authorization_code";
+  readonly project_id: string;
+  readonly created_at_millis: number;
+  readonly expires_at_millis: number;
+  used_at_millis: number | null;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
 export interface EmailRecord {
   readonly id: string;
   readonly project_id: string;
@@ -153,8 +191,36 @@ export interface EmailRecord {
   readonly text: string;
   readonly html: string;
   readonly sent_at_millis: number;
-  /** Why sending failed, for a test e-mail to a bad server; null when it went. */
-  readonly error: string | null;
+  /**
+   * Why sending failed (a test e-mail to a bad server), null when it went. The
+   * service keeps its mailer's error object here: `{rawError, errorType, canRetry, message}`.
+   */
+  readonly error: string | Readonly<Record<string, unknown>> | null;
+  /** The e-mail configuration it went out with, without the password (`/internal/emails`); absent: the project's at the time. */
+  readonly sender_config?: Readonly<Record<string, unknown>> | null;
+}
+
+/** A command-line login attempt (`/auth/cli`): the tool polls with `polling_code`, the browser completes it with `login_code`. */
+export interface CliLoginRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly polling_code: string;
+  readonly login_code: string;
+  readonly created_at_millis: number;
+  readonly expires_at_millis: number;
+  /** The refresh token the browser handed over; null while waiting. */
+  refresh_token: string | null;
+  /** When the tool read the refresh token (a later poll answers `used`). */
+  used_at_millis: number | null;
+}
+
+/** A project's customised e-mail template (`/email-templates/{type}`); a type without one uses the default. Keyed `project_id/type`. */
+export interface EmailTemplateRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly type: "email_verification" | "password_reset" | "magic_link" | "team_invitation";
+  subject: string;
+  content: unknown;
 }
 
 export interface Tables {
@@ -173,6 +239,10 @@ export interface Tables {
   readonly apiKeys: Map<string, ApiKeyRecord>;
   readonly codes: Map<string, CodeRecord>;
   readonly emails: Map<string, EmailRecord>;
+  readonly cliLogins: Map<string, CliLoginRecord>;
+  readonly emailTemplates: Map<string, EmailTemplateRecord>;
+  readonly passkeys: Map<string, PasskeyRecord>;
+  readonly oauthCodes: Map<string, OAuthCodeRecord>;
 }
 
 export type TableName = keyof Tables;
@@ -190,6 +260,10 @@ const TABLE_NAMES: readonly TableName[] = [
   "apiKeys",
   "codes",
   "emails",
+  "cliLogins",
+  "emailTemplates",
+  "passkeys",
+  "oauthCodes",
 ];
 
 /** The state as JSON: every table as a list of records. */
@@ -324,5 +398,9 @@ function emptyTables(): Tables {
     apiKeys: new Map(),
     codes: new Map(),
     emails: new Map(),
+    cliLogins: new Map(),
+    emailTemplates: new Map(),
+    passkeys: new Map(),
+    oauthCodes: new Map(),
   };
 }

@@ -28,6 +28,30 @@ export async function createSigner(): Promise<Signer> {
   return { kid, jwk, privateKey, publicKey };
 }
 
+/**
+ * One signing key per project, made when the project first needs it, as the
+ * service keeps one per project. Keys live as long as the emulator: they are
+ * not part of the exported state, so tokens do not outlive a restart (the
+ * refresh tokens do, and get new access tokens).
+ */
+export class Signers {
+  readonly #keys = new Map<string, Promise<Signer>>();
+
+  of(projectId: string): Promise<Signer> {
+    let signer = this.#keys.get(projectId);
+    if (!signer) {
+      signer = createSigner();
+      this.#keys.set(projectId, signer);
+    }
+    return signer;
+  }
+
+  /** The project's published keys: `{ keys: [JWK] }`. */
+  async jwks(projectId: string): Promise<{ keys: JWK[] }> {
+    return { keys: [(await this.of(projectId)).jwk] };
+  }
+}
+
 /** The `iss` of a project's access tokens. */
 export function issuerOf(apiOrigin: string, projectId: string): string {
   return `${apiOrigin}/api/v1/projects/${projectId}`;
@@ -60,7 +84,7 @@ export type TokenRole = "user" | "admin";
  * The claims of an access token for `projectId`, or the known error the service
  * answers: unparsable (or not ours), expired, or for another project.
  */
-export async function verifyAccessToken(signer: Signer, token: string, projectId: string, nowMs: number, role: TokenRole = "user"): Promise<AccessClaims> {
+export async function verifyAccessToken(signers: Signers, token: string, projectId: string, nowMs: number, role: TokenRole = "user"): Promise<AccessClaims> {
   const codes =
     role === "user"
       ? { unparsable: "UNPARSABLE_ACCESS_TOKEN", expired: "ACCESS_TOKEN_EXPIRED", project: "INVALID_PROJECT_FOR_ACCESS_TOKEN" }
@@ -75,6 +99,7 @@ export async function verifyAccessToken(signer: Signer, token: string, projectId
     throw fail(codes.project as never, role === "user" ? { expected_project_id: projectId, actual_project_id: String(audience) } : undefined);
   }
   try {
+    const signer = await signers.of(projectId);
     const { payload } = await jwtVerify(token, signer.publicKey, { audience: projectId, currentDate: new Date(nowMs), algorithms: ["ES256"] });
     return {
       sub: String(payload.sub),
@@ -104,21 +129,32 @@ export function randomId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** `salt:hash` of a password (SHA-256 of salt and password, base64 each): the emulator is not a vault, but it keeps no plain text. */
+/**
+ * PBKDF2 (WebCrypto, SHA-256) rounds of a password hash. Fewer than a
+ * production vault would use: the emulator keeps test users, and a sign-in
+ * should cost a few milliseconds, not a hundred. Stored with the hash, so a
+ * later change keeps old hashes checkable.
+ */
+const PBKDF2_ITERATIONS = 10_000;
+
+/** `pbkdf2-sha256$<iterations>$<salt>$<hash>` (base64): never the password itself. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomString(16);
-  return `${salt}:${await digest(salt, password)}`;
+  return `pbkdf2-sha256$${PBKDF2_ITERATIONS}$${salt}$${await pbkdf2(password, salt, PBKDF2_ITERATIONS)}`;
 }
 
 export async function checkPassword(password: string, stored: string | null): Promise<boolean> {
   if (stored === null) return false;
-  const [salt, hash] = stored.split(":");
-  return salt !== undefined && hash !== undefined && (await digest(salt, password)) === hash;
+  const [scheme, iterations, salt, hash] = stored.split("$");
+  if (scheme !== "pbkdf2-sha256" || salt === undefined || hash === undefined || !/^\d+$/.test(iterations ?? "")) return false;
+  return (await pbkdf2(password, salt, Number(iterations))) === hash;
 }
 
-async function digest(salt: string, password: string): Promise<string> {
-  const bytes = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${salt}\n${password}`)));
+async function pbkdf2(password: string, salt: string, iterations: number): Promise<string> {
+  const subtle = globalThis.crypto.subtle;
+  const key = await subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
+  const bits = await subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt: new TextEncoder().encode(salt), iterations }, key, 256);
   let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
+  for (const byte of new Uint8Array(bits)) binary += String.fromCharCode(byte);
   return btoa(binary);
 }

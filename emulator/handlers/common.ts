@@ -6,6 +6,7 @@ import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import type { CodeKind, ProjectRecord, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
+import { sendTemplatedEmail } from "./admin-email.js";
 
 /** The signed-in user, or the service's USER_AUTHENTICATION_REQUIRED. */
 export function requireUser(request: EmulatorRequest): UserRecord {
@@ -110,31 +111,23 @@ export function checkCallbackUrl(project: ProjectRecord, url: string): void {
   if (!trusted) throw fail("REDIRECT_URL_NOT_WHITELISTED");
 }
 
-/** The codes the service mails (an MFA attempt code is answered, never mailed). */
-type MailedKind = Exclude<CodeKind, "mfa_attempt">;
+/** The codes the service mails (MFA attempt codes and passkey challenges are answered, never mailed). */
+type MailedKind = Exclude<CodeKind, "mfa_attempt" | "passkey_registration" | "passkey_authentication">;
 
-const TEMPLATES: Record<MailedKind, { subject: string; text: (link: string, project: string) => string }> = {
-  email_verification: {
-    subject: "Verify your email at {project}",
-    text: (link, project) => `Welcome to ${project}!\n\nPlease verify your e-mail address by opening this link:\n${link}\n\nIf you did not sign up, ignore this e-mail.`,
-  },
-  password_reset: {
-    subject: "Reset your password at {project}",
-    text: (link, project) => `Someone asked to reset your password at ${project}.\n\nSet a new password here:\n${link}\n\nIf it was not you, ignore this e-mail.`,
-  },
-  magic_link: {
-    subject: "Sign in to {project}",
-    text: (link, project) => `Sign in to ${project} with this link:\n${link}\n\nIf you did not ask for it, ignore this e-mail.`,
-  },
-  team_invitation: {
-    subject: "You are invited to a team at {project}",
-    text: (link, project) => `You have been invited to join a team at ${project}.\n\nAccept the invitation here:\n${link}`,
-  },
+/** The Handlebars variable of the link in each kind's template (the service's names). */
+const LINK_VARIABLE: Record<MailedKind, string> = {
+  email_verification: "emailVerificationLink",
+  password_reset: "passwordResetLink",
+  magic_link: "magicLink",
+  team_invitation: "teamInvitationLink",
 };
 
 /** How long each kind of code lives, as the service sets it. */
 export const CODE_LIFETIME_MS: Record<CodeKind, number> = {
   mfa_attempt: 5 * 60 * 1000,
+  // A passkey challenge lives for the ceremony's timeout (60 s) and 5 s more.
+  passkey_registration: 65 * 1000,
+  passkey_authentication: 65 * 1000,
   email_verification: 7 * 24 * 3600 * 1000,
   password_reset: 24 * 3600 * 1000,
   magic_link: 10 * 60 * 1000,
@@ -149,12 +142,14 @@ export function mailCode(
 ): string {
   const code = ctx.issueCode({ projectId: project.id, kind: o.kind, recipient: o.to, callbackUrl: o.callbackUrl, lifetimeMs: CODE_LIFETIME_MS[o.kind], data: o.data });
   const record = ctx.store.tables.codes.get(code);
-  const template = TEMPLATES[o.kind];
-  ctx.mail.send({
-    projectId: project.id,
-    to: o.to,
-    subject: template.subject.replace("{project}", project.display_name),
-    text: template.text(record?.link ?? o.callbackUrl, project.display_name),
+  // Rendered from the project's template of that kind (its own, or the service's default).
+  const user = typeof o.data["user_id"] === "string" ? ctx.store.tables.users.get(o.data["user_id"]) : undefined;
+  const team = typeof o.data["team_id"] === "string" ? ctx.store.tables.teams.get(o.data["team_id"]) : undefined;
+  sendTemplatedEmail(ctx, project, o.kind, o.to, {
+    [LINK_VARIABLE[o.kind]]: record?.link ?? o.callbackUrl,
+    userDisplayName: user?.display_name ?? null,
+    teamDisplayName: team?.display_name ?? null,
+    otp: code.slice(0, 6).toUpperCase(),
   });
   return code;
 }

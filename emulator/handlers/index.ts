@@ -10,6 +10,12 @@ import { apiKeyHandlers } from "./api-keys.js";
 import { internalHandlers } from "./internal.js";
 import { userHandlers } from "./users.js";
 import { contactChannelHandlers } from "./contact-channels.js";
+import { oauthHandlers } from "./oauth.js";
+import { cliHandlers } from "./cli.js";
+import { adminEmailHandlers } from "./admin-email.js";
+import { adminMiscHandlers } from "./admin-misc.js";
+import { passkeyHandlers } from "./passkeys.js";
+import { mfaHandlers } from "./mfa.js";
 
 export const handlers: Handlers = {
   ...projectHandlers,
@@ -21,4 +27,10 @@ export const handlers: Handlers = {
   ...internalHandlers,
   ...userHandlers,
   ...contactChannelHandlers,
+  ...oauthHandlers,
+  ...cliHandlers,
+  ...adminEmailHandlers,
+  ...adminMiscHandlers,
+  ...passkeyHandlers,
+  ...mfaHandlers,
 };

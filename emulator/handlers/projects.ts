@@ -108,6 +108,12 @@ function deleteProjectData(store: Store, projectId: string): void {
 }
 
 export const projectHandlers: Handlers = {
+  // Public (no x-stack headers): the keys a backend verifies the project's access tokens with.
+  getProjectJwks: async ({ params }, ctx) => {
+    const projectId = params["project_id"] ?? "";
+    if (!ctx.store.tables.projects.has(projectId)) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
+    return { body: await ctx.signers.jwks(projectId) };
+  },
   getCurrentProject: ({ project }) => ({
     body: {
       id: project.id,

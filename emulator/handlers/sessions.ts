@@ -7,6 +7,7 @@ import { fail } from "../engine/http.js";
 import type { SessionRecord } from "../engine/store.js";
 import { list } from "../engine/views.js";
 import { isLive, isPublishableKeyOf, schemaError, statusError } from "./auth-shared.js";
+import { exchangeAuthorizationCode } from "./oauth.js";
 
 /** The service's default lifetime of a session made with POST /auth/sessions: 365 days. */
 const DEFAULT_SESSION_LIFETIME_MS = 365 * 24 * 3600 * 1000;
@@ -37,10 +38,7 @@ export const sessionHandlers: Handlers = {
     const project = ctx.store.tables.projects.get(body["client_id"] ?? "");
     // The service raises it without naming the client: `client_id` is null.
     if (!project || !isPublishableKeyOf(ctx, project.id, body["client_secret"] ?? "")) throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
-    if (body["grant_type"] !== "refresh_token") {
-      // Authorization codes come from the OAuth flow, which the emulator does not run yet: no code is known.
-      throw fail("INVALID_AUTHORIZATION_CODE");
-    }
+    if (body["grant_type"] === "authorization_code") return exchangeAuthorizationCode(request, ctx, project);
     const session = ctx.store.sessionByRefreshToken(body["refresh_token"] ?? "");
     if (!isLive(ctx, session, project.id)) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
     session.last_used_at_millis = ctx.now();

@@ -132,3 +132,31 @@ describe("request bodies", () => {
     expect(answer).toMatchObject({ status: 400, body: { code: "SCHEMA_ERROR" } });
   });
 });
+
+describe("signing keys", () => {
+  it("are one per project, published as the project's JWKS, and verify its access tokens (jose)", async () => {
+    const { createLocalJWKSet, jwtVerify } = await import("jose");
+    const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+    const { accessToken } = await emulator().control.createSession(user.id);
+    const jwks = async (projectId: string) =>
+      (await (await emulator().fetch(new Request(`${emulator().apiOrigin}/api/v1/projects/${projectId}/.well-known/jwks.json`))).json()) as { keys: { kid: string }[] };
+    const demo = await jwks(DEMO_KEYS.projectId);
+    const internal = await jwks(INTERNAL_KEYS.projectId);
+    expect(demo.keys).toHaveLength(1);
+    expect(demo.keys[0]!.kid).not.toBe(internal.keys[0]!.kid);
+    const { payload } = await jwtVerify(accessToken, createLocalJWKSet(demo as never), {
+      issuer: `${emulator().apiOrigin}/api/v1/projects/${DEMO_KEYS.projectId}`,
+      audience: DEMO_KEYS.projectId,
+      currentDate: new Date(emulator().control.now()),
+    });
+    expect(payload.sub).toBe(user.id);
+    await expect(jwtVerify(accessToken, createLocalJWKSet(internal as never))).rejects.toThrow();
+  });
+
+  it("stores passwords as PBKDF2 hashes, never in clear", async () => {
+    const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com", password: "correct horse battery" });
+    const stored = JSON.stringify(emulator().control.exportState());
+    expect(stored).not.toContain("correct horse battery");
+    expect(emulator().engine.ctx.store.tables.users.get(user.id)!.password_hash).toMatch(/^pbkdf2-sha256\$10000\$[a-z0-9]{16}\$[A-Za-z0-9+/]{43}=$/);
+  });
+});

@@ -8,23 +8,6 @@ import { operations, type OperationId } from "../../generated/operations.js";
 import { handlers } from "../../emulator/handlers/index.js";
 
 const NEXT_STAGE: readonly OperationId[] = [
-  "startOAuthAuthorization",
-  "initiatePasskeyRegistration",
-  "registerPasskey",
-  "initiatePasskeyAuthentication",
-  "signInWithPasskey",
-  "signInWithMfa",
-  "createCliLogin",
-  "pollCliLogin",
-  "completeCliLogin",
-  "listEmailTemplates",
-  "resetEmailTemplate",
-  "updateEmailTemplate",
-  "sendTestEmail",
-  "listSentEmails",
-  "createSvixToken",
-  "getMetrics",
-  "createConnectedAccountAccessToken",
 ];
 
 describe("the emulator's handlers", () => {

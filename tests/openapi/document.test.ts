@@ -18,9 +18,11 @@ describe("every operation", () => {
     expect(doc.tags.map((t) => t.name)).toContain(op.tags![0]);
   });
 
-  it.each(titled)("%s declares its security (empty only for the token endpoint and navigation)", (_, { path, op }) => {
+  it.each(titled)("%s declares its security (empty only for the token endpoint, navigation and the public keys)", (_, { path, op }) => {
     expect(Array.isArray(op.security)).toBe(true);
-    if (op.security!.length === 0) expect(["/auth/oauth/token", "/auth/oauth/authorize/{provider}"]).toContain(path);
+    if (op.security!.length === 0) {
+      expect(["/auth/oauth/token", "/auth/oauth/authorize/{provider}", "/projects/{project_id}/.well-known/jwks.json"]).toContain(path);
+    }
     for (const alternative of op.security!) {
       expect(Object.keys(alternative)).toEqual(expect.arrayContaining(["ProjectId", "AccessType"]));
     }

@@ -37,7 +37,7 @@ describe("the read operations", () => {
   it("are every GET of the generated table except the OAuth authorize navigation", () => {
     const gets = Object.entries(operations).filter(([, info]) => info.method === "GET").map(([id]) => id);
     expect(STACK_READ_OPERATIONS).toEqual(gets.filter((id) => id !== "startOAuthAuthorization"));
-    expect(STACK_READ_OPERATIONS).toHaveLength(27);
+    expect(STACK_READ_OPERATIONS).toHaveLength(28);
   });
 
   it.each(STACK_READ_OPERATIONS.map((id) => [id]))("%s has a factory keyed by its operationId", (id) => {

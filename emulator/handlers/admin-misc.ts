@@ -1,0 +1,89 @@
+// What the dashboard reads besides the project: the usage metrics
+// (`/internal/metrics`), computed from the state on the emulator's clock, and
+// the token of the webhook portal (`/webhooks/svix-token`), which the emulator
+// makes up (it has no Svix). As the service (v2.8.11) computes the metrics:
+// - anonymous users are left out of every figure but `login_methods`;
+// - `daily_users` and `daily_active_users` have one point per UTC day from 30
+//   days before today to today (31 points, oldest first);
+// - `recently_registered` and `recently_active` are up to five server views,
+//   newest sign-up first and most recently active first;
+// - `login_methods` counts the users' auth methods: an OAuth provider's id,
+//   `password`, `passkey`, `otp`.
+// The service reads activity from its event log, which the emulator does not
+// keep: a user counts as active on the days of their last activity, their
+// sign-up, and their sessions' start and last use. Without the service's IP
+// geolocation, `users_by_country` is empty.
+import type { Handlers } from "../engine/context.js";
+import type { UserRecord } from "../engine/store.js";
+import { randomString } from "../engine/tokens.js";
+import { serverUserView } from "../engine/views.js";
+
+const DAY_MS = 24 * 3600 * 1000;
+const METRICS_DAYS = 30;
+const RECENT_USERS = 5;
+
+/** `YYYY-MM-DD` (UTC) of a time. */
+const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 10);
+
+/** The 31 days of the metrics, oldest first. */
+function days(now: number): string[] {
+  const today = Date.parse(`${dayOf(now)}T00:00:00.000Z`);
+  return Array.from({ length: METRICS_DAYS + 1 }, (_, i) => dayOf(today - (METRICS_DAYS - i) * DAY_MS));
+}
+
+/** A count per day, as `{date, activity}` points over `series`. */
+function points(series: readonly string[], daysOfEach: readonly ReadonlySet<string>[]) {
+  return series.map((date) => ({ date, activity: daysOfEach.filter((set) => set.has(date)).length }));
+}
+
+/** The methods a user signs in with, as the service names them. */
+function loginMethodsOf(user: UserRecord): string[] {
+  return [
+    ...user.oauth_providers.map((provider) => provider.id.toLowerCase()),
+    ...(user.password_hash !== null ? ["password"] : []),
+    ...(user.passkey_auth_enabled ? ["passkey"] : []),
+    ...(user.otp_auth_enabled ? ["otp"] : []),
+  ];
+}
+
+export const adminMiscHandlers: Handlers = {
+  getMetrics: ({ project }, ctx) => {
+    const { store } = ctx;
+    const all = [...store.tables.users.values()].filter((user) => user.project_id === project.id);
+    const users = all.filter((user) => !user.is_anonymous);
+    const activeDays = new Map<string, Set<string>>(
+      users.map((user) => [user.id, new Set([dayOf(user.signed_up_at_millis), dayOf(user.last_active_at_millis)])]),
+    );
+    for (const session of store.tables.sessions.values()) {
+      const set = activeDays.get(session.user_id);
+      if (!set) continue;
+      set.add(dayOf(session.created_at_millis));
+      if (session.last_used_at_millis !== null) set.add(dayOf(session.last_used_at_millis));
+    }
+    const series = days(ctx.now());
+    const methods = new Map<string, number>();
+    for (const user of all) for (const method of loginMethodsOf(user)) methods.set(method, (methods.get(method) ?? 0) + 1);
+    // Ties keep the newer record first, as the lists of the service do.
+    const newestFirst = (key: (user: UserRecord) => number) => [...users].reverse().sort((a, b) => key(b) - key(a));
+    return {
+      body: {
+        total_users: users.length,
+        daily_users: points(series, users.map((user) => new Set([dayOf(user.signed_up_at_millis)]))),
+        daily_active_users: points(series, [...activeDays.values()]),
+        users_by_country: {},
+        recently_registered: newestFirst((user) => user.signed_up_at_millis)
+          .slice(0, RECENT_USERS)
+          .map((user) => serverUserView(store, user)),
+        recently_active: newestFirst((user) => user.last_active_at_millis)
+          .slice(0, RECENT_USERS)
+          .map((user) => serverUserView(store, user)),
+        login_methods: [...methods]
+          .map(([method, count]) => ({ method, count }))
+          .sort((a, b) => b.count - a.count || a.method.localeCompare(b.method)),
+      },
+    };
+  },
+
+  /** A fresh portal token per request, in the shape of Svix's app-portal tokens; it opens nothing. */
+  createSvixToken: () => ({ status: 201, body: { token: `appsk_${randomString(32)}` } }),
+};

@@ -1,0 +1,216 @@
+// The world of the end-to-end suite: the emulator over real HTTP on 127.0.0.1
+// (`startEmulatorServer({ port: 0 })`), every exchange under /api/v1 validated
+// against the document, apps of the demo project on the platform's own fetch,
+// and the emulator's other HTTP faces read as a test tool would: the
+// Inbucket-compatible mailbox (`/api/v1/mailbox/{name}`, `/{id}`) and the
+// control API (`/emulator/v1/...`). Client and server apps come wrapped in the
+// coverage recorder (coverage.ts); the admin app, which only configures the
+// project here, does not.
+import { readFileSync } from "node:fs";
+import { DEMO_KEYS } from "../../emulator/index.js";
+import type { InbucketMessage, InbucketMessageHeader } from "../../emulator/mailbox.js";
+import { startEmulatorServer, type EmulatorServer } from "../../emulator/server.js";
+import { REDIRECT_WAIT_MS } from "../../runtime/app/redirect.js";
+import { StackAdminApp, StackClientApp, StackServerApp, type TokenStoreInit } from "../../runtime/index.js";
+import { createExchangeValidator } from "../helpers/openapi-validator.js";
+import { Coverage } from "./coverage.js";
+
+/** The customer's site: the links the service mails open its handler pages. */
+export const SITE = "http://localhost:5173";
+export const HANDLER = `${SITE}/handler`;
+/** No page to resolve handler paths against (browser: null): every URL is absolute. */
+const URLS = { handler: HANDLER, home: `${SITE}/` } as const;
+
+const document = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as object;
+const validator = createExchangeValidator(document);
+
+function parse(text: string, contentType: string | null): unknown {
+  if (contentType?.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export interface AppOptions {
+  readonly tokenStore?: TokenStoreInit;
+}
+
+export interface E2E {
+  readonly emulatorServer: EmulatorServer;
+  readonly url: string;
+  /** Violations of the document seen since the last `takeViolations()`. */
+  takeViolations(): string[];
+  /** How many exchanges under /api/v1 were checked against the document, and how many violations they showed. */
+  checkedExchanges(): { readonly exchanges: number; readonly violations: number };
+  readonly coverage: Coverage;
+  /** Where the apps navigated (their redirectMethod records it), oldest first; cleared by `takeNavigations()`. */
+  takeNavigations(): string[];
+  client(options?: AppOptions): StackClientApp;
+  server(options?: AppOptions): StackServerApp;
+  /** Not recorded: the project's admin, who flips its configuration. */
+  admin(): StackAdminApp;
+  /** The control API over HTTP. */
+  control<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
+  /** `POST /emulator/v1/clock/advance`. */
+  advanceClock(ms: number): Promise<void>;
+  /** `GET /api/v1/mailbox/{name}`: the message headers of a mailbox, oldest first. */
+  mailbox(address: string): Promise<InbucketMessageHeader[]>;
+  /** `GET /api/v1/mailbox/{name}/{id}`. */
+  message(address: string, id: string): Promise<InbucketMessage>;
+  /**
+   * The code of the link in the newest message to `address` whose subject
+   * matches, read through the mailbox API; the link must open `page`.
+   */
+  codeFromMail(address: string, subject: RegExp, page: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  let violations: string[] = [];
+  let checked = 0;
+  let violated = 0;
+  const server = await startEmulatorServer({
+    port: 0,
+    onExchange: async ({ request, response }) => {
+      const url = new URL(request.url);
+      const requestText = await request.text();
+      const responseText = await response.text();
+      checked++;
+      const found = validator.validate({
+        request: {
+          method: request.method,
+          path: url.pathname + url.search,
+          headers: Object.fromEntries(request.headers),
+          ...(requestText === "" ? {} : { body: parse(requestText, request.headers.get("content-type")) }),
+        },
+        response: {
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          ...(responseText === "" ? {} : { body: parse(responseText, response.headers.get("content-type")) }),
+        },
+      });
+      violated += found.length;
+      for (const v of found) violations.push(`${request.method} ${url.pathname} ${response.status}: ${v.path} ${v.message}`);
+    },
+  });
+  const coverage = new Coverage();
+  let navigations: string[] = [];
+  const common = (options: AppOptions) => ({
+    projectId: DEMO_KEYS.projectId,
+    publishableClientKey: DEMO_KEYS.publishableClientKey,
+    baseUrl: server.url,
+    browser: null,
+    noAutomaticPrefetch: true,
+    urls: URLS,
+    tokenStore: options.tokenStore ?? "memory",
+    // A router's navigate: where the app goes is recorded, so the suite can assert it.
+    redirectMethod: { navigate: (url: string) => void navigations.push(url) },
+    // The platform's fetch and clock; only the pause after a navigation (meant
+    // to let the page unload) is cut short, since no page unloads here.
+    environment: { setTimeout: (callback: () => void, ms: number) => globalThis.setTimeout(callback, ms === REDIRECT_WAIT_MS ? 0 : ms) },
+  });
+  const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${server.url}/emulator/v1/${route}`, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    });
+    if (!response.ok) throw new Error(`${method} /emulator/v1/${route}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const mailboxName = (address: string) => encodeURIComponent(address.split("@")[0]!.toLowerCase());
+  const mailbox = async (address: string) => {
+    const response = await fetch(`${server.url}/api/v1/mailbox/${mailboxName(address)}`);
+    if (!response.ok) throw new Error(`GET /api/v1/mailbox/${mailboxName(address)}: ${response.status}`);
+    return (await response.json()) as InbucketMessageHeader[];
+  };
+  const message = async (address: string, id: string) => {
+    const response = await fetch(`${server.url}/api/v1/mailbox/${mailboxName(address)}/${encodeURIComponent(id)}`);
+    if (!response.ok) throw new Error(`GET /api/v1/mailbox/${mailboxName(address)}/${id}: ${response.status}`);
+    return (await response.json()) as InbucketMessage;
+  };
+  return {
+    emulatorServer: server,
+    url: server.url,
+    coverage,
+    takeViolations: () => {
+      const taken = violations;
+      violations = [];
+      return taken;
+    },
+    checkedExchanges: () => ({ exchanges: checked, violations: violated }),
+    takeNavigations: () => {
+      const taken = navigations;
+      navigations = [];
+      return taken;
+    },
+    client: (options = {}) => coverage.wrap("StackClientApp", new StackClientApp(common(options))),
+    server: (options = {}) => coverage.wrap("StackServerApp", new StackServerApp({ ...common(options), secretServerKey: DEMO_KEYS.secretServerKey })),
+    admin: () =>
+      new StackAdminApp({
+        ...common({ tokenStore: null }),
+        secretServerKey: DEMO_KEYS.secretServerKey,
+        superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+      }),
+    control,
+    advanceClock: async (ms) => {
+      await control("POST", "clock/advance", { ms });
+    },
+    mailbox,
+    message,
+    async codeFromMail(address, subject, page) {
+      const headers = (await mailbox(address)).filter((h) => subject.test(h.subject));
+      const newest = headers.at(-1);
+      if (!newest) throw new Error(`No e-mail matching ${subject} in the mailbox of ${address}`);
+      const full = await message(address, newest.id);
+      const link = [...full.body.text.matchAll(/https?:\/\/\S+/g)].map((m) => new URL(m[0])).find((u) => u.searchParams.has("code"));
+      if (!link) throw new Error(`The e-mail "${full.subject}" to ${address} has no link with a code`);
+      if (`${link.origin}${link.pathname}` !== page) throw new Error(`The link of "${full.subject}" opens ${link.origin}${link.pathname}, not ${page}`);
+      return link.searchParams.get("code")!;
+    },
+    close: () => server.close(),
+  };
+}
+
+/** The `sub` (user id) and the session id of an access token, read without checking it. */
+export function claimsOf(accessToken: string | null): { sub: string; refresh_token_id?: string; exp: number } {
+  if (accessToken === null) throw new Error("no access token");
+  const payload = accessToken.split(".")[1];
+  if (payload === undefined) throw new Error("not a JWT");
+  return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub: string; exp: number };
+}
+
+/** The error a promise rejects with; fails when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/**
+ * Who the journey follows, and what it keeps between its steps (the steps are
+ * tests of one file, run in order, each going on from where the last left off).
+ */
+export class Cast {
+  readonly adaEmail = "ada@example.com";
+  adaPassword = "correct horse battery staple";
+  adaId = "";
+  /** Ada's first device: the app she signed up on. */
+  ada!: StackClientApp;
+  /** Her second device, signed in with her password. */
+  adaLaptop!: StackClientApp;
+  readonly graceEmail = "grace@example.com";
+  readonly gracePassword = "nanoseconds are 30 cm of wire";
+  graceId = "";
+  grace!: StackClientApp;
+  /** Signed up with a magic link. */
+  readonly maryEmail = "mary@example.com";
+  mary!: StackClientApp;
+  maryId = "";
+  /** Ada's team, which Grace joins. */
+  teamId = "";
+}
