@@ -46,10 +46,10 @@ function isBranded(value: unknown): value is KnownErrorLike {
 
 /**
  * True when `value` is a known error and, if `code` is given, belongs to that
- * code's family (the code itself or any descendant: `ACCESS_TOKEN_EXPIRED` is an
- * `INVALID_ACCESS_TOKEN`). Works across package copies: it reads a brand, not the prototype.
+ * code's family. The test behind {@link isKnownError} (whose typed overloads
+ * are generated with the catalogue) and `instanceof`.
  */
-export function isKnownError(value: unknown, code?: string): value is KnownErrorLike {
+function isInFamily(value: unknown, code: string | undefined): value is KnownErrorLike {
   return isBranded(value) && (code === undefined || value.codeChain.includes(code));
 }
 
@@ -135,7 +135,7 @@ export class KnownError extends Error {
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return this.code === undefined ? isBranded(value) : isKnownError(value, this.code);
+    return isInFamily(value, this.code);
   }
 
   // THE REFERENCE SDK'S NAMES
@@ -2197,8 +2197,139 @@ export const KnownErrors = {
 /** The instance type of each class, as the reference SDK types them (`KnownErrors["EmailPasswordMismatch"]`). */
 export type KnownErrors = { [K in keyof typeof KnownErrors]: InstanceType<(typeof KnownErrors)[K]> };
 
+/**
+ * The instance type of each code's class. A parent code's class is its family's:
+ * `KnownErrorsByCode["VERIFICATION_ERROR"]` is VerificationCodeError, whose `code` is any of the family's.
+ */
+export interface KnownErrorsByCode {
+  UNSUPPORTED_ERROR: UnsupportedError;
+  BODY_PARSING_ERROR: BodyParsingError;
+  SCHEMA_ERROR: SchemaError;
+  ALL_OVERLOADS_FAILED: AllOverloadsFailed;
+  PROJECT_AUTHENTICATION_ERROR: ProjectAuthenticationError;
+  INVALID_PROJECT_AUTHENTICATION: InvalidProjectAuthentication;
+  PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessType;
+  INVALID_ACCESS_TYPE: InvalidAccessType;
+  ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectId;
+  ACCESS_TYPE_REQUIRED: AccessTypeRequired;
+  INSUFFICIENT_ACCESS_TYPE: InsufficientAccessType;
+  INVALID_PUBLISHABLE_CLIENT_KEY: InvalidPublishableClientKey;
+  INVALID_SECRET_SERVER_KEY: InvalidSecretServerKey;
+  INVALID_SUPER_SECRET_ADMIN_KEY: InvalidSuperSecretAdminKey;
+  INVALID_ADMIN_ACCESS_TOKEN: InvalidAdminAccessToken;
+  UNPARSABLE_ADMIN_ACCESS_TOKEN: UnparsableAdminAccessToken;
+  ADMIN_ACCESS_TOKEN_EXPIRED: AdminAccessTokenExpired;
+  INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN: InvalidProjectForAdminAccessToken;
+  ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: AdminAccessTokenIsNotAdmin;
+  PROJECT_AUTHENTICATION_REQUIRED: ProjectAuthenticationRequired;
+  CLIENT_AUTHENTICATION_REQUIRED: ClientAuthenticationRequired;
+  SERVER_AUTHENTICATION_REQUIRED: ServerAuthenticationRequired;
+  CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: ClientOrServerAuthenticationRequired;
+  CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrAdminAuthenticationRequired;
+  CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrServerOrAdminAuthenticationRequired;
+  ADMIN_AUTHENTICATION_REQUIRED: AdminAuthenticationRequired;
+  EXPECTED_INTERNAL_PROJECT: ExpectedInternalProject;
+  SESSION_AUTHENTICATION_ERROR: SessionAuthenticationError;
+  INVALID_SESSION_AUTHENTICATION: InvalidSessionAuthentication;
+  INVALID_ACCESS_TOKEN: InvalidAccessToken;
+  UNPARSABLE_ACCESS_TOKEN: UnparsableAccessToken;
+  ACCESS_TOKEN_EXPIRED: AccessTokenExpired;
+  INVALID_PROJECT_FOR_ACCESS_TOKEN: InvalidProjectForAccessToken;
+  REFRESH_TOKEN_ERROR: RefreshTokenError;
+  REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: RefreshTokenNotFoundOrExpired;
+  CANNOT_DELETE_CURRENT_SESSION: CannotDeleteCurrentSession;
+  PROVIDER_REJECTED: ProviderRejected;
+  USER_EMAIL_ALREADY_EXISTS: UserWithEmailAlreadyExists;
+  EMAIL_NOT_VERIFIED: EmailNotVerified;
+  CANNOT_GET_OWN_USER_WITHOUT_USER: CannotGetOwnUserWithoutUser;
+  USER_ID_DOES_NOT_EXIST: UserIdDoesNotExist;
+  USER_NOT_FOUND: UserNotFound;
+  PROJECT_NOT_FOUND: ProjectNotFound;
+  SIGN_UP_NOT_ENABLED: SignUpNotEnabled;
+  PASSWORD_AUTHENTICATION_NOT_ENABLED: PasswordAuthenticationNotEnabled;
+  PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabled;
+  ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabled;
+  EMAIL_PASSWORD_MISMATCH: EmailPasswordMismatch;
+  REDIRECT_URL_NOT_WHITELISTED: RedirectUrlNotWhitelisted;
+  PASSWORD_REQUIREMENTS_NOT_MET: PasswordRequirementsNotMet;
+  PASSWORD_TOO_SHORT: PasswordTooShort;
+  PASSWORD_TOO_LONG: PasswordTooLong;
+  USER_DOES_NOT_HAVE_PASSWORD: UserDoesNotHavePassword;
+  VERIFICATION_ERROR: VerificationCodeError;
+  VERIFICATION_CODE_NOT_FOUND: VerificationCodeNotFound;
+  VERIFICATION_CODE_EXPIRED: VerificationCodeExpired;
+  VERIFICATION_CODE_ALREADY_USED: VerificationCodeAlreadyUsed;
+  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: VerificationCodeMaxAttemptsReached;
+  PASSWORD_CONFIRMATION_MISMATCH: PasswordConfirmationMismatch;
+  EMAIL_ALREADY_VERIFIED: EmailAlreadyVerified;
+  EMAIL_NOT_ASSOCIATED_WITH_USER: EmailNotAssociatedWithUser;
+  EMAIL_IS_NOT_PRIMARY_EMAIL: EmailIsNotPrimaryEmail;
+  PASSKEY_REGISTRATION_FAILED: PasskeyRegistrationFailed;
+  PASSKEY_WEBAUTHN_ERROR: PasskeyWebAuthnError;
+  PASSKEY_AUTHENTICATION_FAILED: PasskeyAuthenticationFailed;
+  PERMISSION_NOT_FOUND: PermissionNotFound;
+  WRONG_PERMISSION_SCOPE: PermissionScopeMismatch;
+  CONTAINED_PERMISSION_NOT_FOUND: ContainedPermissionNotFound;
+  TEAM_NOT_FOUND: TeamNotFound;
+  TEAM_ALREADY_EXISTS: TeamAlreadyExists;
+  TEAM_MEMBERSHIP_NOT_FOUND: TeamMembershipNotFound;
+  EMAIL_TEMPLATE_ALREADY_EXISTS: EmailTemplateAlreadyExists;
+  OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: OAuthConnectionNotConnectedToUser;
+  OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: OAuthConnectionAlreadyConnectedToAnotherUser;
+  OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: OAuthConnectionDoesNotHaveRequiredScope;
+  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: OAuthExtraScopeNotAvailableWithSharedOAuthKeys;
+  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: OAuthAccessTokenNotAvailableWithSharedOAuthKeys;
+  INVALID_OAUTH_CLIENT_ID_OR_SECRET: InvalidOAuthClientIdOrSecret;
+  INVALID_SCOPE: InvalidScope;
+  USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: UserAlreadyConnectedToAnotherOAuthConnection;
+  OUTER_OAUTH_TIMEOUT: OuterOAuthTimeout;
+  OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: OAuthProviderNotFoundOrNotEnabled;
+  MULTI_FACTOR_AUTHENTICATION_REQUIRED: MultiFactorAuthenticationRequired;
+  INVALID_TOTP_CODE: InvalidTotpCode;
+  USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequired;
+  TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExists;
+  PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequired;
+  TEAM_PERMISSION_REQUIRED: TeamPermissionRequired;
+  TEAM_PERMISSION_NOT_FOUND: TeamPermissionNotFound;
+  INVALID_SHARED_OAUTH_PROVIDER_ID: InvalidSharedOAuthProviderId;
+  INVALID_STANDARD_OAUTH_PROVIDER_ID: InvalidStandardOAuthProviderId;
+  INVALID_AUTHORIZATION_CODE: InvalidAuthorizationCode;
+  OAUTH_PROVIDER_ACCESS_DENIED: OAuthProviderAccessDenied;
+  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse;
+  INVALID_POLLING_CODE: InvalidPollingCodeError;
+  CLI_AUTH_ERROR: CliAuthError;
+  CLI_AUTH_EXPIRED_ERROR: CliAuthExpiredError;
+  CLI_AUTH_USED_ERROR: CliAuthUsedError;
+  API_KEY_NOT_VALID: ApiKeyNotValid;
+  API_KEY_EXPIRED: ApiKeyExpired;
+  API_KEY_REVOKED: ApiKeyRevoked;
+  WRONG_API_KEY_TYPE: WrongApiKeyType;
+  API_KEY_NOT_FOUND: ApiKeyNotFound;
+  PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevoked;
+  PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExists;
+}
+
+/**
+ * The error class of code `C`, or the union of the classes of a union of codes:
+ * what `isKnownError(value, C)` narrows to, and the error of a Result that returns `C`.
+ */
+export type KnownErrorOf<C extends KnownErrorCode> = KnownErrorsByCode[C];
+
+/**
+ * True when `value` is a known error and, if `code` is given, belongs to that
+ * code's family (the code itself or any descendant: `ACCESS_TOKEN_EXPIRED` is an
+ * `INVALID_ACCESS_TOKEN`); with a code, `value` narrows to that code's class and its
+ * typed `details`. A code the catalogue does not have is a type error. Works across
+ * package copies: it reads a brand, not the prototype.
+ */
+export function isKnownError(value: unknown): value is KnownErrorLike;
+export function isKnownError<C extends KnownErrorCode>(value: unknown, code: C): value is KnownErrorOf<C>;
+export function isKnownError(value: unknown, code?: string): boolean {
+  return isInFamily(value, code);
+}
+
 /** code -> class. */
-export const knownErrorClasses: { readonly [C in KnownErrorCode]: new (details?: never, init?: KnownErrorInit) => KnownError } = {
+export const knownErrorClasses: { readonly [C in KnownErrorCode]: new (details?: never, init?: KnownErrorInit) => KnownErrorOf<C> } = {
   UNSUPPORTED_ERROR: UnsupportedError,
   BODY_PARSING_ERROR: BodyParsingError,
   SCHEMA_ERROR: SchemaError,

@@ -4611,107 +4611,120 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_00b8730b: {
+        /** @description Known error: PROJECT_NOT_FOUND, PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_10ad2aa5: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "PERMISSION_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_22996081: {
+        /** @description Known error: PROJECT_NOT_FOUND, TEAM_NOT_FOUND, USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_3647bec9: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "USER_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: VERIFICATION_CODE_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_3353c33b: {
+        /** @description Known error: PROJECT_NOT_FOUND, TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_59508577: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "VERIFICATION_CODE_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["VERIFICATION_CODE_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: API_KEY_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_4a078dd6: {
+        /** @description Known error: PROJECT_NOT_FOUND, USER_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_78d8f07d: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "API_KEY_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "USER_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["API_KEY_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_643fbd14: {
+        /** @description Known error: PROJECT_NOT_FOUND, API_KEY_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_7fbf5c41: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "USER_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "API_KEY_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["USER_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["API_KEY_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_73c479e9: {
+        /** @description Known error: PROJECT_NOT_FOUND, USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_8be6c6ad: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND, TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_9b517afa: {
+        /** @description Known error: PROJECT_NOT_FOUND, USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_a6270fca: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "USER_NOT_FOUND" | "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "USER_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_b107f1c6: {
+        /** @description Known error: PROJECT_NOT_FOUND, USER_NOT_FOUND, TEAM_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_b49d480e: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "USER_NOT_FOUND" | "TEAM_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: PROJECT_NOT_FOUND, TEAM_NOT_FOUND, USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_b5b415ba: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -4728,42 +4741,29 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_bd36135f: {
+        /** @description Known error: PROJECT_NOT_FOUND, VERIFICATION_CODE_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_d1468792: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "PERMISSION_NOT_FOUND";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "VERIFICATION_CODE_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PERMISSION_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["VERIFICATION_CODE_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_cfb025bc: {
+        /** @description Known error: PROJECT_NOT_FOUND, TEAM_NOT_FOUND, USER_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_d763adaa: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE";
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "TEAM_NOT_FOUND" | "USER_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: TEAM_NOT_FOUND, USER_NOT_FOUND, PERMISSION_NOT_FOUND, WRONG_PERMISSION_SCOPE, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors404_dab275ae: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "TEAM_NOT_FOUND" | "USER_NOT_FOUND" | "PERMISSION_NOT_FOUND" | "WRONG_PERMISSION_SCOPE" | "TEAM_MEMBERSHIP_NOT_FOUND";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["USER_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5183,7 +5183,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_e1db9f5a"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5221,7 +5221,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7a498532"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -5261,7 +5261,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -5305,6 +5305,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_62fb2b08"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5339,6 +5340,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4b5d3d7f"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5376,6 +5378,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b2ded085"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5419,6 +5422,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_1a95610c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
         };
@@ -5443,6 +5447,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_93e396af"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5487,6 +5492,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_655778e9"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
         };
@@ -5523,7 +5529,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_d09576a0"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -5559,6 +5565,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f725cb29"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5621,7 +5628,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_80b59c98"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -5657,6 +5664,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f725cb29"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5707,7 +5715,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_d09e900c"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -5750,7 +5758,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_1ecb15f5"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -5785,6 +5793,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5829,6 +5838,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f08ad715"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5858,6 +5868,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_e20b3109"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5889,6 +5900,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b0bd9dcf"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5921,6 +5933,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4e6acc8a"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -5962,6 +5975,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6016,6 +6030,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_8fb49ebb"];
             401: components["responses"]["KnownErrors401_04943d27"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6053,6 +6068,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_75e0ec3c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6076,6 +6092,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6099,6 +6116,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6165,7 +6183,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7c922e34"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
         };
@@ -6222,6 +6240,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6287,6 +6306,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f9c59cf8"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
         };
@@ -6317,7 +6337,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6353,7 +6373,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6422,7 +6442,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7c922e34"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_9b517afa"];
+            404: components["responses"]["KnownErrors404_b49d480e"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
         };
@@ -6457,6 +6477,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6499,7 +6520,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6526,7 +6547,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6559,7 +6580,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6602,7 +6623,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6639,7 +6660,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_22996081"];
+            404: components["responses"]["KnownErrors404_d763adaa"];
             409: components["responses"]["KnownErrors409_3f8539c3"];
             default: components["responses"]["StatusError"];
         };
@@ -6678,7 +6699,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
-            404: components["responses"]["KnownErrors404_00b8730b"];
+            404: components["responses"]["KnownErrors404_3647bec9"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6709,7 +6730,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6739,7 +6760,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6789,7 +6810,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_13024c8e"];
             401: components["responses"]["KnownErrors401_bcd1136f"];
-            404: components["responses"]["KnownErrors404_b107f1c6"];
+            404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6825,7 +6846,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -6865,7 +6886,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -6906,7 +6927,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -6943,7 +6964,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
-            404: components["responses"]["KnownErrors404_00b8730b"];
+            404: components["responses"]["KnownErrors404_3647bec9"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6975,7 +6996,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_6fdfe65c"];
-            404: components["responses"]["KnownErrors404_73c479e9"];
+            404: components["responses"]["KnownErrors404_a6270fca"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7020,7 +7041,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_73c479e9"];
+            404: components["responses"]["KnownErrors404_a6270fca"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7054,6 +7075,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7102,7 +7124,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             409: components["responses"]["KnownErrors409_6c482bc0"];
             default: components["responses"]["StatusError"];
         };
@@ -7145,6 +7167,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_a79ff9af"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_06f3efca"];
             default: components["responses"]["StatusError"];
         };
@@ -7181,7 +7204,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bc3995c7"];
             401: components["responses"]["KnownErrors401_04943d27"];
-            404: components["responses"]["KnownErrors404_3353c33b"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
         };
@@ -7214,7 +7237,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7246,7 +7269,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7298,7 +7321,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             409: components["responses"]["KnownErrors409_6c482bc0"];
             default: components["responses"]["StatusError"];
         };
@@ -7346,6 +7369,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_71bd80e7"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_06f3efca"];
             default: components["responses"]["StatusError"];
         };
@@ -7387,6 +7411,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7425,7 +7450,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_dab275ae"];
+            404: components["responses"]["KnownErrors404_b5b415ba"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7465,7 +7490,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_0673cbe9"];
-            404: components["responses"]["KnownErrors404_dab275ae"];
+            404: components["responses"]["KnownErrors404_b5b415ba"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7504,6 +7529,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7540,7 +7566,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_cfb025bc"];
+            404: components["responses"]["KnownErrors404_8be6c6ad"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7578,7 +7604,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
-            404: components["responses"]["KnownErrors404_cfb025bc"];
+            404: components["responses"]["KnownErrors404_8be6c6ad"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7606,6 +7632,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7646,6 +7673,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7672,7 +7700,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
-            404: components["responses"]["KnownErrors404_bd36135f"];
+            404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7716,7 +7744,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
-            404: components["responses"]["KnownErrors404_bd36135f"];
+            404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7744,6 +7772,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7784,6 +7813,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7810,7 +7840,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
-            404: components["responses"]["KnownErrors404_bd36135f"];
+            404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7850,7 +7880,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_f43fbf8b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
-            404: components["responses"]["KnownErrors404_bd36135f"];
+            404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7884,6 +7914,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7926,6 +7957,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7958,7 +7990,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_bcdde68c"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8007,7 +8039,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_b131e9f0"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8042,7 +8074,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_6e71836a"];
             401: components["responses"]["KnownErrors401_08776619"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8073,7 +8105,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8116,7 +8148,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8146,7 +8178,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8192,7 +8224,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_b5dc07ed"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8227,7 +8259,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_6e71836a"];
             401: components["responses"]["KnownErrors401_08776619"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8308,6 +8340,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_b7d6a473"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8356,6 +8389,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4daf0e39"];
             401: components["responses"]["KnownErrors401_b7d6a473"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8379,6 +8413,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8402,6 +8437,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8448,6 +8484,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_4daf0e39"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8475,6 +8512,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8518,6 +8556,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8544,7 +8583,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8584,7 +8623,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
-            404: components["responses"]["KnownErrors404_4a078dd6"];
+            404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8612,6 +8651,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8641,6 +8681,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8697,6 +8738,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_7a0875e7"];
             default: components["responses"]["StatusError"];
         };
@@ -8754,6 +8796,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8781,6 +8824,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8811,6 +8855,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8834,6 +8879,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_7ca19b99"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8882,7 +8928,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0a83efa8"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
-            404: components["responses"]["KnownErrors404_643fbd14"];
+            404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -8920,6 +8966,7 @@ export interface operations {
             };
             400: components["responses"]["KnownErrors400_0d396b9f"];
             401: components["responses"]["KnownErrors401_2c2782c6"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };

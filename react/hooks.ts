@@ -6,6 +6,7 @@ import { useSuspenseQuery } from "@tanstack/react-query";
 import type {
   ActiveSession,
   AdminOwnedProject,
+  ConnectedAccountOptions,
   ContactChannel,
   EditableTeamMemberProfile,
   OAuthConnection,
@@ -17,7 +18,6 @@ import type {
   TeamUser,
   UserApiKey,
 } from "../runtime/index.js";
-import type { ConnectedAccountOptions } from "../runtime/app/objects/connected-account.js";
 import {
   activeSessionsQueryOptions,
   apiKeysQueryOptions,

@@ -3,8 +3,7 @@
 // reads it changed (every query under `["stackkit", operationId]`), awaited so
 // that `isPending` lasts until fresh data is on its way.
 import { useMutation, type QueryClient, type UseMutationResult } from "@tanstack/react-query";
-import type { OperationId, StackClientApp } from "../runtime/index.js";
-import { StackConfigurationError } from "../runtime/index.js";
+import { StackConfigurationError, type OperationId, type StackClientApp, type StackkitError } from "../runtime/index.js";
 import { useStackContextFor } from "./provider.js";
 import { stackQueryPrefix } from "./query-keys.js";
 
@@ -27,10 +26,11 @@ export async function invalidateOperations(client: QueryClient, operationIds: re
   await Promise.all([...new Set(operationIds)].map((id) => client.invalidateQueries({ queryKey: stackQueryPrefix(id) })));
 }
 
-export function useStackMutation<TVariables, TData>(hook: string, spec: StackMutationSpec<TVariables, TData>): UseMutationResult<TData, Error, TVariables> {
+/** A mutation whose `error` is what the SDK rejects with (a known error, a runtime error, an abort), not just `Error`. */
+export function useStackMutation<TVariables, TData>(hook: string, spec: StackMutationSpec<TVariables, TData>): UseMutationResult<TData, StackkitError, TVariables> {
   const { app, queryClient } = useStackContextFor(hook);
   const context: MutationContext = { app, client: queryClient };
-  return useMutation(
+  return useMutation<TData, StackkitError, TVariables>(
     {
       mutationFn: (variables: TVariables) => spec.run(context, variables),
       onSuccess: async (data, variables) => {

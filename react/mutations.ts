@@ -2,9 +2,16 @@
 // sign-out, profile, password, contact channels, sessions. Each invalidates the
 // reads it changes; session changes reset all user data (session-sync.ts).
 import type { UseMutationResult } from "@tanstack/react-query";
-import { Result, type ContactChannel, type CurrentUser, type OperationId } from "../runtime/index.js";
-import type { ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../runtime/app/objects/contact-channel.js";
-import type { UserUpdateOptions } from "../runtime/app/objects/user.js";
+import {
+  Result,
+  type ContactChannel,
+  type ContactChannelCreateOptions,
+  type ContactChannelUpdateOptions,
+  type CurrentUser,
+  type OperationId,
+  type StackkitError,
+  type UserUpdateOptions,
+} from "../runtime/index.js";
 import { requireObject, useStackMutation, type MutationContext } from "./mutation-core.js";
 import { ensureUserScopedReset, resetCount } from "./session-sync.js";
 import { requireUser } from "./user.js";
@@ -39,7 +46,7 @@ export interface CredentialSignInVariables {
  * `error`: KnownErrors.EmailPasswordMismatch, or MultiFactorAuthenticationRequired
  * (its details carry the attempt code for signInWithMfa).
  */
-export function useSignIn(): UseMutationResult<void, Error, CredentialSignInVariables> {
+export function useSignIn(): UseMutationResult<void, StackkitError, CredentialSignInVariables> {
   return sessionChange("useSignIn()", async ({ app }, variables: CredentialSignInVariables) => {
     Result.orThrow(await app.signInWithCredential(variables));
   });
@@ -50,28 +57,28 @@ export interface CredentialSignUpVariables extends CredentialSignInVariables {
 }
 
 /** Signs up with e-mail and password; UserWithEmailAlreadyExists or PasswordRequirementsNotMet is the `error`. */
-export function useSignUp(): UseMutationResult<void, Error, CredentialSignUpVariables> {
+export function useSignUp(): UseMutationResult<void, StackkitError, CredentialSignUpVariables> {
   return sessionChange("useSignUp()", async ({ app }, variables: CredentialSignUpVariables) => {
     Result.orThrow(await app.signUpWithCredential(variables));
   });
 }
 
 /** Signs out (then goes to the after-sign-out page, or `redirectUrl`). `mutate()` needs no variables. */
-export function useSignOut(): UseMutationResult<void, Error, { readonly redirectUrl?: string | URL } | void> {
+export function useSignOut(): UseMutationResult<void, StackkitError, { readonly redirectUrl?: string | URL } | void> {
   return sessionChange("useSignOut()", async ({ app }, variables: { readonly redirectUrl?: string | URL } | void) => {
     await app.signOut(variables ?? {});
   });
 }
 
 /** Deletes the signed-in user (when the project allows it); the session ends. */
-export function useDeleteUser(): UseMutationResult<void, Error, void> {
+export function useDeleteUser(): UseMutationResult<void, StackkitError, void> {
   return sessionChange("useDeleteUser()", async (context) => {
     await (await user(context, "useDeleteUser()")).delete();
   });
 }
 
 /** Changes the user's profile fields (`user.update`). */
-export function useUpdateUser(): UseMutationResult<void, Error, UserUpdateOptions> {
+export function useUpdateUser(): UseMutationResult<void, StackkitError, UserUpdateOptions> {
   return useStackMutation("useUpdateUser()", {
     run: async (context, update: UserUpdateOptions) => (await user(context, "useUpdateUser()")).update(update),
     changes: () => ["getCurrentUser"],
@@ -79,7 +86,7 @@ export function useUpdateUser(): UseMutationResult<void, Error, UserUpdateOption
 }
 
 /** Changes the password; PasswordConfirmationMismatch or PasswordRequirementsNotMet is the `error`. */
-export function useUpdatePassword(): UseMutationResult<void, Error, { readonly oldPassword: string; readonly newPassword: string }> {
+export function useUpdatePassword(): UseMutationResult<void, StackkitError, { readonly oldPassword: string; readonly newPassword: string }> {
   return useStackMutation("useUpdatePassword()", {
     run: async (context, options: { readonly oldPassword: string; readonly newPassword: string }) => {
       const error = await (await user(context, "useUpdatePassword()")).updatePassword(options);
@@ -90,7 +97,7 @@ export function useUpdatePassword(): UseMutationResult<void, Error, { readonly o
 }
 
 /** Sets a password for a user without one; the user's hasPassword changes. */
-export function useSetPassword(): UseMutationResult<void, Error, { readonly password: string }> {
+export function useSetPassword(): UseMutationResult<void, StackkitError, { readonly password: string }> {
   return useStackMutation("useSetPassword()", {
     run: async (context, options: { readonly password: string }) => {
       const error = await (await user(context, "useSetPassword()")).setPassword(options);
@@ -104,7 +111,7 @@ export function useSetPassword(): UseMutationResult<void, Error, { readonly pass
 const channelChanges = (touchesPrimary: boolean): OperationId[] =>
   touchesPrimary ? ["listContactChannels", "getCurrentUser"] : ["listContactChannels"];
 
-export function useCreateContactChannel(): UseMutationResult<ContactChannel, Error, ContactChannelCreateOptions> {
+export function useCreateContactChannel(): UseMutationResult<ContactChannel, StackkitError, ContactChannelCreateOptions> {
   return useStackMutation("useCreateContactChannel()", {
     run: async (context, options: ContactChannelCreateOptions) => (await user(context, "useCreateContactChannel()")).createContactChannel(options),
     changes: (_, options) => channelChanges(options?.isPrimary === true),
@@ -116,7 +123,7 @@ export interface ContactChannelUpdateVariables {
   readonly update: ContactChannelUpdateOptions;
 }
 
-export function useUpdateContactChannel(): UseMutationResult<void, Error, ContactChannelUpdateVariables> {
+export function useUpdateContactChannel(): UseMutationResult<void, StackkitError, ContactChannelUpdateVariables> {
   const hook = "useUpdateContactChannel()";
   return useStackMutation(hook, {
     run: (_, variables: ContactChannelUpdateVariables) =>
@@ -125,7 +132,7 @@ export function useUpdateContactChannel(): UseMutationResult<void, Error, Contac
   });
 }
 
-export function useDeleteContactChannel(): UseMutationResult<void, Error, ContactChannel> {
+export function useDeleteContactChannel(): UseMutationResult<void, StackkitError, ContactChannel> {
   const hook = "useDeleteContactChannel()";
   return useStackMutation(hook, {
     run: (_, channel: ContactChannel) => requireObject(channel, "delete", hook, "a contact channel from useContactChannels()").delete(),
@@ -134,7 +141,7 @@ export function useDeleteContactChannel(): UseMutationResult<void, Error, Contac
 }
 
 /** Signs out one other session of the user (the current one: use useSignOut). */
-export function useRevokeSession(): UseMutationResult<void, Error, string> {
+export function useRevokeSession(): UseMutationResult<void, StackkitError, string> {
   return useStackMutation("useRevokeSession()", {
     run: async (context, sessionId: string) => (await user(context, "useRevokeSession()")).revokeSession(sessionId),
     changes: () => ["listSessions"],

@@ -3,12 +3,12 @@
 // stackQueryKey(operationId of the call, its parameters as flat fields); the
 // wire factories of query-options.ts key theirs as `{ path, query }`, so the
 // two never share an entry while one mutation prefix invalidates both.
-import { queryOptions } from "@tanstack/react-query";
 import {
   StackConfigurationError,
   type ActiveSession,
   type AdminOwnedProject,
   type CallOptions,
+  type ConnectedAccountOptions,
   type ContactChannel,
   type CurrentUser,
   type EditableTeamMemberProfile,
@@ -22,7 +22,7 @@ import {
   type TeamUser,
   type UserApiKey,
 } from "../runtime/index.js";
-import type { ConnectedAccountOptions } from "../runtime/app/objects/connected-account.js";
+import { objectQueryOptions } from "./object-query.js";
 import { stackQueryKey } from "./query-keys.js";
 import { requireUser } from "./user.js";
 
@@ -35,9 +35,6 @@ export interface PermissionsOptions {
   /** Include permissions contained in granted ones. Default true. */
   readonly recursive?: boolean;
 }
-
-// The answers are objects with methods: React Query must keep them as they are.
-const objects = { structuralSharing: false } as const;
 
 function teamIdOf(team: TeamRef | null | undefined, hook: string): string {
   if (typeof team?.id !== "string" || team.id === "") {
@@ -56,36 +53,32 @@ function teamMethod<K extends "listUsers" | "listInvitations" | "listApiKeys">(t
 }
 
 export function projectQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("getCurrentProject", { project_id: app.projectId }),
-    queryFn: ({ signal }): Promise<Project> => app.getProject({ signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("getCurrentProject", { project_id: app.projectId }),
+    ({ signal }): Promise<Project> => app.getProject({ signal }),
+  );
 }
 
 export function teamsQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("listTeams", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<Team[]> => (await requireUser(app, client, "useTeams()", signal)).listTeams({ signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("listTeams", { user_id: "me" }),
+    async ({ client, signal }): Promise<Team[]> => (await requireUser(app, client, "useTeams()", signal)).listTeams({ signal }),
+  );
 }
 
 export function teamQueryOptions(app: StackClientApp, teamId: string) {
-  return queryOptions({
-    queryKey: stackQueryKey("getTeam", { team_id: teamId }),
-    queryFn: async ({ client, signal }): Promise<Team | null> => (await requireUser(app, client, "useTeam(id)", signal)).getTeam(teamId, { signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("getTeam", { team_id: teamId }),
+    async ({ client, signal }): Promise<Team | null> => (await requireUser(app, client, "useTeam(id)", signal)).getTeam(teamId, { signal }),
+  );
 }
 
 export function contactChannelsQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("listContactChannels", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<ContactChannel[]> =>
+  return objectQueryOptions(
+    stackQueryKey("listContactChannels", { user_id: "me" }),
+    async ({ client, signal }): Promise<ContactChannel[]> =>
       (await requireUser(app, client, "useContactChannels()", signal)).listContactChannels({ signal }),
-    ...objects,
-  });
+  );
 }
 
 /** The user's permissions in `team`, or at project level when `team` is null. */
@@ -93,70 +86,63 @@ export function permissionsQueryOptions(app: StackClientApp, team: TeamRef | nul
   const recursive = options?.recursive === false ? "false" : "true";
   const listOptions = { recursive: recursive === "true" };
   const scope = team === null ? null : { id: teamIdOf(team, "usePermissions(team)") };
-  return queryOptions({
-    queryKey: scope
+  return objectQueryOptions(
+    scope
       ? stackQueryKey("listTeamPermissions", { team_id: scope.id, user_id: "me", recursive })
       : stackQueryKey("listProjectPermissions", { user_id: "me", recursive }),
-    queryFn: async ({ client, signal }): Promise<TeamPermission[]> => {
+    async ({ client, signal }): Promise<TeamPermission[]> => {
       const user = await requireUser(app, client, "usePermissions()", signal);
       return scope ? user.listPermissions(scope, { ...listOptions, signal }) : user.listPermissions({ ...listOptions, signal });
     },
-    ...objects,
-  });
+  );
 }
 
 export function apiKeysQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("listUserApiKeys", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<UserApiKey[]> => (await requireUser(app, client, "useApiKeys()", signal)).listApiKeys({ signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("listUserApiKeys", { user_id: "me" }),
+    async ({ client, signal }): Promise<UserApiKey[]> => (await requireUser(app, client, "useApiKeys()", signal)).listApiKeys({ signal }),
+  );
 }
 
 export function teamApiKeysQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listApiKeys", "useTeamApiKeys(team)");
-  return queryOptions({
-    queryKey: stackQueryKey("listTeamApiKeys", { team_id: team.id }),
-    queryFn: ({ signal }): Promise<TeamApiKey[]> => list({ signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("listTeamApiKeys", { team_id: team.id }),
+    ({ signal }): Promise<TeamApiKey[]> => list({ signal }),
+  );
 }
 
 export function teamProfileQueryOptions(app: StackClientApp, team: TeamRef) {
   const teamId = teamIdOf(team, "useTeamProfile(team)");
-  return queryOptions({
-    queryKey: stackQueryKey("getTeamMemberProfile", { team_id: teamId, user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<EditableTeamMemberProfile> =>
+  return objectQueryOptions(
+    stackQueryKey("getTeamMemberProfile", { team_id: teamId, user_id: "me" }),
+    async ({ client, signal }): Promise<EditableTeamMemberProfile> =>
       (await requireUser(app, client, "useTeamProfile(team)", signal)).getTeamProfile({ id: teamId }, { signal }),
-    ...objects,
-  });
+  );
 }
 
 export function teamUsersQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listUsers", "useTeamUsers(team)");
-  return queryOptions({
-    queryKey: stackQueryKey("listTeamMemberProfiles", { team_id: team.id }),
-    queryFn: ({ signal }): Promise<TeamUser[]> => list({ signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("listTeamMemberProfiles", { team_id: team.id }),
+    ({ signal }): Promise<TeamUser[]> => list({ signal }),
+  );
 }
 
 export function teamInvitationsQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listInvitations", "useTeamInvitations(team)");
-  return queryOptions({
-    queryKey: stackQueryKey("listTeamInvitations", { team_id: team.id }),
-    queryFn: ({ signal }): Promise<TeamInvitation[]> => list({ signal }),
-    ...objects,
-  });
+  return objectQueryOptions(
+    stackQueryKey("listTeamInvitations", { team_id: team.id }),
+    ({ signal }): Promise<TeamInvitation[]> => list({ signal }),
+  );
 }
 
 export function activeSessionsQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("listSessions", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<ActiveSession[]> =>
+  return objectQueryOptions(
+    stackQueryKey("listSessions", { user_id: "me" }),
+    async ({ client, signal }): Promise<ActiveSession[]> =>
       (await requireUser(app, client, "useActiveSessions()", signal)).getActiveSessions({ signal }),
-    ...objects,
-  });
+  );
 }
 
 /**
@@ -167,24 +153,23 @@ export function activeSessionsQueryOptions(app: StackClientApp) {
  */
 export function connectedAccountQueryOptions(app: StackClientApp, providerId: string, options: ConnectedAccountOptions = {}) {
   const scopes = Array.isArray(options?.scopes) ? options.scopes : [];
-  return queryOptions({
-    queryKey: stackQueryKey("createConnectedAccountAccessToken", {
+  return objectQueryOptions(
+    stackQueryKey("createConnectedAccountAccessToken", {
       user_id: "me",
       provider_id: typeof providerId === "string" ? providerId.toLowerCase() : providerId,
       scope: scopes.join(" "),
       or: options?.or ?? "return-null",
     }),
-    queryFn: async ({ client, signal }): Promise<OAuthConnection | null> =>
+    async ({ client, signal }): Promise<OAuthConnection | null> =>
       (await requireUser(app, client, "useConnectedAccount()", signal)).getConnectedAccount(providerId, { ...options, signal }),
-    ...objects,
-  });
+  );
 }
 
 /** Projects the user owns; only for apps of the internal project. */
 export function ownedProjectsQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("listOwnedProjects", { user_id: "me" }),
-    queryFn: async ({ client, signal }): Promise<AdminOwnedProject[]> => {
+  return objectQueryOptions(
+    stackQueryKey("listOwnedProjects", { user_id: "me" }),
+    async ({ client, signal }): Promise<AdminOwnedProject[]> => {
       const user: CurrentUser & { listOwnedProjects?: (options?: CallOptions) => Promise<AdminOwnedProject[]> } = await requireUser(
         app,
         client,
@@ -198,6 +183,5 @@ export function ownedProjectsQueryOptions(app: StackClientApp) {
       }
       return user.listOwnedProjects({ signal });
     },
-    ...objects,
-  });
+  );
 }

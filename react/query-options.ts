@@ -5,8 +5,7 @@
 // The answer is the wire JSON; errors are the runtime's typed errors.
 import type { DataTag } from "@tanstack/react-query";
 import type { Client } from "openapi-fetch";
-import type { paths } from "../generated/schema.js";
-import { HttpError, operations, StackAssertionError, StackConfigurationError, type OperationId } from "../runtime/index.js";
+import { HttpError, operations, StackAssertionError, StackConfigurationError, type OperationId, type paths, type StackkitError } from "../runtime/index.js";
 import { stackQueryKey, type StackQueryKey } from "./query-keys.js";
 
 type Operations = typeof operations;
@@ -37,8 +36,8 @@ export type StackReadData<K extends ReadOperationId> =
 export type StackReadParamsArg<K extends ReadOperationId> = {} extends StackReadParams<K> ? [params?: StackReadParams<K>] : [params: StackReadParams<K>];
 
 export interface StackReadQueryOptions<K extends ReadOperationId> {
-  /** `stackQueryKey(operationId, params)`, tagged with the data type for getQueryData/setQueryData. */
-  readonly queryKey: DataTag<StackQueryKey<K>, StackReadData<K>, Error>;
+  /** `stackQueryKey(operationId, params)`, tagged with the data and error types for getQueryData/setQueryData/getQueryState. */
+  readonly queryKey: DataTag<StackQueryKey<K>, StackReadData<K>, StackkitError>;
   /** React Query passes its `signal`: a cancelled query stops its request (retries and Retry-After waits included). */
   readonly queryFn: (context?: { readonly signal?: AbortSignal }) => Promise<StackReadData<K>>;
 }

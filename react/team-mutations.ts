@@ -1,9 +1,21 @@
 // Mutations of teams, their members and invitations, and API keys (user and
 // team). Each invalidates the reads it changes, by operation.
 import type { UseMutationResult } from "@tanstack/react-query";
-import type { ApiKey, EditableTeamMemberProfile, OperationId, Team, TeamApiKeyFirstView, TeamInvitation, UserApiKeyFirstView } from "../runtime/index.js";
-import type { ApiKeyCreationOptions, ApiKeyUpdateOptions } from "../runtime/app/objects/api-key.js";
-import type { TeamCreateOptions, TeamMemberProfileUpdateOptions, TeamUpdateOptions } from "../runtime/app/objects/team.js";
+import type {
+  ApiKey,
+  ApiKeyCreationOptions,
+  ApiKeyUpdateOptions,
+  EditableTeamMemberProfile,
+  OperationId,
+  StackkitError,
+  Team,
+  TeamApiKeyFirstView,
+  TeamCreateOptions,
+  TeamInvitation,
+  TeamMemberProfileUpdateOptions,
+  TeamUpdateOptions,
+  UserApiKeyFirstView,
+} from "../runtime/index.js";
 import { requireObject, useStackMutation, type MutationContext } from "./mutation-core.js";
 import type { TeamRef } from "./object-queries.js";
 import { currentUserQueryOptions, requireUser } from "./user.js";
@@ -16,7 +28,7 @@ function isSelected({ app, client }: MutationContext, teamId: string | undefined
 const withUserIf = (condition: boolean, ids: OperationId[]): OperationId[] => (condition ? [...ids, "getCurrentUser"] : ids);
 
 /** Creates a team with the user as its first member; the service selects it, so the user changes too. */
-export function useCreateTeam(): UseMutationResult<Team, Error, TeamCreateOptions> {
+export function useCreateTeam(): UseMutationResult<Team, StackkitError, TeamCreateOptions> {
   return useStackMutation("useCreateTeam()", {
     run: async ({ app, client }, data: TeamCreateOptions) => (await requireUser(app, client, "useCreateTeam()")).createTeam(data),
     changes: () => ["listTeams", "getTeam", "getCurrentUser"],
@@ -28,7 +40,7 @@ export interface TeamUpdateVariables {
   readonly update: TeamUpdateOptions;
 }
 
-export function useUpdateTeam(): UseMutationResult<void, Error, TeamUpdateVariables> {
+export function useUpdateTeam(): UseMutationResult<void, StackkitError, TeamUpdateVariables> {
   const hook = "useUpdateTeam()";
   return useStackMutation(hook, {
     run: (_, variables: TeamUpdateVariables) =>
@@ -37,7 +49,7 @@ export function useUpdateTeam(): UseMutationResult<void, Error, TeamUpdateVariab
   });
 }
 
-export function useDeleteTeam(): UseMutationResult<void, Error, Team> {
+export function useDeleteTeam(): UseMutationResult<void, StackkitError, Team> {
   const hook = "useDeleteTeam()";
   return useStackMutation(hook, {
     run: (_, team: Team) => requireObject(team, "delete", hook, "a team from useTeams()").delete(),
@@ -49,7 +61,7 @@ export function useDeleteTeam(): UseMutationResult<void, Error, Team> {
  * Leaves a team: it drops out of the user's teams, its member list loses the
  * user, and the user's profile and permissions there are gone.
  */
-export function useLeaveTeam(): UseMutationResult<void, Error, TeamRef> {
+export function useLeaveTeam(): UseMutationResult<void, StackkitError, TeamRef> {
   return useStackMutation("useLeaveTeam()", {
     run: async ({ app, client }, team: TeamRef) => (await requireUser(app, client, "useLeaveTeam()")).leaveTeam(team),
     changes: (context, team) =>
@@ -64,7 +76,7 @@ export interface TeamInviteVariables {
 }
 
 /** E-mails an invitation to join the team. */
-export function useInviteUser(): UseMutationResult<void, Error, TeamInviteVariables> {
+export function useInviteUser(): UseMutationResult<void, StackkitError, TeamInviteVariables> {
   const hook = "useInviteUser()";
   return useStackMutation(hook, {
     run: (_, variables: TeamInviteVariables) =>
@@ -76,7 +88,7 @@ export function useInviteUser(): UseMutationResult<void, Error, TeamInviteVariab
   });
 }
 
-export function useRevokeTeamInvitation(): UseMutationResult<void, Error, TeamInvitation> {
+export function useRevokeTeamInvitation(): UseMutationResult<void, StackkitError, TeamInvitation> {
   const hook = "useRevokeTeamInvitation()";
   return useStackMutation(hook, {
     run: (_, invitation: TeamInvitation) => requireObject(invitation, "revoke", hook, "an invitation from useTeamInvitations(team)").revoke(),
@@ -90,7 +102,7 @@ export interface TeamProfileUpdateVariables {
 }
 
 /** Changes the user's profile in a team, which also shows in the team's member list. */
-export function useUpdateTeamProfile(): UseMutationResult<void, Error, TeamProfileUpdateVariables> {
+export function useUpdateTeamProfile(): UseMutationResult<void, StackkitError, TeamProfileUpdateVariables> {
   const hook = "useUpdateTeamProfile()";
   return useStackMutation(hook, {
     run: (_, variables: TeamProfileUpdateVariables) =>
@@ -105,9 +117,9 @@ const keyList = (type: ApiKey["type"]): OperationId => (type === "team" ? "listT
  * Creates an API key: the user's, or with `team` the team's. The answer holds
  * the full key, shown this once.
  */
-export function useCreateApiKey(): UseMutationResult<UserApiKeyFirstView, Error, ApiKeyCreationOptions<"user">>;
-export function useCreateApiKey(team: Team): UseMutationResult<TeamApiKeyFirstView, Error, ApiKeyCreationOptions<"team">>;
-export function useCreateApiKey(team?: Team): UseMutationResult<UserApiKeyFirstView | TeamApiKeyFirstView, Error, ApiKeyCreationOptions> {
+export function useCreateApiKey(): UseMutationResult<UserApiKeyFirstView, StackkitError, ApiKeyCreationOptions<"user">>;
+export function useCreateApiKey(team: Team): UseMutationResult<TeamApiKeyFirstView, StackkitError, ApiKeyCreationOptions<"team">>;
+export function useCreateApiKey(team?: Team): UseMutationResult<UserApiKeyFirstView | TeamApiKeyFirstView, StackkitError, ApiKeyCreationOptions> {
   const hook = "useCreateApiKey()";
   return useStackMutation(hook, {
     run: async ({ app, client }, options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView | TeamApiKeyFirstView> =>
@@ -123,7 +135,7 @@ export interface ApiKeyUpdateVariables {
   readonly update: ApiKeyUpdateOptions;
 }
 
-export function useUpdateApiKey(): UseMutationResult<void, Error, ApiKeyUpdateVariables> {
+export function useUpdateApiKey(): UseMutationResult<void, StackkitError, ApiKeyUpdateVariables> {
   const hook = "useUpdateApiKey()";
   return useStackMutation(hook, {
     run: (_, variables: ApiKeyUpdateVariables) =>
@@ -133,7 +145,7 @@ export function useUpdateApiKey(): UseMutationResult<void, Error, ApiKeyUpdateVa
 }
 
 /** Revokes a key for good. */
-export function useRevokeApiKey(): UseMutationResult<void, Error, ApiKey> {
+export function useRevokeApiKey(): UseMutationResult<void, StackkitError, ApiKey> {
   const hook = "useRevokeApiKey()";
   return useStackMutation(hook, {
     run: (_, apiKey: ApiKey) => requireObject(apiKey, "revoke", hook, "a key from useApiKeys() or useTeamApiKeys(team)").revoke(),

@@ -1,10 +1,18 @@
 // The signed-in user as React Query state. One query per app holds the user the
 // tokens belong to (anonymous users included); `or` is applied on top of it, so
 // every component and every `or` option shares one request.
-import { queryOptions, useQuery, useSuspenseQuery, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { useQuery, useSuspenseQuery, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { StackConfigurationError, UserNotSignedInError, type CurrentUser, type GetUserOptions, type GetUserOr, type StackClientApp } from "../runtime/index.js";
-import { raceAbort } from "../runtime/abort.js";
+import {
+  StackConfigurationError,
+  UserNotSignedInError,
+  type CurrentUser,
+  type GetUserOptions,
+  type GetUserOr,
+  type StackClientApp,
+  type StackkitError,
+} from "../runtime/index.js";
+import { objectQueryOptions } from "./object-query.js";
 import { useStackContextFor } from "./provider.js";
 import { stackQueryKey } from "./query-keys.js";
 import { never, peekTracked, readTracked, trackedAction, type Tracked } from "./suspend.js";
@@ -18,13 +26,12 @@ const ANONYMOUS_SIGN_UP = "anonymous-sign-up";
  * methods, so React Query keeps each answer as it is (no structural sharing).
  */
 export function currentUserQueryOptions(app: StackClientApp) {
-  return queryOptions({
-    queryKey: stackQueryKey("getCurrentUser", { user_id: "me" }),
+  return objectQueryOptions(
+    stackQueryKey("getCurrentUser", { user_id: "me" }),
     // React Query's signal: a query nobody waits for any more (cancelled, or its
     // last component unmounted) stops its request instead of finishing it.
-    queryFn: ({ signal }): Promise<CurrentUser | null> => app.getUser({ or: "anonymous-if-exists", signal }),
-    structuralSharing: false,
-  });
+    ({ signal }): Promise<CurrentUser | null> => app.getUser({ or: "anonymous-if-exists", signal }),
+  );
 }
 
 /**
@@ -32,9 +39,24 @@ export function currentUserQueryOptions(app: StackClientApp) {
  * The user query is shared: an aborted `signal` stops this caller waiting for it, not the query.
  */
 export async function requireUser(app: StackClientApp, client: QueryClient, what: string, signal?: AbortSignal): Promise<CurrentUser> {
-  const user = await raceAbort(client.ensureQueryData(currentUserQueryOptions(app)), signal);
+  const user = await untilAborted(client.ensureQueryData(currentUserQueryOptions(app)), signal);
   if (user === null) throw new UserNotSignedInError(`${what} needs a signed-in user, and nobody is signed in.`);
   return user;
+}
+
+/**
+ * Settles as `promise` does, or rejects with the signal's reason (as `fetch`
+ * does) once `signal` aborts. The promise itself goes on; only this caller stops waiting.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason ?? new DOMException("This operation was aborted", "AbortError"));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    // Settling after an abort changes nothing, and a late failure is handled here, never unhandled.
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** What `or` makes of the query's user: anonymous users count only for the anonymous options. */
@@ -106,9 +128,9 @@ export function useUser(options?: GetUserOptions): CurrentUser | null {
  * the anonymous sign-up happens (a failed sign-up is `error`). On the server,
  * and in the first render in the browser, it is pending: both render alike.
  */
-export function useUserQuery(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): UseQueryResult<CurrentUser>;
-export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null>;
-export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null> {
+export function useUserQuery(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): UseQueryResult<CurrentUser, StackkitError>;
+export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null, StackkitError>;
+export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null, StackkitError> {
   const { app, queryClient } = useStackContextFor("useUserQuery()");
   const or = orOfHook(options, "useUserQuery()");
   const result = useQuery(
@@ -138,7 +160,7 @@ export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUs
   if (!waitsFor) return result;
   const action = peekAction(app, waitsFor, stamp);
   if (action?.status === "rejected") return errorResult(result, action.error);
-  if (action?.status === "fulfilled") return { ...result, data: action.value } as UseQueryResult<CurrentUser>;
+  if (action?.status === "fulfilled") return { ...result, data: action.value } as UseQueryResult<CurrentUser, StackkitError>;
   return pendingResult(result);
 }
 
@@ -148,7 +170,7 @@ function peekAction(app: StackClientApp, or: "redirect" | "anonymous", stamp: nu
 }
 
 /** The query's result, reported as still waiting for a user. */
-function pendingResult<T>(result: UseQueryResult<T>): UseQueryResult<T> {
+function pendingResult<T>(result: UseQueryResult<T, StackkitError>): UseQueryResult<T, StackkitError> {
   return {
     ...result,
     data: undefined,
@@ -161,15 +183,15 @@ function pendingResult<T>(result: UseQueryResult<T>): UseQueryResult<T> {
     isLoadingError: false,
     isRefetchError: false,
     isPlaceholderData: false,
-  } as UseQueryResult<T>;
+  } as UseQueryResult<T, StackkitError>;
 }
 
 /** The query's result, reported as failed with `error`. */
-function errorResult<T>(result: UseQueryResult<T>, error: unknown): UseQueryResult<T> {
+function errorResult<T>(result: UseQueryResult<T, StackkitError>, error: unknown): UseQueryResult<T, StackkitError> {
   return {
     ...result,
     data: undefined,
-    error: error as Error,
+    error: error as StackkitError,
     status: "error",
     isPending: false,
     isLoading: false,
@@ -178,5 +200,5 @@ function errorResult<T>(result: UseQueryResult<T>, error: unknown): UseQueryResu
     isLoadingError: true,
     isRefetchError: false,
     isPlaceholderData: false,
-  } as UseQueryResult<T>;
+  } as UseQueryResult<T, StackkitError>;
 }

@@ -14,11 +14,14 @@ export {
   isStackError,
   NetworkError,
   RateLimitError,
+  RequestTimeoutError,
   ResponseFormatError,
   StackAssertionError,
   StackConfigurationError,
+  UnexpectedRedirectError,
   UserNotSignedInError,
   type StackErrorName,
+  type StackkitError,
 } from "./errors.js";
 export type { OwnerSession } from "./pipeline.js";
 export { Session, SessionManager, type RefreshAccessToken, type SessionTokens } from "./session.js";
@@ -38,6 +41,8 @@ export {
   type KnownErrorInit,
   type KnownErrorJSON,
   type KnownErrorLike,
+  type KnownErrorOf,
+  type KnownErrorsByCode,
 } from "../generated/known-errors.js";
 export {
   operationKnownErrors,

@@ -86,6 +86,16 @@ export class Session {
     return { accessToken, refreshToken: this.refreshToken };
   }
 
+  /**
+   * The store holds another access token for this session (another tab, or
+   * another app on the same store, refreshed it): use it when it lives longer
+   * than the one held, so that a refresh anywhere is a refresh everywhere.
+   */
+  adopt(accessToken: string): void {
+    if (this.#invalid || accessToken === this.#accessToken || this.#expired.has(accessToken)) return;
+    if (this.#accessToken === null || this.#lifeLeft(accessToken) > this.#lifeLeft(this.#accessToken)) this.#accessToken = accessToken;
+  }
+
   /** The service rejected this access token: the next getTokens() refreshes. */
   markAccessTokenExpired(accessToken: string): void {
     this.#expired.add(accessToken);
@@ -219,6 +229,8 @@ export class SessionManager {
     if (!session) {
       session = new Session(tokens, this.#host);
       this.#sessions.set(key, session);
+    } else if (tokens.refreshToken !== null && tokens.accessToken !== null) {
+      session.adopt(tokens.accessToken);
     }
     return session;
   }

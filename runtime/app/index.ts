@@ -6,14 +6,34 @@ export type { CallOptions } from "./call-options.js";
 export { Result } from "./result.js";
 export type { HandlerUrls } from "./urls.js";
 export type { RedirectToOptions } from "./redirect.js";
-export type { PromptCliLoginOptions } from "./flows/cli.js";
-export type { CurrentUser, ProjectCurrentUser, CurrentInternalUser } from "./objects/user.js";
-export type { Team, TeamUser, TeamInvitation, TeamMemberProfile, EditableTeamMemberProfile } from "./objects/team.js";
-export type { ApiKey, UserApiKey, UserApiKeyFirstView, TeamApiKey, TeamApiKeyFirstView } from "./objects/api-key.js";
-export type { ContactChannel } from "./objects/contact-channel.js";
+export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
+export type { SignInOptions } from "./flows/mfa.js";
+export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
+export type { CurrentUser, ProjectCurrentUser, CurrentInternalUser, UserUpdateOptions } from "./objects/user.js";
+export type {
+  Team,
+  TeamUser,
+  TeamInvitation,
+  TeamMemberProfile,
+  EditableTeamMemberProfile,
+  TeamCreateOptions,
+  TeamUpdateOptions,
+  TeamMemberProfileUpdateOptions,
+} from "./objects/team.js";
+export type {
+  ApiKey,
+  ApiKeyType,
+  UserApiKey,
+  UserApiKeyFirstView,
+  TeamApiKey,
+  TeamApiKeyFirstView,
+  ApiKeyCreationOptions,
+  ApiKeyUpdateOptions,
+} from "./objects/api-key.js";
+export type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "./objects/contact-channel.js";
 export type { ActiveSession, GeoInfo } from "./objects/active-session.js";
-export type { TeamPermission } from "./objects/permission.js";
-export type { OAuthConnection } from "./objects/connected-account.js";
+export type { TeamPermission, PermissionListOptions } from "./objects/permission.js";
+export type { OAuthConnection, ConnectedAccountOptions, GetConnectedAccountOptions } from "./objects/connected-account.js";
 export type { Project, AdminOwnedProject } from "./objects/project.js";
 // The server app and its objects (issue #6).
 export { StackServerApp, type ServerGetUserOptions, type ServerListUsersOptions, type StackServerAppOptions } from "./server-app.js";

@@ -35,6 +35,8 @@ const SCHEME_ACCESS_TYPE = {
 };
 
 const PROJECT_AUTH_ERRORS = [
+  // The project the headers name does not exist (any more): the service answers this on every call.
+  "PROJECT_NOT_FOUND",
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
   "INVALID_ACCESS_TYPE",
   "ACCESS_TYPE_WITHOUT_PROJECT_ID",

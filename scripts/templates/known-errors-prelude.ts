@@ -46,10 +46,10 @@ function isBranded(value: unknown): value is KnownErrorLike {
 
 /**
  * True when `value` is a known error and, if `code` is given, belongs to that
- * code's family (the code itself or any descendant: `ACCESS_TOKEN_EXPIRED` is an
- * `INVALID_ACCESS_TOKEN`). Works across package copies: it reads a brand, not the prototype.
+ * code's family. The test behind {@link isKnownError} (whose typed overloads
+ * are generated with the catalogue) and `instanceof`.
  */
-export function isKnownError(value: unknown, code?: string): value is KnownErrorLike {
+function isInFamily(value: unknown, code: string | undefined): value is KnownErrorLike {
   return isBranded(value) && (code === undefined || value.codeChain.includes(code));
 }
 
@@ -135,7 +135,7 @@ export class KnownError extends Error {
   }
 
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return this.code === undefined ? isBranded(value) : isKnownError(value, this.code);
+    return isInFamily(value, this.code);
   }
 
   // THE REFERENCE SDK'S NAMES

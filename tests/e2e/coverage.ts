@@ -1,13 +1,16 @@
-// What the end-to-end suite measures: which public async methods of the client
-// and server surface it calls. The surface is the method tables of
-// tests/unit/app/abort-subjects.ts (abort.test.ts pins each table to the
-// methods enumerated from a real instance; here each object the suite meets is
-// enumerated again, the same way, and must match its table). Every app and
-// every object its methods hand out is wrapped in a recording Proxy, keyed
-// `<Kind>.<method>`, where the Kind comes from the method (or property) that
-// produced the object: PRODUCES below. Promise results and arrays are
-// followed, so `await (await user.listTeams())[0].update(...)` records
-// `CurrentUser.listTeams` and `Team.update`.
+// What the end-to-end suite measures: which public async methods of the
+// client, server and admin surface it calls. The surface is the method tables
+// of tests/unit/app/abort-subjects.ts (abort.test.ts pins each table to the
+// methods enumerated from a real instance); here each object the suite meets is
+// enumerated again, the same way, and must match its table, and every table
+// there must be the table of a kind here. Every app and every object its
+// methods hand out is wrapped in a recording Proxy, keyed `<Kind>.<method>`,
+// where the Kind comes from the method (or property) that produced the object:
+// PRODUCES below. Promise results and arrays are followed, so
+// `await (await user.listTeams())[0].update(...)` records `CurrentUser.listTeams`
+// and `Team.update`. What a method hands out that no kind covers is searched for
+// methods too (plain data, Results, lists): an SDK object with methods hiding
+// there is reported, so the surface cannot grow past the tables unseen.
 import { SUBJECTS, type Entry } from "../unit/app/abort-subjects.js";
 
 export type Kind =
@@ -22,6 +25,8 @@ export type Kind =
   | "ContactChannel"
   | "ActiveSession"
   | "OAuthConnection"
+  | "CurrentInternalUser"
+  | "AdminOwnedProject"
   | "StackServerApp"
   | "CurrentServerUser"
   | "ServerUser"
@@ -31,7 +36,10 @@ export type Kind =
   | "ServerUserApiKey"
   | "ServerTeamMemberProfile"
   | "ServerOAuthConnection"
-  | "CreatedSession";
+  | "CreatedSession"
+  | "StackAdminApp"
+  | "AdminProject"
+  | "InternalApiKey";
 
 /** The abort-subjects table of each kind. */
 const TABLE_OF: Record<Kind, string> = {
@@ -46,6 +54,8 @@ const TABLE_OF: Record<Kind, string> = {
   ContactChannel: "ContactChannel",
   ActiveSession: "ActiveSession",
   OAuthConnection: "OAuthConnection",
+  CurrentInternalUser: "CurrentInternalUser",
+  AdminOwnedProject: "AdminOwnedProject",
   StackServerApp: "StackServerApp",
   CurrentServerUser: "CurrentServerUser",
   ServerUser: "ServerUser",
@@ -56,9 +66,13 @@ const TABLE_OF: Record<Kind, string> = {
   ServerTeamMemberProfile: "ServerUser's EditableTeamMemberProfile",
   ServerOAuthConnection: "ServerUser's OAuthConnection",
   CreatedSession: "CreatedSession",
+  StackAdminApp: "StackAdminApp",
+  AdminProject: "AdminProject",
+  InternalApiKey: "InternalApiKey",
 };
 
-type Producer = Kind | ((args: readonly unknown[]) => Kind);
+/** The kind of what a member hands out: fixed, or decided from the call's arguments and the (resolved) value. */
+type Producer = Kind | ((args: readonly unknown[], value: unknown) => Kind);
 
 const CLIENT_USER: Readonly<Record<string, Producer>> = {
   listTeams: "Team",
@@ -90,25 +104,36 @@ const SERVER_USER: Readonly<Record<string, Producer>> = {
   getConnectedAccount: "ServerOAuthConnection",
 };
 
+/** A user of the internal project has the owner's methods (createProject, listOwnedProjects) besides a user's. */
+const clientGetUser: Producer = (_, value) =>
+  typeof value === "object" && value !== null && typeof (value as { listOwnedProjects?: unknown }).listOwnedProjects === "function"
+    ? "CurrentInternalUser"
+    : "CurrentUser";
+
 /** `serverApp.getUser(id)` and `getUser({ apiKey })` answer any user; `getUser(options?)` the request's own. */
 const serverGetUser: Producer = (args) => {
   const first = args[0];
   return typeof first === "string" || (typeof first === "object" && first !== null && "apiKey" in first) ? "ServerUser" : "CurrentServerUser";
 };
 
+const SERVER_APP: Readonly<Record<string, Producer>> = {
+  getUser: serverGetUser,
+  getServerUser: "CurrentServerUser",
+  createUser: "ServerUser",
+  listUsers: "ServerUser",
+  createTeam: "ServerTeam",
+  getTeam: "ServerTeam",
+  listTeams: "ServerTeam",
+};
+
 /** Kind → member (method or property) → the kind of what it hands out. */
 const PRODUCES: Partial<Record<Kind, Readonly<Record<string, Producer>>>> = {
-  StackClientApp: { getUser: "CurrentUser" },
-  StackServerApp: {
-    getUser: serverGetUser,
-    getServerUser: "CurrentServerUser",
-    createUser: "ServerUser",
-    listUsers: "ServerUser",
-    createTeam: "ServerTeam",
-    getTeam: "ServerTeam",
-    listTeams: "ServerTeam",
-  },
+  StackClientApp: { getUser: clientGetUser },
+  StackServerApp: SERVER_APP,
+  StackAdminApp: { ...SERVER_APP, getProject: "AdminProject", listInternalApiKeys: "InternalApiKey", createInternalApiKey: "InternalApiKey" },
   CurrentUser: CLIENT_USER,
+  CurrentInternalUser: { ...CLIENT_USER, createProject: "AdminOwnedProject", listOwnedProjects: "AdminOwnedProject" },
+  AdminOwnedProject: { app: "StackAdminApp" },
   Team: { listInvitations: "TeamInvitation", listApiKeys: "TeamApiKey", createApiKey: "TeamApiKey" },
   ServerTeam: { listInvitations: "TeamInvitation", listApiKeys: "TeamApiKey", createApiKey: "TeamApiKey", listUsers: "ServerTeamUser" },
   ServerUser: SERVER_USER,
@@ -116,21 +141,7 @@ const PRODUCES: Partial<Record<Kind, Readonly<Record<string, Producer>>>> = {
   CurrentServerUser: { ...SERVER_USER, currentSession: "CurrentSession" },
 };
 
-/**
- * Methods of the next issue (they need a browser, or emulator operations that
- * stage adds): why each is left out. Everything else is expected to be called.
- */
-const NEXT_ISSUE: Readonly<Record<string, string>> = {
-  signInWithMfa: "MFA (TOTP sign-in)",
-  signInWithPasskey: "passkeys",
-  registerPasskey: "passkeys",
-  signInWithOAuth: "OAuth",
-  callOAuthCallback: "OAuth",
-  getConnectedAccount: "OAuth (connected accounts)",
-  getAccessToken: "OAuth (connected accounts)",
-  promptCliLogin: "CLI login",
-  completeCliLogin: "CLI login",
-};
+const APPS: readonly Kind[] = ["StackClientApp", "StackServerApp", "StackAdminApp"];
 
 /** Function-valued members, own and inherited (as abort.test.ts enumerates them). */
 export function methodsOf(value: object): string[] {
@@ -156,21 +167,48 @@ function publicAsyncMethods(kind: Kind): string[] {
     .map(([name]) => name);
 }
 
+/** Values that are the platform's, not the SDK's: their methods are not the surface. */
+function isPlatformValue(value: object): boolean {
+  return (
+    value instanceof Error ||
+    value instanceof Date ||
+    value instanceof RegExp ||
+    value instanceof Map ||
+    value instanceof Set ||
+    value instanceof Promise ||
+    ArrayBuffer.isView(value) ||
+    value instanceof ArrayBuffer ||
+    value instanceof URL ||
+    value instanceof Headers ||
+    value instanceof Request ||
+    value instanceof Response
+  );
+}
+
 export interface CoverageReport {
   readonly total: readonly string[];
   readonly exercised: readonly string[];
-  /** Not exercised, and belonging to the next issue, with the reason. */
-  readonly nextIssue: readonly string[];
-  /** Not exercised, and not of the next issue. */
+  /** Not exercised. */
   readonly missed: readonly string[];
   /** Objects met whose methods differ from their table: `Kind: +extra -missing`. */
   readonly drift: readonly string[];
+  /** Kinds never met, so never enumerated live. */
+  readonly unseen: readonly Kind[];
+  /** abort-subjects tables that no kind here stands for. */
+  readonly untracked: readonly string[];
+  /** Objects with methods handed out where no kind is expected: `Kind.member → path: methods`. */
+  readonly unlisted: readonly string[];
+  /** How many distinct objects were enumerated live. */
+  readonly enumerated: number;
 }
 
 export class Coverage {
   readonly #called = new Set<string>();
-  /** The first real object of each kind, to enumerate. */
-  readonly #seen = new Map<Kind, object>();
+  /** Each real object met, once, with the kinds it was met as. */
+  readonly #seen = new Map<object, Set<Kind>>();
+  readonly #seenKinds = new Set<Kind>();
+  readonly #drift = new Set<string>();
+  readonly #unlisted = new Set<string>();
   readonly #proxies = new WeakMap<object, Map<Kind, object>>();
 
   /** `value` wrapped as a `kind`: every method call is recorded, and what it hands out is wrapped in turn. */
@@ -180,13 +218,11 @@ export class Coverage {
     let byKind = this.#proxies.get(real);
     const known = byKind?.get(kind);
     if (known) return known as T;
-    if (!this.#seen.has(kind)) this.#seen.set(kind, real);
+    this.#enumerate(kind, real);
     const produces = PRODUCES[kind] ?? {};
-    const lift = (producer: Producer | undefined, args: readonly unknown[], out: unknown): unknown => {
-      if (producer === undefined) return out;
-      const produced = typeof producer === "function" ? producer(args) : producer;
-      if (out instanceof Promise) return out.then((resolved: unknown) => this.#liftValue(produced, resolved));
-      return this.#liftValue(produced, out);
+    const lift = (where: string, producer: Producer | undefined, args: readonly unknown[], out: unknown): unknown => {
+      if (out instanceof Promise) return out.then((resolved: unknown) => this.#lift(where, producer, args, resolved));
+      return this.#lift(where, producer, args, out);
     };
     // The target is a stand-in: the SDK's objects are frozen, and a Proxy of a
     // frozen object must answer its own methods unwrapped. Methods run on the
@@ -195,13 +231,16 @@ export class Coverage {
       get: (_, property) => {
         const member: unknown = Reflect.get(real, property, real);
         if (typeof property !== "string") return member;
+        const where = `${kind}.${property}`;
         if (typeof member === "function") {
           return (...args: unknown[]) => {
-            this.#called.add(`${kind}.${property}`);
-            return lift(produces[property], args, (member as (...a: unknown[]) => unknown).apply(real, args));
+            this.#called.add(where);
+            return lift(where, produces[property], args, (member as (...a: unknown[]) => unknown).apply(real, args));
           };
         }
-        return lift(produces[property], [], member);
+        // The apps' own properties (the low-level `api` client, `urls`) are not objects they hand out.
+        if (APPS.includes(kind) && produces[property] === undefined) return member;
+        return lift(where, produces[property], [], member);
       },
       has: (_, property) => Reflect.has(real, property),
       ownKeys: () => Reflect.ownKeys(real),
@@ -215,42 +254,72 @@ export class Coverage {
     return proxy as T;
   }
 
-  #liftValue(kind: Kind, value: unknown): unknown {
+  #lift(where: string, producer: Producer | undefined, args: readonly unknown[], value: unknown): unknown {
+    if (producer === undefined) {
+      this.#search(where, value, "", new Set());
+      return value;
+    }
+    const one = (item: unknown) => this.wrap(typeof producer === "function" ? producer(args, item) : producer, item);
     if (Array.isArray(value)) {
-      const copy: unknown[] = value.map((item: unknown) => this.wrap(kind, item));
+      const copy: unknown[] = value.map(one);
       // Extra members of a listed page (`nextCursor`) stay on the copy.
       for (const key of Object.keys(value).filter((k) => !/^\d+$/.test(k))) (copy as unknown as Record<string, unknown>)[key] = (value as unknown as Record<string, unknown>)[key];
       return copy;
     }
-    return this.wrap(kind, value);
+    return one(value);
+  }
+
+  /** Checks a real object against its kind's table, and searches its data for objects with methods. */
+  #enumerate(kind: Kind, real: object): void {
+    this.#seenKinds.add(kind);
+    let kinds = this.#seen.get(real);
+    if (!kinds) this.#seen.set(real, (kinds = new Set()));
+    if (kinds.has(kind)) return;
+    kinds.add(kind);
+    const actual = methodsOf(real);
+    const listed = Object.keys(tableOf(kind)).sort();
+    const extra = actual.filter((m) => !listed.includes(m));
+    const missing = listed.filter((m) => !actual.includes(m));
+    if (extra.length + missing.length > 0) this.#drift.add(`${kind}: ${[...extra.map((m) => `+${m}`), ...missing.map((m) => `-${m}`)].join(" ")}`);
+    if (APPS.includes(kind)) return;
+    const produces = PRODUCES[kind] ?? {};
+    for (const [name, member] of Object.entries(real)) {
+      if (typeof member !== "function" && produces[name] === undefined) this.#search(`${kind}.${name}`, member, "", new Set());
+    }
+  }
+
+  /** Data handed out where no kind is expected: any object in it with methods is reported. */
+  #search(where: string, value: unknown, path: string, visited: Set<object>): void {
+    if (typeof value !== "object" || value === null || visited.has(value)) return;
+    visited.add(value);
+    if (isPlatformValue(value)) return;
+    if (value instanceof Promise) return;
+    const methods = Array.isArray(value) ? [] : methodsOf(value);
+    if (methods.length > 0) this.#unlisted.add(`${where}${path === "" ? "" : ` → ${path}`}: ${methods.join(", ")}`);
+    // An instance of a class is reported as a whole: its insides are its own business.
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return;
+    for (const [key, member] of Object.entries(value)) this.#search(where, member, Array.isArray(value) ? `${path}[]` : `${path}${path === "" ? "" : "."}${key}`, visited);
   }
 
   report(): CoverageReport {
     const kinds = Object.keys(TABLE_OF) as Kind[];
     const total = kinds.flatMap((kind) => publicAsyncMethods(kind).map((method) => `${kind}.${method}`));
-    const exercised = total.filter((key) => this.#called.has(key));
-    const notExercised = total.filter((key) => !this.#called.has(key));
-    const reason = (key: string) => NEXT_ISSUE[key.slice(key.indexOf(".") + 1)];
-    const drift = kinds.flatMap((kind) => {
-      const real = this.#seen.get(kind);
-      if (!real) return [];
-      const actual = methodsOf(real);
-      const listed = Object.keys(tableOf(kind)).sort();
-      const extra = actual.filter((m) => !listed.includes(m));
-      const missing = listed.filter((m) => !actual.includes(m));
-      return extra.length + missing.length === 0 ? [] : [`${kind}: ${[...extra.map((m) => `+${m}`), ...missing.map((m) => `-${m}`)].join(" ")}`];
-    });
+    const tracked = new Set(Object.values(TABLE_OF));
     return {
       total,
-      exercised,
-      nextIssue: notExercised.filter((key) => reason(key) !== undefined).map((key) => `${key} (${reason(key)})`),
-      missed: notExercised.filter((key) => reason(key) === undefined),
-      drift,
+      exercised: total.filter((key) => this.#called.has(key)),
+      missed: total.filter((key) => !this.#called.has(key)),
+      drift: [...this.#drift].sort(),
+      unseen: kinds.filter((kind) => !this.#seenKinds.has(kind)),
+      untracked: SUBJECTS.map((s) => s.name).filter((name) => !tracked.has(name)),
+      unlisted: [...this.#unlisted].sort(),
+      enumerated: this.#seen.size,
     };
   }
 
   /** Kinds the suite met at least once. */
   seenKinds(): Kind[] {
-    return [...this.#seen.keys()];
+    return [...this.#seenKinds];
   }
 }

@@ -3,15 +3,15 @@
 // against the document, apps of the demo project on the platform's own fetch,
 // and the emulator's other HTTP faces read as a test tool would: the
 // Inbucket-compatible mailbox (`/api/v1/mailbox/{name}`, `/{id}`) and the
-// control API (`/emulator/v1/...`). Client and server apps come wrapped in the
-// coverage recorder (coverage.ts); the admin app, which only configures the
-// project here, does not.
+// control API (`/emulator/v1/...`). Client, server and admin apps come wrapped
+// in the coverage recorder (coverage.ts). An app may be given a browser (a
+// fake one, tests/e2e/browser.ts) for the flows that need a page.
 import { readFileSync } from "node:fs";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import type { InbucketMessage, InbucketMessageHeader } from "../../emulator/mailbox.js";
 import { startEmulatorServer, type EmulatorServer } from "../../emulator/server.js";
 import { REDIRECT_WAIT_MS } from "../../runtime/app/redirect.js";
-import { StackAdminApp, StackClientApp, StackServerApp, type TokenStoreInit } from "../../runtime/index.js";
+import { StackAdminApp, StackClientApp, StackServerApp, type Browser, type TokenStoreInit } from "../../runtime/index.js";
 import { createExchangeValidator } from "../helpers/openapi-validator.js";
 import { Coverage } from "./coverage.js";
 
@@ -35,7 +35,22 @@ function parse(text: string, contentType: string | null): unknown {
 
 export interface AppOptions {
   readonly tokenStore?: TokenStoreInit;
+  /** The page the app runs on; default none (`browser: null`). */
+  readonly browser?: Browser | null;
+  /** Which project, with its keys; default the demo project. */
+  readonly keys?: ProjectKeys;
 }
+
+export interface ProjectKeys {
+  readonly projectId: string;
+  readonly publishableClientKey: string;
+  readonly secretServerKey: string;
+  readonly superSecretAdminKey: string;
+}
+
+export type AppKind = "client" | "server" | "admin";
+/** The app class of each kind. */
+export type AppOf<K extends AppKind> = { client: StackClientApp; server: StackServerApp; admin: StackAdminApp }[K];
 
 export interface E2E {
   readonly emulatorServer: EmulatorServer;
@@ -49,8 +64,12 @@ export interface E2E {
   takeNavigations(): string[];
   client(options?: AppOptions): StackClientApp;
   server(options?: AppOptions): StackServerApp;
-  /** Not recorded: the project's admin, who flips its configuration. */
-  admin(): StackAdminApp;
+  /** The project's admin (its super secret admin key); no user tokens unless `tokenStore` says so. */
+  admin(options?: AppOptions): StackAdminApp;
+  /** An app of `kind`: what the flows every app offers run on. */
+  app<K extends AppKind>(kind: K, options?: AppOptions): AppOf<K>;
+  /** `GET /emulator/v1/clock`: the emulator's time, in milliseconds. */
+  now(): Promise<number>;
   /** The control API over HTTP. */
   control<T = unknown>(method: string, route: string, body?: unknown): Promise<T>;
   /** `POST /emulator/v1/clock/advance`. */
@@ -71,7 +90,7 @@ export async function startE2E(): Promise<E2E> {
   let violations: string[] = [];
   let checked = 0;
   let violated = 0;
-  const server = await startEmulatorServer({
+  const emulatorServer = await startEmulatorServer({
     port: 0,
     onExchange: async ({ request, response }) => {
       const url = new URL(request.url);
@@ -98,10 +117,10 @@ export async function startE2E(): Promise<E2E> {
   const coverage = new Coverage();
   let navigations: string[] = [];
   const common = (options: AppOptions) => ({
-    projectId: DEMO_KEYS.projectId,
-    publishableClientKey: DEMO_KEYS.publishableClientKey,
-    baseUrl: server.url,
-    browser: null,
+    projectId: (options.keys ?? DEMO_KEYS).projectId,
+    publishableClientKey: (options.keys ?? DEMO_KEYS).publishableClientKey,
+    baseUrl: emulatorServer.url,
+    browser: options.browser ?? null,
     noAutomaticPrefetch: true,
     urls: URLS,
     tokenStore: options.tokenStore ?? "memory",
@@ -112,7 +131,7 @@ export async function startE2E(): Promise<E2E> {
     environment: { setTimeout: (callback: () => void, ms: number) => globalThis.setTimeout(callback, ms === REDIRECT_WAIT_MS ? 0 : ms) },
   });
   const control = async <T>(method: string, route: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${server.url}/emulator/v1/${route}`, {
+    const response = await fetch(`${emulatorServer.url}/emulator/v1/${route}`, {
       method,
       ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
     });
@@ -121,18 +140,30 @@ export async function startE2E(): Promise<E2E> {
   };
   const mailboxName = (address: string) => encodeURIComponent(address.split("@")[0]!.toLowerCase());
   const mailbox = async (address: string) => {
-    const response = await fetch(`${server.url}/api/v1/mailbox/${mailboxName(address)}`);
+    const response = await fetch(`${emulatorServer.url}/api/v1/mailbox/${mailboxName(address)}`);
     if (!response.ok) throw new Error(`GET /api/v1/mailbox/${mailboxName(address)}: ${response.status}`);
     return (await response.json()) as InbucketMessageHeader[];
   };
   const message = async (address: string, id: string) => {
-    const response = await fetch(`${server.url}/api/v1/mailbox/${mailboxName(address)}/${encodeURIComponent(id)}`);
+    const response = await fetch(`${emulatorServer.url}/api/v1/mailbox/${mailboxName(address)}/${encodeURIComponent(id)}`);
     if (!response.ok) throw new Error(`GET /api/v1/mailbox/${mailboxName(address)}/${id}: ${response.status}`);
     return (await response.json()) as InbucketMessage;
   };
+  const client = (options: AppOptions = {}) => coverage.wrap("StackClientApp", new StackClientApp(common(options)));
+  const server = (options: AppOptions = {}) =>
+    coverage.wrap("StackServerApp", new StackServerApp({ ...common(options), secretServerKey: (options.keys ?? DEMO_KEYS).secretServerKey }));
+  const admin = (options: AppOptions = {}) =>
+    coverage.wrap(
+      "StackAdminApp",
+      new StackAdminApp({
+        ...common({ tokenStore: null, ...options }),
+        secretServerKey: (options.keys ?? DEMO_KEYS).secretServerKey,
+        superSecretAdminKey: (options.keys ?? DEMO_KEYS).superSecretAdminKey,
+      }),
+    );
   return {
-    emulatorServer: server,
-    url: server.url,
+    emulatorServer,
+    url: emulatorServer.url,
     coverage,
     takeViolations: () => {
       const taken = violations;
@@ -145,14 +176,12 @@ export async function startE2E(): Promise<E2E> {
       navigations = [];
       return taken;
     },
-    client: (options = {}) => coverage.wrap("StackClientApp", new StackClientApp(common(options))),
-    server: (options = {}) => coverage.wrap("StackServerApp", new StackServerApp({ ...common(options), secretServerKey: DEMO_KEYS.secretServerKey })),
-    admin: () =>
-      new StackAdminApp({
-        ...common({ tokenStore: null }),
-        secretServerKey: DEMO_KEYS.secretServerKey,
-        superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
-      }),
+    client,
+    server,
+    admin,
+    app: <K extends AppKind>(kind: K, options: AppOptions = {}) =>
+      (kind === "client" ? client(options) : kind === "server" ? server(options) : admin({ tokenStore: "memory", ...options })) as AppOf<K>,
+    now: async () => (await control<{ now: number }>("GET", "clock")).now,
     control,
     advanceClock: async (ms) => {
       await control("POST", "clock/advance", { ms });
@@ -169,7 +198,7 @@ export async function startE2E(): Promise<E2E> {
       if (`${link.origin}${link.pathname}` !== page) throw new Error(`The link of "${full.subject}" opens ${link.origin}${link.pathname}, not ${page}`);
       return link.searchParams.get("code")!;
     },
-    close: () => server.close(),
+    close: () => emulatorServer.close(),
   };
 }
 

@@ -2,10 +2,10 @@
 // listed page by page, by search and by team; teams made and managed by the
 // server; impersonation; the whole surface of a server user, run on each of its
 // three forms (a user by id, a team member, the request's own user); a backend
-// running the end-user flows through StackServerApp; and every redirect of
-// both apps.
+// running the end-user flows through StackServerApp (and StackAdminApp, which
+// is one); and every redirect of the three apps.
 import { describe, expect, it } from "vitest";
-import { KnownErrors, StackConfigurationError, type CurrentServerUser, type ServerTeam, type ServerUser } from "../../runtime/index.js";
+import { KnownErrors, StackConfigurationError, type CurrentServerUser, type ServerTeam, type ServerUser, type StackServerApp } from "../../runtime/index.js";
 import type { RedirectMethods } from "../../runtime/app/redirect.js";
 import { claimsOf, HANDLER, rejectionOf, SITE, type Cast, type E2E } from "./harness.js";
 
@@ -273,11 +273,11 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
     });
   });
 
-  describe("a backend running the end-user flows through StackServerApp", () => {
-    it("signs Dora up, verifies, signs out and in, resets her password, uses a magic link and joins a team", async () => {
+  describe("a backend running the end-user flows through StackServerApp, and through StackAdminApp", () => {
+    it.each(["server", "admin"] as const)("on the %s app: signs Dora up, verifies, signs out and in, resets her password, uses a magic link and joins a team", async (kind) => {
       const e = world();
-      const backend = e.server();
-      const dora = "dora@example.com";
+      const backend: StackServerApp = e.app(kind);
+      const dora = kind === "server" ? "dora@example.com" : "dora.admin@example.com";
       expect(await backend.getUser()).toBeNull();
       expect(await backend.getServerUser()).toBeNull();
       expect((await backend.getProject()).displayName).toBe("Demo");
@@ -325,9 +325,9 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
   });
 
   describe("redirects", () => {
-    it.each(["client", "server"] as const)("the %s app's redirectTo… methods each open their page", async (kind) => {
+    it.each(["client", "server", "admin"] as const)("the %s app's redirectTo… methods each open their page", async (kind) => {
       const e = world();
-      const app = kind === "client" ? e.client() : e.server();
+      const app = e.app(kind);
       e.takeNavigations();
       for (const method of Object.keys(REDIRECTS) as (keyof RedirectMethods)[]) await app[method]();
       expect(e.takeNavigations()).toEqual(Object.values(REDIRECTS));

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   createKnownError,
   isKnownError,
+  isKnownErrorCode,
   KnownError,
   knownErrorClasses,
   KnownErrors,
@@ -16,10 +17,11 @@ import {
 import { catalogue, type WireBody } from "../fixtures/document.js";
 
 const parentOf = new Map(catalogue.map((c) => [c.code, c.ext.parent]));
-function chainOf(code: string): string[] {
+/** The code and its ancestors; any that the registry lacks is left out, which the `codeChain` assertion then shows. */
+function chainOf(code: string): KnownErrorCode[] {
   const chain = [code];
   for (let p = parentOf.get(code); p; p = parentOf.get(p)) chain.push(p);
-  return chain;
+  return chain.filter(isKnownErrorCode);
 }
 const rebuild = (body: WireBody, status: number) => createKnownError(body.code, body.details, { status, message: body.error });
 

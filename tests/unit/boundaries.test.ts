@@ -1,6 +1,7 @@
 // The floors of the design: openapi → generated → runtime and emulator →
 // react and testing, nothing pointing back up, runtime and emulator never
-// importing each other, and the runtime entry free of React.
+// importing each other, the runtime entry free of React, and react/ standing
+// on the runtime's public entry only.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +27,13 @@ describe("imports", () => {
 
   it.each(sources("runtime"))("%s imports nothing from emulator/ or testing/", (_, text) => {
     expect(importsOf(text).filter((i) => /(^|\/)(emulator|testing)\//.test(i))).toEqual([]);
+  });
+
+  // stackkit/react is built on what `stackkit` exports: every type in its
+  // signatures is one an app can name, and nothing reaches into the runtime's modules.
+  it.each(sources("react"))("%s imports the runtime only through its entry, and nothing from generated/", (_, text) => {
+    const local = importsOf(text).filter((i) => /(^|\/)(runtime|generated)\//.test(i));
+    expect(local.filter((i) => !/^(\.\.\/)+runtime\/index\.js$/.test(i))).toEqual([]);
   });
 
   // The emulator stands beside the runtime: generated/ and libraries only, never

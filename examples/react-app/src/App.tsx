@@ -33,6 +33,7 @@ const HANDLER_PAGES: Record<string, () => ReactNode> = {
 function pageFor(pathname: string): ReactNode {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return <Home />;
+  if (path === "/welcome") return <Home welcome />;
   const handler = /^\/handler\/([a-z-]+)$/.exec(path)?.[1];
   const page = handler === undefined ? undefined : HANDLER_PAGES[handler];
   if (page) return page();
@@ -50,10 +51,11 @@ export function App() {
   const { pathname } = useLocation();
   return (
     <Layout>
-      {/* A new boundary per page, so an error on one page does not stick to the next. */}
-      <ErrorBoundary key={pathname}>
-        <Suspense fallback={<Loading />}>{pageFor(pathname)}</Suspense>
-      </ErrorBoundary>
+      {/* A new error boundary per page, so an error on one page does not stick to the next; one Suspense boundary for
+          all of them, so that a navigation (a transition) keeps the current page until the next one is ready. */}
+      <Suspense fallback={<Loading />}>
+        <ErrorBoundary key={pathname}>{pageFor(pathname)}</ErrorBoundary>
+      </Suspense>
     </Layout>
   );
 }

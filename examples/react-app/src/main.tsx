@@ -3,6 +3,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { StackProvider } from "stackkit/react";
 import { App } from "./App.js";
+import { Router } from "./router.js";
 import { stackApp } from "./stack.js";
 import "./styles/base.css";
 import "./styles/forms.css";
@@ -14,7 +15,9 @@ if (root === null) throw new Error("index.html has no #root element");
 createRoot(root).render(
   <StrictMode>
     <StackProvider app={stackApp}>
-      <App />
+      <Router>
+        <App />
+      </Router>
     </StackProvider>
   </StrictMode>,
 );

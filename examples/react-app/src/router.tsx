@@ -1,7 +1,18 @@
 // A router of a few lines on the history API: the app needs paths and query
 // parameters, links that do not reload, and a navigate() the Stack app can call
-// for its redirects (redirectMethod: { navigate }).
-import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
+// for its redirects (redirectMethod: { navigate }). A navigation is a React
+// transition: the page on screen stays until the next one has what it needs
+// (the signed-in user, say), instead of flashing a loading line in between.
+import {
+  createContext,
+  startTransition,
+  useContext,
+  useEffect,
+  useState,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
 
 const CHANGE = "example:navigate";
 
@@ -12,6 +23,23 @@ function subscribe(onChange: () => void): () => void {
     window.removeEventListener("popstate", onChange);
     window.removeEventListener(CHANGE, onChange);
   };
+}
+
+const currentHref = () => window.location.pathname + window.location.search;
+
+const LocationContext = createContext<string | null>(null);
+
+/** Holds the current path and query for useLocation; put it once around the app. */
+export function Router({ children }: { readonly children: ReactNode }) {
+  const [href, setHref] = useState(currentHref);
+  useEffect(() => {
+    const onChange = () => startTransition(() => setHref(currentHref()));
+    const unsubscribe = subscribe(onChange);
+    // A navigation between the first render and this effect is not missed.
+    onChange();
+    return unsubscribe;
+  }, []);
+  return <LocationContext.Provider value={href}>{children}</LocationContext.Provider>;
 }
 
 /** Goes to `to` (a path of this app, or a URL on its origin) without reloading. */
@@ -30,11 +58,8 @@ export function navigate(to: string, options: { readonly replace?: boolean } = {
 
 /** The current path and query; re-renders on every navigation. */
 export function useLocation(): { readonly pathname: string; readonly search: URLSearchParams } {
-  const href = useSyncExternalStore(
-    subscribe,
-    () => window.location.pathname + window.location.search,
-    () => "/",
-  );
+  const href = useContext(LocationContext);
+  if (href === null) throw new Error("useLocation needs the <Router> around the app (main.tsx).");
   const url = new URL(href, "http://app.invalid");
   return { pathname: url.pathname, search: url.searchParams };
 }

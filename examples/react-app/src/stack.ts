@@ -8,6 +8,8 @@ export const stackApp = new StackClientApp({
   publishableClientKey: import.meta.env.VITE_STACK_PUBLISHABLE_CLIENT_KEY ?? "pck_example_publishable_client_key",
   baseUrl: import.meta.env.VITE_STACK_API_URL ?? "http://127.0.0.1:8102",
   tokenStore: "cookie",
+  // New accounts (a sign-up, or a first OAuth sign-in) land on a welcome page; returning users on the home page.
+  urls: { afterSignUp: "/welcome" },
   // The app's redirects (after sign-in, to sign-in, …) change the page without a reload.
   redirectMethod: { navigate: (url) => navigate(url) },
 });

@@ -14,7 +14,6 @@ import {
   CliAuthError,
   CliAuthExpiredError,
   CliAuthUsedError,
-  type KnownErrorCode,
   type SchemaError,
 } from "../../../generated/known-errors.js";
 import { sleep } from "../../env.js";
@@ -53,7 +52,7 @@ export interface PromptCliLoginOptions extends CallOptions {
 export type CliLoginError = CliAuthError | CliAuthExpiredError | CliAuthUsedError;
 
 /** Service errors that end an attempt the way the poll statuses do; they are Result errors too. */
-const CLI_AUTH_CODES: readonly KnownErrorCode[] = ["CLI_AUTH_ERROR", "CLI_AUTH_EXPIRED_ERROR", "CLI_AUTH_USED_ERROR"];
+const CLI_AUTH_CODES = ["CLI_AUTH_ERROR", "CLI_AUTH_EXPIRED_ERROR", "CLI_AUTH_USED_ERROR"] as const;
 
 /**
  * Logs a command-line tool in through the user's browser and returns the
@@ -76,7 +75,7 @@ export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLo
       const { data } = await ctx.client.api.POST("/auth/cli/poll", { body: { polling_code: pollingCode }, ...signalOf(call) });
       return data;
     }, CLI_AUTH_CODES);
-    if (polled.status === "error") return Result.error(polled.error as CliLoginError);
+    if (polled.status === "error") return Result.error(polled.error);
     // The status field decides, not the HTTP status: success is 201, but some service versions answer 200.
     const answer: Record<string, unknown> = isRecord(polled.data) ? polled.data : {};
     switch (answer.status) {
@@ -126,7 +125,7 @@ export async function completeCliLogin(
     () => ctx.client.api.POST("/auth/cli/complete", { body: { login_code: loginCode, refresh_token: refreshToken }, ...signalOf(options) }),
     ["SCHEMA_ERROR"],
   );
-  return sent.status === "ok" ? Result.ok(undefined) : Result.error(sent.error as SchemaError);
+  return sent.status === "ok" ? Result.ok(undefined) : Result.error(sent.error);
 }
 
 /** `<appUrl><handler>/cli-auth-confirm?login_code=…`, from the configured handler (the reference hard-codes /handler). */

@@ -23,12 +23,11 @@ export async function sendMagicLinkEmail(
   options: { readonly callbackUrl?: string | undefined } & CallOptions = {},
 ): Promise<Result<{ nonce: string }, RedirectUrlNotWhitelisted>> {
   const callback_url = ctx.absoluteUrl(options.callbackUrl ?? ctx.urls.magicLinkCallback);
-  const result = await resultOf(async () => {
+  return resultOf(async () => {
     const { data } = await ctx.client.api.POST("/auth/otp/send-sign-in-code", { body: { email, callback_url }, ...signalOf(options) });
     if (typeof data?.nonce !== "string") throw new StackAssertionError("POST /auth/otp/send-sign-in-code answered without a nonce");
     return { nonce: data.nonce };
   }, ["REDIRECT_URL_NOT_WHITELISTED"]);
-  return result as Result<{ nonce: string }, RedirectUrlNotWhitelisted>;
 }
 
 /**
@@ -44,7 +43,7 @@ export async function signInWithMagicLink(
 ): Promise<Result<undefined, VerificationCodeError | MultiFactorAuthenticationRequired>> {
   // Without a token store the tokens could not be kept: fail before the single-use code is spent.
   ctx.sessions();
-  const result = await signInResultOf<VerificationCodeError>(
+  const result = await signInResultOf(
     () => ctx.client.api.POST("/auth/otp/sign-in", { body: { code }, ...signalOf(options) }),
     ["VERIFICATION_ERROR"],
   );

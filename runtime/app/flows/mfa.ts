@@ -9,9 +9,8 @@
 import {
   isKnownError,
   type InvalidTotpCode,
-  type KnownError,
   type KnownErrorCode,
-  type MultiFactorAuthenticationRequired,
+  type KnownErrorOf,
   type VerificationCodeError,
 } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
@@ -41,25 +40,26 @@ export interface SignInOptions extends CallOptions {
 }
 
 /**
- * Runs a call that answers sign-in tokens. The listed known errors, and
+ * Runs a call that answers sign-in tokens. The known errors of `codes`, and
  * MULTI_FACTOR_AUTHENTICATION_REQUIRED, come back as error Results; anything
  * else is thrown.
  */
-export async function signInResultOf<E extends KnownError>(
+export async function signInResultOf<C extends KnownErrorCode>(
   call: () => Promise<{ data?: SignInTokens | undefined }>,
-  codes: readonly KnownErrorCode[],
-): Promise<Result<SignInTokens, E | MultiFactorAuthenticationRequired>> {
+  codes: readonly C[],
+): Promise<Result<SignInTokens, KnownErrorOf<C | "MULTI_FACTOR_AUTHENTICATION_REQUIRED">>> {
   const result = await resultOf(async () => tokensOf((await call()).data), [...codes, "MULTI_FACTOR_AUTHENTICATION_REQUIRED"]);
   if (result.status === "error" && isKnownError(result.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) {
     // Without its attempt code the error cannot be completed: that is a broken answer, not a second factor to ask for.
-    const attemptCode = (result.error.details as { attempt_code?: unknown } | undefined)?.attempt_code;
+    // The wire is not trusted to match the document, hence the check of a field typed string.
+    const attemptCode: unknown = result.error.details?.attempt_code;
     if (typeof attemptCode !== "string" || attemptCode === "") {
       throw new StackAssertionError("The service asked for a second factor without an attempt code (details.attempt_code)", {
         cause: result.error,
       });
     }
   }
-  return result as Result<SignInTokens, E | MultiFactorAuthenticationRequired>;
+  return result;
 }
 
 /** The tokens of a sign-in answer, or an assertion error naming what is missing. */
@@ -107,6 +107,6 @@ export async function signInWithMfa(
       tokensOf((await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode }, ...signalOf(options) })).data),
     ["INVALID_TOTP_CODE", "VERIFICATION_ERROR"],
   );
-  if (result.status === "error") return result as Result<never, InvalidTotpCode | VerificationCodeError>;
+  if (result.status === "error") return result;
   return completeSignIn(ctx, result.data, result.data.is_new_user ? "sign-up" : "sign-in", options, redirects);
 }

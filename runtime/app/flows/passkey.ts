@@ -136,7 +136,7 @@ export async function signInWithPasskey(
     },
     ["PASSKEY_AUTHENTICATION_FAILED", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
   );
-  if (signedIn.status === "error") return Result.error(signedIn.error as SignInWithPasskeyError);
+  if (signedIn.status === "error") return Result.error(signedIn.error);
   const tokens = signedIn.data;
   if (!tokens || typeof tokens.access_token !== "string" || typeof tokens.refresh_token !== "string") {
     throw new StackAssertionError("Passkey sign-in answered without an access_token and a refresh_token");
@@ -191,6 +191,6 @@ export async function registerPasskey(
       }),
     ["PASSKEY_REGISTRATION_FAILED"],
   );
-  if (registered.status === "error") return Result.error(registered.error as PasskeyRegistrationFailed);
+  if (registered.status === "error") return Result.error(registered.error);
   return Result.ok(undefined);
 }

@@ -4,8 +4,8 @@
 // reference SDK; everything else is thrown.
 import type {
   EmailPasswordMismatch,
-  KnownError,
   KnownErrorCode,
+  KnownErrorOf,
   MultiFactorAuthenticationRequired,
   PasswordConfirmationMismatch,
   PasswordRequirementsNotMet,
@@ -18,13 +18,12 @@ import type { ClientAppContext } from "../context.js";
 import { errorOf, resultOf, type Result } from "../result.js";
 import { completeSignIn, signInResultOf, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./mfa.js";
 
-/** `resultOf` narrowed to the error classes of `codes`, for a call whose answer the caller does not need. */
-async function outcome<E extends KnownError>(call: () => Promise<unknown>, codes: readonly KnownErrorCode[]): Promise<Result<undefined, E>> {
-  const result = await resultOf(async () => {
+/** `resultOf` for a call whose answer the caller does not need. */
+function outcome<C extends KnownErrorCode>(call: () => Promise<unknown>, codes: readonly C[]): Promise<Result<undefined, KnownErrorOf<C>>> {
+  return resultOf(async () => {
     await call();
     return undefined;
   }, codes);
-  return result as Result<undefined, E>;
 }
 
 /**
@@ -40,7 +39,7 @@ export async function signInWithCredential(
 ): Promise<Result<undefined, EmailPasswordMismatch | MultiFactorAuthenticationRequired>> {
   // Without a token store the tokens could not be kept: say so before the password is sent.
   ctx.sessions();
-  const result = await signInResultOf<EmailPasswordMismatch>(
+  const result = await signInResultOf(
     () => ctx.client.api.POST("/auth/password/sign-in", { body: { email: options.email, password: options.password }, ...signalOf(options) }),
     ["EMAIL_PASSWORD_MISMATCH"],
   );
@@ -69,7 +68,7 @@ export async function signUpWithCredential(
     async () => tokensOf((await ctx.client.api.POST("/auth/password/sign-up", { body, ...signalOf(options) })).data),
     ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"],
   );
-  if (result.status === "error") return result as Result<never, UserWithEmailAlreadyExists | PasswordRequirementsNotMet>;
+  if (result.status === "error") return result;
   return completeSignIn(ctx, result.data, "sign-up", options, redirects);
 }
 

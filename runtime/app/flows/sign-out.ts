@@ -2,9 +2,9 @@
 // never signs out an anonymous user, or one whose user lookup fails). Here any
 // session that holds a token is ended on the service, and the local session
 // always ends: invalid, store cleared.
-import { isKnownError } from "../../../generated/known-errors.js";
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
+import { isKnownErrorOf } from "../result.js";
 
 export interface SignOutRedirects {
   /** The app's redirect to the after-sign-out page. */
@@ -44,7 +44,7 @@ export async function signOut(
     try {
       await ctx.client.api.DELETE("/auth/sessions/current", { body: {}, ...signalOf(call) });
     } catch (error) {
-      if (!SESSION_ALREADY_OVER.some((code) => isKnownError(error, code))) failure = { error };
+      if (!isKnownErrorOf(error, SESSION_ALREADY_OVER)) failure = { error };
     }
   }
   sessions.signOut();

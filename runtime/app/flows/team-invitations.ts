@@ -1,12 +1,12 @@
 // The invitee's side of a team invitation: the page an invitation e-mail opens
 // checks the code, shows the team's name and accepts (for the signed-in user).
-import type { KnownErrorCode, VerificationCodeError } from "../../../generated/known-errors.js";
+import type { VerificationCodeError } from "../../../generated/known-errors.js";
 import { StackAssertionError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
 
-const CODE_ERRORS: readonly KnownErrorCode[] = ["VERIFICATION_ERROR"];
+const CODE_ERRORS = ["VERIFICATION_ERROR"] as const;
 
 /** Checks an invitation code without using it up. */
 export async function verifyTeamInvitationCode(
@@ -14,11 +14,10 @@ export async function verifyTeamInvitationCode(
   code: string,
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
-  const result = await resultOf(async () => {
+  return resultOf(async () => {
     await ctx.client.api.POST("/team-invitations/accept/check-code", { body: { code }, ...signalOf(options) });
     return undefined;
   }, CODE_ERRORS);
-  return result as Result<undefined, VerificationCodeError>;
 }
 
 /** Joins the signed-in user to the invitation's team; the code works once. */
@@ -27,11 +26,10 @@ export async function acceptTeamInvitation(
   code: string,
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
-  const result = await resultOf(async () => {
+  return resultOf(async () => {
     await ctx.client.api.POST("/team-invitations/accept", { body: { code }, ...signalOf(options) });
     return undefined;
   }, CODE_ERRORS);
-  return result as Result<undefined, VerificationCodeError>;
 }
 
 /** The name of the team an invitation code is for, without using the code up. */
@@ -40,12 +38,11 @@ export async function getTeamInvitationDetails(
   code: string,
   options?: CallOptions,
 ): Promise<Result<{ teamDisplayName: string }, VerificationCodeError>> {
-  const result = await resultOf(async () => {
+  return resultOf(async () => {
     const { data } = await ctx.client.api.POST("/team-invitations/accept/details", { body: { code }, ...signalOf(options) });
     if (typeof data?.team_display_name !== "string") {
       throw new StackAssertionError("POST /team-invitations/accept/details answered without team_display_name");
     }
     return { teamDisplayName: data.team_display_name };
   }, CODE_ERRORS);
-  return result as Result<{ teamDisplayName: string }, VerificationCodeError>;
 }

@@ -8,9 +8,8 @@ import { resultOf, type Result } from "../result.js";
 
 /** Marks the e-mail address of a verification link verified; the code works once. */
 export async function verifyEmail(ctx: ClientAppContext, code: string, options?: CallOptions): Promise<Result<undefined, VerificationCodeError>> {
-  const result = await resultOf(async () => {
+  return resultOf(async () => {
     await ctx.client.api.POST("/contact-channels/verify", { body: { code }, ...signalOf(options) });
     return undefined;
   }, ["VERIFICATION_ERROR"]);
-  return result as Result<undefined, VerificationCodeError>;
 }

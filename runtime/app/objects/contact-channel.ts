@@ -60,7 +60,7 @@ export function sendChannelVerification(
   call?: CallOptions,
 ): Promise<EmailAlreadyVerified | undefined> {
   const callback_url = ctx.absoluteUrl(callbackUrl ?? ctx.urls.emailVerification);
-  return errorOf<EmailAlreadyVerified>(
+  return errorOf(
     () =>
       ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
         params: { path: { user_id: userId, contact_channel_id: channelId } },

@@ -240,7 +240,7 @@ function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfil
         );
       }
       const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
-      return errorOf<EmailAlreadyVerified>(
+      return errorOf(
         () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
         ["EMAIL_ALREADY_VERIFIED"],
       );

@@ -3,7 +3,6 @@
 // method is a server request about this user's id, never `me`, so it works for
 // any user; the request's own user gets the session-bound extras in
 // current-user.ts.
-import type { PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
@@ -135,7 +134,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
     },
     async setPassword(options) {
       requireOptions(options, "user.setPassword", "{ password }");
-      return errorOf<PasswordRequirementsNotMet>(() => update({ password: options.password, ...callOf(options) }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
+      return errorOf(() => update({ password: options.password, ...callOf(options) }), ["PASSWORD_REQUIREMENTS_NOT_MET"]);
     },
   };
 }

@@ -302,3 +302,29 @@ describe("tokens that cannot be tokens (tokens/check.ts)", () => {
     expect(store.get()).toEqual({ refreshToken: "rt-1", accessToken: null });
   });
 });
+
+describe("a refresh made elsewhere on the same store (another tab, another app)", () => {
+  it("is used here: no second refresh, the newer access token is sent", async () => {
+    const store = createMemoryTokenStore({ refreshToken: "rt-shared", accessToken: jwt({ exp: inSeconds(600), sub: "old" }) });
+    let refreshes = 0;
+    const refresh = async () => jwt({ exp: inSeconds(900 + ++refreshes), sub: "new" });
+    const env = testEnvironment(fakeService(() => json({})).fetch).env;
+    const tabA = new SessionManager(store, env, refresh);
+    const tabB = new SessionManager(store, env, refresh);
+    const old = (await tabB.current().getTokens())!.accessToken!;
+    tabA.current().markAccessTokenExpired(old);
+    const renewed = (await tabA.current().getTokens())!.accessToken;
+    expect(store.get().accessToken).toBe(renewed);
+    expect((await tabB.current().getTokens())!.accessToken).toBe(renewed);
+    expect(refreshes).toBe(1);
+  });
+
+  it("never takes back an older token than the one held", async () => {
+    const newer = jwt({ exp: inSeconds(900), sub: "newer" });
+    const store = createMemoryTokenStore({ refreshToken: "rt-shared", accessToken: newer });
+    const sessions = new SessionManager(store, testEnvironment(fakeService(() => json({})).fetch).env, async () => null);
+    sessions.current();
+    store.set({ refreshToken: "rt-shared", accessToken: jwt({ exp: inSeconds(300), sub: "older" }) });
+    expect(sessions.current().peek().accessToken).toBe(newer);
+  });
+});

@@ -9,7 +9,7 @@ import { Button, ErrorNote, Field } from "./ui.js";
 /** The attempt code of a MultiFactorAuthenticationRequired error, or null for any other error. */
 export function mfaAttemptCode(error: unknown): string | null {
   if (!isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) return null;
-  const code = (error.details as { attempt_code?: unknown } | undefined)?.attempt_code;
+  const code = error.details?.attempt_code;
   return typeof code === "string" ? code : null;
 }
 

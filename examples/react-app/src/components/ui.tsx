@@ -24,10 +24,11 @@ export function Button({
   busy,
   kind = "primary",
   children,
+  disabled,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & { readonly busy?: boolean; readonly kind?: "primary" | "secondary" | "danger" | "link" }) {
   return (
-    <button className={`button button-${kind}`} disabled={busy || rest.disabled} aria-busy={busy || undefined} {...rest}>
+    <button className={`button button-${kind}`} {...rest} disabled={busy || disabled} aria-busy={busy || undefined}>
       {busy ? "Please wait…" : children}
     </button>
   );

@@ -1,8 +1,8 @@
 // The home page: who is signed in, or the way to sign in.
 import { Suspense } from "react";
 import type { CurrentUser } from "stackkit";
-import { useStackApp, useTeams, useUser } from "stackkit/react";
-import { Badge, Card, formatDate, Loading } from "../components/ui.js";
+import { useProject, useStackApp, useTeams, useUser } from "stackkit/react";
+import { Badge, Card, formatDate, Loading, Note } from "../components/ui.js";
 import { Link } from "../router.js";
 
 function TeamList({ user }: { readonly user: CurrentUser }) {
@@ -20,12 +20,18 @@ function TeamList({ user }: { readonly user: CurrentUser }) {
   );
 }
 
-function SignedIn({ user }: { readonly user: CurrentUser }) {
+function SignedIn({ user, welcome }: { readonly user: CurrentUser; readonly welcome: boolean }) {
   const app = useStackApp();
+  const project = useProject();
   const initial = (user.displayName ?? user.primaryEmail ?? "?").slice(0, 1).toUpperCase();
   return (
     <>
       <Card wide>
+        {welcome && (
+          <Note kind="success">
+            Welcome to {project.displayName}! Your account is ready. <Link href={app.urls.accountSettings}>Set up your profile</Link>
+          </Note>
+        )}
         <div className="profile">
           {user.profileImageUrl ? (
             <img className="avatar" src={user.profileImageUrl} alt="" />
@@ -102,7 +108,8 @@ function SignedOut() {
   );
 }
 
-export function Home() {
+/** `/` (and `/welcome`, where new accounts land after signing up). */
+export function Home({ welcome = false }: { readonly welcome?: boolean }) {
   const user = useUser();
-  return user === null ? <SignedOut /> : <SignedIn user={user} />;
+  return user === null ? <SignedOut /> : <SignedIn user={user} welcome={welcome} />;
 }

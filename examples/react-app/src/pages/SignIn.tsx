@@ -3,18 +3,18 @@
 import { useState, type FormEvent } from "react";
 import { useProject, useStackApp, useUser } from "stackkit/react";
 import { MfaForm, mfaAttemptCode } from "../components/MfaForm.js";
+import { OAuthButtons } from "../components/OAuthButtons.js";
 import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
 import { Link } from "../router.js";
 
-const PROVIDER_NAMES: Record<string, string> = { github: "GitHub", google: "Google", microsoft: "Microsoft", apple: "Apple", gitlab: "GitLab" };
-
 /** Runs a sign-in step; an error Result or a thrown error is shown, a second factor asked for. */
 function useSignInStep() {
-  const [busy, setBusy] = useState(false);
+  // Which button started the step in flight (null: none), so that only that button says it is busy.
+  const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [attemptCode, setAttemptCode] = useState<string | null>(null);
-  const run = async (step: () => Promise<{ status: "ok" } | { status: "error"; error: unknown } | void>) => {
-    setBusy(true);
+  const run = async (key: string, step: () => Promise<{ status: "ok" } | { status: "error"; error: unknown } | void>) => {
+    setPending(key);
     setError(null);
     try {
       const result = await step();
@@ -26,10 +26,10 @@ function useSignInStep() {
     } catch (failure) {
       setError(failure);
     } finally {
-      setBusy(false);
+      setPending(null);
     }
   };
-  return { busy, error, attemptCode, run };
+  return { busy: pending !== null, pending, error, attemptCode, run };
 }
 
 function PasswordForm({ step }: { readonly step: ReturnType<typeof useSignInStep> }) {
@@ -38,7 +38,7 @@ function PasswordForm({ step }: { readonly step: ReturnType<typeof useSignInStep
   const [password, setPassword] = useState("");
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void step.run(() => app.signInWithCredential({ email, password }));
+    void step.run("password", () => app.signInWithCredential({ email, password }));
   };
   return (
     <form className="form" onSubmit={submit} aria-label="Sign in with e-mail and password">
@@ -55,7 +55,7 @@ function PasswordForm({ step }: { readonly step: ReturnType<typeof useSignInStep
       <div className="row-between">
         <Link href={app.urls.forgotPassword}>Forgot password?</Link>
       </div>
-      <Button type="submit" busy={step.busy}>
+      <Button type="submit" busy={step.pending === "password"} disabled={step.busy}>
         Sign in
       </Button>
     </form>
@@ -69,7 +69,7 @@ function MagicLinkForm({ step }: { readonly step: ReturnType<typeof useSignInSte
   const [code, setCode] = useState("");
   const send = (event: FormEvent) => {
     event.preventDefault();
-    void step.run(async () => {
+    void step.run("magic-link", async () => {
       const result = await app.sendMagicLinkEmail(email);
       if (result.status === "ok") setNonce(result.data.nonce);
       return result;
@@ -78,13 +78,13 @@ function MagicLinkForm({ step }: { readonly step: ReturnType<typeof useSignInSte
   // The e-mail's six characters followed by the nonce make the code the link carries.
   const enter = (event: FormEvent) => {
     event.preventDefault();
-    if (nonce !== null) void step.run(() => app.signInWithMagicLink(code.trim() + nonce));
+    if (nonce !== null) void step.run("magic-link-code", () => app.signInWithMagicLink(code.trim() + nonce));
   };
   if (nonce === null) {
     return (
       <form className="form" onSubmit={send} aria-label="Sign in with a magic link">
         <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        <Button type="submit" busy={step.busy}>
+        <Button type="submit" busy={step.pending === "magic-link"} disabled={step.busy}>
           Send me a sign-in link
         </Button>
       </form>
@@ -94,7 +94,7 @@ function MagicLinkForm({ step }: { readonly step: ReturnType<typeof useSignInSte
     <form className="form" onSubmit={enter}>
       <Note kind="success">We sent a link to {email}. Open it, or type the code from the e-mail here.</Note>
       <Field label="Code" name="code" autoComplete="one-time-code" required value={code} onChange={(e) => setCode(e.target.value)} />
-      <Button type="submit" busy={step.busy}>
+      <Button type="submit" busy={step.pending === "magic-link-code"} disabled={step.busy}>
         Sign in with the code
       </Button>
     </form>
@@ -144,13 +144,15 @@ export function SignIn() {
       <ErrorNote error={step.error} />
       {(config.oauthProviders.length > 0 || config.passkeyEnabled) && <div className="divider">or</div>}
       <div className="stack">
-        {config.oauthProviders.map(({ id }) => (
-          <Button key={id} type="button" kind="secondary" disabled={step.busy} onClick={() => void step.run(() => app.signInWithOAuth(id))}>
-            Continue with {PROVIDER_NAMES[id] ?? id}
-          </Button>
-        ))}
+        <OAuthButtons providers={config.oauthProviders} pending={step.pending} disabled={step.busy} run={step.run} />
         {config.passkeyEnabled && (
-          <Button type="button" kind="secondary" disabled={step.busy} onClick={() => void step.run(() => app.signInWithPasskey())}>
+          <Button
+            type="button"
+            kind="secondary"
+            busy={step.pending === "passkey"}
+            disabled={step.busy}
+            onClick={() => void step.run("passkey", () => app.signInWithPasskey())}
+          >
             Sign in with a passkey
           </Button>
         )}

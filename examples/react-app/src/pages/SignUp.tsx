@@ -2,8 +2,9 @@
 // after-sign-up once it exists.
 import { useState, type FormEvent } from "react";
 import { useProject, useStackApp } from "stackkit/react";
-import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
 import { NewPasswordFields, PASSWORDS_DIFFER } from "../components/NewPasswordFields.js";
+import { OAuthButtons } from "../components/OAuthButtons.js";
+import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
 import { Link } from "../router.js";
 
 export function SignUp() {
@@ -12,7 +13,8 @@ export function SignUp() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [repeat, setRepeat] = useState("");
-  const [busy, setBusy] = useState(false);
+  // Which button started what is in flight: "password", or "oauth:<provider>".
+  const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   if (!project.config.signUpEnabled) {
@@ -23,22 +25,26 @@ export function SignUp() {
     );
   }
 
-  const submit = async (event: FormEvent) => {
+  const run = async (key: string, step: () => Promise<{ status: "ok" } | { status: "error"; error: unknown } | void>) => {
+    setPending(key);
+    setError(null);
+    try {
+      const result = await step();
+      if (result && result.status === "error") setError(result.error);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (password !== repeat) {
       setError(new Error(PASSWORDS_DIFFER));
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await app.signUpWithCredential({ email, password });
-      if (result.status === "error") setError(result.error);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    void run("password", () => app.signUpWithCredential({ email, password }));
   };
 
   return (
@@ -54,10 +60,18 @@ export function SignUp() {
           onRepeat={setRepeat}
         />
         <ErrorNote error={error} />
-        <Button type="submit" busy={busy}>
+        <Button type="submit" busy={pending === "password"} disabled={pending !== null}>
           Sign up
         </Button>
       </form>
+      {project.config.oauthProviders.length > 0 && (
+        <>
+          <div className="divider">or</div>
+          <div className="stack">
+            <OAuthButtons providers={project.config.oauthProviders} pending={pending} disabled={pending !== null} run={run} />
+          </div>
+        </>
+      )}
       <p className="muted center">
         Already have an account? <Link href={app.urls.signIn}>Sign in</Link>
       </p>
