@@ -8,7 +8,7 @@ NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
 EMULATOR_PORT ?= 8102
 
-.PHONY: install generate check-generated lint typecheck test test-browser build mock emulator demo example size bench clean
+.PHONY: install generate check-generated lint typecheck test test-browser build check-package mock emulator demo example size bench clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -32,8 +32,14 @@ typecheck: install
 test: install typecheck
 	$(NODE_BIN)/vitest run
 
+# `npm run build` (tsdown); `npm pack` and `npm publish` run it too, through `prepack`.
 build: install
-	$(NODE_BIN)/tsdown
+	npm run build --silent
+
+# The packed package as published: publint (strict) and Are the Types Wrong (esm-only profile: stackkit
+# is ESM-only). `make test` runs both on the tarball as well (tests/package/tarball.test.ts).
+check-package: install
+	npm run check-package --silent
 
 # Prism's mock of the document (contract tests): every call gets the document's example answer.
 mock: install

@@ -39,11 +39,6 @@ import type { RuntimeClientSettings } from "./client-app.js";
 import type { ClientAppContext } from "./context.js";
 import type { AdminOwnedProject } from "./objects/project.js";
 
-declare module "./objects/project.js" {
-  interface OwnedProjectApps {
-    readonly app: StackAdminApp;
-  }
-}
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
 

@@ -7,6 +7,7 @@ import type { OwnerSession } from "../../pipeline.js";
 import { adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdateOptions } from "../admin/project.js";
 import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
+import type { StackAdminApp } from "../admin-app.js";
 import { assertAnswered } from "../wire.js";
 
 export interface ProjectConfig {
@@ -29,18 +30,11 @@ export interface Project {
 }
 
 /**
- * What an owned project's `app` is. The admin app is built on this client half,
- * so this half cannot name it: the admin app's module fills this in (TypeScript
- * declaration merging), as it fills in the factory below at run time.
- */
-export interface OwnedProjectApps {}
-
-/**
  * A project the signed-in user owns (internal project only): the admin view of
  * the project, and `app`, an admin app for it acting on the owner's session.
  */
 export type AdminOwnedProject = AdminProject & {
-  readonly app: OwnedProjectApps extends { readonly app: infer App } ? App : never;
+  readonly app: StackAdminApp;
 };
 
 type WireAdminProject = components["schemas"]["AdminProject"];
