@@ -3,8 +3,8 @@
 // the emulator's clock, revocation, the project switches and team permissions.
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
-import { HttpError, isKnownError, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { demoApps, useEmulator } from "../helpers/emulator.js";
+import { HttpError, isKnownError, StackServerApp } from "../../runtime/index.js";
+import { demoAppOptions, demoApps, signedInUser, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 
@@ -13,27 +13,11 @@ const HOUR = 3600_000;
 const KEY_FORMAT = (type: "user" | "team", prefix = "sk", flag = "1") =>
   new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{45}[0-9a-f]{32}${type}${flag}574ck4u7h[0-9a-f]{8}$`);
 
-function common() {
-  const e = emulator();
-  return {
-    projectId: DEMO_KEYS.projectId,
-    publishableClientKey: DEMO_KEYS.publishableClientKey,
-    baseUrl: e.apiOrigin,
-    // The apps read the emulator's clock, so that an advanced clock expires keys for them too.
-    environment: { fetch: e.fetch, now: () => e.control.now() },
-    browser: null,
-    noAutomaticPrefetch: true,
-  } as const;
-}
+const common = () => demoAppOptions(emulator());
 
 /** A user of the demo project, and a client app signed in as them. */
 async function signedIn(email: string) {
-  const { control } = emulator();
-  const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email, password: "correct horse battery" });
-  const tokens = await control.createSession(record.id);
-  const app = new StackClientApp({ ...common(), tokenStore: tokens });
-  const user = await app.getUser({ or: "throw" });
-  return { record, app, user };
+  return signedInUser(emulator(), email);
 }
 
 function serverApp() {

@@ -5,22 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import type { OperationId } from "../../generated/operations.js";
-import { isKnownError, StackAdminApp, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { isKnownError, StackAdminApp, StackServerApp } from "../../runtime/index.js";
+import { demoAppOptions, signedInUser, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 
-function common() {
-  const e = emulator();
-  return {
-    projectId: DEMO_KEYS.projectId,
-    publishableClientKey: DEMO_KEYS.publishableClientKey,
-    baseUrl: e.apiOrigin,
-    environment: { fetch: e.fetch, now: () => e.control.now() },
-    browser: null,
-    noAutomaticPrefetch: true,
-  } as const;
-}
+const common = () => demoAppOptions(emulator());
 
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 const adminApp = () =>
@@ -28,11 +18,7 @@ const adminApp = () =>
 
 /** A user of the demo project, a client app signed in as them, and their server-side user. */
 async function signedIn(email: string) {
-  const { control } = emulator();
-  const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email, password: "correct horse battery" });
-  const tokens = await control.createSession(record.id);
-  const app = new StackClientApp({ ...common(), tokenStore: tokens });
-  const user = await app.getUser({ or: "throw" });
+  const { record, tokens, app, user } = await signedInUser(emulator(), email);
   const serverUser = (await serverApp().getUser(record.id))!;
   return { record, tokens, app, user, serverUser };
 }

@@ -5,23 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { HttpError, isKnownError, StackAdminApp, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { demoAppOptions, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 
 const MINUTE = 60_000;
 
-function common() {
-  const e = emulator();
-  return {
-    projectId: DEMO_KEYS.projectId,
-    publishableClientKey: DEMO_KEYS.publishableClientKey,
-    baseUrl: e.apiOrigin,
-    environment: { fetch: e.fetch, now: () => e.control.now() },
-    browser: null,
-    noAutomaticPrefetch: true,
-  } as const;
-}
+const common = () => demoAppOptions(emulator());
 
 type Tokens = { accessToken: string | null; refreshToken: string | null };
 const clientApp = (tokenStore: "memory" | Tokens = "memory") => new StackClientApp({ ...common(), tokenStore });

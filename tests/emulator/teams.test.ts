@@ -5,33 +5,18 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import type { OperationId } from "../../generated/operations.js";
-import { HttpError, isKnownError, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { HttpError, isKnownError, StackServerApp } from "../../runtime/index.js";
+import { demoAppOptions, signedInUser, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 
 const CALLBACK = "http://localhost:3000/handler/team-invitation";
 
-function common() {
-  const e = emulator();
-  return {
-    projectId: DEMO_KEYS.projectId,
-    publishableClientKey: DEMO_KEYS.publishableClientKey,
-    baseUrl: e.apiOrigin,
-    environment: { fetch: e.fetch, now: () => e.control.now() },
-    browser: null,
-    noAutomaticPrefetch: true,
-  } as const;
-}
+const common = () => demoAppOptions(emulator());
 
 /** A user of the demo project, and a client app signed in as them. */
 async function signedIn(email: string) {
-  const { control } = emulator();
-  const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email, password: "correct horse battery" });
-  const tokens = await control.createSession(record.id);
-  const app = new StackClientApp({ ...common(), tokenStore: tokens });
-  const user = await app.getUser({ or: "throw" });
-  return { record, tokens, app, user };
+  return signedInUser(emulator(), email);
 }
 
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });

@@ -6,22 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { HttpError, isKnownError, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { demoAppOptions, signedInUser, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 const PASSWORD = "correct horse battery";
 
-function common() {
-  const e = emulator();
-  return {
-    projectId: DEMO_KEYS.projectId,
-    publishableClientKey: DEMO_KEYS.publishableClientKey,
-    baseUrl: e.apiOrigin,
-    environment: { fetch: e.fetch, now: () => e.control.now() },
-    browser: null,
-    noAutomaticPrefetch: true,
-  } as const;
-}
+const common = () => demoAppOptions(emulator());
 
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 const store = () => emulator().engine.ctx.store;
@@ -29,12 +19,7 @@ const project = () => store().tables.projects.get(DEMO_KEYS.projectId)!;
 
 /** A user of the demo project, and a client app signed in as them. */
 async function signedIn(email: string, displayName: string | null = null) {
-  const { control } = emulator();
-  const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email, password: PASSWORD, displayName });
-  const tokens = await control.createSession(record.id);
-  const app = new StackClientApp({ ...common(), tokenStore: tokens });
-  const user = await app.getUser({ or: "throw" });
-  return { record, tokens, app, user };
+  return signedInUser(emulator(), email, { displayName });
 }
 
 /** A request of the given access type, outside the SDK, for what the SDK never sends. */

@@ -96,3 +96,35 @@ export function demoApps(emulator: Emulator) {
     admin: () => new StackAdminApp({ ...common, tokenStore: "memory", secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey }),
   };
 }
+
+/**
+ * Options of a demo-project app on `emulator`, on the emulator's clock: an
+ * advanced clock expires tokens, codes and keys for the apps too.
+ */
+export function demoAppOptions(emulator: Emulator) {
+  return {
+    projectId: DEMO_KEYS.projectId,
+    publishableClientKey: DEMO_KEYS.publishableClientKey,
+    baseUrl: emulator.apiOrigin,
+    environment: { fetch: emulator.fetch, now: () => emulator.control.now() },
+    browser: null,
+    noAutomaticPrefetch: true,
+  } as const;
+}
+
+export const TEST_PASSWORD = "correct horse battery";
+
+/** A user of the demo project (made directly, with a verified e-mail unless told), and a client app signed in as them. */
+export async function signedInUser(emulator: Emulator, email: string, o: { readonly displayName?: string | null; readonly emailVerified?: boolean } = {}) {
+  const record = await emulator.control.createUser({
+    projectId: DEMO_KEYS.projectId,
+    email,
+    password: TEST_PASSWORD,
+    ...(o.displayName !== undefined && { displayName: o.displayName }),
+    ...(o.emailVerified !== undefined && { emailVerified: o.emailVerified }),
+  });
+  const tokens = await emulator.control.createSession(record.id);
+  const app = new StackClientApp({ ...demoAppOptions(emulator), tokenStore: tokens });
+  const user = await app.getUser({ or: "throw" });
+  return { record, tokens, app, user };
+}
