@@ -177,6 +177,54 @@ export class KnownError extends Error {
   }
 }
 
+/**
+ * A known error's class as code sees it: `new KnownErrors.X(details?, init?)`,
+ * `instanceof` (families, other package copies), the statics of {@link KnownError}.
+ * The generated file gives each code its instance interface `E` and details `D`.
+ */
+export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof KnownError, "prototype"> {
+  new (details?: D, init?: KnownErrorInit): E;
+  readonly prototype: E;
+}
+
+/**
+ * One row of the catalogue's table: the code, its HTTP status (0 for an abstract
+ * parent, which is never sent as such), its message template(s), its parent code
+ * ("" for none), and its class name when that is not the code in PascalCase.
+ */
+export type KnownErrorRow = readonly [code: string, status: number, message: string | readonly string[], parent?: string, className?: string];
+
+/** `EMAIL_PASSWORD_MISMATCH` -> `EmailPasswordMismatch`. */
+function pascalCase(code: string): string {
+  return code.toLowerCase().replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Makes one class per row, each extending its parent code's class (rows list
+ * parents first). Answers the classes by code and by class name. The classes are
+ * plain subclasses: every behaviour lives in {@link KnownError} and reads the
+ * statics set here.
+ */
+export function defineKnownErrors(rows: readonly KnownErrorRow[]): [byCode: Record<string, typeof KnownError>, byName: Record<string, typeof KnownError>] {
+  const byCode: Record<string, typeof KnownError> = {};
+  const byName: Record<string, typeof KnownError> = {};
+  for (const [code, status, message, parent, name = pascalCase(code)] of rows) {
+    const Parent = (parent && byCode[parent]) || KnownError;
+    const Class = class extends Parent {};
+    const value = (v: unknown) => ({ value: v });
+    Object.defineProperties(Class, {
+      name: value(name),
+      className: value(name),
+      code: value(code),
+      status: value(status || undefined),
+      codeChain: value([code, ...Parent.codeChain]),
+      messageTemplates: value(typeof message === "string" ? [message] : message),
+    });
+    byCode[code] = byName[name] = Class;
+  }
+  return [byCode, byName];
+}
+
 // CATALOGUE
 
 type Schemas = components["schemas"];
@@ -296,1430 +344,758 @@ export type KnownErrorDetails<C extends KnownErrorCode> = Schemas[C] extends { d
  * `UNSUPPORTED_ERROR` (HTTP 500).
  * Message: An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}
  */
-export class UnsupportedError extends KnownError {
-  static override readonly className: string = "UnsupportedError";
-  static override readonly code: string = "UNSUPPORTED_ERROR";
-  static override readonly status: number | undefined = 500;
-  static override readonly codeChain: readonly string[] = ["UNSUPPORTED_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}"];
-  declare readonly code: "UNSUPPORTED_ERROR";
-  declare readonly details: KnownErrorDetails<"UNSUPPORTED_ERROR"> | undefined;
+export interface UnsupportedError extends KnownError {
+  readonly code: "UNSUPPORTED_ERROR";
+  readonly details: KnownErrorDetails<"UNSUPPORTED_ERROR"> | undefined;
   /** For a code this catalogue does not know: the `details` the server sent with it. */
-  declare readonly originalDetails?: unknown;
-  constructor(details?: KnownErrorDetails<"UNSUPPORTED_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+  readonly originalDetails?: unknown;
 }
 
 /**
  * `BODY_PARSING_ERROR` (HTTP 400).
  * Message: Invalid JSON in request body
  */
-export class BodyParsingError extends KnownError {
-  static override readonly className: string = "BodyParsingError";
-  static override readonly code: string = "BODY_PARSING_ERROR";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["BODY_PARSING_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Invalid JSON in request body"];
-  declare readonly code: "BODY_PARSING_ERROR";
-  declare readonly details: KnownErrorDetails<"BODY_PARSING_ERROR"> | undefined;
-  constructor(details?: KnownErrorDetails<"BODY_PARSING_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface BodyParsingError extends KnownError {
+  readonly code: "BODY_PARSING_ERROR";
+  readonly details: KnownErrorDetails<"BODY_PARSING_ERROR"> | undefined;
 }
 
 /**
  * `SCHEMA_ERROR` (HTTP 400).
  * Message: {message}
  */
-export class SchemaError extends KnownError {
-  static override readonly className: string = "SchemaError";
-  static override readonly code: string = "SCHEMA_ERROR";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["SCHEMA_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["{message}","Request validation failed."];
-  declare readonly code: "SCHEMA_ERROR";
-  declare readonly details: KnownErrorDetails<"SCHEMA_ERROR"> | undefined;
-  constructor(details?: KnownErrorDetails<"SCHEMA_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface SchemaError extends KnownError {
+  readonly code: "SCHEMA_ERROR";
+  readonly details: KnownErrorDetails<"SCHEMA_ERROR"> | undefined;
 }
 
 /**
  * `ALL_OVERLOADS_FAILED` (HTTP 400).
  * Message: This endpoint has multiple overloads, but they all failed to process the request.{overload_errors|overloads}
  */
-export class AllOverloadsFailed extends KnownError {
-  static override readonly className: string = "AllOverloadsFailed";
-  static override readonly code: string = "ALL_OVERLOADS_FAILED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["ALL_OVERLOADS_FAILED"];
-  static override readonly messageTemplates: readonly string[] = ["This endpoint has multiple overloads, but they all failed to process the request.{overload_errors|overloads}","This endpoint has multiple overloads, but they all failed to process the request."];
-  declare readonly code: "ALL_OVERLOADS_FAILED";
-  declare readonly details: KnownErrorDetails<"ALL_OVERLOADS_FAILED"> | undefined;
-  constructor(details?: KnownErrorDetails<"ALL_OVERLOADS_FAILED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AllOverloadsFailed extends KnownError {
+  readonly code: "ALL_OVERLOADS_FAILED";
+  readonly details: KnownErrorDetails<"ALL_OVERLOADS_FAILED"> | undefined;
 }
 
 /**
  * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 22 descendant codes.
  * Message: Project authentication failed.
  */
-export class ProjectAuthenticationError extends KnownError {
-  static override readonly className: string = "ProjectAuthenticationError";
-  static override readonly code: string = "PROJECT_AUTHENTICATION_ERROR";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Project authentication failed."];
-  declare readonly code: "PROJECT_AUTHENTICATION_ERROR" | "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED" | "EXPECTED_INTERNAL_PROJECT";
-  declare readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_ERROR"> | KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION"> | KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_ACCESS_TYPE"> | KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT"> | undefined;
-  constructor(details?: KnownErrorDetails<"PROJECT_AUTHENTICATION_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ProjectAuthenticationError extends KnownError {
+  readonly code: "PROJECT_AUTHENTICATION_ERROR" | "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED" | "EXPECTED_INTERNAL_PROJECT";
+  readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_ERROR"> | KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION"> | KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_ACCESS_TYPE"> | KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT"> | undefined;
 }
 
 /**
  * `SESSION_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 5 descendant codes.
  * Message: Session authentication failed.
  */
-export class SessionAuthenticationError extends KnownError {
-  static override readonly className: string = "SessionAuthenticationError";
-  static override readonly code: string = "SESSION_AUTHENTICATION_ERROR";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["SESSION_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Session authentication failed."];
-  declare readonly code: "SESSION_AUTHENTICATION_ERROR" | "INVALID_SESSION_AUTHENTICATION" | "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"SESSION_AUTHENTICATION_ERROR"> | KnownErrorDetails<"INVALID_SESSION_AUTHENTICATION"> | KnownErrorDetails<"INVALID_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"SESSION_AUTHENTICATION_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface SessionAuthenticationError extends KnownError {
+  readonly code: "SESSION_AUTHENTICATION_ERROR" | "INVALID_SESSION_AUTHENTICATION" | "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"SESSION_AUTHENTICATION_ERROR"> | KnownErrorDetails<"INVALID_SESSION_AUTHENTICATION"> | KnownErrorDetails<"INVALID_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
 }
 
 /**
  * `REFRESH_TOKEN_ERROR`: abstract parent; a test for it matches 3 descendant codes.
  * Message: Refresh token error.
  */
-export class RefreshTokenError extends KnownError {
-  static override readonly className: string = "RefreshTokenError";
-  static override readonly code: string = "REFRESH_TOKEN_ERROR";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["REFRESH_TOKEN_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Refresh token error."];
-  declare readonly code: "REFRESH_TOKEN_ERROR" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "PROVIDER_REJECTED";
-  declare readonly details: KnownErrorDetails<"REFRESH_TOKEN_ERROR"> | KnownErrorDetails<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"> | KnownErrorDetails<"CANNOT_DELETE_CURRENT_SESSION"> | KnownErrorDetails<"PROVIDER_REJECTED"> | undefined;
-  constructor(details?: KnownErrorDetails<"REFRESH_TOKEN_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface RefreshTokenError extends KnownError {
+  readonly code: "REFRESH_TOKEN_ERROR" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "PROVIDER_REJECTED";
+  readonly details: KnownErrorDetails<"REFRESH_TOKEN_ERROR"> | KnownErrorDetails<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"> | KnownErrorDetails<"CANNOT_DELETE_CURRENT_SESSION"> | KnownErrorDetails<"PROVIDER_REJECTED"> | undefined;
 }
 
 /**
  * `USER_EMAIL_ALREADY_EXISTS` (HTTP 409).
  * Message: A user with email {email|json} already exists.
  */
-export class UserWithEmailAlreadyExists extends KnownError {
-  static override readonly className: string = "UserWithEmailAlreadyExists";
-  static override readonly code: string = "USER_EMAIL_ALREADY_EXISTS";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["USER_EMAIL_ALREADY_EXISTS"];
-  static override readonly messageTemplates: readonly string[] = ["A user with email {email|json} already exists."];
-  declare readonly code: "USER_EMAIL_ALREADY_EXISTS";
-  declare readonly details: KnownErrorDetails<"USER_EMAIL_ALREADY_EXISTS"> | undefined;
-  constructor(details?: KnownErrorDetails<"USER_EMAIL_ALREADY_EXISTS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UserWithEmailAlreadyExists extends KnownError {
+  readonly code: "USER_EMAIL_ALREADY_EXISTS";
+  readonly details: KnownErrorDetails<"USER_EMAIL_ALREADY_EXISTS"> | undefined;
 }
 
 /**
  * `EMAIL_NOT_VERIFIED` (HTTP 400).
  * Message: The email is not verified.
  */
-export class EmailNotVerified extends KnownError {
-  static override readonly className: string = "EmailNotVerified";
-  static override readonly code: string = "EMAIL_NOT_VERIFIED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["EMAIL_NOT_VERIFIED"];
-  static override readonly messageTemplates: readonly string[] = ["The email is not verified."];
-  declare readonly code: "EMAIL_NOT_VERIFIED";
-  declare readonly details: KnownErrorDetails<"EMAIL_NOT_VERIFIED"> | undefined;
-  constructor(details?: KnownErrorDetails<"EMAIL_NOT_VERIFIED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface EmailNotVerified extends KnownError {
+  readonly code: "EMAIL_NOT_VERIFIED";
+  readonly details: KnownErrorDetails<"EMAIL_NOT_VERIFIED"> | undefined;
 }
 
 /**
  * `CANNOT_GET_OWN_USER_WITHOUT_USER` (HTTP 400).
  * Message: You have specified 'me' as a userId, but did not provide authentication for a user.
  */
-export class CannotGetOwnUserWithoutUser extends KnownError {
-  static override readonly className: string = "CannotGetOwnUserWithoutUser";
-  static override readonly code: string = "CANNOT_GET_OWN_USER_WITHOUT_USER";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["CANNOT_GET_OWN_USER_WITHOUT_USER"];
-  static override readonly messageTemplates: readonly string[] = ["You have specified 'me' as a userId, but did not provide authentication for a user."];
-  declare readonly code: "CANNOT_GET_OWN_USER_WITHOUT_USER";
-  declare readonly details: KnownErrorDetails<"CANNOT_GET_OWN_USER_WITHOUT_USER"> | undefined;
-  constructor(details?: KnownErrorDetails<"CANNOT_GET_OWN_USER_WITHOUT_USER">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface CannotGetOwnUserWithoutUser extends KnownError {
+  readonly code: "CANNOT_GET_OWN_USER_WITHOUT_USER";
+  readonly details: KnownErrorDetails<"CANNOT_GET_OWN_USER_WITHOUT_USER"> | undefined;
 }
 
 /**
  * `USER_ID_DOES_NOT_EXIST` (HTTP 400).
  * Message: The given user with the ID {user_id} does not exist.
  */
-export class UserIdDoesNotExist extends KnownError {
-  static override readonly className: string = "UserIdDoesNotExist";
-  static override readonly code: string = "USER_ID_DOES_NOT_EXIST";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["USER_ID_DOES_NOT_EXIST"];
-  static override readonly messageTemplates: readonly string[] = ["The given user with the ID {user_id} does not exist."];
-  declare readonly code: "USER_ID_DOES_NOT_EXIST";
-  declare readonly details: KnownErrorDetails<"USER_ID_DOES_NOT_EXIST"> | undefined;
-  constructor(details?: KnownErrorDetails<"USER_ID_DOES_NOT_EXIST">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UserIdDoesNotExist extends KnownError {
+  readonly code: "USER_ID_DOES_NOT_EXIST";
+  readonly details: KnownErrorDetails<"USER_ID_DOES_NOT_EXIST"> | undefined;
 }
 
 /**
  * `USER_NOT_FOUND` (HTTP 404).
  * Message: User not found.
  */
-export class UserNotFound extends KnownError {
-  static override readonly className: string = "UserNotFound";
-  static override readonly code: string = "USER_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["USER_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["User not found."];
-  declare readonly code: "USER_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"USER_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"USER_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UserNotFound extends KnownError {
+  readonly code: "USER_NOT_FOUND";
+  readonly details: KnownErrorDetails<"USER_NOT_FOUND"> | undefined;
 }
 
 /**
  * `PROJECT_NOT_FOUND` (HTTP 404).
  * Message: Project {project_id} not found or is not accessible with the current user.
  */
-export class ProjectNotFound extends KnownError {
-  static override readonly className: string = "ProjectNotFound";
-  static override readonly code: string = "PROJECT_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["PROJECT_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["Project {project_id} not found or is not accessible with the current user."];
-  declare readonly code: "PROJECT_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"PROJECT_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"PROJECT_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ProjectNotFound extends KnownError {
+  readonly code: "PROJECT_NOT_FOUND";
+  readonly details: KnownErrorDetails<"PROJECT_NOT_FOUND"> | undefined;
 }
 
 /**
  * `SIGN_UP_NOT_ENABLED` (HTTP 400).
  * Message: Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.
  */
-export class SignUpNotEnabled extends KnownError {
-  static override readonly className: string = "SignUpNotEnabled";
-  static override readonly code: string = "SIGN_UP_NOT_ENABLED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["SIGN_UP_NOT_ENABLED"];
-  static override readonly messageTemplates: readonly string[] = ["Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."];
-  declare readonly code: "SIGN_UP_NOT_ENABLED";
-  declare readonly details: KnownErrorDetails<"SIGN_UP_NOT_ENABLED"> | undefined;
-  constructor(details?: KnownErrorDetails<"SIGN_UP_NOT_ENABLED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface SignUpNotEnabled extends KnownError {
+  readonly code: "SIGN_UP_NOT_ENABLED";
+  readonly details: KnownErrorDetails<"SIGN_UP_NOT_ENABLED"> | undefined;
 }
 
 /**
  * `PASSWORD_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
  * Message: Password authentication is not enabled for this project.
  */
-export class PasswordAuthenticationNotEnabled extends KnownError {
-  static override readonly className: string = "PasswordAuthenticationNotEnabled";
-  static override readonly code: string = "PASSWORD_AUTHENTICATION_NOT_ENABLED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
-  static override readonly messageTemplates: readonly string[] = ["Password authentication is not enabled for this project."];
-  declare readonly code: "PASSWORD_AUTHENTICATION_NOT_ENABLED";
-  declare readonly details: KnownErrorDetails<"PASSWORD_AUTHENTICATION_NOT_ENABLED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSWORD_AUTHENTICATION_NOT_ENABLED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasswordAuthenticationNotEnabled extends KnownError {
+  readonly code: "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+  readonly details: KnownErrorDetails<"PASSWORD_AUTHENTICATION_NOT_ENABLED"> | undefined;
 }
 
 /**
  * `PASSKEY_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
  * Message: Passkey authentication is not enabled for this project.
  */
-export class PasskeyAuthenticationNotEnabled extends KnownError {
-  static override readonly className: string = "PasskeyAuthenticationNotEnabled";
-  static override readonly code: string = "PASSKEY_AUTHENTICATION_NOT_ENABLED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSKEY_AUTHENTICATION_NOT_ENABLED"];
-  static override readonly messageTemplates: readonly string[] = ["Passkey authentication is not enabled for this project."];
-  declare readonly code: "PASSKEY_AUTHENTICATION_NOT_ENABLED";
-  declare readonly details: KnownErrorDetails<"PASSKEY_AUTHENTICATION_NOT_ENABLED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSKEY_AUTHENTICATION_NOT_ENABLED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasskeyAuthenticationNotEnabled extends KnownError {
+  readonly code: "PASSKEY_AUTHENTICATION_NOT_ENABLED";
+  readonly details: KnownErrorDetails<"PASSKEY_AUTHENTICATION_NOT_ENABLED"> | undefined;
 }
 
 /**
  * `ANONYMOUS_ACCOUNTS_NOT_ENABLED` (HTTP 400).
  * Message: Anonymous accounts are not enabled for this project.
  */
-export class AnonymousAccountsNotEnabled extends KnownError {
-  static override readonly className: string = "AnonymousAccountsNotEnabled";
-  static override readonly code: string = "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["ANONYMOUS_ACCOUNTS_NOT_ENABLED"];
-  static override readonly messageTemplates: readonly string[] = ["Anonymous accounts are not enabled for this project."];
-  declare readonly code: "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
-  declare readonly details: KnownErrorDetails<"ANONYMOUS_ACCOUNTS_NOT_ENABLED"> | undefined;
-  constructor(details?: KnownErrorDetails<"ANONYMOUS_ACCOUNTS_NOT_ENABLED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AnonymousAccountsNotEnabled extends KnownError {
+  readonly code: "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
+  readonly details: KnownErrorDetails<"ANONYMOUS_ACCOUNTS_NOT_ENABLED"> | undefined;
 }
 
 /**
  * `EMAIL_PASSWORD_MISMATCH` (HTTP 400).
  * Message: Wrong e-mail or password.
  */
-export class EmailPasswordMismatch extends KnownError {
-  static override readonly className: string = "EmailPasswordMismatch";
-  static override readonly code: string = "EMAIL_PASSWORD_MISMATCH";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["EMAIL_PASSWORD_MISMATCH"];
-  static override readonly messageTemplates: readonly string[] = ["Wrong e-mail or password."];
-  declare readonly code: "EMAIL_PASSWORD_MISMATCH";
-  declare readonly details: KnownErrorDetails<"EMAIL_PASSWORD_MISMATCH"> | undefined;
-  constructor(details?: KnownErrorDetails<"EMAIL_PASSWORD_MISMATCH">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface EmailPasswordMismatch extends KnownError {
+  readonly code: "EMAIL_PASSWORD_MISMATCH";
+  readonly details: KnownErrorDetails<"EMAIL_PASSWORD_MISMATCH"> | undefined;
 }
 
 /**
  * `REDIRECT_URL_NOT_WHITELISTED` (HTTP 400).
  * Message: Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?
  */
-export class RedirectUrlNotWhitelisted extends KnownError {
-  static override readonly className: string = "RedirectUrlNotWhitelisted";
-  static override readonly code: string = "REDIRECT_URL_NOT_WHITELISTED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["REDIRECT_URL_NOT_WHITELISTED"];
-  static override readonly messageTemplates: readonly string[] = ["Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?"];
-  declare readonly code: "REDIRECT_URL_NOT_WHITELISTED";
-  declare readonly details: KnownErrorDetails<"REDIRECT_URL_NOT_WHITELISTED"> | undefined;
-  constructor(details?: KnownErrorDetails<"REDIRECT_URL_NOT_WHITELISTED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface RedirectUrlNotWhitelisted extends KnownError {
+  readonly code: "REDIRECT_URL_NOT_WHITELISTED";
+  readonly details: KnownErrorDetails<"REDIRECT_URL_NOT_WHITELISTED"> | undefined;
 }
 
 /**
  * `PASSWORD_REQUIREMENTS_NOT_MET`: abstract parent; a test for it matches 2 descendant codes.
  * Message: Password requirements not met.
  */
-export class PasswordRequirementsNotMet extends KnownError {
-  static override readonly className: string = "PasswordRequirementsNotMet";
-  static override readonly code: string = "PASSWORD_REQUIREMENTS_NOT_MET";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["PASSWORD_REQUIREMENTS_NOT_MET"];
-  static override readonly messageTemplates: readonly string[] = ["Password requirements not met."];
-  declare readonly code: "PASSWORD_REQUIREMENTS_NOT_MET" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
-  declare readonly details: KnownErrorDetails<"PASSWORD_REQUIREMENTS_NOT_MET"> | KnownErrorDetails<"PASSWORD_TOO_SHORT"> | KnownErrorDetails<"PASSWORD_TOO_LONG"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSWORD_REQUIREMENTS_NOT_MET">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasswordRequirementsNotMet extends KnownError {
+  readonly code: "PASSWORD_REQUIREMENTS_NOT_MET" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
+  readonly details: KnownErrorDetails<"PASSWORD_REQUIREMENTS_NOT_MET"> | KnownErrorDetails<"PASSWORD_TOO_SHORT"> | KnownErrorDetails<"PASSWORD_TOO_LONG"> | undefined;
 }
 
 /**
  * `USER_DOES_NOT_HAVE_PASSWORD` (HTTP 400).
  * Message: This user does not have password authentication enabled.
  */
-export class UserDoesNotHavePassword extends KnownError {
-  static override readonly className: string = "UserDoesNotHavePassword";
-  static override readonly code: string = "USER_DOES_NOT_HAVE_PASSWORD";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["USER_DOES_NOT_HAVE_PASSWORD"];
-  static override readonly messageTemplates: readonly string[] = ["This user does not have password authentication enabled."];
-  declare readonly code: "USER_DOES_NOT_HAVE_PASSWORD";
-  declare readonly details: KnownErrorDetails<"USER_DOES_NOT_HAVE_PASSWORD"> | undefined;
-  constructor(details?: KnownErrorDetails<"USER_DOES_NOT_HAVE_PASSWORD">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UserDoesNotHavePassword extends KnownError {
+  readonly code: "USER_DOES_NOT_HAVE_PASSWORD";
+  readonly details: KnownErrorDetails<"USER_DOES_NOT_HAVE_PASSWORD"> | undefined;
 }
 
 /**
  * `VERIFICATION_ERROR`: abstract parent; a test for it matches 4 descendant codes.
  * Message: Verification code error.
  */
-export class VerificationCodeError extends KnownError {
-  static override readonly className: string = "VerificationCodeError";
-  static override readonly code: string = "VERIFICATION_ERROR";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["VERIFICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Verification code error."];
-  declare readonly code: "VERIFICATION_ERROR" | "VERIFICATION_CODE_NOT_FOUND" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_ALREADY_USED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
-  declare readonly details: KnownErrorDetails<"VERIFICATION_ERROR"> | KnownErrorDetails<"VERIFICATION_CODE_NOT_FOUND"> | KnownErrorDetails<"VERIFICATION_CODE_EXPIRED"> | KnownErrorDetails<"VERIFICATION_CODE_ALREADY_USED"> | KnownErrorDetails<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"> | undefined;
-  constructor(details?: KnownErrorDetails<"VERIFICATION_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface VerificationCodeError extends KnownError {
+  readonly code: "VERIFICATION_ERROR" | "VERIFICATION_CODE_NOT_FOUND" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_ALREADY_USED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+  readonly details: KnownErrorDetails<"VERIFICATION_ERROR"> | KnownErrorDetails<"VERIFICATION_CODE_NOT_FOUND"> | KnownErrorDetails<"VERIFICATION_CODE_EXPIRED"> | KnownErrorDetails<"VERIFICATION_CODE_ALREADY_USED"> | KnownErrorDetails<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"> | undefined;
 }
 
 /**
  * `PASSWORD_CONFIRMATION_MISMATCH` (HTTP 400).
  * Message: Passwords do not match.
  */
-export class PasswordConfirmationMismatch extends KnownError {
-  static override readonly className: string = "PasswordConfirmationMismatch";
-  static override readonly code: string = "PASSWORD_CONFIRMATION_MISMATCH";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSWORD_CONFIRMATION_MISMATCH"];
-  static override readonly messageTemplates: readonly string[] = ["Passwords do not match."];
-  declare readonly code: "PASSWORD_CONFIRMATION_MISMATCH";
-  declare readonly details: KnownErrorDetails<"PASSWORD_CONFIRMATION_MISMATCH"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSWORD_CONFIRMATION_MISMATCH">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasswordConfirmationMismatch extends KnownError {
+  readonly code: "PASSWORD_CONFIRMATION_MISMATCH";
+  readonly details: KnownErrorDetails<"PASSWORD_CONFIRMATION_MISMATCH"> | undefined;
 }
 
 /**
  * `EMAIL_ALREADY_VERIFIED` (HTTP 409).
  * Message: The e-mail is already verified.
  */
-export class EmailAlreadyVerified extends KnownError {
-  static override readonly className: string = "EmailAlreadyVerified";
-  static override readonly code: string = "EMAIL_ALREADY_VERIFIED";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["EMAIL_ALREADY_VERIFIED"];
-  static override readonly messageTemplates: readonly string[] = ["The e-mail is already verified."];
-  declare readonly code: "EMAIL_ALREADY_VERIFIED";
-  declare readonly details: KnownErrorDetails<"EMAIL_ALREADY_VERIFIED"> | undefined;
-  constructor(details?: KnownErrorDetails<"EMAIL_ALREADY_VERIFIED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface EmailAlreadyVerified extends KnownError {
+  readonly code: "EMAIL_ALREADY_VERIFIED";
+  readonly details: KnownErrorDetails<"EMAIL_ALREADY_VERIFIED"> | undefined;
 }
 
 /**
  * `EMAIL_NOT_ASSOCIATED_WITH_USER` (HTTP 400).
  * Message: The e-mail is not associated with a user that could log in with that e-mail.
  */
-export class EmailNotAssociatedWithUser extends KnownError {
-  static override readonly className: string = "EmailNotAssociatedWithUser";
-  static override readonly code: string = "EMAIL_NOT_ASSOCIATED_WITH_USER";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["EMAIL_NOT_ASSOCIATED_WITH_USER"];
-  static override readonly messageTemplates: readonly string[] = ["The e-mail is not associated with a user that could log in with that e-mail."];
-  declare readonly code: "EMAIL_NOT_ASSOCIATED_WITH_USER";
-  declare readonly details: KnownErrorDetails<"EMAIL_NOT_ASSOCIATED_WITH_USER"> | undefined;
-  constructor(details?: KnownErrorDetails<"EMAIL_NOT_ASSOCIATED_WITH_USER">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface EmailNotAssociatedWithUser extends KnownError {
+  readonly code: "EMAIL_NOT_ASSOCIATED_WITH_USER";
+  readonly details: KnownErrorDetails<"EMAIL_NOT_ASSOCIATED_WITH_USER"> | undefined;
 }
 
 /**
  * `EMAIL_IS_NOT_PRIMARY_EMAIL` (HTTP 400).
  * Message: The given e-mail ({email}) must equal the user's primary e-mail ({primary_email}).
  */
-export class EmailIsNotPrimaryEmail extends KnownError {
-  static override readonly className: string = "EmailIsNotPrimaryEmail";
-  static override readonly code: string = "EMAIL_IS_NOT_PRIMARY_EMAIL";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["EMAIL_IS_NOT_PRIMARY_EMAIL"];
-  static override readonly messageTemplates: readonly string[] = ["The given e-mail ({email}) must equal the user's primary e-mail ({primary_email})."];
-  declare readonly code: "EMAIL_IS_NOT_PRIMARY_EMAIL";
-  declare readonly details: KnownErrorDetails<"EMAIL_IS_NOT_PRIMARY_EMAIL"> | undefined;
-  constructor(details?: KnownErrorDetails<"EMAIL_IS_NOT_PRIMARY_EMAIL">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface EmailIsNotPrimaryEmail extends KnownError {
+  readonly code: "EMAIL_IS_NOT_PRIMARY_EMAIL";
+  readonly details: KnownErrorDetails<"EMAIL_IS_NOT_PRIMARY_EMAIL"> | undefined;
 }
 
 /**
  * `PASSKEY_REGISTRATION_FAILED` (HTTP 400).
  * Message: Passkey registration failed.
  */
-export class PasskeyRegistrationFailed extends KnownError {
-  static override readonly className: string = "PasskeyRegistrationFailed";
-  static override readonly code: string = "PASSKEY_REGISTRATION_FAILED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSKEY_REGISTRATION_FAILED"];
-  static override readonly messageTemplates: readonly string[] = ["Passkey registration failed."];
-  declare readonly code: "PASSKEY_REGISTRATION_FAILED";
-  declare readonly details: KnownErrorDetails<"PASSKEY_REGISTRATION_FAILED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSKEY_REGISTRATION_FAILED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasskeyRegistrationFailed extends KnownError {
+  readonly code: "PASSKEY_REGISTRATION_FAILED";
+  readonly details: KnownErrorDetails<"PASSKEY_REGISTRATION_FAILED"> | undefined;
 }
 
 /**
  * `PASSKEY_WEBAUTHN_ERROR` (HTTP 400).
  * Message: {message}
  */
-export class PasskeyWebAuthnError extends KnownError {
-  static override readonly className: string = "PasskeyWebAuthnError";
-  static override readonly code: string = "PASSKEY_WEBAUTHN_ERROR";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSKEY_WEBAUTHN_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["{message}","WebAuthn error."];
-  declare readonly code: "PASSKEY_WEBAUTHN_ERROR";
-  declare readonly details: KnownErrorDetails<"PASSKEY_WEBAUTHN_ERROR"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSKEY_WEBAUTHN_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasskeyWebAuthnError extends KnownError {
+  readonly code: "PASSKEY_WEBAUTHN_ERROR";
+  readonly details: KnownErrorDetails<"PASSKEY_WEBAUTHN_ERROR"> | undefined;
 }
 
 /**
  * `PASSKEY_AUTHENTICATION_FAILED` (HTTP 400).
  * Message: Passkey authentication failed.
  */
-export class PasskeyAuthenticationFailed extends KnownError {
-  static override readonly className: string = "PasskeyAuthenticationFailed";
-  static override readonly code: string = "PASSKEY_AUTHENTICATION_FAILED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSKEY_AUTHENTICATION_FAILED"];
-  static override readonly messageTemplates: readonly string[] = ["Passkey authentication failed."];
-  declare readonly code: "PASSKEY_AUTHENTICATION_FAILED";
-  declare readonly details: KnownErrorDetails<"PASSKEY_AUTHENTICATION_FAILED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSKEY_AUTHENTICATION_FAILED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasskeyAuthenticationFailed extends KnownError {
+  readonly code: "PASSKEY_AUTHENTICATION_FAILED";
+  readonly details: KnownErrorDetails<"PASSKEY_AUTHENTICATION_FAILED"> | undefined;
 }
 
 /**
  * `PERMISSION_NOT_FOUND` (HTTP 404).
  * Message: Permission {permission_id|json} not found. Make sure you created it on the dashboard.
  */
-export class PermissionNotFound extends KnownError {
-  static override readonly className: string = "PermissionNotFound";
-  static override readonly code: string = "PERMISSION_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["PERMISSION_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["Permission {permission_id|json} not found. Make sure you created it on the dashboard."];
-  declare readonly code: "PERMISSION_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"PERMISSION_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"PERMISSION_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PermissionNotFound extends KnownError {
+  readonly code: "PERMISSION_NOT_FOUND";
+  readonly details: KnownErrorDetails<"PERMISSION_NOT_FOUND"> | undefined;
 }
 
 /**
  * `WRONG_PERMISSION_SCOPE` (HTTP 404).
  * Message: Permission {permission_id|json} not found. (It was found for a different scope {actual_scope|json}, but scope {expected_scope|json} was expected.)
  */
-export class PermissionScopeMismatch extends KnownError {
-  static override readonly className: string = "PermissionScopeMismatch";
-  static override readonly code: string = "WRONG_PERMISSION_SCOPE";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["WRONG_PERMISSION_SCOPE"];
-  static override readonly messageTemplates: readonly string[] = ["Permission {permission_id|json} not found. (It was found for a different scope {actual_scope|json}, but scope {expected_scope|json} was expected.)"];
-  declare readonly code: "WRONG_PERMISSION_SCOPE";
-  declare readonly details: KnownErrorDetails<"WRONG_PERMISSION_SCOPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"WRONG_PERMISSION_SCOPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PermissionScopeMismatch extends KnownError {
+  readonly code: "WRONG_PERMISSION_SCOPE";
+  readonly details: KnownErrorDetails<"WRONG_PERMISSION_SCOPE"> | undefined;
 }
 
 /**
  * `CONTAINED_PERMISSION_NOT_FOUND` (HTTP 400).
  * Message: Contained permission with ID {permission_id|json} not found. Make sure you created it on the dashboard.
  */
-export class ContainedPermissionNotFound extends KnownError {
-  static override readonly className: string = "ContainedPermissionNotFound";
-  static override readonly code: string = "CONTAINED_PERMISSION_NOT_FOUND";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["CONTAINED_PERMISSION_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["Contained permission with ID {permission_id|json} not found. Make sure you created it on the dashboard."];
-  declare readonly code: "CONTAINED_PERMISSION_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"CONTAINED_PERMISSION_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"CONTAINED_PERMISSION_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ContainedPermissionNotFound extends KnownError {
+  readonly code: "CONTAINED_PERMISSION_NOT_FOUND";
+  readonly details: KnownErrorDetails<"CONTAINED_PERMISSION_NOT_FOUND"> | undefined;
 }
 
 /**
  * `TEAM_NOT_FOUND` (HTTP 404).
  * Message: Team {team_id} not found.
  */
-export class TeamNotFound extends KnownError {
-  static override readonly className: string = "TeamNotFound";
-  static override readonly code: string = "TEAM_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["TEAM_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["Team {team_id} not found."];
-  declare readonly code: "TEAM_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"TEAM_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"TEAM_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface TeamNotFound extends KnownError {
+  readonly code: "TEAM_NOT_FOUND";
+  readonly details: KnownErrorDetails<"TEAM_NOT_FOUND"> | undefined;
 }
 
 /**
  * `TEAM_ALREADY_EXISTS` (HTTP 409).
  * Message: Team {team_id} already exists.
  */
-export class TeamAlreadyExists extends KnownError {
-  static override readonly className: string = "TeamAlreadyExists";
-  static override readonly code: string = "TEAM_ALREADY_EXISTS";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["TEAM_ALREADY_EXISTS"];
-  static override readonly messageTemplates: readonly string[] = ["Team {team_id} already exists."];
-  declare readonly code: "TEAM_ALREADY_EXISTS";
-  declare readonly details: KnownErrorDetails<"TEAM_ALREADY_EXISTS"> | undefined;
-  constructor(details?: KnownErrorDetails<"TEAM_ALREADY_EXISTS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface TeamAlreadyExists extends KnownError {
+  readonly code: "TEAM_ALREADY_EXISTS";
+  readonly details: KnownErrorDetails<"TEAM_ALREADY_EXISTS"> | undefined;
 }
 
 /**
  * `TEAM_MEMBERSHIP_NOT_FOUND` (HTTP 404).
  * Message: User {user_id} is not found in team {team_id}.
  */
-export class TeamMembershipNotFound extends KnownError {
-  static override readonly className: string = "TeamMembershipNotFound";
-  static override readonly code: string = "TEAM_MEMBERSHIP_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["TEAM_MEMBERSHIP_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["User {user_id} is not found in team {team_id}."];
-  declare readonly code: "TEAM_MEMBERSHIP_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"TEAM_MEMBERSHIP_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"TEAM_MEMBERSHIP_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface TeamMembershipNotFound extends KnownError {
+  readonly code: "TEAM_MEMBERSHIP_NOT_FOUND";
+  readonly details: KnownErrorDetails<"TEAM_MEMBERSHIP_NOT_FOUND"> | undefined;
 }
 
 /**
  * `EMAIL_TEMPLATE_ALREADY_EXISTS` (HTTP 409).
  * Message: Email template already exists.
  */
-export class EmailTemplateAlreadyExists extends KnownError {
-  static override readonly className: string = "EmailTemplateAlreadyExists";
-  static override readonly code: string = "EMAIL_TEMPLATE_ALREADY_EXISTS";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["EMAIL_TEMPLATE_ALREADY_EXISTS"];
-  static override readonly messageTemplates: readonly string[] = ["Email template already exists."];
-  declare readonly code: "EMAIL_TEMPLATE_ALREADY_EXISTS";
-  declare readonly details: KnownErrorDetails<"EMAIL_TEMPLATE_ALREADY_EXISTS"> | undefined;
-  constructor(details?: KnownErrorDetails<"EMAIL_TEMPLATE_ALREADY_EXISTS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface EmailTemplateAlreadyExists extends KnownError {
+  readonly code: "EMAIL_TEMPLATE_ALREADY_EXISTS";
+  readonly details: KnownErrorDetails<"EMAIL_TEMPLATE_ALREADY_EXISTS"> | undefined;
 }
 
 /**
  * `OAUTH_CONNECTION_NOT_CONNECTED_TO_USER` (HTTP 400).
  * Message: The OAuth connection is not connected to any user.
  */
-export class OAuthConnectionNotConnectedToUser extends KnownError {
-  static override readonly className: string = "OAuthConnectionNotConnectedToUser";
-  static override readonly code: string = "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth connection is not connected to any user."];
-  declare readonly code: "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER";
-  declare readonly details: KnownErrorDetails<"OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_CONNECTION_NOT_CONNECTED_TO_USER">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthConnectionNotConnectedToUser extends KnownError {
+  readonly code: "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER";
+  readonly details: KnownErrorDetails<"OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"> | undefined;
 }
 
 /**
  * `OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER` (HTTP 409).
  * Message: The OAuth connection is already connected to another user.
  */
-export class OAuthConnectionAlreadyConnectedToAnotherUser extends KnownError {
-  static override readonly className: string = "OAuthConnectionAlreadyConnectedToAnotherUser";
-  static override readonly code: string = "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth connection is already connected to another user."];
-  declare readonly code: "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER";
-  declare readonly details: KnownErrorDetails<"OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthConnectionAlreadyConnectedToAnotherUser extends KnownError {
+  readonly code: "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER";
+  readonly details: KnownErrorDetails<"OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"> | undefined;
 }
 
 /**
  * `OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE` (HTTP 400).
  * Message: The OAuth connection does not have the required scope.
  */
-export class OAuthConnectionDoesNotHaveRequiredScope extends KnownError {
-  static override readonly className: string = "OAuthConnectionDoesNotHaveRequiredScope";
-  static override readonly code: string = "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth connection does not have the required scope."];
-  declare readonly code: "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE";
-  declare readonly details: KnownErrorDetails<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthConnectionDoesNotHaveRequiredScope extends KnownError {
+  readonly code: "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE";
+  readonly details: KnownErrorDetails<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"> | undefined;
 }
 
 /**
  * `OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
  * Message: Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes.
  */
-export class OAuthExtraScopeNotAvailableWithSharedOAuthKeys extends KnownError {
-  static override readonly className: string = "OAuthExtraScopeNotAvailableWithSharedOAuthKeys";
-  static override readonly code: string = "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"];
-  static override readonly messageTemplates: readonly string[] = ["Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes."];
-  declare readonly code: "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
-  declare readonly details: KnownErrorDetails<"OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthExtraScopeNotAvailableWithSharedOAuthKeys extends KnownError {
+  readonly code: "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
+  readonly details: KnownErrorDetails<"OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"> | undefined;
 }
 
 /**
  * `OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
  * Message: Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens.
  */
-export class OAuthAccessTokenNotAvailableWithSharedOAuthKeys extends KnownError {
-  static override readonly className: string = "OAuthAccessTokenNotAvailableWithSharedOAuthKeys";
-  static override readonly code: string = "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"];
-  static override readonly messageTemplates: readonly string[] = ["Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens."];
-  declare readonly code: "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
-  declare readonly details: KnownErrorDetails<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthAccessTokenNotAvailableWithSharedOAuthKeys extends KnownError {
+  readonly code: "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
+  readonly details: KnownErrorDetails<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"> | undefined;
 }
 
 /**
  * `INVALID_OAUTH_CLIENT_ID_OR_SECRET` (HTTP 400).
  * Message: The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key.
  */
-export class InvalidOAuthClientIdOrSecret extends KnownError {
-  static override readonly className: string = "InvalidOAuthClientIdOrSecret";
-  static override readonly code: string = "INVALID_OAUTH_CLIENT_ID_OR_SECRET";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_OAUTH_CLIENT_ID_OR_SECRET"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key."];
-  declare readonly code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET";
-  declare readonly details: KnownErrorDetails<"INVALID_OAUTH_CLIENT_ID_OR_SECRET"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_OAUTH_CLIENT_ID_OR_SECRET">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidOAuthClientIdOrSecret extends KnownError {
+  readonly code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET";
+  readonly details: KnownErrorDetails<"INVALID_OAUTH_CLIENT_ID_OR_SECRET"> | undefined;
 }
 
 /**
  * `INVALID_SCOPE` (HTTP 400).
  * Message: The requested scope is not a valid OAuth scope for Stack.
  */
-export class InvalidScope extends KnownError {
-  static override readonly className: string = "InvalidScope";
-  static override readonly code: string = "INVALID_SCOPE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_SCOPE"];
-  static override readonly messageTemplates: readonly string[] = ["The requested scope is not a valid OAuth scope for Stack."];
-  declare readonly code: "INVALID_SCOPE";
-  declare readonly details: KnownErrorDetails<"INVALID_SCOPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_SCOPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidScope extends KnownError {
+  readonly code: "INVALID_SCOPE";
+  readonly details: KnownErrorDetails<"INVALID_SCOPE"> | undefined;
 }
 
 /**
  * `USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION` (HTTP 409).
  * Message: The user is already connected to another OAuth account. Did you maybe selected the wrong account?
  */
-export class UserAlreadyConnectedToAnotherOAuthConnection extends KnownError {
-  static override readonly className: string = "UserAlreadyConnectedToAnotherOAuthConnection";
-  static override readonly code: string = "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"];
-  static override readonly messageTemplates: readonly string[] = ["The user is already connected to another OAuth account. Did you maybe selected the wrong account?"];
-  declare readonly code: "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION";
-  declare readonly details: KnownErrorDetails<"USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"> | undefined;
-  constructor(details?: KnownErrorDetails<"USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UserAlreadyConnectedToAnotherOAuthConnection extends KnownError {
+  readonly code: "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION";
+  readonly details: KnownErrorDetails<"USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"> | undefined;
 }
 
 /**
  * `OUTER_OAUTH_TIMEOUT` (HTTP 408).
  * Message: The OAuth flow has timed out. Please sign in again.
  */
-export class OuterOAuthTimeout extends KnownError {
-  static override readonly className: string = "OuterOAuthTimeout";
-  static override readonly code: string = "OUTER_OAUTH_TIMEOUT";
-  static override readonly status: number | undefined = 408;
-  static override readonly codeChain: readonly string[] = ["OUTER_OAUTH_TIMEOUT"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth flow has timed out. Please sign in again."];
-  declare readonly code: "OUTER_OAUTH_TIMEOUT";
-  declare readonly details: KnownErrorDetails<"OUTER_OAUTH_TIMEOUT"> | undefined;
-  constructor(details?: KnownErrorDetails<"OUTER_OAUTH_TIMEOUT">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OuterOAuthTimeout extends KnownError {
+  readonly code: "OUTER_OAUTH_TIMEOUT";
+  readonly details: KnownErrorDetails<"OUTER_OAUTH_TIMEOUT"> | undefined;
 }
 
 /**
  * `OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` (HTTP 400).
  * Message: The OAuth provider is not found or not enabled.
  */
-export class OAuthProviderNotFoundOrNotEnabled extends KnownError {
-  static override readonly className: string = "OAuthProviderNotFoundOrNotEnabled";
-  static override readonly code: string = "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth provider is not found or not enabled."];
-  declare readonly code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED";
-  declare readonly details: KnownErrorDetails<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthProviderNotFoundOrNotEnabled extends KnownError {
+  readonly code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED";
+  readonly details: KnownErrorDetails<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"> | undefined;
 }
 
 /**
  * `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (HTTP 400).
  * Message: Multi-factor authentication is required for this user.
  */
-export class MultiFactorAuthenticationRequired extends KnownError {
-  static override readonly className: string = "MultiFactorAuthenticationRequired";
-  static override readonly code: string = "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
-  static override readonly messageTemplates: readonly string[] = ["Multi-factor authentication is required for this user."];
-  declare readonly code: "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"MULTI_FACTOR_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"MULTI_FACTOR_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface MultiFactorAuthenticationRequired extends KnownError {
+  readonly code: "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"MULTI_FACTOR_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `INVALID_TOTP_CODE` (HTTP 400).
  * Message: The TOTP code is invalid. Please try again.
  */
-export class InvalidTotpCode extends KnownError {
-  static override readonly className: string = "InvalidTotpCode";
-  static override readonly code: string = "INVALID_TOTP_CODE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_TOTP_CODE"];
-  static override readonly messageTemplates: readonly string[] = ["The TOTP code is invalid. Please try again."];
-  declare readonly code: "INVALID_TOTP_CODE";
-  declare readonly details: KnownErrorDetails<"INVALID_TOTP_CODE"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_TOTP_CODE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidTotpCode extends KnownError {
+  readonly code: "INVALID_TOTP_CODE";
+  readonly details: KnownErrorDetails<"INVALID_TOTP_CODE"> | undefined;
 }
 
 /**
  * `USER_AUTHENTICATION_REQUIRED` (HTTP 401).
  * Message: User authentication required for this endpoint.
  */
-export class UserAuthenticationRequired extends KnownError {
-  static override readonly className: string = "UserAuthenticationRequired";
-  static override readonly code: string = "USER_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["USER_AUTHENTICATION_REQUIRED"];
-  static override readonly messageTemplates: readonly string[] = ["User authentication required for this endpoint."];
-  declare readonly code: "USER_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"USER_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"USER_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UserAuthenticationRequired extends KnownError {
+  readonly code: "USER_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"USER_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `TEAM_MEMBERSHIP_ALREADY_EXISTS` (HTTP 409).
  * Message: Team membership already exists.
  */
-export class TeamMembershipAlreadyExists extends KnownError {
-  static override readonly className: string = "TeamMembershipAlreadyExists";
-  static override readonly code: string = "TEAM_MEMBERSHIP_ALREADY_EXISTS";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["TEAM_MEMBERSHIP_ALREADY_EXISTS"];
-  static override readonly messageTemplates: readonly string[] = ["Team membership already exists."];
-  declare readonly code: "TEAM_MEMBERSHIP_ALREADY_EXISTS";
-  declare readonly details: KnownErrorDetails<"TEAM_MEMBERSHIP_ALREADY_EXISTS"> | undefined;
-  constructor(details?: KnownErrorDetails<"TEAM_MEMBERSHIP_ALREADY_EXISTS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface TeamMembershipAlreadyExists extends KnownError {
+  readonly code: "TEAM_MEMBERSHIP_ALREADY_EXISTS";
+  readonly details: KnownErrorDetails<"TEAM_MEMBERSHIP_ALREADY_EXISTS"> | undefined;
 }
 
 /**
  * `PROJECT_PERMISSION_REQUIRED` (HTTP 401).
  * Message: User {user_id} does not have permission {permission_id}.
  */
-export class ProjectPermissionRequired extends KnownError {
-  static override readonly className: string = "ProjectPermissionRequired";
-  static override readonly code: string = "PROJECT_PERMISSION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["PROJECT_PERMISSION_REQUIRED"];
-  static override readonly messageTemplates: readonly string[] = ["User {user_id} does not have permission {permission_id}."];
-  declare readonly code: "PROJECT_PERMISSION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"PROJECT_PERMISSION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PROJECT_PERMISSION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ProjectPermissionRequired extends KnownError {
+  readonly code: "PROJECT_PERMISSION_REQUIRED";
+  readonly details: KnownErrorDetails<"PROJECT_PERMISSION_REQUIRED"> | undefined;
 }
 
 /**
  * `TEAM_PERMISSION_REQUIRED` (HTTP 401).
  * Message: User {user_id} does not have permission {permission_id} in team {team_id}.
  */
-export class TeamPermissionRequired extends KnownError {
-  static override readonly className: string = "TeamPermissionRequired";
-  static override readonly code: string = "TEAM_PERMISSION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["TEAM_PERMISSION_REQUIRED"];
-  static override readonly messageTemplates: readonly string[] = ["User {user_id} does not have permission {permission_id} in team {team_id}."];
-  declare readonly code: "TEAM_PERMISSION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"TEAM_PERMISSION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"TEAM_PERMISSION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface TeamPermissionRequired extends KnownError {
+  readonly code: "TEAM_PERMISSION_REQUIRED";
+  readonly details: KnownErrorDetails<"TEAM_PERMISSION_REQUIRED"> | undefined;
 }
 
 /**
  * `TEAM_PERMISSION_NOT_FOUND` (HTTP 401).
  * Message: User {user_id} does not have permission {permission_id} in team {team_id}.
  */
-export class TeamPermissionNotFound extends KnownError {
-  static override readonly className: string = "TeamPermissionNotFound";
-  static override readonly code: string = "TEAM_PERMISSION_NOT_FOUND";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["TEAM_PERMISSION_NOT_FOUND"];
-  static override readonly messageTemplates: readonly string[] = ["User {user_id} does not have permission {permission_id} in team {team_id}."];
-  declare readonly code: "TEAM_PERMISSION_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"TEAM_PERMISSION_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"TEAM_PERMISSION_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface TeamPermissionNotFound extends KnownError {
+  readonly code: "TEAM_PERMISSION_NOT_FOUND";
+  readonly details: KnownErrorDetails<"TEAM_PERMISSION_NOT_FOUND"> | undefined;
 }
 
 /**
  * `INVALID_SHARED_OAUTH_PROVIDER_ID` (HTTP 400).
  * Message: The shared OAuth provider with ID {provider_id} is not valid.
  */
-export class InvalidSharedOAuthProviderId extends KnownError {
-  static override readonly className: string = "InvalidSharedOAuthProviderId";
-  static override readonly code: string = "INVALID_SHARED_OAUTH_PROVIDER_ID";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_SHARED_OAUTH_PROVIDER_ID"];
-  static override readonly messageTemplates: readonly string[] = ["The shared OAuth provider with ID {provider_id} is not valid."];
-  declare readonly code: "INVALID_SHARED_OAUTH_PROVIDER_ID";
-  declare readonly details: KnownErrorDetails<"INVALID_SHARED_OAUTH_PROVIDER_ID"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_SHARED_OAUTH_PROVIDER_ID">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidSharedOAuthProviderId extends KnownError {
+  readonly code: "INVALID_SHARED_OAUTH_PROVIDER_ID";
+  readonly details: KnownErrorDetails<"INVALID_SHARED_OAUTH_PROVIDER_ID"> | undefined;
 }
 
 /**
  * `INVALID_STANDARD_OAUTH_PROVIDER_ID` (HTTP 400).
  * Message: The standard OAuth provider with ID {provider_id} is not valid.
  */
-export class InvalidStandardOAuthProviderId extends KnownError {
-  static override readonly className: string = "InvalidStandardOAuthProviderId";
-  static override readonly code: string = "INVALID_STANDARD_OAUTH_PROVIDER_ID";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_STANDARD_OAUTH_PROVIDER_ID"];
-  static override readonly messageTemplates: readonly string[] = ["The standard OAuth provider with ID {provider_id} is not valid."];
-  declare readonly code: "INVALID_STANDARD_OAUTH_PROVIDER_ID";
-  declare readonly details: KnownErrorDetails<"INVALID_STANDARD_OAUTH_PROVIDER_ID"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_STANDARD_OAUTH_PROVIDER_ID">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidStandardOAuthProviderId extends KnownError {
+  readonly code: "INVALID_STANDARD_OAUTH_PROVIDER_ID";
+  readonly details: KnownErrorDetails<"INVALID_STANDARD_OAUTH_PROVIDER_ID"> | undefined;
 }
 
 /**
  * `INVALID_AUTHORIZATION_CODE` (HTTP 400).
  * Message: The given authorization code is invalid.
  */
-export class InvalidAuthorizationCode extends KnownError {
-  static override readonly className: string = "InvalidAuthorizationCode";
-  static override readonly code: string = "INVALID_AUTHORIZATION_CODE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_AUTHORIZATION_CODE"];
-  static override readonly messageTemplates: readonly string[] = ["The given authorization code is invalid."];
-  declare readonly code: "INVALID_AUTHORIZATION_CODE";
-  declare readonly details: KnownErrorDetails<"INVALID_AUTHORIZATION_CODE"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_AUTHORIZATION_CODE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidAuthorizationCode extends KnownError {
+  readonly code: "INVALID_AUTHORIZATION_CODE";
+  readonly details: KnownErrorDetails<"INVALID_AUTHORIZATION_CODE"> | undefined;
 }
 
 /**
  * `OAUTH_PROVIDER_ACCESS_DENIED` (HTTP 400).
  * Message: The OAuth provider denied access to the user.
  */
-export class OAuthProviderAccessDenied extends KnownError {
-  static override readonly className: string = "OAuthProviderAccessDenied";
-  static override readonly code: string = "OAUTH_PROVIDER_ACCESS_DENIED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["OAUTH_PROVIDER_ACCESS_DENIED"];
-  static override readonly messageTemplates: readonly string[] = ["The OAuth provider denied access to the user."];
-  declare readonly code: "OAUTH_PROVIDER_ACCESS_DENIED";
-  declare readonly details: KnownErrorDetails<"OAUTH_PROVIDER_ACCESS_DENIED"> | undefined;
-  constructor(details?: KnownErrorDetails<"OAUTH_PROVIDER_ACCESS_DENIED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface OAuthProviderAccessDenied extends KnownError {
+  readonly code: "OAUTH_PROVIDER_ACCESS_DENIED";
+  readonly details: KnownErrorDetails<"OAUTH_PROVIDER_ACCESS_DENIED"> | undefined;
 }
 
 /**
  * `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE` (HTTP 409).
  * Message: The {type} ({contact_channel_value}) is already used for authentication by another account.
  */
-export class ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError {
-  static override readonly className: string = "ContactChannelAlreadyUsedForAuthBySomeoneElse";
-  static override readonly code: string = "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"];
-  static override readonly messageTemplates: readonly string[] = ["The {type} ({contact_channel_value}) is already used for authentication by another account.","This {type} is already used for authentication by another account."];
-  declare readonly code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE";
-  declare readonly details: KnownErrorDetails<"CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"> | undefined;
-  constructor(details?: KnownErrorDetails<"CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError {
+  readonly code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE";
+  readonly details: KnownErrorDetails<"CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"> | undefined;
 }
 
 /**
  * `INVALID_POLLING_CODE` (HTTP 400).
  * Message: The polling code is invalid or does not exist.
  */
-export class InvalidPollingCodeError extends KnownError {
-  static override readonly className: string = "InvalidPollingCodeError";
-  static override readonly code: string = "INVALID_POLLING_CODE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_POLLING_CODE"];
-  static override readonly messageTemplates: readonly string[] = ["The polling code is invalid or does not exist."];
-  declare readonly code: "INVALID_POLLING_CODE";
-  declare readonly details: KnownErrorDetails<"INVALID_POLLING_CODE"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_POLLING_CODE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidPollingCodeError extends KnownError {
+  readonly code: "INVALID_POLLING_CODE";
+  readonly details: KnownErrorDetails<"INVALID_POLLING_CODE"> | undefined;
 }
 
 /**
  * `CLI_AUTH_ERROR` (HTTP 400).
  * Message: CLI authentication failed.
  */
-export class CliAuthError extends KnownError {
-  static override readonly className: string = "CliAuthError";
-  static override readonly code: string = "CLI_AUTH_ERROR";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["CLI_AUTH_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["CLI authentication failed."];
-  declare readonly code: "CLI_AUTH_ERROR";
-  declare readonly details: KnownErrorDetails<"CLI_AUTH_ERROR"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLI_AUTH_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface CliAuthError extends KnownError {
+  readonly code: "CLI_AUTH_ERROR";
+  readonly details: KnownErrorDetails<"CLI_AUTH_ERROR"> | undefined;
 }
 
 /**
  * `CLI_AUTH_EXPIRED_ERROR` (HTTP 400).
  * Message: CLI authentication request expired. Please try again.
  */
-export class CliAuthExpiredError extends KnownError {
-  static override readonly className: string = "CliAuthExpiredError";
-  static override readonly code: string = "CLI_AUTH_EXPIRED_ERROR";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["CLI_AUTH_EXPIRED_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["CLI authentication request expired. Please try again."];
-  declare readonly code: "CLI_AUTH_EXPIRED_ERROR";
-  declare readonly details: KnownErrorDetails<"CLI_AUTH_EXPIRED_ERROR"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLI_AUTH_EXPIRED_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface CliAuthExpiredError extends KnownError {
+  readonly code: "CLI_AUTH_EXPIRED_ERROR";
+  readonly details: KnownErrorDetails<"CLI_AUTH_EXPIRED_ERROR"> | undefined;
 }
 
 /**
  * `CLI_AUTH_USED_ERROR` (HTTP 400).
  * Message: This authentication token has already been used.
  */
-export class CliAuthUsedError extends KnownError {
-  static override readonly className: string = "CliAuthUsedError";
-  static override readonly code: string = "CLI_AUTH_USED_ERROR";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["CLI_AUTH_USED_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["This authentication token has already been used."];
-  declare readonly code: "CLI_AUTH_USED_ERROR";
-  declare readonly details: KnownErrorDetails<"CLI_AUTH_USED_ERROR"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLI_AUTH_USED_ERROR">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface CliAuthUsedError extends KnownError {
+  readonly code: "CLI_AUTH_USED_ERROR";
+  readonly details: KnownErrorDetails<"CLI_AUTH_USED_ERROR"> | undefined;
 }
 
 /**
  * `API_KEY_NOT_VALID`: abstract parent; a test for it matches 5 descendant codes.
  * Message: API key not valid.
  */
-export class ApiKeyNotValid extends KnownError {
-  static override readonly className: string = "ApiKeyNotValid";
-  static override readonly code: string = "API_KEY_NOT_VALID";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["API_KEY_NOT_VALID"];
-  static override readonly messageTemplates: readonly string[] = ["API key not valid."];
-  declare readonly code: "API_KEY_NOT_VALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "WRONG_API_KEY_TYPE" | "API_KEY_NOT_FOUND" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
-  declare readonly details: KnownErrorDetails<"API_KEY_NOT_VALID"> | KnownErrorDetails<"API_KEY_EXPIRED"> | KnownErrorDetails<"API_KEY_REVOKED"> | KnownErrorDetails<"WRONG_API_KEY_TYPE"> | KnownErrorDetails<"API_KEY_NOT_FOUND"> | KnownErrorDetails<"PUBLIC_API_KEY_CANNOT_BE_REVOKED"> | undefined;
-  constructor(details?: KnownErrorDetails<"API_KEY_NOT_VALID">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ApiKeyNotValid extends KnownError {
+  readonly code: "API_KEY_NOT_VALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "WRONG_API_KEY_TYPE" | "API_KEY_NOT_FOUND" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
+  readonly details: KnownErrorDetails<"API_KEY_NOT_VALID"> | KnownErrorDetails<"API_KEY_EXPIRED"> | KnownErrorDetails<"API_KEY_REVOKED"> | KnownErrorDetails<"WRONG_API_KEY_TYPE"> | KnownErrorDetails<"API_KEY_NOT_FOUND"> | KnownErrorDetails<"PUBLIC_API_KEY_CANNOT_BE_REVOKED"> | undefined;
 }
 
 /**
  * `PERMISSION_ID_ALREADY_EXISTS` (HTTP 400).
  * Message: Permission with ID {permission_id|json} already exists. Choose a different ID.
  */
-export class PermissionIdAlreadyExists extends KnownError {
-  static override readonly className: string = "PermissionIdAlreadyExists";
-  static override readonly code: string = "PERMISSION_ID_ALREADY_EXISTS";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PERMISSION_ID_ALREADY_EXISTS"];
-  static override readonly messageTemplates: readonly string[] = ["Permission with ID {permission_id|json} already exists. Choose a different ID."];
-  declare readonly code: "PERMISSION_ID_ALREADY_EXISTS";
-  declare readonly details: KnownErrorDetails<"PERMISSION_ID_ALREADY_EXISTS"> | undefined;
-  constructor(details?: KnownErrorDetails<"PERMISSION_ID_ALREADY_EXISTS">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PermissionIdAlreadyExists extends KnownError {
+  readonly code: "PERMISSION_ID_ALREADY_EXISTS";
+  readonly details: KnownErrorDetails<"PERMISSION_ID_ALREADY_EXISTS"> | undefined;
 }
 
 /**
  * `INVALID_PROJECT_AUTHENTICATION`: abstract parent; a test for it matches 13 descendant codes.
  * Message: Invalid project authentication.
  */
-export class InvalidProjectAuthentication extends ProjectAuthenticationError {
-  static override readonly className: string = "InvalidProjectAuthentication";
-  static override readonly code: string = "INVALID_PROJECT_AUTHENTICATION";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Invalid project authentication."];
-  declare readonly code: "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
-  declare readonly details: KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION"> | KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_ACCESS_TYPE"> | KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidProjectAuthentication extends ProjectAuthenticationError {
+  readonly code: "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+  readonly details: KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION"> | KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_ACCESS_TYPE"> | KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | undefined;
 }
 
 /**
  * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 6 descendant codes.
  * Message: Project authentication required.
  */
-export class ProjectAuthenticationRequired extends ProjectAuthenticationError {
-  static override readonly className: string = "ProjectAuthenticationRequired";
-  static override readonly code: string = "PROJECT_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Project authentication required."];
-  declare readonly code: "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ProjectAuthenticationRequired extends ProjectAuthenticationError {
+  readonly code: "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `EXPECTED_INTERNAL_PROJECT` (HTTP 401), a `PROJECT_AUTHENTICATION_ERROR`.
  * Message: The project ID is expected to be internal.
  */
-export class ExpectedInternalProject extends ProjectAuthenticationError {
-  static override readonly className: string = "ExpectedInternalProject";
-  static override readonly code: string = "EXPECTED_INTERNAL_PROJECT";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["EXPECTED_INTERNAL_PROJECT","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The project ID is expected to be internal."];
-  declare readonly code: "EXPECTED_INTERNAL_PROJECT";
-  declare readonly details: KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT"> | undefined;
-  constructor(details?: KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ExpectedInternalProject extends ProjectAuthenticationError {
+  readonly code: "EXPECTED_INTERNAL_PROJECT";
+  readonly details: KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT"> | undefined;
 }
 
 /**
  * `INVALID_SESSION_AUTHENTICATION`: abstract parent; a test for it matches 4 descendant codes.
  * Message: Invalid session authentication.
  */
-export class InvalidSessionAuthentication extends SessionAuthenticationError {
-  static override readonly className: string = "InvalidSessionAuthentication";
-  static override readonly code: string = "INVALID_SESSION_AUTHENTICATION";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["INVALID_SESSION_AUTHENTICATION","SESSION_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Invalid session authentication."];
-  declare readonly code: "INVALID_SESSION_AUTHENTICATION" | "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"INVALID_SESSION_AUTHENTICATION"> | KnownErrorDetails<"INVALID_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_SESSION_AUTHENTICATION">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidSessionAuthentication extends SessionAuthenticationError {
+  readonly code: "INVALID_SESSION_AUTHENTICATION" | "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"INVALID_SESSION_AUTHENTICATION"> | KnownErrorDetails<"INVALID_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
 }
 
 /**
  * `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED` (HTTP 401), a `REFRESH_TOKEN_ERROR`.
  * Message: Refresh token not found for this project, or the session has expired/been revoked.
  */
-export class RefreshTokenNotFoundOrExpired extends RefreshTokenError {
-  static override readonly className: string = "RefreshTokenNotFoundOrExpired";
-  static override readonly code: string = "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED","REFRESH_TOKEN_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Refresh token not found for this project, or the session has expired/been revoked."];
-  declare readonly code: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
-  declare readonly details: KnownErrorDetails<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface RefreshTokenNotFoundOrExpired extends RefreshTokenError {
+  readonly code: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+  readonly details: KnownErrorDetails<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"> | undefined;
 }
 
 /**
  * `CANNOT_DELETE_CURRENT_SESSION` (HTTP 400), a `REFRESH_TOKEN_ERROR`.
  * Message: Cannot delete the current session.
  */
-export class CannotDeleteCurrentSession extends RefreshTokenError {
-  static override readonly className: string = "CannotDeleteCurrentSession";
-  static override readonly code: string = "CANNOT_DELETE_CURRENT_SESSION";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["CANNOT_DELETE_CURRENT_SESSION","REFRESH_TOKEN_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Cannot delete the current session."];
-  declare readonly code: "CANNOT_DELETE_CURRENT_SESSION";
-  declare readonly details: KnownErrorDetails<"CANNOT_DELETE_CURRENT_SESSION"> | undefined;
-  constructor(details?: KnownErrorDetails<"CANNOT_DELETE_CURRENT_SESSION">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface CannotDeleteCurrentSession extends RefreshTokenError {
+  readonly code: "CANNOT_DELETE_CURRENT_SESSION";
+  readonly details: KnownErrorDetails<"CANNOT_DELETE_CURRENT_SESSION"> | undefined;
 }
 
 /**
  * `PROVIDER_REJECTED` (HTTP 401), a `REFRESH_TOKEN_ERROR`.
  * Message: The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate.
  */
-export class ProviderRejected extends RefreshTokenError {
-  static override readonly className: string = "ProviderRejected";
-  static override readonly code: string = "PROVIDER_REJECTED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["PROVIDER_REJECTED","REFRESH_TOKEN_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate."];
-  declare readonly code: "PROVIDER_REJECTED";
-  declare readonly details: KnownErrorDetails<"PROVIDER_REJECTED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PROVIDER_REJECTED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ProviderRejected extends RefreshTokenError {
+  readonly code: "PROVIDER_REJECTED";
+  readonly details: KnownErrorDetails<"PROVIDER_REJECTED"> | undefined;
 }
 
 /**
  * `PASSWORD_TOO_SHORT` (HTTP 400), a `PASSWORD_REQUIREMENTS_NOT_MET`.
  * Message: Password too short. Minimum length is {min_length}.
  */
-export class PasswordTooShort extends PasswordRequirementsNotMet {
-  static override readonly className: string = "PasswordTooShort";
-  static override readonly code: string = "PASSWORD_TOO_SHORT";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSWORD_TOO_SHORT","PASSWORD_REQUIREMENTS_NOT_MET"];
-  static override readonly messageTemplates: readonly string[] = ["Password too short. Minimum length is {min_length}."];
-  declare readonly code: "PASSWORD_TOO_SHORT";
-  declare readonly details: KnownErrorDetails<"PASSWORD_TOO_SHORT"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSWORD_TOO_SHORT">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasswordTooShort extends PasswordRequirementsNotMet {
+  readonly code: "PASSWORD_TOO_SHORT";
+  readonly details: KnownErrorDetails<"PASSWORD_TOO_SHORT"> | undefined;
 }
 
 /**
  * `PASSWORD_TOO_LONG` (HTTP 400), a `PASSWORD_REQUIREMENTS_NOT_MET`.
  * Message: Password too long. Maximum length is {maxLength}.
  */
-export class PasswordTooLong extends PasswordRequirementsNotMet {
-  static override readonly className: string = "PasswordTooLong";
-  static override readonly code: string = "PASSWORD_TOO_LONG";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PASSWORD_TOO_LONG","PASSWORD_REQUIREMENTS_NOT_MET"];
-  static override readonly messageTemplates: readonly string[] = ["Password too long. Maximum length is {maxLength}."];
-  declare readonly code: "PASSWORD_TOO_LONG";
-  declare readonly details: KnownErrorDetails<"PASSWORD_TOO_LONG"> | undefined;
-  constructor(details?: KnownErrorDetails<"PASSWORD_TOO_LONG">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PasswordTooLong extends PasswordRequirementsNotMet {
+  readonly code: "PASSWORD_TOO_LONG";
+  readonly details: KnownErrorDetails<"PASSWORD_TOO_LONG"> | undefined;
 }
 
 /**
  * `VERIFICATION_CODE_NOT_FOUND` (HTTP 404), a `VERIFICATION_ERROR`.
  * Message: The verification code does not exist for this project.
  */
-export class VerificationCodeNotFound extends VerificationCodeError {
-  static override readonly className: string = "VerificationCodeNotFound";
-  static override readonly code: string = "VERIFICATION_CODE_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["VERIFICATION_CODE_NOT_FOUND","VERIFICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The verification code does not exist for this project."];
-  declare readonly code: "VERIFICATION_CODE_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"VERIFICATION_CODE_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"VERIFICATION_CODE_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface VerificationCodeNotFound extends VerificationCodeError {
+  readonly code: "VERIFICATION_CODE_NOT_FOUND";
+  readonly details: KnownErrorDetails<"VERIFICATION_CODE_NOT_FOUND"> | undefined;
 }
 
 /**
  * `VERIFICATION_CODE_EXPIRED` (HTTP 400), a `VERIFICATION_ERROR`.
  * Message: The verification code has expired.
  */
-export class VerificationCodeExpired extends VerificationCodeError {
-  static override readonly className: string = "VerificationCodeExpired";
-  static override readonly code: string = "VERIFICATION_CODE_EXPIRED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["VERIFICATION_CODE_EXPIRED","VERIFICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The verification code has expired."];
-  declare readonly code: "VERIFICATION_CODE_EXPIRED";
-  declare readonly details: KnownErrorDetails<"VERIFICATION_CODE_EXPIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"VERIFICATION_CODE_EXPIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface VerificationCodeExpired extends VerificationCodeError {
+  readonly code: "VERIFICATION_CODE_EXPIRED";
+  readonly details: KnownErrorDetails<"VERIFICATION_CODE_EXPIRED"> | undefined;
 }
 
 /**
  * `VERIFICATION_CODE_ALREADY_USED` (HTTP 409), a `VERIFICATION_ERROR`.
  * Message: The verification link has already been used.
  */
-export class VerificationCodeAlreadyUsed extends VerificationCodeError {
-  static override readonly className: string = "VerificationCodeAlreadyUsed";
-  static override readonly code: string = "VERIFICATION_CODE_ALREADY_USED";
-  static override readonly status: number | undefined = 409;
-  static override readonly codeChain: readonly string[] = ["VERIFICATION_CODE_ALREADY_USED","VERIFICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The verification link has already been used."];
-  declare readonly code: "VERIFICATION_CODE_ALREADY_USED";
-  declare readonly details: KnownErrorDetails<"VERIFICATION_CODE_ALREADY_USED"> | undefined;
-  constructor(details?: KnownErrorDetails<"VERIFICATION_CODE_ALREADY_USED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface VerificationCodeAlreadyUsed extends VerificationCodeError {
+  readonly code: "VERIFICATION_CODE_ALREADY_USED";
+  readonly details: KnownErrorDetails<"VERIFICATION_CODE_ALREADY_USED"> | undefined;
 }
 
 /**
  * `VERIFICATION_CODE_MAX_ATTEMPTS_REACHED` (HTTP 400), a `VERIFICATION_ERROR`.
  * Message: The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.
  */
-export class VerificationCodeMaxAttemptsReached extends VerificationCodeError {
-  static override readonly className: string = "VerificationCodeMaxAttemptsReached";
-  static override readonly code: string = "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED","VERIFICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The verification code nonce has reached the maximum number of attempts. This code is not valid anymore."];
-  declare readonly code: "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
-  declare readonly details: KnownErrorDetails<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"> | undefined;
-  constructor(details?: KnownErrorDetails<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface VerificationCodeMaxAttemptsReached extends VerificationCodeError {
+  readonly code: "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+  readonly details: KnownErrorDetails<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"> | undefined;
 }
 
 /**
  * `API_KEY_EXPIRED` (HTTP 401), a `API_KEY_NOT_VALID`.
  * Message: API key has expired.
  */
-export class ApiKeyExpired extends ApiKeyNotValid {
-  static override readonly className: string = "ApiKeyExpired";
-  static override readonly code: string = "API_KEY_EXPIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["API_KEY_EXPIRED","API_KEY_NOT_VALID"];
-  static override readonly messageTemplates: readonly string[] = ["API key has expired."];
-  declare readonly code: "API_KEY_EXPIRED";
-  declare readonly details: KnownErrorDetails<"API_KEY_EXPIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"API_KEY_EXPIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ApiKeyExpired extends ApiKeyNotValid {
+  readonly code: "API_KEY_EXPIRED";
+  readonly details: KnownErrorDetails<"API_KEY_EXPIRED"> | undefined;
 }
 
 /**
  * `API_KEY_REVOKED` (HTTP 401), a `API_KEY_NOT_VALID`.
  * Message: API key has been revoked.
  */
-export class ApiKeyRevoked extends ApiKeyNotValid {
-  static override readonly className: string = "ApiKeyRevoked";
-  static override readonly code: string = "API_KEY_REVOKED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["API_KEY_REVOKED","API_KEY_NOT_VALID"];
-  static override readonly messageTemplates: readonly string[] = ["API key has been revoked."];
-  declare readonly code: "API_KEY_REVOKED";
-  declare readonly details: KnownErrorDetails<"API_KEY_REVOKED"> | undefined;
-  constructor(details?: KnownErrorDetails<"API_KEY_REVOKED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ApiKeyRevoked extends ApiKeyNotValid {
+  readonly code: "API_KEY_REVOKED";
+  readonly details: KnownErrorDetails<"API_KEY_REVOKED"> | undefined;
 }
 
 /**
  * `WRONG_API_KEY_TYPE` (HTTP 400), a `API_KEY_NOT_VALID`.
  * Message: This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.
  */
-export class WrongApiKeyType extends ApiKeyNotValid {
-  static override readonly className: string = "WrongApiKeyType";
-  static override readonly code: string = "WRONG_API_KEY_TYPE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["WRONG_API_KEY_TYPE","API_KEY_NOT_VALID"];
-  static override readonly messageTemplates: readonly string[] = ["This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided."];
-  declare readonly code: "WRONG_API_KEY_TYPE";
-  declare readonly details: KnownErrorDetails<"WRONG_API_KEY_TYPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"WRONG_API_KEY_TYPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface WrongApiKeyType extends ApiKeyNotValid {
+  readonly code: "WRONG_API_KEY_TYPE";
+  readonly details: KnownErrorDetails<"WRONG_API_KEY_TYPE"> | undefined;
 }
 
 /**
  * `API_KEY_NOT_FOUND` (HTTP 404), a `API_KEY_NOT_VALID`.
  * Message: API key not found.
  */
-export class ApiKeyNotFound extends ApiKeyNotValid {
-  static override readonly className: string = "ApiKeyNotFound";
-  static override readonly code: string = "API_KEY_NOT_FOUND";
-  static override readonly status: number | undefined = 404;
-  static override readonly codeChain: readonly string[] = ["API_KEY_NOT_FOUND","API_KEY_NOT_VALID"];
-  static override readonly messageTemplates: readonly string[] = ["API key not found."];
-  declare readonly code: "API_KEY_NOT_FOUND";
-  declare readonly details: KnownErrorDetails<"API_KEY_NOT_FOUND"> | undefined;
-  constructor(details?: KnownErrorDetails<"API_KEY_NOT_FOUND">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ApiKeyNotFound extends ApiKeyNotValid {
+  readonly code: "API_KEY_NOT_FOUND";
+  readonly details: KnownErrorDetails<"API_KEY_NOT_FOUND"> | undefined;
 }
 
 /**
  * `PUBLIC_API_KEY_CANNOT_BE_REVOKED` (HTTP 400), a `API_KEY_NOT_VALID`.
  * Message: Public API keys cannot be revoked by the secretscanner endpoint.
  */
-export class PublicApiKeyCannotBeRevoked extends ApiKeyNotValid {
-  static override readonly className: string = "PublicApiKeyCannotBeRevoked";
-  static override readonly code: string = "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PUBLIC_API_KEY_CANNOT_BE_REVOKED","API_KEY_NOT_VALID"];
-  static override readonly messageTemplates: readonly string[] = ["Public API keys cannot be revoked by the secretscanner endpoint."];
-  declare readonly code: "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
-  declare readonly details: KnownErrorDetails<"PUBLIC_API_KEY_CANNOT_BE_REVOKED"> | undefined;
-  constructor(details?: KnownErrorDetails<"PUBLIC_API_KEY_CANNOT_BE_REVOKED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface PublicApiKeyCannotBeRevoked extends ApiKeyNotValid {
+  readonly code: "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
+  readonly details: KnownErrorDetails<"PUBLIC_API_KEY_CANNOT_BE_REVOKED"> | undefined;
 }
 
 /**
  * `PROJECT_KEY_WITHOUT_ACCESS_TYPE` (HTTP 400), a `INVALID_PROJECT_AUTHENTICATION`.
  * Message: Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate.
  */
-export class ProjectKeyWithoutAccessType extends InvalidProjectAuthentication {
-  static override readonly className: string = "ProjectKeyWithoutAccessType";
-  static override readonly code: string = "PROJECT_KEY_WITHOUT_ACCESS_TYPE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["PROJECT_KEY_WITHOUT_ACCESS_TYPE","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate."];
-  declare readonly code: "PROJECT_KEY_WITHOUT_ACCESS_TYPE";
-  declare readonly details: KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ProjectKeyWithoutAccessType extends InvalidProjectAuthentication {
+  readonly code: "PROJECT_KEY_WITHOUT_ACCESS_TYPE";
+  readonly details: KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | undefined;
 }
 
 /**
  * `INVALID_ACCESS_TYPE` (HTTP 400), a `INVALID_PROJECT_AUTHENTICATION`.
  * Message: The x-stack-access-type header must be 'client', 'server', or 'admin'.
  */
-export class InvalidAccessType extends InvalidProjectAuthentication {
-  static override readonly className: string = "InvalidAccessType";
-  static override readonly code: string = "INVALID_ACCESS_TYPE";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["INVALID_ACCESS_TYPE","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The x-stack-access-type header must be 'client', 'server', or 'admin'."];
-  declare readonly code: "INVALID_ACCESS_TYPE";
-  declare readonly details: KnownErrorDetails<"INVALID_ACCESS_TYPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_ACCESS_TYPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidAccessType extends InvalidProjectAuthentication {
+  readonly code: "INVALID_ACCESS_TYPE";
+  readonly details: KnownErrorDetails<"INVALID_ACCESS_TYPE"> | undefined;
 }
 
 /**
@@ -1728,17 +1104,9 @@ export class InvalidAccessType extends InvalidProjectAuthentication {
 
 For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
  */
-export class AccessTypeWithoutProjectId extends InvalidProjectAuthentication {
-  static override readonly className: string = "AccessTypeWithoutProjectId";
-  static override readonly code: string = "ACCESS_TYPE_WITHOUT_PROJECT_ID";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["ACCESS_TYPE_WITHOUT_PROJECT_ID","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"];
-  declare readonly code: "ACCESS_TYPE_WITHOUT_PROJECT_ID";
-  declare readonly details: KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | undefined;
-  constructor(details?: KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AccessTypeWithoutProjectId extends InvalidProjectAuthentication {
+  readonly code: "ACCESS_TYPE_WITHOUT_PROJECT_ID";
+  readonly details: KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | undefined;
 }
 
 /**
@@ -1747,455 +1115,519 @@ export class AccessTypeWithoutProjectId extends InvalidProjectAuthentication {
 
 For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
  */
-export class AccessTypeRequired extends InvalidProjectAuthentication {
-  static override readonly className: string = "AccessTypeRequired";
-  static override readonly code: string = "ACCESS_TYPE_REQUIRED";
-  static override readonly status: number | undefined = 400;
-  static override readonly codeChain: readonly string[] = ["ACCESS_TYPE_REQUIRED","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication"];
-  declare readonly code: "ACCESS_TYPE_REQUIRED";
-  declare readonly details: KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"ACCESS_TYPE_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AccessTypeRequired extends InvalidProjectAuthentication {
+  readonly code: "ACCESS_TYPE_REQUIRED";
+  readonly details: KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | undefined;
 }
 
 /**
  * `INSUFFICIENT_ACCESS_TYPE` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
  * Message: The x-stack-access-type header must be {allowed_access_types|quoted_or}, but was '{actual_access_type}'.
  */
-export class InsufficientAccessType extends InvalidProjectAuthentication {
-  static override readonly className: string = "InsufficientAccessType";
-  static override readonly code: string = "INSUFFICIENT_ACCESS_TYPE";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["INSUFFICIENT_ACCESS_TYPE","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The x-stack-access-type header must be {allowed_access_types|quoted_or}, but was '{actual_access_type}'."];
-  declare readonly code: "INSUFFICIENT_ACCESS_TYPE";
-  declare readonly details: KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | undefined;
-  constructor(details?: KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InsufficientAccessType extends InvalidProjectAuthentication {
+  readonly code: "INSUFFICIENT_ACCESS_TYPE";
+  readonly details: KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | undefined;
 }
 
 /**
  * `INVALID_PUBLISHABLE_CLIENT_KEY` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
  * Message: The publishable key is not valid for the project {project_id|json}. Does the project and/or the key exist?
  */
-export class InvalidPublishableClientKey extends InvalidProjectAuthentication {
-  static override readonly className: string = "InvalidPublishableClientKey";
-  static override readonly code: string = "INVALID_PUBLISHABLE_CLIENT_KEY";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["INVALID_PUBLISHABLE_CLIENT_KEY","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The publishable key is not valid for the project {project_id|json}. Does the project and/or the key exist?"];
-  declare readonly code: "INVALID_PUBLISHABLE_CLIENT_KEY";
-  declare readonly details: KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidPublishableClientKey extends InvalidProjectAuthentication {
+  readonly code: "INVALID_PUBLISHABLE_CLIENT_KEY";
+  readonly details: KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | undefined;
 }
 
 /**
  * `INVALID_SECRET_SERVER_KEY` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
  * Message: The secret server key is not valid for the project {project_id|json}. Does the project and/or the key exist?
  */
-export class InvalidSecretServerKey extends InvalidProjectAuthentication {
-  static override readonly className: string = "InvalidSecretServerKey";
-  static override readonly code: string = "INVALID_SECRET_SERVER_KEY";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["INVALID_SECRET_SERVER_KEY","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The secret server key is not valid for the project {project_id|json}. Does the project and/or the key exist?"];
-  declare readonly code: "INVALID_SECRET_SERVER_KEY";
-  declare readonly details: KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_SECRET_SERVER_KEY">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidSecretServerKey extends InvalidProjectAuthentication {
+  readonly code: "INVALID_SECRET_SERVER_KEY";
+  readonly details: KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | undefined;
 }
 
 /**
  * `INVALID_SUPER_SECRET_ADMIN_KEY` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
  * Message: The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?
  */
-export class InvalidSuperSecretAdminKey extends InvalidProjectAuthentication {
-  static override readonly className: string = "InvalidSuperSecretAdminKey";
-  static override readonly code: string = "INVALID_SUPER_SECRET_ADMIN_KEY";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["INVALID_SUPER_SECRET_ADMIN_KEY","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?"];
-  declare readonly code: "INVALID_SUPER_SECRET_ADMIN_KEY";
-  declare readonly details: KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidSuperSecretAdminKey extends InvalidProjectAuthentication {
+  readonly code: "INVALID_SUPER_SECRET_ADMIN_KEY";
+  readonly details: KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | undefined;
 }
 
 /**
  * `INVALID_ADMIN_ACCESS_TOKEN`: abstract parent; a test for it matches 4 descendant codes.
  * Message: Invalid admin access token.
  */
-export class InvalidAdminAccessToken extends InvalidProjectAuthentication {
-  static override readonly className: string = "InvalidAdminAccessToken";
-  static override readonly code: string = "INVALID_ADMIN_ACCESS_TOKEN";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["INVALID_ADMIN_ACCESS_TOKEN","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Invalid admin access token."];
-  declare readonly code: "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
-  declare readonly details: KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidAdminAccessToken extends InvalidProjectAuthentication {
+  readonly code: "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+  readonly details: KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | undefined;
 }
 
 /**
  * `CLIENT_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
  * Message: The publishable client key must be provided.
  */
-export class ClientAuthenticationRequired extends ProjectAuthenticationRequired {
-  static override readonly className: string = "ClientAuthenticationRequired";
-  static override readonly code: string = "CLIENT_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["CLIENT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The publishable client key must be provided."];
-  declare readonly code: "CLIENT_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ClientAuthenticationRequired extends ProjectAuthenticationRequired {
+  readonly code: "CLIENT_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
  * Message: The secret server key must be provided.
  */
-export class ServerAuthenticationRequired extends ProjectAuthenticationRequired {
-  static override readonly className: string = "ServerAuthenticationRequired";
-  static override readonly code: string = "SERVER_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["SERVER_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The secret server key must be provided."];
-  declare readonly code: "SERVER_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ServerAuthenticationRequired extends ProjectAuthenticationRequired {
+  readonly code: "SERVER_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
  * Message: Either the publishable client key or the secret server key must be provided.
  */
-export class ClientOrServerAuthenticationRequired extends ProjectAuthenticationRequired {
-  static override readonly className: string = "ClientOrServerAuthenticationRequired";
-  static override readonly code: string = "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Either the publishable client key or the secret server key must be provided."];
-  declare readonly code: "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ClientOrServerAuthenticationRequired extends ProjectAuthenticationRequired {
+  readonly code: "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
  * Message: Either the publishable client key or the super secret admin key must be provided.
  */
-export class ClientOrAdminAuthenticationRequired extends ProjectAuthenticationRequired {
-  static override readonly className: string = "ClientOrAdminAuthenticationRequired";
-  static override readonly code: string = "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Either the publishable client key or the super secret admin key must be provided."];
-  declare readonly code: "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ClientOrAdminAuthenticationRequired extends ProjectAuthenticationRequired {
+  readonly code: "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
  * Message: Either the publishable client key, the secret server key, or the super secret admin key must be provided.
  */
-export class ClientOrServerOrAdminAuthenticationRequired extends ProjectAuthenticationRequired {
-  static override readonly className: string = "ClientOrServerOrAdminAuthenticationRequired";
-  static override readonly code: string = "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Either the publishable client key, the secret server key, or the super secret admin key must be provided."];
-  declare readonly code: "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface ClientOrServerOrAdminAuthenticationRequired extends ProjectAuthenticationRequired {
+  readonly code: "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
  * Message: The super secret admin key must be provided.
  */
-export class AdminAuthenticationRequired extends ProjectAuthenticationRequired {
-  static override readonly className: string = "AdminAuthenticationRequired";
-  static override readonly code: string = "ADMIN_AUTHENTICATION_REQUIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["ADMIN_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_REQUIRED","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["The super secret admin key must be provided."];
-  declare readonly code: "ADMIN_AUTHENTICATION_REQUIRED";
-  declare readonly details: KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AdminAuthenticationRequired extends ProjectAuthenticationRequired {
+  readonly code: "ADMIN_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
  * `INVALID_ACCESS_TOKEN`: abstract parent; a test for it matches 3 descendant codes.
  * Message: Invalid access token.
  */
-export class InvalidAccessToken extends InvalidSessionAuthentication {
-  static override readonly className: string = "InvalidAccessToken";
-  static override readonly code: string = "INVALID_ACCESS_TOKEN";
-  static override readonly status: number | undefined = undefined;
-  static override readonly codeChain: readonly string[] = ["INVALID_ACCESS_TOKEN","INVALID_SESSION_AUTHENTICATION","SESSION_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Invalid access token."];
-  declare readonly code: "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"INVALID_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_ACCESS_TOKEN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidAccessToken extends InvalidSessionAuthentication {
+  readonly code: "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"INVALID_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
 }
 
 /**
  * `UNPARSABLE_ADMIN_ACCESS_TOKEN` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
  * Message: Admin access token is not parsable.
  */
-export class UnparsableAdminAccessToken extends InvalidAdminAccessToken {
-  static override readonly className: string = "UnparsableAdminAccessToken";
-  static override readonly code: string = "UNPARSABLE_ADMIN_ACCESS_TOKEN";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["UNPARSABLE_ADMIN_ACCESS_TOKEN","INVALID_ADMIN_ACCESS_TOKEN","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Admin access token is not parsable."];
-  declare readonly code: "UNPARSABLE_ADMIN_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UnparsableAdminAccessToken extends InvalidAdminAccessToken {
+  readonly code: "UNPARSABLE_ADMIN_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | undefined;
 }
 
 /**
  * `ADMIN_ACCESS_TOKEN_EXPIRED` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
  * Message: Admin access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
  */
-export class AdminAccessTokenExpired extends InvalidAdminAccessToken {
-  static override readonly className: string = "AdminAccessTokenExpired";
-  static override readonly code: string = "ADMIN_ACCESS_TOKEN_EXPIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["ADMIN_ACCESS_TOKEN_EXPIRED","INVALID_ADMIN_ACCESS_TOKEN","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Admin access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Admin access token has expired. Please refresh it and try again."];
-  declare readonly code: "ADMIN_ACCESS_TOKEN_EXPIRED";
-  declare readonly details: KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AdminAccessTokenExpired extends InvalidAdminAccessToken {
+  readonly code: "ADMIN_ACCESS_TOKEN_EXPIRED";
+  readonly details: KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | undefined;
 }
 
 /**
  * `INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
  * Message: Admin access tokens must be created on the internal project.
  */
-export class InvalidProjectForAdminAccessToken extends InvalidAdminAccessToken {
-  static override readonly className: string = "InvalidProjectForAdminAccessToken";
-  static override readonly code: string = "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN","INVALID_ADMIN_ACCESS_TOKEN","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Admin access tokens must be created on the internal project."];
-  declare readonly code: "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidProjectForAdminAccessToken extends InvalidAdminAccessToken {
+  readonly code: "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | undefined;
 }
 
 /**
  * `ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
  * Message: Admin access token does not have the required permissions to access this project.
  */
-export class AdminAccessTokenIsNotAdmin extends InvalidAdminAccessToken {
-  static override readonly className: string = "AdminAccessTokenIsNotAdmin";
-  static override readonly code: string = "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN","INVALID_ADMIN_ACCESS_TOKEN","INVALID_PROJECT_AUTHENTICATION","PROJECT_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Admin access token does not have the required permissions to access this project."];
-  declare readonly code: "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
-  declare readonly details: KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | undefined;
-  constructor(details?: KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AdminAccessTokenIsNotAdmin extends InvalidAdminAccessToken {
+  readonly code: "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+  readonly details: KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | undefined;
 }
 
 /**
  * `UNPARSABLE_ACCESS_TOKEN` (HTTP 401), a `INVALID_ACCESS_TOKEN`.
  * Message: Access token is not parsable.
  */
-export class UnparsableAccessToken extends InvalidAccessToken {
-  static override readonly className: string = "UnparsableAccessToken";
-  static override readonly code: string = "UNPARSABLE_ACCESS_TOKEN";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["UNPARSABLE_ACCESS_TOKEN","INVALID_ACCESS_TOKEN","INVALID_SESSION_AUTHENTICATION","SESSION_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Access token is not parsable."];
-  declare readonly code: "UNPARSABLE_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface UnparsableAccessToken extends InvalidAccessToken {
+  readonly code: "UNPARSABLE_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"UNPARSABLE_ACCESS_TOKEN"> | undefined;
 }
 
 /**
  * `ACCESS_TOKEN_EXPIRED` (HTTP 401), a `INVALID_ACCESS_TOKEN`.
  * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
  */
-export class AccessTokenExpired extends InvalidAccessToken {
-  static override readonly className: string = "AccessTokenExpired";
-  static override readonly code: string = "ACCESS_TOKEN_EXPIRED";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["ACCESS_TOKEN_EXPIRED","INVALID_ACCESS_TOKEN","INVALID_SESSION_AUTHENTICATION","SESSION_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Access token has expired. Please refresh it and try again."];
-  declare readonly code: "ACCESS_TOKEN_EXPIRED";
-  declare readonly details: KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | undefined;
-  constructor(details?: KnownErrorDetails<"ACCESS_TOKEN_EXPIRED">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface AccessTokenExpired extends InvalidAccessToken {
+  readonly code: "ACCESS_TOKEN_EXPIRED";
+  readonly details: KnownErrorDetails<"ACCESS_TOKEN_EXPIRED"> | undefined;
 }
 
 /**
  * `INVALID_PROJECT_FOR_ACCESS_TOKEN` (HTTP 401), a `INVALID_ACCESS_TOKEN`.
  * Message: Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}.
  */
-export class InvalidProjectForAccessToken extends InvalidAccessToken {
-  static override readonly className: string = "InvalidProjectForAccessToken";
-  static override readonly code: string = "INVALID_PROJECT_FOR_ACCESS_TOKEN";
-  static override readonly status: number | undefined = 401;
-  static override readonly codeChain: readonly string[] = ["INVALID_PROJECT_FOR_ACCESS_TOKEN","INVALID_ACCESS_TOKEN","INVALID_SESSION_AUTHENTICATION","SESSION_AUTHENTICATION_ERROR"];
-  static override readonly messageTemplates: readonly string[] = ["Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}."];
-  declare readonly code: "INVALID_PROJECT_FOR_ACCESS_TOKEN";
-  declare readonly details: KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
-  constructor(details?: KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN">, init?: KnownErrorInit) {
-    super(details as never, init);
-  }
+export interface InvalidProjectForAccessToken extends InvalidAccessToken {
+  readonly code: "INVALID_PROJECT_FOR_ACCESS_TOKEN";
+  readonly details: KnownErrorDetails<"INVALID_PROJECT_FOR_ACCESS_TOKEN"> | undefined;
 }
+
+// TABLE
+
+/** The class of a code: its instances, and the details its constructor takes. */
+type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;
+
+// [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]
+const [byCode, byName] = defineKnownErrors([
+  ["UNSUPPORTED_ERROR",500,"An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}"],
+  ["BODY_PARSING_ERROR",400,"Invalid JSON in request body"],
+  ["SCHEMA_ERROR",400,["{message}","Request validation failed."]],
+  ["ALL_OVERLOADS_FAILED",400,["This endpoint has multiple overloads, but they all failed to process the request.{overload_errors|overloads}","This endpoint has multiple overloads, but they all failed to process the request."]],
+  ["PROJECT_AUTHENTICATION_ERROR",0,"Project authentication failed."],
+  ["SESSION_AUTHENTICATION_ERROR",0,"Session authentication failed."],
+  ["REFRESH_TOKEN_ERROR",0,"Refresh token error."],
+  ["USER_EMAIL_ALREADY_EXISTS",409,"A user with email {email|json} already exists.","","UserWithEmailAlreadyExists"],
+  ["EMAIL_NOT_VERIFIED",400,"The email is not verified."],
+  ["CANNOT_GET_OWN_USER_WITHOUT_USER",400,"You have specified 'me' as a userId, but did not provide authentication for a user."],
+  ["USER_ID_DOES_NOT_EXIST",400,"The given user with the ID {user_id} does not exist."],
+  ["USER_NOT_FOUND",404,"User not found."],
+  ["PROJECT_NOT_FOUND",404,"Project {project_id} not found or is not accessible with the current user."],
+  ["SIGN_UP_NOT_ENABLED",400,"Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."],
+  ["PASSWORD_AUTHENTICATION_NOT_ENABLED",400,"Password authentication is not enabled for this project."],
+  ["PASSKEY_AUTHENTICATION_NOT_ENABLED",400,"Passkey authentication is not enabled for this project."],
+  ["ANONYMOUS_ACCOUNTS_NOT_ENABLED",400,"Anonymous accounts are not enabled for this project."],
+  ["EMAIL_PASSWORD_MISMATCH",400,"Wrong e-mail or password."],
+  ["REDIRECT_URL_NOT_WHITELISTED",400,"Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?"],
+  ["PASSWORD_REQUIREMENTS_NOT_MET",0,"Password requirements not met."],
+  ["USER_DOES_NOT_HAVE_PASSWORD",400,"This user does not have password authentication enabled."],
+  ["VERIFICATION_ERROR",0,"Verification code error.","","VerificationCodeError"],
+  ["PASSWORD_CONFIRMATION_MISMATCH",400,"Passwords do not match."],
+  ["EMAIL_ALREADY_VERIFIED",409,"The e-mail is already verified."],
+  ["EMAIL_NOT_ASSOCIATED_WITH_USER",400,"The e-mail is not associated with a user that could log in with that e-mail."],
+  ["EMAIL_IS_NOT_PRIMARY_EMAIL",400,"The given e-mail ({email}) must equal the user's primary e-mail ({primary_email})."],
+  ["PASSKEY_REGISTRATION_FAILED",400,"Passkey registration failed."],
+  ["PASSKEY_WEBAUTHN_ERROR",400,["{message}","WebAuthn error."],"","PasskeyWebAuthnError"],
+  ["PASSKEY_AUTHENTICATION_FAILED",400,"Passkey authentication failed."],
+  ["PERMISSION_NOT_FOUND",404,"Permission {permission_id|json} not found. Make sure you created it on the dashboard."],
+  ["WRONG_PERMISSION_SCOPE",404,"Permission {permission_id|json} not found. (It was found for a different scope {actual_scope|json}, but scope {expected_scope|json} was expected.)","","PermissionScopeMismatch"],
+  ["CONTAINED_PERMISSION_NOT_FOUND",400,"Contained permission with ID {permission_id|json} not found. Make sure you created it on the dashboard."],
+  ["TEAM_NOT_FOUND",404,"Team {team_id} not found."],
+  ["TEAM_ALREADY_EXISTS",409,"Team {team_id} already exists."],
+  ["TEAM_MEMBERSHIP_NOT_FOUND",404,"User {user_id} is not found in team {team_id}."],
+  ["EMAIL_TEMPLATE_ALREADY_EXISTS",409,"Email template already exists."],
+  ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",400,"The OAuth connection is not connected to any user.","","OAuthConnectionNotConnectedToUser"],
+  ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",409,"The OAuth connection is already connected to another user.","","OAuthConnectionAlreadyConnectedToAnotherUser"],
+  ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",400,"The OAuth connection does not have the required scope.","","OAuthConnectionDoesNotHaveRequiredScope"],
+  ["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes.","","OAuthExtraScopeNotAvailableWithSharedOAuthKeys"],
+  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens.","","OAuthAccessTokenNotAvailableWithSharedOAuthKeys"],
+  ["INVALID_OAUTH_CLIENT_ID_OR_SECRET",400,"The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key.","","InvalidOAuthClientIdOrSecret"],
+  ["INVALID_SCOPE",400,"The requested scope is not a valid OAuth scope for Stack."],
+  ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",409,"The user is already connected to another OAuth account. Did you maybe selected the wrong account?","","UserAlreadyConnectedToAnotherOAuthConnection"],
+  ["OUTER_OAUTH_TIMEOUT",408,"The OAuth flow has timed out. Please sign in again.","","OuterOAuthTimeout"],
+  ["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",400,"The OAuth provider is not found or not enabled.","","OAuthProviderNotFoundOrNotEnabled"],
+  ["MULTI_FACTOR_AUTHENTICATION_REQUIRED",400,"Multi-factor authentication is required for this user."],
+  ["INVALID_TOTP_CODE",400,"The TOTP code is invalid. Please try again."],
+  ["USER_AUTHENTICATION_REQUIRED",401,"User authentication required for this endpoint."],
+  ["TEAM_MEMBERSHIP_ALREADY_EXISTS",409,"Team membership already exists."],
+  ["PROJECT_PERMISSION_REQUIRED",401,"User {user_id} does not have permission {permission_id}."],
+  ["TEAM_PERMISSION_REQUIRED",401,"User {user_id} does not have permission {permission_id} in team {team_id}."],
+  ["TEAM_PERMISSION_NOT_FOUND",401,"User {user_id} does not have permission {permission_id} in team {team_id}."],
+  ["INVALID_SHARED_OAUTH_PROVIDER_ID",400,"The shared OAuth provider with ID {provider_id} is not valid.","","InvalidSharedOAuthProviderId"],
+  ["INVALID_STANDARD_OAUTH_PROVIDER_ID",400,"The standard OAuth provider with ID {provider_id} is not valid.","","InvalidStandardOAuthProviderId"],
+  ["INVALID_AUTHORIZATION_CODE",400,"The given authorization code is invalid."],
+  ["OAUTH_PROVIDER_ACCESS_DENIED",400,"The OAuth provider denied access to the user.","","OAuthProviderAccessDenied"],
+  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",409,["The {type} ({contact_channel_value}) is already used for authentication by another account.","This {type} is already used for authentication by another account."]],
+  ["INVALID_POLLING_CODE",400,"The polling code is invalid or does not exist.","","InvalidPollingCodeError"],
+  ["CLI_AUTH_ERROR",400,"CLI authentication failed."],
+  ["CLI_AUTH_EXPIRED_ERROR",400,"CLI authentication request expired. Please try again."],
+  ["CLI_AUTH_USED_ERROR",400,"This authentication token has already been used."],
+  ["API_KEY_NOT_VALID",0,"API key not valid."],
+  ["PERMISSION_ID_ALREADY_EXISTS",400,"Permission with ID {permission_id|json} already exists. Choose a different ID."],
+  ["INVALID_PROJECT_AUTHENTICATION",0,"Invalid project authentication.","PROJECT_AUTHENTICATION_ERROR"],
+  ["PROJECT_AUTHENTICATION_REQUIRED",0,"Project authentication required.","PROJECT_AUTHENTICATION_ERROR"],
+  ["EXPECTED_INTERNAL_PROJECT",401,"The project ID is expected to be internal.","PROJECT_AUTHENTICATION_ERROR"],
+  ["INVALID_SESSION_AUTHENTICATION",0,"Invalid session authentication.","SESSION_AUTHENTICATION_ERROR"],
+  ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",401,"Refresh token not found for this project, or the session has expired/been revoked.","REFRESH_TOKEN_ERROR"],
+  ["CANNOT_DELETE_CURRENT_SESSION",400,"Cannot delete the current session.","REFRESH_TOKEN_ERROR"],
+  ["PROVIDER_REJECTED",401,"The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate.","REFRESH_TOKEN_ERROR"],
+  ["PASSWORD_TOO_SHORT",400,"Password too short. Minimum length is {min_length}.","PASSWORD_REQUIREMENTS_NOT_MET"],
+  ["PASSWORD_TOO_LONG",400,"Password too long. Maximum length is {maxLength}.","PASSWORD_REQUIREMENTS_NOT_MET"],
+  ["VERIFICATION_CODE_NOT_FOUND",404,"The verification code does not exist for this project.","VERIFICATION_ERROR"],
+  ["VERIFICATION_CODE_EXPIRED",400,"The verification code has expired.","VERIFICATION_ERROR"],
+  ["VERIFICATION_CODE_ALREADY_USED",409,"The verification link has already been used.","VERIFICATION_ERROR"],
+  ["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",400,"The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.","VERIFICATION_ERROR"],
+  ["API_KEY_EXPIRED",401,"API key has expired.","API_KEY_NOT_VALID"],
+  ["API_KEY_REVOKED",401,"API key has been revoked.","API_KEY_NOT_VALID"],
+  ["WRONG_API_KEY_TYPE",400,"This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.","API_KEY_NOT_VALID"],
+  ["API_KEY_NOT_FOUND",404,"API key not found.","API_KEY_NOT_VALID"],
+  ["PUBLIC_API_KEY_CANNOT_BE_REVOKED",400,"Public API keys cannot be revoked by the secretscanner endpoint.","API_KEY_NOT_VALID"],
+  ["PROJECT_KEY_WITHOUT_ACCESS_TYPE",400,"Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate.","INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_ACCESS_TYPE",400,"The x-stack-access-type header must be 'client', 'server', or 'admin'.","INVALID_PROJECT_AUTHENTICATION"],
+  ["ACCESS_TYPE_WITHOUT_PROJECT_ID",400,"The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication","INVALID_PROJECT_AUTHENTICATION"],
+  ["ACCESS_TYPE_REQUIRED",400,"You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication","INVALID_PROJECT_AUTHENTICATION"],
+  ["INSUFFICIENT_ACCESS_TYPE",401,"The x-stack-access-type header must be {allowed_access_types|quoted_or}, but was '{actual_access_type}'.","INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_PUBLISHABLE_CLIENT_KEY",401,"The publishable key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_SECRET_SERVER_KEY",401,"The secret server key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_SUPER_SECRET_ADMIN_KEY",401,"The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_ADMIN_ACCESS_TOKEN",0,"Invalid admin access token.","INVALID_PROJECT_AUTHENTICATION"],
+  ["CLIENT_AUTHENTICATION_REQUIRED",401,"The publishable client key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["SERVER_AUTHENTICATION_REQUIRED",401,"The secret server key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the secret server key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"Either the publishable client key, the secret server key, or the super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["ADMIN_AUTHENTICATION_REQUIRED",401,"The super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["INVALID_ACCESS_TOKEN",0,"Invalid access token.","INVALID_SESSION_AUTHENTICATION"],
+  ["UNPARSABLE_ADMIN_ACCESS_TOKEN",401,"Admin access token is not parsable.","INVALID_ADMIN_ACCESS_TOKEN"],
+  ["ADMIN_ACCESS_TOKEN_EXPIRED",401,["Admin access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Admin access token has expired. Please refresh it and try again."],"INVALID_ADMIN_ACCESS_TOKEN"],
+  ["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",401,"Admin access tokens must be created on the internal project.","INVALID_ADMIN_ACCESS_TOKEN"],
+  ["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",401,"Admin access token does not have the required permissions to access this project.","INVALID_ADMIN_ACCESS_TOKEN"],
+  ["UNPARSABLE_ACCESS_TOKEN",401,"Access token is not parsable.","INVALID_ACCESS_TOKEN"],
+  ["ACCESS_TOKEN_EXPIRED",401,["Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Access token has expired. Please refresh it and try again."],"INVALID_ACCESS_TOKEN"],
+  ["INVALID_PROJECT_FOR_ACCESS_TOKEN",401,"Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}.","INVALID_ACCESS_TOKEN"],
+]);
 
 // REGISTRY
 
 /** The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`). */
-export const KnownErrors = {
-  UnsupportedError,
-  BodyParsingError,
-  SchemaError,
-  AllOverloadsFailed,
-  ProjectAuthenticationError,
-  InvalidProjectAuthentication,
-  ProjectKeyWithoutAccessType,
-  InvalidAccessType,
-  AccessTypeWithoutProjectId,
-  AccessTypeRequired,
-  InsufficientAccessType,
-  InvalidPublishableClientKey,
-  InvalidSecretServerKey,
-  InvalidSuperSecretAdminKey,
-  InvalidAdminAccessToken,
-  UnparsableAdminAccessToken,
-  AdminAccessTokenExpired,
-  InvalidProjectForAdminAccessToken,
-  AdminAccessTokenIsNotAdmin,
-  ProjectAuthenticationRequired,
-  ClientAuthenticationRequired,
-  ServerAuthenticationRequired,
-  ClientOrServerAuthenticationRequired,
-  ClientOrAdminAuthenticationRequired,
-  ClientOrServerOrAdminAuthenticationRequired,
-  AdminAuthenticationRequired,
-  ExpectedInternalProject,
-  SessionAuthenticationError,
-  InvalidSessionAuthentication,
-  InvalidAccessToken,
-  UnparsableAccessToken,
-  AccessTokenExpired,
-  InvalidProjectForAccessToken,
-  RefreshTokenError,
-  RefreshTokenNotFoundOrExpired,
-  CannotDeleteCurrentSession,
-  ProviderRejected,
-  UserWithEmailAlreadyExists,
-  EmailNotVerified,
-  CannotGetOwnUserWithoutUser,
-  UserIdDoesNotExist,
-  UserNotFound,
-  ProjectNotFound,
-  SignUpNotEnabled,
-  PasswordAuthenticationNotEnabled,
-  PasskeyAuthenticationNotEnabled,
-  AnonymousAccountsNotEnabled,
-  EmailPasswordMismatch,
-  RedirectUrlNotWhitelisted,
-  PasswordRequirementsNotMet,
-  PasswordTooShort,
-  PasswordTooLong,
-  UserDoesNotHavePassword,
-  VerificationCodeError,
-  VerificationCodeNotFound,
-  VerificationCodeExpired,
-  VerificationCodeAlreadyUsed,
-  VerificationCodeMaxAttemptsReached,
-  PasswordConfirmationMismatch,
-  EmailAlreadyVerified,
-  EmailNotAssociatedWithUser,
-  EmailIsNotPrimaryEmail,
-  PasskeyRegistrationFailed,
-  PasskeyWebAuthnError,
-  PasskeyAuthenticationFailed,
-  PermissionNotFound,
-  PermissionScopeMismatch,
-  ContainedPermissionNotFound,
-  TeamNotFound,
-  TeamAlreadyExists,
-  TeamMembershipNotFound,
-  EmailTemplateAlreadyExists,
-  OAuthConnectionNotConnectedToUser,
-  OAuthConnectionAlreadyConnectedToAnotherUser,
-  OAuthConnectionDoesNotHaveRequiredScope,
-  OAuthExtraScopeNotAvailableWithSharedOAuthKeys,
-  OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
-  InvalidOAuthClientIdOrSecret,
-  InvalidScope,
-  UserAlreadyConnectedToAnotherOAuthConnection,
-  OuterOAuthTimeout,
-  OAuthProviderNotFoundOrNotEnabled,
-  MultiFactorAuthenticationRequired,
-  InvalidTotpCode,
-  UserAuthenticationRequired,
-  TeamMembershipAlreadyExists,
-  ProjectPermissionRequired,
-  TeamPermissionRequired,
-  TeamPermissionNotFound,
-  InvalidSharedOAuthProviderId,
-  InvalidStandardOAuthProviderId,
-  InvalidAuthorizationCode,
-  OAuthProviderAccessDenied,
-  ContactChannelAlreadyUsedForAuthBySomeoneElse,
-  InvalidPollingCodeError,
-  CliAuthError,
-  CliAuthExpiredError,
-  CliAuthUsedError,
-  ApiKeyNotValid,
-  ApiKeyExpired,
-  ApiKeyRevoked,
-  WrongApiKeyType,
-  ApiKeyNotFound,
-  PublicApiKeyCannotBeRevoked,
-  PermissionIdAlreadyExists,
-} as const;
+export const KnownErrors = byName as {
+  readonly UnsupportedError: KnownErrorClassOf<"UNSUPPORTED_ERROR">;
+  readonly BodyParsingError: KnownErrorClassOf<"BODY_PARSING_ERROR">;
+  readonly SchemaError: KnownErrorClassOf<"SCHEMA_ERROR">;
+  readonly AllOverloadsFailed: KnownErrorClassOf<"ALL_OVERLOADS_FAILED">;
+  readonly ProjectAuthenticationError: KnownErrorClassOf<"PROJECT_AUTHENTICATION_ERROR">;
+  readonly InvalidProjectAuthentication: KnownErrorClassOf<"INVALID_PROJECT_AUTHENTICATION">;
+  readonly ProjectKeyWithoutAccessType: KnownErrorClassOf<"PROJECT_KEY_WITHOUT_ACCESS_TYPE">;
+  readonly InvalidAccessType: KnownErrorClassOf<"INVALID_ACCESS_TYPE">;
+  readonly AccessTypeWithoutProjectId: KnownErrorClassOf<"ACCESS_TYPE_WITHOUT_PROJECT_ID">;
+  readonly AccessTypeRequired: KnownErrorClassOf<"ACCESS_TYPE_REQUIRED">;
+  readonly InsufficientAccessType: KnownErrorClassOf<"INSUFFICIENT_ACCESS_TYPE">;
+  readonly InvalidPublishableClientKey: KnownErrorClassOf<"INVALID_PUBLISHABLE_CLIENT_KEY">;
+  readonly InvalidSecretServerKey: KnownErrorClassOf<"INVALID_SECRET_SERVER_KEY">;
+  readonly InvalidSuperSecretAdminKey: KnownErrorClassOf<"INVALID_SUPER_SECRET_ADMIN_KEY">;
+  readonly InvalidAdminAccessToken: KnownErrorClassOf<"INVALID_ADMIN_ACCESS_TOKEN">;
+  readonly UnparsableAdminAccessToken: KnownErrorClassOf<"UNPARSABLE_ADMIN_ACCESS_TOKEN">;
+  readonly AdminAccessTokenExpired: KnownErrorClassOf<"ADMIN_ACCESS_TOKEN_EXPIRED">;
+  readonly InvalidProjectForAdminAccessToken: KnownErrorClassOf<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN">;
+  readonly AdminAccessTokenIsNotAdmin: KnownErrorClassOf<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN">;
+  readonly ProjectAuthenticationRequired: KnownErrorClassOf<"PROJECT_AUTHENTICATION_REQUIRED">;
+  readonly ClientAuthenticationRequired: KnownErrorClassOf<"CLIENT_AUTHENTICATION_REQUIRED">;
+  readonly ServerAuthenticationRequired: KnownErrorClassOf<"SERVER_AUTHENTICATION_REQUIRED">;
+  readonly ClientOrServerAuthenticationRequired: KnownErrorClassOf<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED">;
+  readonly ClientOrAdminAuthenticationRequired: KnownErrorClassOf<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED">;
+  readonly ClientOrServerOrAdminAuthenticationRequired: KnownErrorClassOf<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED">;
+  readonly AdminAuthenticationRequired: KnownErrorClassOf<"ADMIN_AUTHENTICATION_REQUIRED">;
+  readonly ExpectedInternalProject: KnownErrorClassOf<"EXPECTED_INTERNAL_PROJECT">;
+  readonly SessionAuthenticationError: KnownErrorClassOf<"SESSION_AUTHENTICATION_ERROR">;
+  readonly InvalidSessionAuthentication: KnownErrorClassOf<"INVALID_SESSION_AUTHENTICATION">;
+  readonly InvalidAccessToken: KnownErrorClassOf<"INVALID_ACCESS_TOKEN">;
+  readonly UnparsableAccessToken: KnownErrorClassOf<"UNPARSABLE_ACCESS_TOKEN">;
+  readonly AccessTokenExpired: KnownErrorClassOf<"ACCESS_TOKEN_EXPIRED">;
+  readonly InvalidProjectForAccessToken: KnownErrorClassOf<"INVALID_PROJECT_FOR_ACCESS_TOKEN">;
+  readonly RefreshTokenError: KnownErrorClassOf<"REFRESH_TOKEN_ERROR">;
+  readonly RefreshTokenNotFoundOrExpired: KnownErrorClassOf<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED">;
+  readonly CannotDeleteCurrentSession: KnownErrorClassOf<"CANNOT_DELETE_CURRENT_SESSION">;
+  readonly ProviderRejected: KnownErrorClassOf<"PROVIDER_REJECTED">;
+  readonly UserWithEmailAlreadyExists: KnownErrorClassOf<"USER_EMAIL_ALREADY_EXISTS">;
+  readonly EmailNotVerified: KnownErrorClassOf<"EMAIL_NOT_VERIFIED">;
+  readonly CannotGetOwnUserWithoutUser: KnownErrorClassOf<"CANNOT_GET_OWN_USER_WITHOUT_USER">;
+  readonly UserIdDoesNotExist: KnownErrorClassOf<"USER_ID_DOES_NOT_EXIST">;
+  readonly UserNotFound: KnownErrorClassOf<"USER_NOT_FOUND">;
+  readonly ProjectNotFound: KnownErrorClassOf<"PROJECT_NOT_FOUND">;
+  readonly SignUpNotEnabled: KnownErrorClassOf<"SIGN_UP_NOT_ENABLED">;
+  readonly PasswordAuthenticationNotEnabled: KnownErrorClassOf<"PASSWORD_AUTHENTICATION_NOT_ENABLED">;
+  readonly PasskeyAuthenticationNotEnabled: KnownErrorClassOf<"PASSKEY_AUTHENTICATION_NOT_ENABLED">;
+  readonly AnonymousAccountsNotEnabled: KnownErrorClassOf<"ANONYMOUS_ACCOUNTS_NOT_ENABLED">;
+  readonly EmailPasswordMismatch: KnownErrorClassOf<"EMAIL_PASSWORD_MISMATCH">;
+  readonly RedirectUrlNotWhitelisted: KnownErrorClassOf<"REDIRECT_URL_NOT_WHITELISTED">;
+  readonly PasswordRequirementsNotMet: KnownErrorClassOf<"PASSWORD_REQUIREMENTS_NOT_MET">;
+  readonly PasswordTooShort: KnownErrorClassOf<"PASSWORD_TOO_SHORT">;
+  readonly PasswordTooLong: KnownErrorClassOf<"PASSWORD_TOO_LONG">;
+  readonly UserDoesNotHavePassword: KnownErrorClassOf<"USER_DOES_NOT_HAVE_PASSWORD">;
+  readonly VerificationCodeError: KnownErrorClassOf<"VERIFICATION_ERROR">;
+  readonly VerificationCodeNotFound: KnownErrorClassOf<"VERIFICATION_CODE_NOT_FOUND">;
+  readonly VerificationCodeExpired: KnownErrorClassOf<"VERIFICATION_CODE_EXPIRED">;
+  readonly VerificationCodeAlreadyUsed: KnownErrorClassOf<"VERIFICATION_CODE_ALREADY_USED">;
+  readonly VerificationCodeMaxAttemptsReached: KnownErrorClassOf<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED">;
+  readonly PasswordConfirmationMismatch: KnownErrorClassOf<"PASSWORD_CONFIRMATION_MISMATCH">;
+  readonly EmailAlreadyVerified: KnownErrorClassOf<"EMAIL_ALREADY_VERIFIED">;
+  readonly EmailNotAssociatedWithUser: KnownErrorClassOf<"EMAIL_NOT_ASSOCIATED_WITH_USER">;
+  readonly EmailIsNotPrimaryEmail: KnownErrorClassOf<"EMAIL_IS_NOT_PRIMARY_EMAIL">;
+  readonly PasskeyRegistrationFailed: KnownErrorClassOf<"PASSKEY_REGISTRATION_FAILED">;
+  readonly PasskeyWebAuthnError: KnownErrorClassOf<"PASSKEY_WEBAUTHN_ERROR">;
+  readonly PasskeyAuthenticationFailed: KnownErrorClassOf<"PASSKEY_AUTHENTICATION_FAILED">;
+  readonly PermissionNotFound: KnownErrorClassOf<"PERMISSION_NOT_FOUND">;
+  readonly PermissionScopeMismatch: KnownErrorClassOf<"WRONG_PERMISSION_SCOPE">;
+  readonly ContainedPermissionNotFound: KnownErrorClassOf<"CONTAINED_PERMISSION_NOT_FOUND">;
+  readonly TeamNotFound: KnownErrorClassOf<"TEAM_NOT_FOUND">;
+  readonly TeamAlreadyExists: KnownErrorClassOf<"TEAM_ALREADY_EXISTS">;
+  readonly TeamMembershipNotFound: KnownErrorClassOf<"TEAM_MEMBERSHIP_NOT_FOUND">;
+  readonly EmailTemplateAlreadyExists: KnownErrorClassOf<"EMAIL_TEMPLATE_ALREADY_EXISTS">;
+  readonly OAuthConnectionNotConnectedToUser: KnownErrorClassOf<"OAUTH_CONNECTION_NOT_CONNECTED_TO_USER">;
+  readonly OAuthConnectionAlreadyConnectedToAnotherUser: KnownErrorClassOf<"OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER">;
+  readonly OAuthConnectionDoesNotHaveRequiredScope: KnownErrorClassOf<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE">;
+  readonly OAuthExtraScopeNotAvailableWithSharedOAuthKeys: KnownErrorClassOf<"OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS">;
+  readonly OAuthAccessTokenNotAvailableWithSharedOAuthKeys: KnownErrorClassOf<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS">;
+  readonly InvalidOAuthClientIdOrSecret: KnownErrorClassOf<"INVALID_OAUTH_CLIENT_ID_OR_SECRET">;
+  readonly InvalidScope: KnownErrorClassOf<"INVALID_SCOPE">;
+  readonly UserAlreadyConnectedToAnotherOAuthConnection: KnownErrorClassOf<"USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION">;
+  readonly OuterOAuthTimeout: KnownErrorClassOf<"OUTER_OAUTH_TIMEOUT">;
+  readonly OAuthProviderNotFoundOrNotEnabled: KnownErrorClassOf<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED">;
+  readonly MultiFactorAuthenticationRequired: KnownErrorClassOf<"MULTI_FACTOR_AUTHENTICATION_REQUIRED">;
+  readonly InvalidTotpCode: KnownErrorClassOf<"INVALID_TOTP_CODE">;
+  readonly UserAuthenticationRequired: KnownErrorClassOf<"USER_AUTHENTICATION_REQUIRED">;
+  readonly TeamMembershipAlreadyExists: KnownErrorClassOf<"TEAM_MEMBERSHIP_ALREADY_EXISTS">;
+  readonly ProjectPermissionRequired: KnownErrorClassOf<"PROJECT_PERMISSION_REQUIRED">;
+  readonly TeamPermissionRequired: KnownErrorClassOf<"TEAM_PERMISSION_REQUIRED">;
+  readonly TeamPermissionNotFound: KnownErrorClassOf<"TEAM_PERMISSION_NOT_FOUND">;
+  readonly InvalidSharedOAuthProviderId: KnownErrorClassOf<"INVALID_SHARED_OAUTH_PROVIDER_ID">;
+  readonly InvalidStandardOAuthProviderId: KnownErrorClassOf<"INVALID_STANDARD_OAUTH_PROVIDER_ID">;
+  readonly InvalidAuthorizationCode: KnownErrorClassOf<"INVALID_AUTHORIZATION_CODE">;
+  readonly OAuthProviderAccessDenied: KnownErrorClassOf<"OAUTH_PROVIDER_ACCESS_DENIED">;
+  readonly ContactChannelAlreadyUsedForAuthBySomeoneElse: KnownErrorClassOf<"CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE">;
+  readonly InvalidPollingCodeError: KnownErrorClassOf<"INVALID_POLLING_CODE">;
+  readonly CliAuthError: KnownErrorClassOf<"CLI_AUTH_ERROR">;
+  readonly CliAuthExpiredError: KnownErrorClassOf<"CLI_AUTH_EXPIRED_ERROR">;
+  readonly CliAuthUsedError: KnownErrorClassOf<"CLI_AUTH_USED_ERROR">;
+  readonly ApiKeyNotValid: KnownErrorClassOf<"API_KEY_NOT_VALID">;
+  readonly ApiKeyExpired: KnownErrorClassOf<"API_KEY_EXPIRED">;
+  readonly ApiKeyRevoked: KnownErrorClassOf<"API_KEY_REVOKED">;
+  readonly WrongApiKeyType: KnownErrorClassOf<"WRONG_API_KEY_TYPE">;
+  readonly ApiKeyNotFound: KnownErrorClassOf<"API_KEY_NOT_FOUND">;
+  readonly PublicApiKeyCannotBeRevoked: KnownErrorClassOf<"PUBLIC_API_KEY_CANNOT_BE_REVOKED">;
+  readonly PermissionIdAlreadyExists: KnownErrorClassOf<"PERMISSION_ID_ALREADY_EXISTS">;
+};
 
 /** The instance type of each class, as the reference SDK types them (`KnownErrors["EmailPasswordMismatch"]`). */
 export type KnownErrors = { [K in keyof typeof KnownErrors]: InstanceType<(typeof KnownErrors)[K]> };
+
+/** A class by its name. A pure call, so that a bundler drops the named exports an app does not use. */
+const named = <N extends keyof typeof KnownErrors>(name: N): (typeof KnownErrors)[N] => KnownErrors[name];
+
+// Each class under its own name too (`import { EmailPasswordMismatch }`).
+export const UnsupportedError = /* @__PURE__ */ named("UnsupportedError");
+export const BodyParsingError = /* @__PURE__ */ named("BodyParsingError");
+export const SchemaError = /* @__PURE__ */ named("SchemaError");
+export const AllOverloadsFailed = /* @__PURE__ */ named("AllOverloadsFailed");
+export const ProjectAuthenticationError = /* @__PURE__ */ named("ProjectAuthenticationError");
+export const InvalidProjectAuthentication = /* @__PURE__ */ named("InvalidProjectAuthentication");
+export const ProjectKeyWithoutAccessType = /* @__PURE__ */ named("ProjectKeyWithoutAccessType");
+export const InvalidAccessType = /* @__PURE__ */ named("InvalidAccessType");
+export const AccessTypeWithoutProjectId = /* @__PURE__ */ named("AccessTypeWithoutProjectId");
+export const AccessTypeRequired = /* @__PURE__ */ named("AccessTypeRequired");
+export const InsufficientAccessType = /* @__PURE__ */ named("InsufficientAccessType");
+export const InvalidPublishableClientKey = /* @__PURE__ */ named("InvalidPublishableClientKey");
+export const InvalidSecretServerKey = /* @__PURE__ */ named("InvalidSecretServerKey");
+export const InvalidSuperSecretAdminKey = /* @__PURE__ */ named("InvalidSuperSecretAdminKey");
+export const InvalidAdminAccessToken = /* @__PURE__ */ named("InvalidAdminAccessToken");
+export const UnparsableAdminAccessToken = /* @__PURE__ */ named("UnparsableAdminAccessToken");
+export const AdminAccessTokenExpired = /* @__PURE__ */ named("AdminAccessTokenExpired");
+export const InvalidProjectForAdminAccessToken = /* @__PURE__ */ named("InvalidProjectForAdminAccessToken");
+export const AdminAccessTokenIsNotAdmin = /* @__PURE__ */ named("AdminAccessTokenIsNotAdmin");
+export const ProjectAuthenticationRequired = /* @__PURE__ */ named("ProjectAuthenticationRequired");
+export const ClientAuthenticationRequired = /* @__PURE__ */ named("ClientAuthenticationRequired");
+export const ServerAuthenticationRequired = /* @__PURE__ */ named("ServerAuthenticationRequired");
+export const ClientOrServerAuthenticationRequired = /* @__PURE__ */ named("ClientOrServerAuthenticationRequired");
+export const ClientOrAdminAuthenticationRequired = /* @__PURE__ */ named("ClientOrAdminAuthenticationRequired");
+export const ClientOrServerOrAdminAuthenticationRequired = /* @__PURE__ */ named("ClientOrServerOrAdminAuthenticationRequired");
+export const AdminAuthenticationRequired = /* @__PURE__ */ named("AdminAuthenticationRequired");
+export const ExpectedInternalProject = /* @__PURE__ */ named("ExpectedInternalProject");
+export const SessionAuthenticationError = /* @__PURE__ */ named("SessionAuthenticationError");
+export const InvalidSessionAuthentication = /* @__PURE__ */ named("InvalidSessionAuthentication");
+export const InvalidAccessToken = /* @__PURE__ */ named("InvalidAccessToken");
+export const UnparsableAccessToken = /* @__PURE__ */ named("UnparsableAccessToken");
+export const AccessTokenExpired = /* @__PURE__ */ named("AccessTokenExpired");
+export const InvalidProjectForAccessToken = /* @__PURE__ */ named("InvalidProjectForAccessToken");
+export const RefreshTokenError = /* @__PURE__ */ named("RefreshTokenError");
+export const RefreshTokenNotFoundOrExpired = /* @__PURE__ */ named("RefreshTokenNotFoundOrExpired");
+export const CannotDeleteCurrentSession = /* @__PURE__ */ named("CannotDeleteCurrentSession");
+export const ProviderRejected = /* @__PURE__ */ named("ProviderRejected");
+export const UserWithEmailAlreadyExists = /* @__PURE__ */ named("UserWithEmailAlreadyExists");
+export const EmailNotVerified = /* @__PURE__ */ named("EmailNotVerified");
+export const CannotGetOwnUserWithoutUser = /* @__PURE__ */ named("CannotGetOwnUserWithoutUser");
+export const UserIdDoesNotExist = /* @__PURE__ */ named("UserIdDoesNotExist");
+export const UserNotFound = /* @__PURE__ */ named("UserNotFound");
+export const ProjectNotFound = /* @__PURE__ */ named("ProjectNotFound");
+export const SignUpNotEnabled = /* @__PURE__ */ named("SignUpNotEnabled");
+export const PasswordAuthenticationNotEnabled = /* @__PURE__ */ named("PasswordAuthenticationNotEnabled");
+export const PasskeyAuthenticationNotEnabled = /* @__PURE__ */ named("PasskeyAuthenticationNotEnabled");
+export const AnonymousAccountsNotEnabled = /* @__PURE__ */ named("AnonymousAccountsNotEnabled");
+export const EmailPasswordMismatch = /* @__PURE__ */ named("EmailPasswordMismatch");
+export const RedirectUrlNotWhitelisted = /* @__PURE__ */ named("RedirectUrlNotWhitelisted");
+export const PasswordRequirementsNotMet = /* @__PURE__ */ named("PasswordRequirementsNotMet");
+export const PasswordTooShort = /* @__PURE__ */ named("PasswordTooShort");
+export const PasswordTooLong = /* @__PURE__ */ named("PasswordTooLong");
+export const UserDoesNotHavePassword = /* @__PURE__ */ named("UserDoesNotHavePassword");
+export const VerificationCodeError = /* @__PURE__ */ named("VerificationCodeError");
+export const VerificationCodeNotFound = /* @__PURE__ */ named("VerificationCodeNotFound");
+export const VerificationCodeExpired = /* @__PURE__ */ named("VerificationCodeExpired");
+export const VerificationCodeAlreadyUsed = /* @__PURE__ */ named("VerificationCodeAlreadyUsed");
+export const VerificationCodeMaxAttemptsReached = /* @__PURE__ */ named("VerificationCodeMaxAttemptsReached");
+export const PasswordConfirmationMismatch = /* @__PURE__ */ named("PasswordConfirmationMismatch");
+export const EmailAlreadyVerified = /* @__PURE__ */ named("EmailAlreadyVerified");
+export const EmailNotAssociatedWithUser = /* @__PURE__ */ named("EmailNotAssociatedWithUser");
+export const EmailIsNotPrimaryEmail = /* @__PURE__ */ named("EmailIsNotPrimaryEmail");
+export const PasskeyRegistrationFailed = /* @__PURE__ */ named("PasskeyRegistrationFailed");
+export const PasskeyWebAuthnError = /* @__PURE__ */ named("PasskeyWebAuthnError");
+export const PasskeyAuthenticationFailed = /* @__PURE__ */ named("PasskeyAuthenticationFailed");
+export const PermissionNotFound = /* @__PURE__ */ named("PermissionNotFound");
+export const PermissionScopeMismatch = /* @__PURE__ */ named("PermissionScopeMismatch");
+export const ContainedPermissionNotFound = /* @__PURE__ */ named("ContainedPermissionNotFound");
+export const TeamNotFound = /* @__PURE__ */ named("TeamNotFound");
+export const TeamAlreadyExists = /* @__PURE__ */ named("TeamAlreadyExists");
+export const TeamMembershipNotFound = /* @__PURE__ */ named("TeamMembershipNotFound");
+export const EmailTemplateAlreadyExists = /* @__PURE__ */ named("EmailTemplateAlreadyExists");
+export const OAuthConnectionNotConnectedToUser = /* @__PURE__ */ named("OAuthConnectionNotConnectedToUser");
+export const OAuthConnectionAlreadyConnectedToAnotherUser = /* @__PURE__ */ named("OAuthConnectionAlreadyConnectedToAnotherUser");
+export const OAuthConnectionDoesNotHaveRequiredScope = /* @__PURE__ */ named("OAuthConnectionDoesNotHaveRequiredScope");
+export const OAuthExtraScopeNotAvailableWithSharedOAuthKeys = /* @__PURE__ */ named("OAuthExtraScopeNotAvailableWithSharedOAuthKeys");
+export const OAuthAccessTokenNotAvailableWithSharedOAuthKeys = /* @__PURE__ */ named("OAuthAccessTokenNotAvailableWithSharedOAuthKeys");
+export const InvalidOAuthClientIdOrSecret = /* @__PURE__ */ named("InvalidOAuthClientIdOrSecret");
+export const InvalidScope = /* @__PURE__ */ named("InvalidScope");
+export const UserAlreadyConnectedToAnotherOAuthConnection = /* @__PURE__ */ named("UserAlreadyConnectedToAnotherOAuthConnection");
+export const OuterOAuthTimeout = /* @__PURE__ */ named("OuterOAuthTimeout");
+export const OAuthProviderNotFoundOrNotEnabled = /* @__PURE__ */ named("OAuthProviderNotFoundOrNotEnabled");
+export const MultiFactorAuthenticationRequired = /* @__PURE__ */ named("MultiFactorAuthenticationRequired");
+export const InvalidTotpCode = /* @__PURE__ */ named("InvalidTotpCode");
+export const UserAuthenticationRequired = /* @__PURE__ */ named("UserAuthenticationRequired");
+export const TeamMembershipAlreadyExists = /* @__PURE__ */ named("TeamMembershipAlreadyExists");
+export const ProjectPermissionRequired = /* @__PURE__ */ named("ProjectPermissionRequired");
+export const TeamPermissionRequired = /* @__PURE__ */ named("TeamPermissionRequired");
+export const TeamPermissionNotFound = /* @__PURE__ */ named("TeamPermissionNotFound");
+export const InvalidSharedOAuthProviderId = /* @__PURE__ */ named("InvalidSharedOAuthProviderId");
+export const InvalidStandardOAuthProviderId = /* @__PURE__ */ named("InvalidStandardOAuthProviderId");
+export const InvalidAuthorizationCode = /* @__PURE__ */ named("InvalidAuthorizationCode");
+export const OAuthProviderAccessDenied = /* @__PURE__ */ named("OAuthProviderAccessDenied");
+export const ContactChannelAlreadyUsedForAuthBySomeoneElse = /* @__PURE__ */ named("ContactChannelAlreadyUsedForAuthBySomeoneElse");
+export const InvalidPollingCodeError = /* @__PURE__ */ named("InvalidPollingCodeError");
+export const CliAuthError = /* @__PURE__ */ named("CliAuthError");
+export const CliAuthExpiredError = /* @__PURE__ */ named("CliAuthExpiredError");
+export const CliAuthUsedError = /* @__PURE__ */ named("CliAuthUsedError");
+export const ApiKeyNotValid = /* @__PURE__ */ named("ApiKeyNotValid");
+export const ApiKeyExpired = /* @__PURE__ */ named("ApiKeyExpired");
+export const ApiKeyRevoked = /* @__PURE__ */ named("ApiKeyRevoked");
+export const WrongApiKeyType = /* @__PURE__ */ named("WrongApiKeyType");
+export const ApiKeyNotFound = /* @__PURE__ */ named("ApiKeyNotFound");
+export const PublicApiKeyCannotBeRevoked = /* @__PURE__ */ named("PublicApiKeyCannotBeRevoked");
+export const PermissionIdAlreadyExists = /* @__PURE__ */ named("PermissionIdAlreadyExists");
 
 /**
  * The instance type of each code's class. A parent code's class is its family's:
@@ -2329,221 +1761,12 @@ export function isKnownError(value: unknown, code?: string): boolean {
 }
 
 /** code -> class. */
-export const knownErrorClasses: { readonly [C in KnownErrorCode]: new (details?: never, init?: KnownErrorInit) => KnownErrorOf<C> } = {
-  UNSUPPORTED_ERROR: UnsupportedError,
-  BODY_PARSING_ERROR: BodyParsingError,
-  SCHEMA_ERROR: SchemaError,
-  ALL_OVERLOADS_FAILED: AllOverloadsFailed,
-  PROJECT_AUTHENTICATION_ERROR: ProjectAuthenticationError,
-  INVALID_PROJECT_AUTHENTICATION: InvalidProjectAuthentication,
-  PROJECT_KEY_WITHOUT_ACCESS_TYPE: ProjectKeyWithoutAccessType,
-  INVALID_ACCESS_TYPE: InvalidAccessType,
-  ACCESS_TYPE_WITHOUT_PROJECT_ID: AccessTypeWithoutProjectId,
-  ACCESS_TYPE_REQUIRED: AccessTypeRequired,
-  INSUFFICIENT_ACCESS_TYPE: InsufficientAccessType,
-  INVALID_PUBLISHABLE_CLIENT_KEY: InvalidPublishableClientKey,
-  INVALID_SECRET_SERVER_KEY: InvalidSecretServerKey,
-  INVALID_SUPER_SECRET_ADMIN_KEY: InvalidSuperSecretAdminKey,
-  INVALID_ADMIN_ACCESS_TOKEN: InvalidAdminAccessToken,
-  UNPARSABLE_ADMIN_ACCESS_TOKEN: UnparsableAdminAccessToken,
-  ADMIN_ACCESS_TOKEN_EXPIRED: AdminAccessTokenExpired,
-  INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN: InvalidProjectForAdminAccessToken,
-  ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: AdminAccessTokenIsNotAdmin,
-  PROJECT_AUTHENTICATION_REQUIRED: ProjectAuthenticationRequired,
-  CLIENT_AUTHENTICATION_REQUIRED: ClientAuthenticationRequired,
-  SERVER_AUTHENTICATION_REQUIRED: ServerAuthenticationRequired,
-  CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: ClientOrServerAuthenticationRequired,
-  CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrAdminAuthenticationRequired,
-  CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrServerOrAdminAuthenticationRequired,
-  ADMIN_AUTHENTICATION_REQUIRED: AdminAuthenticationRequired,
-  EXPECTED_INTERNAL_PROJECT: ExpectedInternalProject,
-  SESSION_AUTHENTICATION_ERROR: SessionAuthenticationError,
-  INVALID_SESSION_AUTHENTICATION: InvalidSessionAuthentication,
-  INVALID_ACCESS_TOKEN: InvalidAccessToken,
-  UNPARSABLE_ACCESS_TOKEN: UnparsableAccessToken,
-  ACCESS_TOKEN_EXPIRED: AccessTokenExpired,
-  INVALID_PROJECT_FOR_ACCESS_TOKEN: InvalidProjectForAccessToken,
-  REFRESH_TOKEN_ERROR: RefreshTokenError,
-  REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: RefreshTokenNotFoundOrExpired,
-  CANNOT_DELETE_CURRENT_SESSION: CannotDeleteCurrentSession,
-  PROVIDER_REJECTED: ProviderRejected,
-  USER_EMAIL_ALREADY_EXISTS: UserWithEmailAlreadyExists,
-  EMAIL_NOT_VERIFIED: EmailNotVerified,
-  CANNOT_GET_OWN_USER_WITHOUT_USER: CannotGetOwnUserWithoutUser,
-  USER_ID_DOES_NOT_EXIST: UserIdDoesNotExist,
-  USER_NOT_FOUND: UserNotFound,
-  PROJECT_NOT_FOUND: ProjectNotFound,
-  SIGN_UP_NOT_ENABLED: SignUpNotEnabled,
-  PASSWORD_AUTHENTICATION_NOT_ENABLED: PasswordAuthenticationNotEnabled,
-  PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabled,
-  ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabled,
-  EMAIL_PASSWORD_MISMATCH: EmailPasswordMismatch,
-  REDIRECT_URL_NOT_WHITELISTED: RedirectUrlNotWhitelisted,
-  PASSWORD_REQUIREMENTS_NOT_MET: PasswordRequirementsNotMet,
-  PASSWORD_TOO_SHORT: PasswordTooShort,
-  PASSWORD_TOO_LONG: PasswordTooLong,
-  USER_DOES_NOT_HAVE_PASSWORD: UserDoesNotHavePassword,
-  VERIFICATION_ERROR: VerificationCodeError,
-  VERIFICATION_CODE_NOT_FOUND: VerificationCodeNotFound,
-  VERIFICATION_CODE_EXPIRED: VerificationCodeExpired,
-  VERIFICATION_CODE_ALREADY_USED: VerificationCodeAlreadyUsed,
-  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: VerificationCodeMaxAttemptsReached,
-  PASSWORD_CONFIRMATION_MISMATCH: PasswordConfirmationMismatch,
-  EMAIL_ALREADY_VERIFIED: EmailAlreadyVerified,
-  EMAIL_NOT_ASSOCIATED_WITH_USER: EmailNotAssociatedWithUser,
-  EMAIL_IS_NOT_PRIMARY_EMAIL: EmailIsNotPrimaryEmail,
-  PASSKEY_REGISTRATION_FAILED: PasskeyRegistrationFailed,
-  PASSKEY_WEBAUTHN_ERROR: PasskeyWebAuthnError,
-  PASSKEY_AUTHENTICATION_FAILED: PasskeyAuthenticationFailed,
-  PERMISSION_NOT_FOUND: PermissionNotFound,
-  WRONG_PERMISSION_SCOPE: PermissionScopeMismatch,
-  CONTAINED_PERMISSION_NOT_FOUND: ContainedPermissionNotFound,
-  TEAM_NOT_FOUND: TeamNotFound,
-  TEAM_ALREADY_EXISTS: TeamAlreadyExists,
-  TEAM_MEMBERSHIP_NOT_FOUND: TeamMembershipNotFound,
-  EMAIL_TEMPLATE_ALREADY_EXISTS: EmailTemplateAlreadyExists,
-  OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: OAuthConnectionNotConnectedToUser,
-  OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: OAuthConnectionAlreadyConnectedToAnotherUser,
-  OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: OAuthConnectionDoesNotHaveRequiredScope,
-  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: OAuthExtraScopeNotAvailableWithSharedOAuthKeys,
-  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
-  INVALID_OAUTH_CLIENT_ID_OR_SECRET: InvalidOAuthClientIdOrSecret,
-  INVALID_SCOPE: InvalidScope,
-  USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: UserAlreadyConnectedToAnotherOAuthConnection,
-  OUTER_OAUTH_TIMEOUT: OuterOAuthTimeout,
-  OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: OAuthProviderNotFoundOrNotEnabled,
-  MULTI_FACTOR_AUTHENTICATION_REQUIRED: MultiFactorAuthenticationRequired,
-  INVALID_TOTP_CODE: InvalidTotpCode,
-  USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequired,
-  TEAM_MEMBERSHIP_ALREADY_EXISTS: TeamMembershipAlreadyExists,
-  PROJECT_PERMISSION_REQUIRED: ProjectPermissionRequired,
-  TEAM_PERMISSION_REQUIRED: TeamPermissionRequired,
-  TEAM_PERMISSION_NOT_FOUND: TeamPermissionNotFound,
-  INVALID_SHARED_OAUTH_PROVIDER_ID: InvalidSharedOAuthProviderId,
-  INVALID_STANDARD_OAUTH_PROVIDER_ID: InvalidStandardOAuthProviderId,
-  INVALID_AUTHORIZATION_CODE: InvalidAuthorizationCode,
-  OAUTH_PROVIDER_ACCESS_DENIED: OAuthProviderAccessDenied,
-  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse,
-  INVALID_POLLING_CODE: InvalidPollingCodeError,
-  CLI_AUTH_ERROR: CliAuthError,
-  CLI_AUTH_EXPIRED_ERROR: CliAuthExpiredError,
-  CLI_AUTH_USED_ERROR: CliAuthUsedError,
-  API_KEY_NOT_VALID: ApiKeyNotValid,
-  API_KEY_EXPIRED: ApiKeyExpired,
-  API_KEY_REVOKED: ApiKeyRevoked,
-  WRONG_API_KEY_TYPE: WrongApiKeyType,
-  API_KEY_NOT_FOUND: ApiKeyNotFound,
-  PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevoked,
-  PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExists,
-};
+export const knownErrorClasses = byCode as { readonly [C in KnownErrorCode]: KnownErrorClassOf<C> };
 
 /** The catalogue's HTTP status of each code; undefined for abstract parents. */
-export const knownErrorStatus: { readonly [C in KnownErrorCode]: number | undefined } = {
-  UNSUPPORTED_ERROR: 500,
-  BODY_PARSING_ERROR: 400,
-  SCHEMA_ERROR: 400,
-  ALL_OVERLOADS_FAILED: 400,
-  PROJECT_AUTHENTICATION_ERROR: undefined,
-  INVALID_PROJECT_AUTHENTICATION: undefined,
-  PROJECT_KEY_WITHOUT_ACCESS_TYPE: 400,
-  INVALID_ACCESS_TYPE: 400,
-  ACCESS_TYPE_WITHOUT_PROJECT_ID: 400,
-  ACCESS_TYPE_REQUIRED: 400,
-  INSUFFICIENT_ACCESS_TYPE: 401,
-  INVALID_PUBLISHABLE_CLIENT_KEY: 401,
-  INVALID_SECRET_SERVER_KEY: 401,
-  INVALID_SUPER_SECRET_ADMIN_KEY: 401,
-  INVALID_ADMIN_ACCESS_TOKEN: undefined,
-  UNPARSABLE_ADMIN_ACCESS_TOKEN: 401,
-  ADMIN_ACCESS_TOKEN_EXPIRED: 401,
-  INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN: 401,
-  ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: 401,
-  PROJECT_AUTHENTICATION_REQUIRED: undefined,
-  CLIENT_AUTHENTICATION_REQUIRED: 401,
-  SERVER_AUTHENTICATION_REQUIRED: 401,
-  CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: 401,
-  CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED: 401,
-  CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED: 401,
-  ADMIN_AUTHENTICATION_REQUIRED: 401,
-  EXPECTED_INTERNAL_PROJECT: 401,
-  SESSION_AUTHENTICATION_ERROR: undefined,
-  INVALID_SESSION_AUTHENTICATION: undefined,
-  INVALID_ACCESS_TOKEN: undefined,
-  UNPARSABLE_ACCESS_TOKEN: 401,
-  ACCESS_TOKEN_EXPIRED: 401,
-  INVALID_PROJECT_FOR_ACCESS_TOKEN: 401,
-  REFRESH_TOKEN_ERROR: undefined,
-  REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED: 401,
-  CANNOT_DELETE_CURRENT_SESSION: 400,
-  PROVIDER_REJECTED: 401,
-  USER_EMAIL_ALREADY_EXISTS: 409,
-  EMAIL_NOT_VERIFIED: 400,
-  CANNOT_GET_OWN_USER_WITHOUT_USER: 400,
-  USER_ID_DOES_NOT_EXIST: 400,
-  USER_NOT_FOUND: 404,
-  PROJECT_NOT_FOUND: 404,
-  SIGN_UP_NOT_ENABLED: 400,
-  PASSWORD_AUTHENTICATION_NOT_ENABLED: 400,
-  PASSKEY_AUTHENTICATION_NOT_ENABLED: 400,
-  ANONYMOUS_ACCOUNTS_NOT_ENABLED: 400,
-  EMAIL_PASSWORD_MISMATCH: 400,
-  REDIRECT_URL_NOT_WHITELISTED: 400,
-  PASSWORD_REQUIREMENTS_NOT_MET: undefined,
-  PASSWORD_TOO_SHORT: 400,
-  PASSWORD_TOO_LONG: 400,
-  USER_DOES_NOT_HAVE_PASSWORD: 400,
-  VERIFICATION_ERROR: undefined,
-  VERIFICATION_CODE_NOT_FOUND: 404,
-  VERIFICATION_CODE_EXPIRED: 400,
-  VERIFICATION_CODE_ALREADY_USED: 409,
-  VERIFICATION_CODE_MAX_ATTEMPTS_REACHED: 400,
-  PASSWORD_CONFIRMATION_MISMATCH: 400,
-  EMAIL_ALREADY_VERIFIED: 409,
-  EMAIL_NOT_ASSOCIATED_WITH_USER: 400,
-  EMAIL_IS_NOT_PRIMARY_EMAIL: 400,
-  PASSKEY_REGISTRATION_FAILED: 400,
-  PASSKEY_WEBAUTHN_ERROR: 400,
-  PASSKEY_AUTHENTICATION_FAILED: 400,
-  PERMISSION_NOT_FOUND: 404,
-  WRONG_PERMISSION_SCOPE: 404,
-  CONTAINED_PERMISSION_NOT_FOUND: 400,
-  TEAM_NOT_FOUND: 404,
-  TEAM_ALREADY_EXISTS: 409,
-  TEAM_MEMBERSHIP_NOT_FOUND: 404,
-  EMAIL_TEMPLATE_ALREADY_EXISTS: 409,
-  OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: 400,
-  OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: 409,
-  OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: 400,
-  OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: 400,
-  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: 400,
-  INVALID_OAUTH_CLIENT_ID_OR_SECRET: 400,
-  INVALID_SCOPE: 400,
-  USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: 409,
-  OUTER_OAUTH_TIMEOUT: 408,
-  OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: 400,
-  MULTI_FACTOR_AUTHENTICATION_REQUIRED: 400,
-  INVALID_TOTP_CODE: 400,
-  USER_AUTHENTICATION_REQUIRED: 401,
-  TEAM_MEMBERSHIP_ALREADY_EXISTS: 409,
-  PROJECT_PERMISSION_REQUIRED: 401,
-  TEAM_PERMISSION_REQUIRED: 401,
-  TEAM_PERMISSION_NOT_FOUND: 401,
-  INVALID_SHARED_OAUTH_PROVIDER_ID: 400,
-  INVALID_STANDARD_OAUTH_PROVIDER_ID: 400,
-  INVALID_AUTHORIZATION_CODE: 400,
-  OAUTH_PROVIDER_ACCESS_DENIED: 400,
-  CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: 409,
-  INVALID_POLLING_CODE: 400,
-  CLI_AUTH_ERROR: 400,
-  CLI_AUTH_EXPIRED_ERROR: 400,
-  CLI_AUTH_USED_ERROR: 400,
-  API_KEY_NOT_VALID: undefined,
-  API_KEY_EXPIRED: 401,
-  API_KEY_REVOKED: 401,
-  WRONG_API_KEY_TYPE: 400,
-  API_KEY_NOT_FOUND: 404,
-  PUBLIC_API_KEY_CANNOT_BE_REVOKED: 400,
-  PERMISSION_ID_ALREADY_EXISTS: 400,
+export const knownErrorStatus = /* @__PURE__ */ (() =>
+  Object.fromEntries(Object.entries(byCode).map(([code, Class]) => [code, Class.status])))() as {
+  readonly [C in KnownErrorCode]: number | undefined;
 };
 
 /** True when the catalogue knows `code`. */

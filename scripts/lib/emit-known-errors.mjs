@@ -1,9 +1,15 @@
 // @ts-check
-// Writes generated/known-errors.ts: one class per catalogue code, each extending
-// its parent code's class, a code -> class registry, and createKnownError(),
-// which rebuilds any wire body (unknown codes included) without throwing.
+// Writes generated/known-errors.ts: one compact table of the catalogue (code,
+// status, message templates, parent, class name) that the prelude's factory turns
+// into one class per code, each extending its parent code's class; per code, an
+// instance interface with the family's codes and typed details (types only); the
+// code -> class registry; and createKnownError(), which rebuilds any wire body
+// (unknown codes included) without throwing.
 
 import { readFileSync } from "node:fs";
+
+/** `EMAIL_PASSWORD_MISMATCH` -> `EmailPasswordMismatch`, as the prelude's factory derives class names. @param {string} code */
+const pascalCase = (code) => code.toLowerCase().replace(/(?:^|_)([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 /**
  * @param {Map<string, { ext: any, schema: any }>} catalogue
@@ -50,6 +56,8 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "export type KnownErrorDetails<C extends KnownErrorCode> = Schemas[C] extends { details?: infer D } ? D : undefined;",
     "",
   );
+  // Types only: one instance interface per code, extending its parent's, with the
+  // family's codes and typed details. They cost nothing at run time.
   for (const code of ordered) {
     const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
     const name = className(code);
@@ -66,35 +74,49 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     ];
     out.push(
       `/**\n${doc.map((l) => ` * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n */`,
-      `export class ${name} extends ${parent} {`,
-      `  static override readonly className: string = ${JSON.stringify(name)};`,
-      `  static override readonly code: string = ${JSON.stringify(code)};`,
-      `  static override readonly status: number | undefined = ${ext.abstract ? "undefined" : ext.status};`,
-      `  static override readonly codeChain: readonly string[] = ${JSON.stringify(chainOf(code))};`,
-      `  static override readonly messageTemplates: readonly string[] = ${JSON.stringify(templates)};`,
-      `  declare readonly code: ${codeType};`,
-      `  declare readonly details: ${detailsType} | undefined;`,
+      `export interface ${name} extends ${parent} {`,
+      `  readonly code: ${codeType};`,
+      `  readonly details: ${detailsType} | undefined;`,
       code === "UNSUPPORTED_ERROR"
-        ? "  /** For a code this catalogue does not know: the `details` the server sent with it. */\n  declare readonly originalDetails?: unknown;"
+        ? "  /** For a code this catalogue does not know: the `details` the server sent with it. */\n  readonly originalDetails?: unknown;"
         : null,
-      `  constructor(details?: KnownErrorDetails<${JSON.stringify(code)}>, init?: KnownErrorInit) {`,
-      // The parent's constructor is typed with the parent's details.
-      "    super(details as never, init);",
-      "  }",
       "}",
       "",
     );
   }
   out.push(
+    "// TABLE",
+    "",
+    "/** The class of a code: its instances, and the details its constructor takes. */",
+    "type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;",
+    "",
+    "// [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]",
+    "const [byCode, byName] = defineKnownErrors([",
+    ...ordered.map((code) => {
+      const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
+      const row = [code, ext.abstract ? 0 : ext.status, Array.isArray(ext.message) && ext.message.length > 1 ? ext.message : [ext.message].flat()[0]];
+      const name = className(code);
+      if (ext.parent || name !== pascalCase(code)) row.push(ext.parent ?? "");
+      if (name !== pascalCase(code)) row.push(name);
+      return `  ${JSON.stringify(row)},`;
+    }),
+    "]);",
+    "",
     "// REGISTRY",
     "",
     "/** The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`). */",
-    "export const KnownErrors = {",
-    ...codes.map((code) => `  ${className(code)},`),
-    "} as const;",
+    "export const KnownErrors = byName as {",
+    ...codes.map((code) => `  readonly ${className(code)}: KnownErrorClassOf<${JSON.stringify(code)}>;`),
+    "};",
     "",
     "/** The instance type of each class, as the reference SDK types them (`KnownErrors[\"EmailPasswordMismatch\"]`). */",
     "export type KnownErrors = { [K in keyof typeof KnownErrors]: InstanceType<(typeof KnownErrors)[K]> };",
+    "",
+    "/** A class by its name. A pure call, so that a bundler drops the named exports an app does not use. */",
+    "const named = <N extends keyof typeof KnownErrors>(name: N): (typeof KnownErrors)[N] => KnownErrors[name];",
+    "",
+    "// Each class under its own name too (`import { EmailPasswordMismatch }`).",
+    ...codes.map((code) => `export const ${className(code)} = /* @__PURE__ */ named(${JSON.stringify(className(code))});`),
     "",
     "/**",
     " * The instance type of each code's class. A parent code's class is its family's:",
@@ -124,13 +146,12 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "}",
     "",
     "/** code -> class. */",
-    "export const knownErrorClasses: { readonly [C in KnownErrorCode]: new (details?: never, init?: KnownErrorInit) => KnownErrorOf<C> } = {",
-    ...codes.map((code) => `  ${code}: ${className(code)},`),
-    "};",
+    "export const knownErrorClasses = byCode as { readonly [C in KnownErrorCode]: KnownErrorClassOf<C> };",
     "",
     "/** The catalogue's HTTP status of each code; undefined for abstract parents. */",
-    "export const knownErrorStatus: { readonly [C in KnownErrorCode]: number | undefined } = {",
-    ...codes.map((code) => `  ${code}: ${catalogue.get(code)?.ext.abstract ? "undefined" : catalogue.get(code)?.ext.status},`),
+    "export const knownErrorStatus = /* @__PURE__ */ (() =>",
+    "  Object.fromEntries(Object.entries(byCode).map(([code, Class]) => [code, Class.status])))() as {",
+    "  readonly [C in KnownErrorCode]: number | undefined;",
     "};",
     "",
     "/** True when the catalogue knows `code`. */",

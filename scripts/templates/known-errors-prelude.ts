@@ -1,6 +1,8 @@
-// The part of generated/known-errors.ts that does not depend on the catalogue.
-// scripts/generate.mjs copies it verbatim above the generated classes; it lives
-// here as real TypeScript so that it is type-checked and read like any source.
+// The part of generated/known-errors.ts that does not depend on the catalogue:
+// the base class and the factory that makes one class per row of the catalogue's
+// table. scripts/generate.mjs copies it verbatim above the generated table and
+// types; it lives here as real TypeScript so that it is type-checked and read like
+// any source.
 
 /** Marks our errors so that guards work across two loaded copies of the package. */
 const BRAND = Symbol.for("stackkit.KnownError");
@@ -175,4 +177,52 @@ export class KnownError extends Error {
   toJSON(): KnownErrorJSON {
     return { name: this.name, code: this.code, status: this.status, message: this.message, details: this.details };
   }
+}
+
+/**
+ * A known error's class as code sees it: `new KnownErrors.X(details?, init?)`,
+ * `instanceof` (families, other package copies), the statics of {@link KnownError}.
+ * The generated file gives each code its instance interface `E` and details `D`.
+ */
+export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof KnownError, "prototype"> {
+  new (details?: D, init?: KnownErrorInit): E;
+  readonly prototype: E;
+}
+
+/**
+ * One row of the catalogue's table: the code, its HTTP status (0 for an abstract
+ * parent, which is never sent as such), its message template(s), its parent code
+ * ("" for none), and its class name when that is not the code in PascalCase.
+ */
+export type KnownErrorRow = readonly [code: string, status: number, message: string | readonly string[], parent?: string, className?: string];
+
+/** `EMAIL_PASSWORD_MISMATCH` -> `EmailPasswordMismatch`. */
+function pascalCase(code: string): string {
+  return code.toLowerCase().replace(/(?:^|_)([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Makes one class per row, each extending its parent code's class (rows list
+ * parents first). Answers the classes by code and by class name. The classes are
+ * plain subclasses: every behaviour lives in {@link KnownError} and reads the
+ * statics set here.
+ */
+export function defineKnownErrors(rows: readonly KnownErrorRow[]): [byCode: Record<string, typeof KnownError>, byName: Record<string, typeof KnownError>] {
+  const byCode: Record<string, typeof KnownError> = {};
+  const byName: Record<string, typeof KnownError> = {};
+  for (const [code, status, message, parent, name = pascalCase(code)] of rows) {
+    const Parent = (parent && byCode[parent]) || KnownError;
+    const Class = class extends Parent {};
+    const value = (v: unknown) => ({ value: v });
+    Object.defineProperties(Class, {
+      name: value(name),
+      className: value(name),
+      code: value(code),
+      status: value(status || undefined),
+      codeChain: value([code, ...Parent.codeChain]),
+      messageTemplates: value(typeof message === "string" ? [message] : message),
+    });
+    byCode[code] = byName[name] = Class;
+  }
+  return [byCode, byName];
 }

@@ -52,3 +52,11 @@ describe("the client version header", () => {
     expect(VERSION).toBe(pkg.version);
   });
 });
+
+describe("the package's side effects", () => {
+  it("keep the entry's hand-over of owned projects: bundlers must not drop runtime/index.ts's statements", () => {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { sideEffects: unknown };
+    expect(pkg.sideEffects).toEqual(["./runtime/index.ts", "./dist/index.js"]);
+    expect(readFileSync(join(root, "runtime/index.ts"), "utf8")).toMatch(/^provideOwnedProjectFactory\(/m);
+  });
+});
