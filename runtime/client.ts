@@ -6,7 +6,7 @@ import { API_PREFIX, DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WA
 import { environment, type Environment } from "./env.js";
 import { StackConfigurationError } from "./errors.js";
 import { guardedHooks, type RequestHooks } from "./observe.js";
-import { createStackFetch, type OwnerSession } from "./pipeline.js";
+import { createStackFetch, StackRequest, type OwnerSession } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";
 import { SessionManager } from "./session.js";
 import type { TransportPolicy } from "./transport.js";
@@ -95,7 +95,27 @@ export function createStackClient(options: StackClientOptions): StackClient {
     sessions,
     policy,
   });
-  const api = createClient<paths>({ baseUrl: `${baseUrl}${API_PREFIX}`, fetch });
+  // openapi-fetch builds a StackRequest, which the pipeline reads as it is, rather
+  // than a Request it would read and build again. Middleware registered on the
+  // client may expect a Request: from then on, it gets one.
+  let middleware = false;
+  const makeRequest = function (input: string | URL, init?: RequestInit) {
+    return StackRequest.create(input, init, middleware);
+  };
+  // openapi-fetch checks what middleware returns with `instanceof` this option.
+  Object.defineProperty(makeRequest, Symbol.hasInstance, {
+    value: (value: unknown) => value instanceof Request || value instanceof StackRequest,
+  });
+  const api = createClient<paths>({
+    baseUrl: `${baseUrl}${API_PREFIX}`,
+    fetch,
+    Request: makeRequest as unknown as typeof Request,
+  });
+  const use = api.use;
+  api.use = (...middlewares) => {
+    middleware = true;
+    use(...middlewares);
+  };
   return {
     api,
     env,
@@ -121,7 +141,13 @@ function transportPolicy(options: StackClientOptions): TransportPolicy {
       `maxRetryAfterMs must be a whole number of milliseconds from 0 to ${MAX_SINGLE_WAIT_MS}; got ${String(maxRetryAfterMs)}.`,
     );
   }
-  return { requestTimeoutMs, maxRetryAfterMs, hooks: guardedHooks({ onRequest: options.onRequest, onRetry: options.onRetry }) };
+  // Only the hooks the app gave: without one, no event is made for it.
+  const hooks = guardedHooks({ onRequest: options.onRequest, onRetry: options.onRetry });
+  return {
+    requestTimeoutMs,
+    maxRetryAfterMs,
+    hooks: { onRequest: options.onRequest ? hooks.onRequest : undefined, onRetry: options.onRetry ? hooks.onRetry : undefined },
+  };
 }
 
 function isWaitMs(value: unknown): value is number {

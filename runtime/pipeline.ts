@@ -12,7 +12,7 @@ import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
 import { StackAssertionError } from "./errors.js";
 import { randomNonce, stackHeaders, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
-import { checkAnswer, knownErrorOf, toResponse, type Answer } from "./response.js";
+import { checkAnswer, knownErrorOf, toResponse, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager, SessionTokens } from "./session.js";
 import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
 
@@ -28,29 +28,52 @@ export interface PipelineOptions extends AppIdentity {
   readonly policy: TransportPolicy;
 }
 
-export function createStackFetch(o: PipelineOptions): (request: Request) => Promise<Response> {
+/**
+ * What the typed client hands the pipeline: a Request, or (the usual case) a
+ * StackRequest, which holds the same parts without building a Request that
+ * the transport would only read and build again.
+ */
+export type PipelineRequest = Request | StackRequest;
+
+export function createStackFetch(o: PipelineOptions): (request: PipelineRequest) => Promise<Response> {
   const root = `${o.baseUrl}${API_PREFIX}`;
   const rootPath = new URL(root).pathname;
   // Identical reads in flight at the same time share one request, which is
   // cancelled only when every caller has stopped waiting for it.
   const reads = new Map<string, SharedRead>();
+  // The operation of each URL seen (the route table is scanned once per URL, not per call).
+  const operations = new Map<string, MatchedOperation>();
+  const nonces = noncePool(o.env);
 
-  return async function stackFetch(request: Request): Promise<Response> {
+  const operationOf = (method: string, url: string): MatchedOperation => {
+    const key = `${method} ${url}`;
+    let op = operations.get(key);
+    if (op === undefined) {
+      const parsed = new URL(url);
+      op = matchOperation(method, url.startsWith(root) ? parsed.pathname.slice(rootPath.length) : parsed.pathname);
+      // URLs with ids or queries in them are many; the cache stays small by starting over when full.
+      if (operations.size >= OPERATION_CACHE_LIMIT) operations.clear();
+      operations.set(key, op);
+    }
+    return op;
+  };
+
+  return async function stackFetch(request: PipelineRequest): Promise<Response> {
     const signal = request.signal;
     throwIfAborted(signal);
-    const url = new URL(request.url);
-    const path = request.url.startsWith(root) ? url.pathname.slice(rootPath.length) : url.pathname;
-    const op = matchOperation(request.method, path);
-    const body = request.body === null ? undefined : await request.arrayBuffer();
-    if (request.method !== "GET") return toResponse(await sendOperation(o, op, request, body, signal));
+    const op = operationOf(request.method, request.url);
+    const body = request instanceof StackRequest ? request.body : request.body === null ? null : await request.arrayBuffer();
+    if (request.method !== "GET") return toResponse(await sendOperation(o, op, request, body, signal, nonces));
     const key = readKey(o, request);
     let shared = reads.get(key);
     if (!shared) {
-      const controller = new AbortController();
+      // A read started by a caller that cannot give up (no signal) is never
+      // cancelled: that caller waits for it to the end. It needs no controller.
+      const controller = signal ? new AbortController() : undefined;
       const read: SharedRead = {
         controller,
         callers: 0,
-        answer: sendOperation(o, op, request, body, controller.signal).finally(() => {
+        answer: sendOperation(o, op, request, body, controller?.signal, nonces).finally(() => {
           if (reads.get(key) === read) reads.delete(key);
         }),
       };
@@ -64,7 +87,7 @@ export function createStackFetch(o: PipelineOptions): (request: Request) => Prom
       return toResponse(await raceAbort(read.answer, signal));
     } finally {
       read.callers--;
-      if (read.callers === 0 && signal.aborted && !read.controller.signal.aborted) {
+      if (read.callers === 0 && signal?.aborted && read.controller && !read.controller.signal.aborted) {
         if (reads.get(key) === read) reads.delete(key);
         read.controller.abort(abortReason(signal));
       }
@@ -72,24 +95,101 @@ export function createStackFetch(o: PipelineOptions): (request: Request) => Prom
   };
 }
 
+const OPERATION_CACHE_LIMIT = 512;
+
+/**
+ * The request the typed client builds (openapi-fetch's `Request` option): its
+ * URL (parsed and normalised as a Request would), method, headers, body and
+ * signal, checked as a Request checks them. Anything a StackRequest does not
+ * hold the way a Request would (a body that is not text, a method outside the
+ * usual ones, a signal that is not an AbortSignal) makes a real Request
+ * instead, as does middleware registered on the client (`createRequest(init, true)`),
+ * which may expect one.
+ */
+export class StackRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: string | null;
+  readonly signal: AbortSignal | null;
+
+  private constructor(url: string, method: string, headers: Headers, body: string | null, signal: AbortSignal | null) {
+    this.url = url;
+    this.method = method;
+    this.headers = headers;
+    this.body = body;
+    this.signal = signal;
+  }
+
+  /** A StackRequest, or a Request when one is needed (see above). */
+  static create(input: string | URL, init: RequestInit = {}, real = false): PipelineRequest {
+    const method = typeof init.method === "string" ? init.method.toUpperCase() : init.method === undefined ? "GET" : undefined;
+    const body = init.body === undefined || init.body === null ? null : typeof init.body === "string" ? init.body : undefined;
+    const signal = init.signal === undefined || init.signal === null ? null : init.signal instanceof AbortSignal ? init.signal : undefined;
+    if (
+      real ||
+      typeof input !== "string" ||
+      method === undefined ||
+      !PLAIN_METHODS.has(method) ||
+      body === undefined ||
+      (body !== null && (method === "GET" || method === "HEAD")) ||
+      signal === undefined
+    ) {
+      return new Request(input, init);
+    }
+    const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
+    // What a Request adds to a text body that has no content type.
+    if (body !== null && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
+    return new StackRequest(new URL(input).href, method, headers, body, signal);
+  }
+}
+
+const PLAIN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
 interface SharedRead {
-  readonly controller: AbortController;
+  /** Absent when the read cannot be cancelled (its first caller had no signal). */
+  readonly controller: AbortController | undefined;
   readonly answer: Promise<Answer>;
   callers: number;
 }
 
-function readKey(o: PipelineOptions, request: Request): string {
+/**
+ * What makes two reads the same: the URL, the session's tokens and every
+ * header. Headers iterate sorted by name; no part can hold a line break.
+ */
+function readKey(o: PipelineOptions, request: PipelineRequest): string {
   const tokens = o.sessions?.store.get();
-  const headers = [...request.headers].sort(([a], [b]) => a.localeCompare(b));
-  return JSON.stringify([request.url, tokens?.refreshToken ?? null, tokens?.accessToken ?? null, headers]);
+  let key = `${request.url}\n${tokens?.refreshToken ?? ""}\n${tokens?.accessToken ?? ""}`;
+  for (const [name, value] of request.headers) key += `\n${name}:${value}`;
+  return key;
+}
+
+/**
+ * Nonces from random bytes drawn a few requests ahead: one call to the
+ * platform's generator per 32 requests instead of one per request.
+ */
+function noncePool(env: Environment): () => string {
+  const size = Math.ceil(NONCE_BITS / 8);
+  let pool: Uint8Array = new Uint8Array(0);
+  let at = 0;
+  return () => {
+    if (at + size > pool.length) {
+      pool = env.randomBytes(size * 32);
+      at = 0;
+    }
+    const bytes = pool.subarray(at, at + size);
+    at += size;
+    return randomNonce(() => bytes, NONCE_BITS);
+  };
 }
 
 async function sendOperation(
   o: PipelineOptions,
   op: MatchedOperation,
-  request: Request,
-  body: ArrayBuffer | undefined,
-  signal: AbortSignal,
+  request: PipelineRequest,
+  body: BodyInit | null,
+  signal: AbortSignal | null | undefined,
+  nonce: () => string,
 ): Promise<Answer> {
   const describe = `${request.method} ${request.url}`;
   const renewed = { user: false, owner: false };
@@ -106,16 +206,22 @@ async function sendOperation(
         sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
         const headers = op.stackHeaders
           ? stackHeaders(op, {
-              ...o,
+              projectId: o.projectId,
+              accessType: o.accessType,
+              clientVersion: o.clientVersion,
+              publishableClientKey: o.publishableClientKey,
+              secretServerKey: o.secretServerKey,
+              superSecretAdminKey: o.superSecretAdminKey,
+              extraRequestHeaders: o.extraRequestHeaders,
               adminAccessToken: sentAdmin,
               accessToken: sent?.accessToken,
               refreshToken: sent?.refreshToken,
-              nonce: randomNonce(o.env.randomBytes, NONCE_BITS),
+              nonce: nonce(),
             })
           : new Headers();
         // What the caller set on this request (its content type, per-call headers) comes last.
         request.headers.forEach((value, name) => headers.set(name, value));
-        return { url: request.url, method: request.method, headers, body: body ?? null };
+        return { url: request.url, method: request.method, headers, body };
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );
@@ -140,7 +246,10 @@ async function sendOperation(
       throw known;
     }
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
-    if (op.responseBody === "json") checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]);
+    if (op.responseBody === "json") {
+      // The checked body goes with the answer, so its first reader need not parse it again.
+      return withBody(answer, checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]));
+    }
     return answer;
   }
 }

@@ -9,7 +9,7 @@
 // refresh-token form body to whoever the Location names.
 import { abortReason, raceAbort } from "./abort.js";
 import { MAX_ATTEMPTS } from "./constants.js";
-import { sleep, type Environment, type TimerId } from "./env.js";
+import { platformEnvironment, sleep, type Environment, type TimerId } from "./env.js";
 import { HttpError, NetworkError, RateLimitError, RequestTimeoutError, UnexpectedRedirectError } from "./errors.js";
 import { readAnswer, type Answer } from "./response.js";
 import { backoffDelay, retryAfterDelay } from "./retry.js";
@@ -54,12 +54,12 @@ export async function sendWithRetries(
     const last = attempt >= MAX_ATTEMPTS;
     const outgoing = await raceAbort(makeRequest(), signal);
     const retry = async (reason: RetryReason, delayMs: number, status?: number) => {
-      policy.hooks.onRetry?.({ ...requestEvent(outgoing, options.operationId, attempt), reason, delayMs, status });
+      if (policy.hooks.onRetry) policy.hooks.onRetry({ ...requestEvent(outgoing, options.operationId, attempt), reason, delayMs, status });
       await sleep(env, delayMs, signal);
     };
     let answer: Answer;
     try {
-      policy.hooks.onRequest?.(requestEvent(outgoing, options.operationId, attempt));
+      if (policy.hooks.onRequest) policy.hooks.onRequest(requestEvent(outgoing, options.operationId, attempt));
       answer = await sendOnce(env, policy.requestTimeoutMs, outgoing, describe, signal);
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
@@ -126,7 +126,7 @@ async function sendOnce(
   let timer: TimerId | undefined;
   if (timeoutMs > 0) timer = env.setTimeout(() => attempt.abort(new AttemptTimedOut()), timeoutMs);
   try {
-    const request = new Request(outgoing.url, {
+    const init: RequestInit = {
       method: outgoing.method,
       headers: outgoing.headers,
       body: outgoing.body,
@@ -134,24 +134,33 @@ async function sendOnce(
       credentials: "omit",
       redirect: "manual",
       signal: attempt.signal,
-    });
-    const response = await raceAbort(env.fetch(request), attempt.signal);
-    // Browsers answer a manual redirect with an opaque one (status 0); Node with the 3xx itself.
-    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status <= 399)) {
-      void response.body?.cancel().catch(() => {});
-      const status = response.status === 0 ? "a redirect" : `HTTP ${response.status}`;
-      throw new UnexpectedRedirectError(
-        response.status,
-        "",
-        `${describe} was answered with ${status}. The Stack Auth API never redirects an API call, so the redirect was not followed ` +
-          "and nothing was sent to its location. Check the API's base URL (and any proxy in front of it).",
-      );
-    }
-    return await raceAbort(readAnswer(response), attempt.signal);
+    };
+    // The platform's fetch (the default environment's) builds the one Request
+    // itself: building it here too would build, and tie to the signal, two.
+    const sent = env.fetch === platformEnvironment.fetch ? globalThis.fetch(outgoing.url, init) : env.fetch(new Request(outgoing.url, init));
+    // One race for the answer and its body: the attempt's signal ends either wait.
+    return await raceAbort(answerOf(sent, describe), attempt.signal);
   } finally {
     if (timer !== undefined) env.clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/** The answer of a sent request, read to the end; a redirect is refused, not followed. */
+async function answerOf(sent: Promise<Response>, describe: string): Promise<Answer> {
+  const response = await sent;
+  // Browsers answer a manual redirect with an opaque one (status 0); Node with the 3xx itself.
+  if (response.type === "opaqueredirect" || (response.status >= 300 && response.status <= 399)) {
+    void response.body?.cancel().catch(() => {});
+    const status = response.status === 0 ? "a redirect" : `HTTP ${response.status}`;
+    throw new UnexpectedRedirectError(
+      response.status,
+      "",
+      `${describe} was answered with ${status}. The Stack Auth API never redirects an API call, so the redirect was not followed ` +
+        "and nothing was sent to its location. Check the API's base URL (and any proxy in front of it).",
+    );
+  }
+  return readAnswer(response);
 }
 
 /** What fetch throws when no answer came: a TypeError in browsers and undici, a DOMException for timeouts. */

@@ -6,11 +6,14 @@
 // The emulator is bundled once with esbuild (as the package ships it) and
 // measured in this process; the HTTP server runs in a child process, as
 // `stackkit-emulator` would, so that client and server do not share a core's time.
+// Last, the SDK's own cost per call: an authenticated `getUser()` of a
+// StackClientApp (runtime/index.ts bundled the same way) against a bare `fetch`
+// of the same URL with the same headers, both against an instant loopback server.
 // Prints each figure with its budget; exits non-zero when one is over.
-// Usage: node --expose-gc scripts/bench.mjs [--quick]
+// Usage: node --expose-gc scripts/bench.mjs [--quick] [--overhead-only]
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -18,6 +21,7 @@ import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
+const overheadOnly = process.argv.includes("--overhead-only");
 const out = mkdtempSync(path.join(tmpdir(), "stackkit-bench-"));
 
 /** @type {{ name: string, value: number, unit: string, budget: number, better: "lower" | "higher" }[]} */
@@ -27,7 +31,11 @@ const record = (/** @type {string} */ name, /** @type {number} */ value, /** @ty
 
 try {
   await build({
-    entryPoints: { emulator: path.join(root, "emulator/index.ts"), server: path.join(root, "emulator/server.ts") },
+    entryPoints: {
+      emulator: path.join(root, "emulator/index.ts"),
+      server: path.join(root, "emulator/server.ts"),
+      runtime: path.join(root, "runtime/index.ts"),
+    },
     bundle: true,
     format: "esm",
     platform: "node",
@@ -36,6 +44,29 @@ try {
     logLevel: "error",
   });
   writeFileSync(path.join(out, "package.json"), JSON.stringify({ type: "module" }));
+  if (!overheadOnly) await emulatorFigures();
+
+  // 5. Per-call overhead of the SDK (issue 13 §5): sequential calls, so each figure is one call's latency.
+  const overhead = await measureOverhead(path.join(out, "runtime.js"), quick ? 500 : 2000);
+  const ratio50 = overhead.sdk.p50 / overhead.bare.p50;
+  const ratio95 = overhead.sdk.p95 / overhead.bare.p95;
+  console.log(
+    `getUser() vs bare fetch, ${overhead.calls} sequential calls each: ` +
+      `getUser p50 ${overhead.sdk.p50.toFixed(3)} ms, p95 ${overhead.sdk.p95.toFixed(3)} ms; ` +
+      `fetch p50 ${overhead.bare.p50.toFixed(3)} ms, p95 ${overhead.bare.p95.toFixed(3)} ms; ` +
+      `ratio p50 ×${ratio50.toFixed(2)}, p95 ×${ratio95.toFixed(2)}`,
+  );
+  record("getUser() p50 (sequential, loopback)", overhead.sdk.p50, "ms", Infinity, "lower");
+  record("getUser() p95", overhead.sdk.p95, "ms", Infinity, "lower");
+  record("bare fetch p50 (same URL and headers)", overhead.bare.p50, "ms", Infinity, "lower");
+  record("bare fetch p95", overhead.bare.p95, "ms", Infinity, "lower");
+  record("getUser() / bare fetch, p50", ratio50, "×", 1.25, "lower");
+  record("getUser() / bare fetch, p95 (shown, no budget)", ratio95, "×", Infinity, "lower");
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+
+async function emulatorFigures() {
   const { createEmulator, DEMO_KEYS } = await import(pathToFileURL(path.join(out, "emulator.js")).href);
 
   // 1. In-process start: the first one (cold, after module load) and the median of the next ten.
@@ -77,8 +108,6 @@ try {
   const memory = await measureUsers(path.join(out, "emulator.js"), count);
   record(`heap of 100,000 users (measured with ${count.toLocaleString("en")})`, (memory.heapBytes / count) * 100_000 / 2 ** 20, "MB", 300, "lower");
   record(`whole process holding them (resident set)`, memory.rssBytes / 2 ** 20, "MB", 300, "lower");
-} finally {
-  rmSync(out, { recursive: true, force: true });
 }
 
 let over = 0;
@@ -86,8 +115,9 @@ console.log(`${"figure".padEnd(58)}${"value".padStart(12)}   budget`);
 for (const f of figures) {
   const ok = f.better === "lower" ? f.value <= f.budget : f.value >= f.budget;
   if (!ok) over++;
-  const value = `${f.value.toFixed(f.unit === "req/s" ? 0 : 1)} ${f.unit}`;
-  console.log(`${f.name.padEnd(58)}${value.padStart(12)}   ${f.better === "lower" ? "≤" : "≥"} ${f.budget} ${f.unit}  ${ok ? "ok" : "OVER BUDGET"}`);
+  const value = `${f.value.toFixed(f.unit === "req/s" ? 0 : f.unit === "×" ? 2 : f.unit === "ms" && f.value < 10 ? 3 : 1)} ${f.unit}`;
+  const budget = f.budget === Infinity ? "(no budget)" : `${f.better === "lower" ? "≤" : "≥"} ${f.budget} ${f.unit}  ${ok ? "ok" : "OVER BUDGET"}`;
+  console.log(`${f.name.padEnd(58)}${value.padStart(12)}   ${budget}`);
 }
 process.exit(over === 0 ? 0 : 1);
 
@@ -113,6 +143,133 @@ async function measureUsers(file, count) {
   const code = await new Promise((resolve) => child.once("exit", resolve));
   if (code !== 0) throw new Error(`measuring ${count} users failed (exit ${code})`);
   return /** @type {{ heapBytes: number, rssBytes: number }} */ (JSON.parse(output));
+}
+
+/**
+ * p50 and p95 of `calls` sequential authenticated `getUser()` calls of a
+ * StackClientApp (the bundled runtime `file`), and of as many bare `fetch`es of
+ * GET /api/v1/users/me with the headers the SDK sent, against a loopback
+ * node:http server in a child process that answers every request at once with
+ * the document's ClientUser example. The access token lives for a day, so no
+ * call refreshes. The two kinds of call alternate, after a warm-up, so that
+ * drift (JIT, GC, CPU frequency) falls on both alike.
+ * @param {string} file @param {number} calls
+ */
+async function measureOverhead(file, calls) {
+  const openapi = JSON.parse(readFileSync(path.join(root, "generated/openapi.json"), "utf8"));
+  const user = openapi.components.examples.ClientUser.value;
+  const server = await startLoopbackServer(path.dirname(file), JSON.stringify(user));
+  try {
+    const { StackClientApp, createMemoryTokenStore } = await import(pathToFileURL(file).href);
+    const base64url = (/** @type {unknown} */ value) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const exp = Math.floor(Date.now() / 1000) + 86_400;
+    const accessToken = `${base64url({ alg: "ES256", typ: "JWT" })}.${base64url({ sub: user.id, exp })}.c2lnbmF0dXJl`;
+    const app = new StackClientApp({
+      projectId: "bench-project",
+      publishableClientKey: "pck_bench",
+      baseUrl: server.url,
+      tokenStore: createMemoryTokenStore({ accessToken, refreshToken: "bench-refresh-token" }),
+      browser: null,
+    });
+    const first = await app.getUser();
+    if (first?.id !== user.id) throw new Error("getUser() did not answer the benchmark's user");
+    // The headers the SDK sent, as the server saw them; the bare fetch sends the same ones.
+    const headers = /** @type {Record<string, string>} */ (await (await fetch(`${server.url}/last-headers`)).json());
+    if (headers["x-stack-access-token"] !== accessToken) throw new Error("getUser() did not send the access token");
+    const url = `${server.url}/api/v1/users/me`;
+    const sdkCall = async () => {
+      const got = await app.getUser();
+      if (got === null) throw new Error("getUser() answered null");
+    };
+    const bareCall = async () => {
+      const response = await fetch(url, { headers });
+      const body = await response.json();
+      if (response.status !== 200 || body.id !== user.id) throw new Error(`bare fetch answered ${response.status}`);
+    };
+    /** @type {number[]} */ const sdk = [];
+    /** @type {number[]} */ const bare = [];
+    const warmUp = Math.max(200, calls / 4);
+    for (let i = 0; i < warmUp + calls; i++) {
+      const pair = i % 2 === 0 ? [[sdkCall, sdk], [bareCall, bare]] : [[bareCall, bare], [sdkCall, sdk]];
+      for (const [call, times] of /** @type {[() => Promise<void>, number[]][]} */ (pair)) {
+        const t0 = performance.now();
+        await call();
+        if (i >= warmUp) times.push(performance.now() - t0);
+      }
+    }
+    return { calls, sdk: percentiles(sdk), bare: percentiles(bare) };
+  } finally {
+    server.child.kill();
+  }
+}
+
+/** @param {number[]} values */
+function percentiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (/** @type {number} */ q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { p50: at(0.5), p95: at(0.95) };
+}
+
+/**
+ * A node:http server on 127.0.0.1 in a child process: GET /api/v1/users/me is
+ * answered at once with `body`; GET /last-headers with the headers of the last
+ * /users/me request it was sent.
+ * @param {string} dir @param {string} body
+ */
+async function startLoopbackServer(dir, body) {
+  const runner = path.join(dir, "loopback-server.mjs");
+  writeFileSync(
+    runner,
+    `import { createServer } from "node:http";
+` +
+      `const body = Buffer.from(${JSON.stringify(body)});
+` +
+      `let last = {};
+` +
+      `const server = createServer((req, res) => {
+` +
+      `  if (req.method === "GET" && req.url === "/api/v1/users/me") {
+` +
+      `    last = req.headers;
+` +
+      `    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
+` +
+      `    res.end(body);
+` +
+      `  } else if (req.url === "/last-headers") {
+` +
+      `    const { host, connection, "user-agent": _ua, "accept-encoding": _ae, "accept-language": _al, "sec-fetch-mode": _sf, ...sent } = last;
+` +
+      `    res.writeHead(200, { "content-type": "application/json" });
+` +
+      `    res.end(JSON.stringify(sent));
+` +
+      `  } else {
+` +
+      `    res.writeHead(404);
+` +
+      `    res.end();
+` +
+      `  }
+` +
+      `});
+` +
+      `server.keepAliveTimeout = 60_000;
+` +
+      `server.listen(0, "127.0.0.1", () => console.log("URL http://127.0.0.1:" + server.address().port));
+`,
+  );
+  const child = spawn(process.execPath, [runner], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise((resolve, reject) => {
+    let buffer = "";
+    child.stdout.on("data", (chunk) => {
+      buffer += chunk;
+      const m = /URL (\S+)/.exec(buffer);
+      if (m) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the loopback server exited (${code}) before it printed its URL`)));
+  });
+  return { url: /** @type {string} */ (url), child };
 }
 
 /** @param {number[]} values */
