@@ -9,6 +9,7 @@ import { mailboxOf } from "./engine/mail.js";
 import type { CodeRecord, EmailRecord, StateJson, Store, UserRecord } from "./engine/store.js";
 import { hashPassword, randomId } from "./engine/tokens.js";
 import { fixedChallengeOf, setFixedChallenge } from "./handlers/passkeys.js";
+import { grantDefaultProjectPermissions } from "./handlers/permissions.js";
 
 export interface CreateUserOptions {
   readonly projectId: string;
@@ -126,6 +127,7 @@ export function createControl(p: ControlParts): EmulatorControl {
         oauth_providers: [],
       };
       store.put("users", user);
+      grantDefaultProjectPermissions(store, store.tables.projects.get(o.projectId)!, user.id);
       if (o.email !== undefined) {
         store.put("contactChannels", {
           id: randomId(),

@@ -7,6 +7,7 @@ import { fail } from "../engine/http.js";
 import type { CodeKind, ProjectRecord, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
 import { sendTemplatedEmail } from "./admin-email.js";
+import { grantDefaultProjectPermissions } from "./permissions.js";
 
 /** The signed-in user, or the service's USER_AUTHENTICATION_REQUIRED. */
 export function requireUser(request: EmulatorRequest): UserRecord {
@@ -67,6 +68,8 @@ export async function createUserRecord(ctx: EmulatorContext, project: ProjectRec
     oauth_providers: [],
   };
   ctx.store.put("users", user);
+  // As the service does on every creation (sign-up, server create, OAuth, anonymous).
+  grantDefaultProjectPermissions(ctx.store, project, user.id);
   if (o.email) {
     ctx.store.put("contactChannels", {
       id: randomId(),

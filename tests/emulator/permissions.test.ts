@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import type { OperationId } from "../../generated/operations.js";
-import { isKnownError, StackAdminApp, StackServerApp } from "../../runtime/index.js";
+import { isKnownError, StackAdminApp, StackClientApp, StackServerApp } from "../../runtime/index.js";
 import { demoAppOptions, signedInUser, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
@@ -206,3 +206,19 @@ function raw(path: string, as: { client?: string; server?: boolean }): Promise<R
   if (as.client) headers["x-stack-access-token"] = as.client;
   return e.fetch(new Request(`${e.apiOrigin}/api/v1${path}`, { headers }));
 }
+
+describe("the project's default permissions", () => {
+  it("are granted to every new user: a password sign-up, and a user the server creates", async () => {
+    await adminApp().createProjectPermissionDefinition({ id: "read_docs", containedPermissionIds: [] });
+    const project = emulator().engine.ctx.store.tables.projects.get(DEMO_KEYS.projectId)!;
+    project.config.user_default_permissions = [{ id: "read_docs" }];
+    const client = new StackClientApp({ ...common(), tokenStore: "memory", urls: { emailVerification: "http://localhost:5173/handler/email-verification" } });
+    const signUp = await client.signUpWithCredential({ email: "new@example.com", password: "correct horse battery", noRedirect: true });
+    expect(signUp.status).toBe("ok");
+    const created = await serverApp().createUser({ primaryEmail: "made@example.com" });
+    for (const user of [(await client.getUser({ or: "throw" }))!, created]) {
+      const server = (await serverApp().getUser(user.id))!;
+      expect((await server.listPermissions()).map((p) => p.id)).toEqual(["read_docs"]);
+    }
+  });
+});
