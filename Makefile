@@ -8,7 +8,7 @@ NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
 EMULATOR_PORT ?= 8102
 
-.PHONY: install generate check-generated lint typecheck test test-browser build check-package mock emulator demo example size bench clean
+.PHONY: install generate check-generated format check-format lint typecheck test test-browser build check-package mock emulator demo example size bench clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -22,6 +22,13 @@ generate: install
 check-generated: install
 	node scripts/check-generated.mjs
 
+# Prettier over the hand-written code (.prettierignore leaves out generated/ and the document).
+format: install
+	$(NODE_BIN)/prettier --write .
+
+check-format: install
+	$(NODE_BIN)/prettier --check --log-level warn .
+
 lint: install
 	node scripts/lint.mjs
 
@@ -29,7 +36,7 @@ typecheck: install
 	$(NODE_BIN)/tsc -p .
 
 # The vitest suite also runs the lint and check-generated gates (tests/generated/drift.test.ts).
-test: install typecheck
+test: install typecheck check-format
 	$(NODE_BIN)/vitest run
 
 # `npm run build` (tsdown); `npm pack` and `npm publish` run it too, through `prepack`.

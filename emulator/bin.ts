@@ -32,7 +32,8 @@ export function parseArgs(args: readonly string[]): BinOptions {
   let help = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     const value = () => {
       const v = inline ?? args[++i];
       if (v === undefined || v === "") throw new Error(`${flag} needs a value`);
@@ -73,7 +74,10 @@ export function parseArgs(args: readonly string[]): BinOptions {
   return { help, server };
 }
 
-function keysText(name: string, keys: { projectId: string; publishableClientKey: string; secretServerKey: string; superSecretAdminKey: string }): string {
+function keysText(
+  name: string,
+  keys: { projectId: string; publishableClientKey: string; secretServerKey: string; superSecretAdminKey: string },
+): string {
   return [
     `  ${name}`,
     `    project id              ${keys.projectId}`,

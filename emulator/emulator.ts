@@ -73,6 +73,8 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   control = createControl({ engine, store, clock, seed: () => seedDefaults(store, now()) });
   // The mailbox API lives under /api/v1 (Inbucket's path) but is not the service's: answered before the engine, never logged.
   const fetch = (request: Request): Promise<Response> =>
-    request.url.includes(MAILBOX_API_PREFIX) ? routesBeforeEngine(request, routeParts()).then((answer) => answer ?? engine.fetch(request)) : engine.fetch(request);
+    request.url.includes(MAILBOX_API_PREFIX)
+      ? routesBeforeEngine(request, routeParts()).then((answer) => answer ?? engine.fetch(request))
+      : engine.fetch(request);
   return { fetch, control, apiOrigin, engine, url: undefined, close: async () => {} };
 }

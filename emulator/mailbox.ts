@@ -94,7 +94,8 @@ function messageOf(store: Store, name: string, email: EmailRecord): InbucketMess
 
 const API_HEADERS = { "access-control-allow-origin": "*", "cache-control": "no-store" } as const;
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: API_HEADERS });
-const notFound = () => new Response("404 page not found\n", { status: 404, headers: { ...API_HEADERS, "content-type": "text/plain; charset=utf-8" } });
+const notFound = () =>
+  new Response("404 page not found\n", { status: 404, headers: { ...API_HEADERS, "content-type": "text/plain; charset=utf-8" } });
 
 /** The message `id` of a mailbox; `latest` is its newest. */
 function findMessage(store: Store, name: string, id: string): EmailRecord | undefined {
@@ -125,7 +126,8 @@ export async function mailboxApi(request: Request, url: URL, store: Store): Prom
   }
   const email = findMessage(store, name, id);
   if (!email) return notFound();
-  if (extra === "source" && method === "GET") return new Response(sourceOf(email), { headers: { ...API_HEADERS, "content-type": "text/plain; charset=utf-8" } });
+  if (extra === "source" && method === "GET")
+    return new Response(sourceOf(email), { headers: { ...API_HEADERS, "content-type": "text/plain; charset=utf-8" } });
   if (extra !== undefined) return notFound();
   if (method === "GET") return json(messageOf(store, name, email));
   if (method === "DELETE") {
@@ -134,7 +136,8 @@ export async function mailboxApi(request: Request, url: URL, store: Store): Prom
   }
   if (method === "PATCH") {
     const body = (await request.json().catch(() => null)) as { seen?: unknown } | null;
-    if (typeof body?.seen !== "boolean") return new Response("Expected a JSON body { \"seen\": true }\n", { status: 400, headers: API_HEADERS });
+    if (typeof body?.seen !== "boolean")
+      return new Response('Expected a JSON body { "seen": true }\n', { status: 400, headers: API_HEADERS });
     if (body.seen) seenOf(store).add(email.id);
     else seenOf(store).delete(email.id);
     return json("OK");
@@ -176,7 +179,9 @@ function page(title: string, body: string, refresh: boolean): Response {
 function card(store: Store, email: EmailRecord): string {
   const box = mailboxOf(email.to[0] ?? "");
   const seen = seenOf(store).has(email.id);
-  const to = email.to.map((address) => `<a href="${MAILBOX_PAGE}/${encodeURIComponent(mailboxOf(address))}">${escapeHtml(address)}</a>`).join(", ");
+  const to = email.to
+    .map((address) => `<a href="${MAILBOX_PAGE}/${encodeURIComponent(mailboxOf(address))}">${escapeHtml(address)}</a>`)
+    .join(", ");
   return (
     `<article class="${seen ? "seen" : "unseen"}"><h2><a href="${MAILBOX_PAGE}/${encodeURIComponent(box)}/${encodeURIComponent(email.id)}">${escapeHtml(email.subject)}</a></h2>` +
     `<div class="meta">To ${to} · from ${escapeHtml(email.from)} · ${escapeHtml(new Date(email.sent_at_millis).toISOString())}</div>` +
@@ -213,7 +218,8 @@ export function mailboxPage(request: Request, url: URL, store: Store): Response 
   const messages = messagesOf(store, name).reverse();
   const title = name === undefined ? "Mailbox: all mail" : `Mailbox: ${name}`;
   const nav = name === undefined ? "" : `<nav><a href="${MAILBOX_PAGE}">All mail</a></nav>`;
-  const list = messages.length === 0 ? "<p>No e-mail yet. This page refreshes itself.</p>" : messages.map((email) => card(store, email)).join("");
+  const list =
+    messages.length === 0 ? "<p>No e-mail yet. This page refreshes itself.</p>" : messages.map((email) => card(store, email)).join("");
   return page(
     title,
     `<header><h1>${escapeHtml(title)} (${messages.length})</h1>${nav}</header>` +

@@ -8,7 +8,16 @@
 // service's (emulator/handlers/oauth.ts).
 import type { Store } from "./engine/store.js";
 import { randomString } from "./engine/tokens.js";
-import { callbackPath, contextOf, oauthCallback, OAUTH_PROVIDER_PREFIX, PROVIDER_GRANT_LIFETIME_MS, providerPagePath, putOAuthCode, type Identity } from "./handlers/oauth.js";
+import {
+  callbackPath,
+  contextOf,
+  oauthCallback,
+  OAUTH_PROVIDER_PREFIX,
+  PROVIDER_GRANT_LIFETIME_MS,
+  providerPagePath,
+  putOAuthCode,
+  type Identity,
+} from "./handlers/oauth.js";
 
 export { OAUTH_PROVIDER_PREFIX };
 
@@ -56,12 +65,14 @@ function knownIdentities(store: Store, provider: string): { account_id: string; 
   const seen = new Map<string, { account_id: string; email: string | null; name: string | null }>();
   for (const user of store.tables.users.values()) {
     for (const account of user.oauth_providers) {
-      if (account.id === provider && !seen.has(account.account_id)) seen.set(account.account_id, { account_id: account.account_id, email: account.email ?? null, name: user.display_name });
+      if (account.id === provider && !seen.has(account.account_id))
+        seen.set(account.account_id, { account_id: account.account_id, email: account.email ?? null, name: user.display_name });
     }
   }
   for (const record of store.tables.oauthCodes.values()) {
     const identity = record.data as unknown as Identity;
-    if (record.kind === "provider_grant" && identity.provider === provider && !seen.has(identity.account_id)) seen.set(identity.account_id, identity);
+    if (record.kind === "provider_grant" && identity.provider === provider && !seen.has(identity.account_id))
+      seen.set(identity.account_id, identity);
   }
   return [...seen.values()];
 }
@@ -77,10 +88,18 @@ function consentPage(store: Store, provider: string, query: URLSearchParams, pro
   const carried = { state, redirect_uri: redirectUri, scope };
   const known = knownIdentities(store, provider)
     .map((identity, i) => {
-      const label = identity.name && identity.email ? `${identity.name} (${identity.email})` : (identity.email ?? identity.name ?? identity.account_id);
+      const label =
+        identity.name && identity.email ? `${identity.name} (${identity.email})` : (identity.email ?? identity.name ?? identity.account_id);
       return (
         `<form class="known" method="post" action="${action}" data-testid="oauth-known-identity" data-account-id="${escapeHtml(identity.account_id)}">` +
-        hidden({ ...carried, action: "continue", account_id: identity.account_id, email: identity.email ?? "", name: identity.name ?? "", email_verified: "true" }) +
+        hidden({
+          ...carried,
+          action: "continue",
+          account_id: identity.account_id,
+          email: identity.email ?? "",
+          name: identity.name ?? "",
+          email_verified: "true",
+        }) +
         `<button type="submit" id="oauth-continue-as-${i}" data-testid="oauth-continue-as">Continue as ${escapeHtml(label)}</button></form>`
       );
     })
@@ -121,19 +140,37 @@ async function decide(request: Request, url: URL, store: Store, provider: string
   const redirectUri = URL.canParse(field("redirect_uri")) ? new URL(field("redirect_uri")) : null;
   const origins = [url.origin, ctx ? new URL(ctx.apiOrigin).origin : url.origin];
   if (!ctx || !redirectUri || redirectUri.pathname !== callbackPath(provider) || !origins.includes(redirectUri.origin)) {
-    return html("Bad request", `<h1>Bad request</h1><p class="error">This sign-in request is unknown here (redirect_uri is not registered with ${escapeHtml(nameOf(provider))}). Start again from the app.</p>`, 400);
+    return html(
+      "Bad request",
+      `<h1>Bad request</h1><p class="error">This sign-in request is unknown here (redirect_uri is not registered with ${escapeHtml(nameOf(provider))}). Start again from the app.</p>`,
+      400,
+    );
   }
   const state = field("state");
-  if (field("action") === "deny") return backTo(redirectUri, { error: "access_denied", error_description: "The user denied the request.", state });
+  if (field("action") === "deny")
+    return backTo(redirectUri, { error: "access_denied", error_description: "The user denied the request.", state });
   if (field("action") !== "continue") return consentPage(store, provider, form, "Choose an account, or deny.");
   const email = field("email") || null;
   if (email !== null && !/^[^\s@]+@[^\s@]+$/.test(email)) return consentPage(store, provider, form, `"${email}" is not an e-mail address.`);
   const accountId = field("account_id") || email;
   if (accountId === null) return consentPage(store, provider, form, "Type an e-mail or an account id.");
-  const identity: Identity = { provider, state, account_id: accountId, email, name: field("name") || null, email_verified: email !== null && field("email_verified") === "true" };
+  const identity: Identity = {
+    provider,
+    state,
+    account_id: accountId,
+    email,
+    name: field("name") || null,
+    email_verified: email !== null && field("email_verified") === "true",
+  };
   const code = randomString(40);
   const flow = store.tables.oauthCodes.get(state);
-  putOAuthCode(ctx, { kind: "provider_grant", id: code, projectId: flow?.project_id ?? "", lifetimeMs: PROVIDER_GRANT_LIFETIME_MS, data: identity });
+  putOAuthCode(ctx, {
+    kind: "provider_grant",
+    id: code,
+    projectId: flow?.project_id ?? "",
+    lifetimeMs: PROVIDER_GRANT_LIFETIME_MS,
+    data: identity,
+  });
   return backTo(redirectUri, { code, state });
 }
 
@@ -152,6 +189,7 @@ export async function oauthProviderRoutes(request: Request, url: URL, store: Sto
   if (step === "callback" && method === "GET") return oauthCallback(url, store, provider);
   if (step === "authorize" && method === "GET") return consentPage(store, provider, url.searchParams);
   if (step === "authorize" && method === "POST") return decide(request, url, store, provider);
-  if (step === "callback" || step === "authorize") return new Response(null, { status: 405, headers: { allow: step === "callback" ? "GET" : "GET, POST" } });
+  if (step === "callback" || step === "authorize")
+    return new Response(null, { status: 405, headers: { allow: step === "callback" ? "GET" : "GET, POST" } });
   return undefined;
 }

@@ -66,7 +66,8 @@ class ControlError extends Error {
   }
 }
 
-const ok = (body: unknown = { ok: true }, status = 200) => Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store" } });
+const ok = (body: unknown = { ok: true }, status = 200) =>
+  Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store" } });
 
 async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
@@ -99,20 +100,25 @@ const FAULT_KINDS = ["known-error", "status", "latency", "rate-limit", "drop"] a
 
 /** A fault as the control API takes it, checked: the engine trusts what it is given. */
 export function parseFault(value: unknown): Fault {
-  if (value === null || typeof value !== "object") throw new ControlError(`"fault" must be an object with a "kind" (${FAULT_KINDS.join(", ")})`);
+  if (value === null || typeof value !== "object")
+    throw new ControlError(`"fault" must be an object with a "kind" (${FAULT_KINDS.join(", ")})`);
   const fault = value as Record<string, unknown>;
   const number = (key: string, min: number) => {
     const n = fault[key];
-    if (typeof n !== "number" || !Number.isFinite(n) || n < min) throw new ControlError(`A "${String(fault["kind"])}" fault needs "${key}", a number >= ${min}`);
+    if (typeof n !== "number" || !Number.isFinite(n) || n < min)
+      throw new ControlError(`A "${String(fault["kind"])}" fault needs "${key}", a number >= ${min}`);
     return n;
   };
   switch (fault["kind"]) {
     case "known-error": {
       const code = fault["code"];
-      if (typeof code !== "string" || !(code in knownErrorStatus)) throw new ControlError(`"code" must be a known error code of the service, not ${JSON.stringify(code)}`);
+      if (typeof code !== "string" || !(code in knownErrorStatus))
+        throw new ControlError(`"code" must be a known error code of the service, not ${JSON.stringify(code)}`);
       const details = fault["details"];
       if (details !== undefined && (details === null || typeof details !== "object")) throw new ControlError('"details" must be an object');
-      return details === undefined ? { kind: "known-error", code: code as KnownErrorCode } : { kind: "known-error", code: code as KnownErrorCode, details: details as Record<string, unknown> };
+      return details === undefined
+        ? { kind: "known-error", code: code as KnownErrorCode }
+        : { kind: "known-error", code: code as KnownErrorCode, details: details as Record<string, unknown> };
     }
     case "status": {
       const status = number("status", 200);
@@ -133,7 +139,8 @@ export function parseFault(value: unknown): Fault {
 }
 
 function operationIdOf(value: unknown): OperationId {
-  if (typeof value !== "string" || !Object.hasOwn(operations, value)) throw new ControlError(`"operationId" must name an operation of the document, not ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !Object.hasOwn(operations, value))
+    throw new ControlError(`"operationId" must name an operation of the document, not ${JSON.stringify(value)}`);
   return value as OperationId;
 }
 
@@ -182,7 +189,9 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
         if (times !== undefined && times !== "always" && (typeof times !== "number" || !Number.isInteger(times) || times < 1)) {
           throw new ControlError('"times" must be a whole number >= 1, or "always"');
         }
-        control.injectFault(operationIdOf(body["operationId"]), parseFault(body["fault"]), { times: times === "always" ? Infinity : (times ?? 1) });
+        control.injectFault(operationIdOf(body["operationId"]), parseFault(body["fault"]), {
+          times: times === "always" ? Infinity : (times ?? 1),
+        });
         return ok();
       }
       case "DELETE faults":
@@ -203,7 +212,8 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
       case "GET codes": {
         const recipient = query.get("recipient");
         const kind = query.get("kind");
-        if (kind !== null && !CODE_KINDS.includes(kind as CodeKind)) throw new ControlError(`"kind" must be one of ${CODE_KINDS.join(", ")}`);
+        if (kind !== null && !CODE_KINDS.includes(kind as CodeKind))
+          throw new ControlError(`"kind" must be one of ${CODE_KINDS.join(", ")}`);
         return ok(control.codes({ ...(recipient === null ? {} : { recipient }), ...(kind === null ? {} : { kind: kind as CodeKind }) }));
       }
       case "POST users": {
@@ -230,7 +240,8 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
         return ok({ challenge: control.fixedChallenge() });
       case "PUT passkey-challenge": {
         const challenge = (await bodyOf(request))["challenge"];
-        if (challenge !== null && typeof challenge !== "string") throw new ControlError('"challenge" must be a base64url string, or null for random challenges');
+        if (challenge !== null && typeof challenge !== "string")
+          throw new ControlError('"challenge" must be a base64url string, or null for random challenges');
         control.setFixedChallenge(challenge);
         return ok({ challenge: control.fixedChallenge() });
       }
@@ -244,4 +255,3 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
     throw error;
   }
 }
-

@@ -80,24 +80,26 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   };
 
   const server = createServer((req, res) => {
-    void emulatorReady.then((emulator) => answer(emulator, req, res, origin)).then(
-      () => {
-        if (!READ_ONLY.has(req.method ?? "GET")) scheduleSave();
-      },
-      (error: unknown) => {
-        // The engine throws a TypeError for an injected dropped connection: the client sees the socket close, as on a real network failure.
-        if (error instanceof TypeError && /fetch failed/.test(error.message)) {
-          req.socket.destroy();
-          return;
-        }
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
-        res.end(`The emulator failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      },
-    );
+    void emulatorReady
+      .then((emulator) => answer(emulator, req, res, origin))
+      .then(
+        () => {
+          if (!READ_ONLY.has(req.method ?? "GET")) scheduleSave();
+        },
+        (error: unknown) => {
+          // The engine throws a TypeError for an injected dropped connection: the client sees the socket close, as on a real network failure.
+          if (error instanceof TypeError && /fetch failed/.test(error.message)) {
+            req.socket.destroy();
+            return;
+          }
+          if (res.headersSent) {
+            res.destroy();
+            return;
+          }
+          res.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+          res.end(`The emulator failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        },
+      );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -110,7 +112,11 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   const reachableHost = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   const origin = `http://${reachableHost}:${port}`;
   try {
-    emulator = await createEmulator({ ...emulatorOptions, apiOrigin: emulatorOptions.apiOrigin ?? origin, ...(saved ? { state: saved } : {}) });
+    emulator = await createEmulator({
+      ...emulatorOptions,
+      apiOrigin: emulatorOptions.apiOrigin ?? origin,
+      ...(saved ? { state: saved } : {}),
+    });
   } catch (error) {
     server.close();
     throw error;

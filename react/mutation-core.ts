@@ -27,7 +27,10 @@ export async function invalidateOperations(client: QueryClient, operationIds: re
 }
 
 /** A mutation whose `error` is what the SDK rejects with (a known error, a runtime error, an abort), not just `Error`. */
-export function useStackMutation<TVariables, TData>(hook: string, spec: StackMutationSpec<TVariables, TData>): UseMutationResult<TData, StackkitError, TVariables> {
+export function useStackMutation<TVariables, TData>(
+  hook: string,
+  spec: StackMutationSpec<TVariables, TData>,
+): UseMutationResult<TData, StackkitError, TVariables> {
   const { app, queryClient } = useStackContextFor(hook);
   const context: MutationContext = { app, client: queryClient };
   return useMutation<TData, StackkitError, TVariables>(

@@ -86,7 +86,11 @@ export function useUpdateUser(): UseMutationResult<void, StackkitError, UserUpda
 }
 
 /** Changes the password; PasswordConfirmationMismatch or PasswordRequirementsNotMet is the `error`. */
-export function useUpdatePassword(): UseMutationResult<void, StackkitError, { readonly oldPassword: string; readonly newPassword: string }> {
+export function useUpdatePassword(): UseMutationResult<
+  void,
+  StackkitError,
+  { readonly oldPassword: string; readonly newPassword: string }
+> {
   return useStackMutation("useUpdatePassword()", {
     run: async (context, options: { readonly oldPassword: string; readonly newPassword: string }) => {
       const error = await (await user(context, "useUpdatePassword()")).updatePassword(options);
@@ -113,7 +117,8 @@ const channelChanges = (touchesPrimary: boolean): OperationId[] =>
 
 export function useCreateContactChannel(): UseMutationResult<ContactChannel, StackkitError, ContactChannelCreateOptions> {
   return useStackMutation("useCreateContactChannel()", {
-    run: async (context, options: ContactChannelCreateOptions) => (await user(context, "useCreateContactChannel()")).createContactChannel(options),
+    run: async (context, options: ContactChannelCreateOptions) =>
+      (await user(context, "useCreateContactChannel()")).createContactChannel(options),
     changes: (_, options) => channelChanges(options?.isPrimary === true),
   });
 }
@@ -127,7 +132,9 @@ export function useUpdateContactChannel(): UseMutationResult<void, StackkitError
   const hook = "useUpdateContactChannel()";
   return useStackMutation(hook, {
     run: (_, variables: ContactChannelUpdateVariables) =>
-      requireObject(variables?.channel, "update", hook, "{ channel, update } with a contact channel from useContactChannels()").update(variables.update),
+      requireObject(variables?.channel, "update", hook, "{ channel, update } with a contact channel from useContactChannels()").update(
+        variables.update,
+      ),
     changes: (_, { channel, update }) => channelChanges(channel.isPrimary || update?.isPrimary === true),
   });
 }

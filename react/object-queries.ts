@@ -53,23 +53,20 @@ function teamMethod<K extends "listUsers" | "listInvitations" | "listApiKeys">(t
 }
 
 export function projectQueryOptions(app: StackClientApp) {
-  return objectQueryOptions(
-    stackQueryKey("getCurrentProject", { project_id: app.projectId }),
-    ({ signal }): Promise<Project> => app.getProject({ signal }),
+  return objectQueryOptions(stackQueryKey("getCurrentProject", { project_id: app.projectId }), ({ signal }): Promise<Project> =>
+    app.getProject({ signal }),
   );
 }
 
 export function teamsQueryOptions(app: StackClientApp) {
-  return objectQueryOptions(
-    stackQueryKey("listTeams", { user_id: "me" }),
-    async ({ client, signal }): Promise<Team[]> => (await requireUser(app, client, "useTeams()", signal)).listTeams({ signal }),
+  return objectQueryOptions(stackQueryKey("listTeams", { user_id: "me" }), async ({ client, signal }): Promise<Team[]> =>
+    (await requireUser(app, client, "useTeams()", signal)).listTeams({ signal }),
   );
 }
 
 export function teamQueryOptions(app: StackClientApp, teamId: string) {
-  return objectQueryOptions(
-    stackQueryKey("getTeam", { team_id: teamId }),
-    async ({ client, signal }): Promise<Team | null> => (await requireUser(app, client, "useTeam(id)", signal)).getTeam(teamId, { signal }),
+  return objectQueryOptions(stackQueryKey("getTeam", { team_id: teamId }), async ({ client, signal }): Promise<Team | null> =>
+    (await requireUser(app, client, "useTeam(id)", signal)).getTeam(teamId, { signal }),
   );
 }
 
@@ -98,17 +95,15 @@ export function permissionsQueryOptions(app: StackClientApp, team: TeamRef | nul
 }
 
 export function apiKeysQueryOptions(app: StackClientApp) {
-  return objectQueryOptions(
-    stackQueryKey("listUserApiKeys", { user_id: "me" }),
-    async ({ client, signal }): Promise<UserApiKey[]> => (await requireUser(app, client, "useApiKeys()", signal)).listApiKeys({ signal }),
+  return objectQueryOptions(stackQueryKey("listUserApiKeys", { user_id: "me" }), async ({ client, signal }): Promise<UserApiKey[]> =>
+    (await requireUser(app, client, "useApiKeys()", signal)).listApiKeys({ signal }),
   );
 }
 
 export function teamApiKeysQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listApiKeys", "useTeamApiKeys(team)");
-  return objectQueryOptions(
-    stackQueryKey("listTeamApiKeys", { team_id: team.id }),
-    ({ signal }): Promise<TeamApiKey[]> => list({ signal }),
+  return objectQueryOptions(stackQueryKey("listTeamApiKeys", { team_id: team.id }), ({ signal }): Promise<TeamApiKey[]> =>
+    list({ signal }),
   );
 }
 
@@ -123,25 +118,21 @@ export function teamProfileQueryOptions(app: StackClientApp, team: TeamRef) {
 
 export function teamUsersQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listUsers", "useTeamUsers(team)");
-  return objectQueryOptions(
-    stackQueryKey("listTeamMemberProfiles", { team_id: team.id }),
-    ({ signal }): Promise<TeamUser[]> => list({ signal }),
+  return objectQueryOptions(stackQueryKey("listTeamMemberProfiles", { team_id: team.id }), ({ signal }): Promise<TeamUser[]> =>
+    list({ signal }),
   );
 }
 
 export function teamInvitationsQueryOptions(team: TeamRef) {
   const list = teamMethod(team, "listInvitations", "useTeamInvitations(team)");
-  return objectQueryOptions(
-    stackQueryKey("listTeamInvitations", { team_id: team.id }),
-    ({ signal }): Promise<TeamInvitation[]> => list({ signal }),
+  return objectQueryOptions(stackQueryKey("listTeamInvitations", { team_id: team.id }), ({ signal }): Promise<TeamInvitation[]> =>
+    list({ signal }),
   );
 }
 
 export function activeSessionsQueryOptions(app: StackClientApp) {
-  return objectQueryOptions(
-    stackQueryKey("listSessions", { user_id: "me" }),
-    async ({ client, signal }): Promise<ActiveSession[]> =>
-      (await requireUser(app, client, "useActiveSessions()", signal)).getActiveSessions({ signal }),
+  return objectQueryOptions(stackQueryKey("listSessions", { user_id: "me" }), async ({ client, signal }): Promise<ActiveSession[]> =>
+    (await requireUser(app, client, "useActiveSessions()", signal)).getActiveSessions({ signal }),
   );
 }
 

@@ -27,7 +27,9 @@ export interface StackProviderProps {
 
 export function StackProvider({ app, queryClient, children }: StackProviderProps) {
   if (typeof app !== "object" || app === null || typeof app.getUser !== "function") {
-    throw new StackConfigurationError("<StackProvider> needs the client app: <StackProvider app={new StackClientApp({ projectId, tokenStore })}>.");
+    throw new StackConfigurationError(
+      "<StackProvider> needs the client app: <StackProvider app={new StackClientApp({ projectId, tokenStore })}>.",
+    );
   }
   // Without a queryClient prop, one client for the provider's lifetime, made on
   // first render (on the server and in the browser alike).

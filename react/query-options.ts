@@ -5,7 +5,15 @@
 // The answer is the wire JSON; errors are the runtime's typed errors.
 import type { DataTag } from "@tanstack/react-query";
 import type { Client } from "openapi-fetch";
-import { HttpError, operations, StackAssertionError, StackConfigurationError, type OperationId, type paths, type StackkitError } from "../runtime/index.js";
+import {
+  HttpError,
+  operations,
+  StackAssertionError,
+  StackConfigurationError,
+  type OperationId,
+  type paths,
+  type StackkitError,
+} from "../runtime/index.js";
 import { stackQueryKey, type StackQueryKey } from "./query-keys.js";
 
 type Operations = typeof operations;
@@ -30,10 +38,17 @@ type JsonOf<Response> = Response extends { content: { "application/json": infer 
 
 /** The JSON of a read's successful answer. */
 export type StackReadData<K extends ReadOperationId> =
-  ReadOperation<K> extends { responses: infer R } ? (R extends { 200: infer Ok } ? JsonOf<Ok> : R extends { 201: infer Ok } ? JsonOf<Ok> : never) : never;
+  ReadOperation<K> extends { responses: infer R }
+    ? R extends { 200: infer Ok }
+      ? JsonOf<Ok>
+      : R extends { 201: infer Ok }
+        ? JsonOf<Ok>
+        : never
+    : never;
 
 /** Required when the operation has required parameters (a path id, say), else optional. */
-export type StackReadParamsArg<K extends ReadOperationId> = {} extends StackReadParams<K> ? [params?: StackReadParams<K>] : [params: StackReadParams<K>];
+export type StackReadParamsArg<K extends ReadOperationId> =
+  {} extends StackReadParams<K> ? [params?: StackReadParams<K>] : [params: StackReadParams<K>];
 
 export interface StackReadQueryOptions<K extends ReadOperationId> {
   /** `stackQueryKey(operationId, params)`, tagged with the data and error types for getQueryData/setQueryData/getQueryState. */
@@ -47,7 +62,10 @@ export interface HasStackApi {
   readonly api: Client<paths>;
 }
 
-type UntypedGet = (path: string, init?: { params?: unknown; signal?: AbortSignal }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+type UntypedGet = (
+  path: string,
+  init?: { params?: unknown; signal?: AbortSignal },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /** Every read operation id, in the order of the generated table. */
 export const STACK_READ_OPERATIONS: readonly ReadOperationId[] = (Object.keys(operations) as OperationId[]).filter(isReadOperation);
@@ -65,14 +83,20 @@ function isReadOperation(id: string): id is ReadOperationId {
  * error, HttpError, NetworkError, StackAssertionError …), never with an
  * undefined error, also when an error answer has no body.
  */
-export function stackQueryOptions<K extends ReadOperationId>(app: HasStackApi, operationId: K, ...[params]: StackReadParamsArg<K>): StackReadQueryOptions<K> {
+export function stackQueryOptions<K extends ReadOperationId>(
+  app: HasStackApi,
+  operationId: K,
+  ...[params]: StackReadParamsArg<K>
+): StackReadQueryOptions<K> {
   if (!isReadOperation(operationId)) {
     throw new StackConfigurationError(
       `stackQueryOptions: ${JSON.stringify(operationId)} is not a read operation; use one of ${STACK_READ_OPERATIONS.join(", ")}.`,
     );
   }
   if (typeof (app as Partial<HasStackApi> | null)?.api?.GET !== "function") {
-    throw new StackConfigurationError("stackQueryOptions needs the app (or a stack client) as its first argument: stackQueryOptions(app, operationId, params).");
+    throw new StackConfigurationError(
+      "stackQueryOptions needs the app (or a stack client) as its first argument: stackQueryOptions(app, operationId, params).",
+    );
   }
   const path = operations[operationId].path;
   const given = params as Record<string, unknown> | undefined;

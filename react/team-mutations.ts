@@ -65,7 +65,13 @@ export function useLeaveTeam(): UseMutationResult<void, StackkitError, TeamRef> 
   return useStackMutation("useLeaveTeam()", {
     run: async ({ app, client }, team: TeamRef) => (await requireUser(app, client, "useLeaveTeam()")).leaveTeam(team),
     changes: (context, team) =>
-      withUserIf(isSelected(context, team.id), ["listTeams", "getTeam", "listTeamMemberProfiles", "getTeamMemberProfile", "listTeamPermissions"]),
+      withUserIf(isSelected(context, team.id), [
+        "listTeams",
+        "getTeam",
+        "listTeamMemberProfiles",
+        "getTeamMemberProfile",
+        "listTeamPermissions",
+      ]),
   });
 }
 
@@ -91,7 +97,8 @@ export function useInviteUser(): UseMutationResult<void, StackkitError, TeamInvi
 export function useRevokeTeamInvitation(): UseMutationResult<void, StackkitError, TeamInvitation> {
   const hook = "useRevokeTeamInvitation()";
   return useStackMutation(hook, {
-    run: (_, invitation: TeamInvitation) => requireObject(invitation, "revoke", hook, "an invitation from useTeamInvitations(team)").revoke(),
+    run: (_, invitation: TeamInvitation) =>
+      requireObject(invitation, "revoke", hook, "an invitation from useTeamInvitations(team)").revoke(),
     changes: () => ["listTeamInvitations"],
   });
 }
@@ -106,7 +113,9 @@ export function useUpdateTeamProfile(): UseMutationResult<void, StackkitError, T
   const hook = "useUpdateTeamProfile()";
   return useStackMutation(hook, {
     run: (_, variables: TeamProfileUpdateVariables) =>
-      requireObject(variables?.profile, "update", hook, "{ profile, update } with a profile from useTeamProfile(team)").update(variables.update),
+      requireObject(variables?.profile, "update", hook, "{ profile, update } with a profile from useTeamProfile(team)").update(
+        variables.update,
+      ),
     changes: () => ["getTeamMemberProfile", "listTeamMemberProfiles"],
   });
 }
@@ -119,7 +128,9 @@ const keyList = (type: ApiKey["type"]): OperationId => (type === "team" ? "listT
  */
 export function useCreateApiKey(): UseMutationResult<UserApiKeyFirstView, StackkitError, ApiKeyCreationOptions<"user">>;
 export function useCreateApiKey(team: Team): UseMutationResult<TeamApiKeyFirstView, StackkitError, ApiKeyCreationOptions<"team">>;
-export function useCreateApiKey(team?: Team): UseMutationResult<UserApiKeyFirstView | TeamApiKeyFirstView, StackkitError, ApiKeyCreationOptions> {
+export function useCreateApiKey(
+  team?: Team,
+): UseMutationResult<UserApiKeyFirstView | TeamApiKeyFirstView, StackkitError, ApiKeyCreationOptions> {
   const hook = "useCreateApiKey()";
   return useStackMutation(hook, {
     run: async ({ app, client }, options: ApiKeyCreationOptions): Promise<UserApiKeyFirstView | TeamApiKeyFirstView> =>

@@ -65,13 +65,22 @@ function visibleUser(user: CurrentUser | null, or: GetUserOr): CurrentUser | nul
   return user;
 }
 
-const OR_VALUES: readonly GetUserOr[] = ["redirect", "throw", "return-null", "anonymous", "anonymous-if-exists", "anonymous-if-exists[deprecated]"];
+const OR_VALUES: readonly GetUserOr[] = [
+  "redirect",
+  "throw",
+  "return-null",
+  "anonymous",
+  "anonymous-if-exists",
+  "anonymous-if-exists[deprecated]",
+];
 
 /** The `or` option; an unknown one is refused rather than treated as some other option. */
 function orOfHook(options: GetUserOptions | undefined, hook: string) {
   const or = options?.or ?? "return-null";
   if (!OR_VALUES.includes(or)) {
-    throw new StackConfigurationError(`${hook}: or must be one of ${OR_VALUES.map((v) => `"${v}"`).join(", ")}; got ${JSON.stringify(or)}.`);
+    throw new StackConfigurationError(
+      `${hook}: or must be one of ${OR_VALUES.map((v) => `"${v}"`).join(", ")}; got ${JSON.stringify(or)}.`,
+    );
   }
   // The newer reference SDK's name of "anonymous-if-exists".
   return or === "anonymous-if-exists[deprecated]" ? "anonymous-if-exists" : or;
@@ -128,7 +137,9 @@ export function useUser(options?: GetUserOptions): CurrentUser | null {
  * the anonymous sign-up happens (a failed sign-up is `error`). On the server,
  * and in the first render in the browser, it is pending: both render alike.
  */
-export function useUserQuery(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): UseQueryResult<CurrentUser, StackkitError>;
+export function useUserQuery(
+  options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" },
+): UseQueryResult<CurrentUser, StackkitError>;
 export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null, StackkitError>;
 export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUser | null, StackkitError> {
   const { app, queryClient } = useStackContextFor("useUserQuery()");

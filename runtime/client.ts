@@ -165,12 +165,17 @@ function checkHeaderValues(options: StackClientOptions): void {
     ["publishableClientKey", options.publishableClientKey],
     ["secretServerKey", options.secretServerKey],
     ["superSecretAdminKey", options.superSecretAdminKey],
-    ...Object.entries(options.extraRequestHeaders ?? {}).map(([name, value]): [string, unknown] => [`extraRequestHeaders["${name}"]`, value]),
+    ...Object.entries(options.extraRequestHeaders ?? {}).map(([name, value]): [string, unknown] => [
+      `extraRequestHeaders["${name}"]`,
+      value,
+    ]),
   ];
   for (const [what, value] of values) {
     if (value === undefined) continue;
     if (typeof value !== "string" || !/^[\t\x20-\x7E\x80-\xFF]*$/.test(value)) {
-      throw new StackConfigurationError(`${what} cannot be sent in an HTTP header: it must be a string of printable ASCII characters, without line breaks.`);
+      throw new StackConfigurationError(
+        `${what} cannot be sent in an HTTP header: it must be a string of printable ASCII characters, without line breaks.`,
+      );
     }
   }
   for (const name of Object.keys(options.extraRequestHeaders ?? {})) {

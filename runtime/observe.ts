@@ -46,7 +46,8 @@ const PUBLIC_HEADERS = new Set([
   "x-stack-override-error-status",
 ]);
 
-const PUBLIC_QUERY = /^(?:user_id|team_id|project_id|provider_id|contact_channel_id|session_id|api_key_id|permission_id|type|direct|recursive|limit|cursor|order_by|desc|query|include_anonymous|include_expired|is_verified)$/;
+const PUBLIC_QUERY =
+  /^(?:user_id|team_id|project_id|provider_id|contact_channel_id|session_id|api_key_id|permission_id|type|direct|recursive|limit|cursor|order_by|desc|query|include_anonymous|include_expired|is_verified)$/;
 
 /** The event for one attempt, redacted. */
 export function requestEvent(

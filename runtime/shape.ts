@@ -23,4 +23,3 @@ export function answerShapeOf(id: OperationId | undefined, status: number): Shap
 export function detailsShapeOf(code: string): Shape | undefined {
   return Object.prototype.hasOwnProperty.call(knownErrorDetailShapes, code) ? knownErrorDetailShapes[code] : undefined;
 }
-

@@ -67,9 +67,7 @@ export async function sendWithRetries(
       if (!timedOut && !isNetworkFailure(error)) throw error;
       // A POST or PATCH may have reached the server: sending it again could do it twice.
       if (!options.retryNetworkErrors || last) {
-        throw timedOut
-          ? timeoutError(describe, attempt, policy.requestTimeoutMs)
-          : networkError(env, describe, attempt, error);
+        throw timedOut ? timeoutError(describe, attempt, policy.requestTimeoutMs) : networkError(env, describe, attempt, error);
       }
       await retry(timedOut ? "timeout" : "network", backoffDelay(attempt, env.random));
       continue;
@@ -137,7 +135,8 @@ async function sendOnce(
     };
     // The platform's fetch (the default environment's) builds the one Request
     // itself: building it here too would build, and tie to the signal, two.
-    const sent = env.fetch === platformEnvironment.fetch ? globalThis.fetch(outgoing.url, init) : env.fetch(new Request(outgoing.url, init));
+    const sent =
+      env.fetch === platformEnvironment.fetch ? globalThis.fetch(outgoing.url, init) : env.fetch(new Request(outgoing.url, init));
     // One race for the answer and its body: the attempt's signal ends either wait.
     return await raceAbort(answerOf(sent, describe), attempt.signal);
   } finally {

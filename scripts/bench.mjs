@@ -26,8 +26,13 @@ const out = mkdtempSync(path.join(tmpdir(), "stackkit-bench-"));
 
 /** @type {{ name: string, value: number, unit: string, budget: number, better: "lower" | "higher" }[]} */
 const figures = [];
-const record = (/** @type {string} */ name, /** @type {number} */ value, /** @type {string} */ unit, /** @type {number} */ budget, /** @type {"lower" | "higher"} */ better) =>
-  figures.push({ name, value, unit, budget, better });
+const record = (
+  /** @type {string} */ name,
+  /** @type {number} */ value,
+  /** @type {string} */ unit,
+  /** @type {number} */ budget,
+  /** @type {"lower" | "higher"} */ better,
+) => figures.push({ name, value, unit, budget, better });
 
 try {
   await build({
@@ -84,18 +89,34 @@ async function emulatorFigures() {
 
   // 2. GET /users/me through the in-process handler.
   const emulator = await createEmulator();
-  const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "bench@example.com", password: "correct horse battery staple" });
+  const user = await emulator.control.createUser({
+    projectId: DEMO_KEYS.projectId,
+    email: "bench@example.com",
+    password: "correct horse battery staple",
+  });
   const { accessToken } = await emulator.control.createSession(user.id);
   const headers = meHeaders(DEMO_KEYS, accessToken);
-  const inProcess = await throughput(() => emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/users/me`, { headers })), quick ? 1000 : 3000, 16);
+  const inProcess = await throughput(
+    () => emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/users/me`, { headers })),
+    quick ? 1000 : 3000,
+    16,
+  );
   record("GET /users/me in-process", inProcess, "req/s", 3000, "higher");
 
   // 3. The HTTP server in a child process: ready time, then GET /users/me over HTTP.
   const server = await startServerProcess(path.join(out, "server.js"));
   record("HTTP server ready (spawn to first /health answer)", server.readyMs, "ms", 1000, "lower");
   const control = (/** @type {string} */ p, /** @type {unknown} */ body) =>
-    fetch(`${server.url}/emulator/v1/${p}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then((r) => r.json());
-  const created = await control("users", { projectId: DEMO_KEYS.projectId, email: "bench@example.com", password: "correct horse battery staple" });
+    fetch(`${server.url}/emulator/v1/${p}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }).then((r) => r.json());
+  const created = await control("users", {
+    projectId: DEMO_KEYS.projectId,
+    email: "bench@example.com",
+    password: "correct horse battery staple",
+  });
   const session = await control("sessions", { userId: created.id });
   const httpHeaders = meHeaders(DEMO_KEYS, session.accessToken);
   const overHttp = await throughput(() => fetch(`${server.url}/api/v1/users/me`, { headers: httpHeaders }), quick ? 1000 : 3000, 32);
@@ -106,7 +127,13 @@ async function emulatorFigures() {
   // fresh process so that nothing measured before is still on the heap.
   const count = quick ? 10_000 : 100_000;
   const memory = await measureUsers(path.join(out, "emulator.js"), count);
-  record(`heap of 100,000 users (measured with ${count.toLocaleString("en")})`, (memory.heapBytes / count) * 100_000 / 2 ** 20, "MB", 300, "lower");
+  record(
+    `heap of 100,000 users (measured with ${count.toLocaleString("en")})`,
+    ((memory.heapBytes / count) * 100_000) / 2 ** 20,
+    "MB",
+    300,
+    "lower",
+  );
   record(`whole process holding them (resident set)`, memory.rssBytes / 2 ** 20, "MB", 300, "lower");
 }
 
@@ -116,7 +143,8 @@ for (const f of figures) {
   const ok = f.better === "lower" ? f.value <= f.budget : f.value >= f.budget;
   if (!ok) over++;
   const value = `${f.value.toFixed(f.unit === "req/s" ? 0 : f.unit === "×" ? 2 : f.unit === "ms" && f.value < 10 ? 3 : 1)} ${f.unit}`;
-  const budget = f.budget === Infinity ? "(no budget)" : `${f.better === "lower" ? "≤" : "≥"} ${f.budget} ${f.unit}  ${ok ? "ok" : "OVER BUDGET"}`;
+  const budget =
+    f.budget === Infinity ? "(no budget)" : `${f.better === "lower" ? "≤" : "≥"} ${f.budget} ${f.unit}  ${ok ? "ok" : "OVER BUDGET"}`;
   console.log(`${f.name.padEnd(58)}${value.padStart(12)}   ${budget}`);
 }
 process.exit(over === 0 ? 0 : 1);
@@ -190,7 +218,16 @@ async function measureOverhead(file, calls) {
     /** @type {number[]} */ const bare = [];
     const warmUp = Math.max(200, calls / 4);
     for (let i = 0; i < warmUp + calls; i++) {
-      const pair = i % 2 === 0 ? [[sdkCall, sdk], [bareCall, bare]] : [[bareCall, bare], [sdkCall, sdk]];
+      const pair =
+        i % 2 === 0
+          ? [
+              [sdkCall, sdk],
+              [bareCall, bare],
+            ]
+          : [
+              [bareCall, bare],
+              [sdkCall, sdk],
+            ];
       for (const [call, times] of /** @type {[() => Promise<void>, number[]][]} */ (pair)) {
         const t0 = performance.now();
         await call();
@@ -332,7 +369,10 @@ async function startServerProcess(file) {
     child.once("exit", (code) => reject(new Error(`the emulator server exited (${code}) before it printed its URL`)));
   });
   for (;;) {
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 5));
   }

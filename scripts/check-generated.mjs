@@ -29,7 +29,10 @@ try {
   }
   for (const name of have) if (!want.includes(name)) problems.push(`not made by the generator: generated/${name}`);
   if (existsSync(path.join(root, ".git"))) {
-    const untracked = execFileSync("git", ["status", "--porcelain", "--untracked-files=all", "--", "generated/"], { cwd: root, encoding: "utf8" })
+    const untracked = execFileSync("git", ["status", "--porcelain", "--untracked-files=all", "--", "generated/"], {
+      cwd: root,
+      encoding: "utf8",
+    })
       .split("\n")
       .filter((line) => line.startsWith("??"));
     for (const line of untracked) problems.push(`not committed: ${line.slice(3)}`);

@@ -26,9 +26,18 @@ try {
   if (!tarball) throw new Error(`npm pack left no tarball in ${out}`);
   const file = path.join(out, tarball);
   const lint = step(process.execPath, [path.join(root, "node_modules/publint/src/cli.js"), "run", file, "--strict"]);
-  const types = step(process.execPath, [path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"), file, "--profile", "esm-only"]);
+  const types = step(process.execPath, [
+    path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"),
+    file,
+    "--profile",
+    "esm-only",
+  ]);
   ok = lint && types;
-  console.log(ok ? `${tarball}: publint and attw (esm-only) find no problem` : `${tarball}: ${lint ? "" : "publint "}${types ? "" : "attw "}reported problems`);
+  console.log(
+    ok
+      ? `${tarball}: publint and attw (esm-only) find no problem`
+      : `${tarball}: ${lint ? "" : "publint "}${types ? "" : "attw "}reported problems`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
 } finally {

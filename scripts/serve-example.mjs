@@ -116,7 +116,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const outDir = await buildExample({ apiUrl: arg("--api-url") ?? DEFAULT_API_URL, outDir: arg("--out") ?? path.join(EXAMPLE_DIR, "dist") });
+  const outDir = await buildExample({
+    apiUrl: arg("--api-url") ?? DEFAULT_API_URL,
+    outDir: arg("--out") ?? path.join(EXAMPLE_DIR, "dist"),
+  });
   if (process.argv.includes("--build-only")) process.exit(0);
   const served = await serveStatic(outDir, { port: Number(arg("--port") ?? 0) });
   console.log(`Example app: ${served.url} (Ctrl-C stops it)`);

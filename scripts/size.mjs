@@ -71,7 +71,7 @@ async function measureSplit(contents) {
   const entry = Object.keys(outputs).find((o) => outputs[o]?.entryPoint !== undefined && o.endsWith(".js"));
   if (!entry) throw new Error("esbuild produced no entry chunk");
   const first = new Set([entry]);
-  for (const queue = [entry]; queue.length > 0; ) {
+  for (const queue = [entry]; queue.length > 0;) {
     for (const edge of outputs[/** @type {string} */ (queue.pop())]?.imports ?? []) {
       if (edge.kind === "import-statement" && !edge.external && !first.has(edge.path)) {
         first.add(edge.path);
@@ -106,8 +106,7 @@ async function measureOneFile(contents) {
 }
 
 /** Bytes a file contributes to every chunk of a split build. @param {Split} split @param {string} input */
-const bytesOf = (split, input) =>
-  Object.values(split.outputs).reduce((sum, o) => sum + (o.inputs[input]?.bytesInOutput ?? 0), 0);
+const bytesOf = (split, input) => Object.values(split.outputs).reduce((sum, o) => sum + (o.inputs[input]?.bytesInOutput ?? 0), 0);
 
 const kb = (/** @type {number} */ n) => `${(n / KB).toFixed(1)} KB`;
 

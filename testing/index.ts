@@ -42,7 +42,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   // Loaded only when asked for: the in-process emulator needs no node: module and also runs in a browser.
   const { startEmulatorServer } = await import("../emulator/server.js");
   const listen = http === true ? {} : http;
-  const server = await startEmulatorServer({ ...emulatorOptions, port: listen.port ?? 0, ...(listen.host === undefined ? {} : { host: listen.host }) });
+  const server = await startEmulatorServer({
+    ...emulatorOptions,
+    port: listen.port ?? 0,
+    ...(listen.host === undefined ? {} : { host: listen.host }),
+  });
   return { ...server.emulator, url: server.url, close: () => server.close() };
 }
 
@@ -99,14 +103,19 @@ export async function signInAs(app: StackClientApp, user: { readonly email: stri
 }
 
 /** A session for a user, made by the emulator: `{ accessToken, refreshToken }`, usable as a `tokenStore`. */
-export async function sessionTokens(emulator: Emulator, user: { readonly id: string }): Promise<{ accessToken: string; refreshToken: string }> {
+export async function sessionTokens(
+  emulator: Emulator,
+  user: { readonly id: string },
+): Promise<{ accessToken: string; refreshToken: string }> {
   const tokens = await emulator.control.createSession(user.id);
   return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
 }
 
 function noMail(emulator: Emulator, address: string, what: string): Error {
   const seen = [...new Set(emulator.control.emails().flatMap((email) => email.to))];
-  return new Error(`No ${what} sent to ${address}. ${seen.length === 0 ? "The emulator has sent no e-mail." : `E-mail went to: ${seen.join(", ")}.`}`);
+  return new Error(
+    `No ${what} sent to ${address}. ${seen.length === 0 ? "The emulator has sent no e-mail." : `E-mail went to: ${seen.join(", ")}.`}`,
+  );
 }
 
 /** The newest e-mail sent to an address (or an Inbucket mailbox name); throws when there is none. */
@@ -169,7 +178,11 @@ export function appsFor(emulator: Emulator & { readonly url?: string | undefined
     client: (options = {}) => new StackClientApp(common(options)),
     server: (options = {}) => new StackServerApp({ ...common(options), secretServerKey: DEMO_KEYS.secretServerKey }),
     admin: (options = {}) =>
-      new StackAdminApp({ ...common(options), secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey }),
+      new StackAdminApp({
+        ...common(options),
+        secretServerKey: DEMO_KEYS.secretServerKey,
+        superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+      }),
   };
 }
 

@@ -38,7 +38,11 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
     throw fail("ACCESS_TYPE_REQUIRED");
   }
   if (!ACCESS_TYPES.includes(accessType)) {
-    throw fail("INVALID_ACCESS_TYPE", undefined, `The x-stack-access-type header must be 'client', 'server', or 'admin', but was '${accessType}'.`);
+    throw fail(
+      "INVALID_ACCESS_TYPE",
+      undefined,
+      `The x-stack-access-type header must be 'client', 'server', or 'admin', but was '${accessType}'.`,
+    );
   }
   if (projectId === undefined) throw fail("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
   const project = ctx.store.tables.projects.get(projectId);
@@ -48,7 +52,8 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   let owner: UserRecord | null = null;
   if (type === "client") {
     if (publishable === undefined) throw fail("CLIENT_AUTHENTICATION_REQUIRED");
-    if (!hasKey(ctx, projectId, "publishable_client_key", publishable)) throw fail("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: projectId });
+    if (!hasKey(ctx, projectId, "publishable_client_key", publishable))
+      throw fail("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: projectId });
   } else if (type === "server") {
     if (secret === undefined) throw fail("SERVER_AUTHENTICATION_REQUIRED");
     if (!hasKey(ctx, projectId, "secret_server_key", secret)) throw fail("INVALID_SECRET_SERVER_KEY", { project_id: projectId });
@@ -76,7 +81,12 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
 }
 
 /** Whether `value` is a live key of `kind` in one of the project's key sets. */
-function hasKey(ctx: EmulatorContext, projectId: string, kind: "publishable_client_key" | "secret_server_key" | "super_secret_admin_key", value: string): boolean {
+function hasKey(
+  ctx: EmulatorContext,
+  projectId: string,
+  kind: "publishable_client_key" | "secret_server_key" | "super_secret_admin_key",
+  value: string,
+): boolean {
   const now = ctx.now();
   for (const set of ctx.store.tables.keySets.values()) {
     if (set.project_id !== projectId || set[kind] !== value) continue;

@@ -30,7 +30,11 @@ export interface EngineOptions {
 }
 
 export type Fault =
-  | { readonly kind: "known-error"; readonly code: import("../../generated/known-errors.js").KnownErrorCode; readonly details?: Record<string, unknown> }
+  | {
+      readonly kind: "known-error";
+      readonly code: import("../../generated/known-errors.js").KnownErrorCode;
+      readonly details?: Record<string, unknown>;
+    }
   | { readonly kind: "status"; readonly status: number; readonly body?: string }
   | { readonly kind: "latency"; readonly ms: number }
   | { readonly kind: "rate-limit"; readonly retryAfterSeconds: number }
@@ -175,7 +179,8 @@ async function readBody(request: Request, operationId: OperationId): Promise<unk
     if (text.trim() === "") {
       body = undefined;
     } else {
-      if (type !== "" && !/^application\/json\b/i.test(type)) throw fail("BODY_PARSING_ERROR", undefined, `Unsupported content type: ${type}`);
+      if (type !== "" && !/^application\/json\b/i.test(type))
+        throw fail("BODY_PARSING_ERROR", undefined, `Unsupported content type: ${type}`);
       try {
         body = JSON.parse(text);
       } catch {

@@ -59,7 +59,8 @@ function baseHeaders(requestId: string): Headers {
  * status errors do.
  */
 export function toResponse(answer: Answer, requestId: string, overrideStatus = false): Response {
-  if ("text" in answer && (answer.status ?? 200) >= 400) return statusResponse(answer.status ?? 400, answer.text, requestId, overrideStatus);
+  if ("text" in answer && (answer.status ?? 200) >= 400)
+    return statusResponse(answer.status ?? 400, answer.text, requestId, overrideStatus);
   const headers = baseHeaders(requestId);
   if ("redirect" in answer) {
     headers.set("location", answer.redirect);
@@ -86,7 +87,10 @@ export function errorResponse(error: EmulatorError, requestId: string, overrideS
   const headers = baseHeaders(requestId);
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("x-stack-known-error", error.code);
-  const body = error.details === undefined ? { code: error.code, error: error.message } : { code: error.code, details: error.details, error: error.message };
+  const body =
+    error.details === undefined
+      ? { code: error.code, error: error.message }
+      : { code: error.code, details: error.details, error: error.message };
   if (overrideStatus) headers.set("x-stack-actual-status", String(error.status));
   return new Response(JSON.stringify(body), { status: overrideStatus ? 200 : error.status, headers });
 }

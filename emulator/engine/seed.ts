@@ -46,7 +46,11 @@ export function defaultConfig(overrides: Partial<ProjectConfig> = {}): ProjectCo
 /** Far enough ahead that seeded keys never expire in a test run. */
 const KEYS_EXPIRE_AT = Date.UTC(2099, 0, 1);
 
-function keySet(projectId: string, keys: { publishableClientKey: string; secretServerKey: string; superSecretAdminKey: string }, createdAt: number): KeySetRecord {
+function keySet(
+  projectId: string,
+  keys: { publishableClientKey: string; secretServerKey: string; superSecretAdminKey: string },
+  createdAt: number,
+): KeySetRecord {
   return {
     id: `${projectId === "internal" ? "00000000-0000-4000-8000-000000000001" : "00000000-0000-4000-8000-000000000002"}`,
     project_id: projectId,
@@ -103,7 +107,10 @@ export function seedDefaults(store: Store, now: number): void {
         scope: "team",
         id,
         description: id === "team_admin" ? "Administrates the team" : "A member of the team",
-        contained_permission_ids: id === "team_admin" ? ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"] : ["$read_members", "$invite_members"],
+        contained_permission_ids:
+          id === "team_admin"
+            ? ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"]
+            : ["$read_members", "$invite_members"],
       });
     }
   }

@@ -289,7 +289,9 @@ export class Store {
       case "permissionDefinitions":
         return `${String(record["project_id"])}/${String(record["scope"])}/${String(record["id"])}`;
       case "grants":
-        return [record["project_id"], record["scope"], record["team_id"] ?? "", record["user_id"], record["permission_id"]].map(String).join("/");
+        return [record["project_id"], record["scope"], record["team_id"] ?? "", record["user_id"], record["permission_id"]]
+          .map(String)
+          .join("/");
       case "codes":
         return String(record["code"]);
       default:

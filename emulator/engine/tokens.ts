@@ -59,7 +59,15 @@ export function issuerOf(apiOrigin: string, projectId: string): string {
 
 export async function signAccessToken(
   signer: Signer,
-  o: { readonly issuerOrigin: string; readonly projectId: string; readonly userId: string; readonly sessionId: string; readonly isAnonymous: boolean; readonly nowMs: number; readonly lifetimeMs: number },
+  o: {
+    readonly issuerOrigin: string;
+    readonly projectId: string;
+    readonly userId: string;
+    readonly sessionId: string;
+    readonly isAnonymous: boolean;
+    readonly nowMs: number;
+    readonly lifetimeMs: number;
+  },
 ): Promise<string> {
   const iat = Math.floor(o.nowMs / 1000);
   return new SignJWT({
@@ -84,11 +92,21 @@ export type TokenRole = "user" | "admin";
  * The claims of an access token for `projectId`, or the known error the service
  * answers: unparsable (or not ours), expired, or for another project.
  */
-export async function verifyAccessToken(signers: Signers, token: string, projectId: string, nowMs: number, role: TokenRole = "user"): Promise<AccessClaims> {
+export async function verifyAccessToken(
+  signers: Signers,
+  token: string,
+  projectId: string,
+  nowMs: number,
+  role: TokenRole = "user",
+): Promise<AccessClaims> {
   const codes =
     role === "user"
       ? { unparsable: "UNPARSABLE_ACCESS_TOKEN", expired: "ACCESS_TOKEN_EXPIRED", project: "INVALID_PROJECT_FOR_ACCESS_TOKEN" }
-      : { unparsable: "UNPARSABLE_ADMIN_ACCESS_TOKEN", expired: "ADMIN_ACCESS_TOKEN_EXPIRED", project: "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" };
+      : {
+          unparsable: "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+          expired: "ADMIN_ACCESS_TOKEN_EXPIRED",
+          project: "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
+        };
   let audience: unknown;
   try {
     audience = decodeJwt(token).aud;
@@ -96,11 +114,18 @@ export async function verifyAccessToken(signers: Signers, token: string, project
     throw fail(codes.unparsable as never);
   }
   if (audience !== projectId) {
-    throw fail(codes.project as never, role === "user" ? { expected_project_id: projectId, actual_project_id: String(audience) } : undefined);
+    throw fail(
+      codes.project as never,
+      role === "user" ? { expected_project_id: projectId, actual_project_id: String(audience) } : undefined,
+    );
   }
   try {
     const signer = await signers.of(projectId);
-    const { payload } = await jwtVerify(token, signer.publicKey, { audience: projectId, currentDate: new Date(nowMs), algorithms: ["ES256"] });
+    const { payload } = await jwtVerify(token, signer.publicKey, {
+      audience: projectId,
+      currentDate: new Date(nowMs),
+      algorithms: ["ES256"],
+    });
     return {
       sub: String(payload.sub),
       project_id: String(payload["project_id"] ?? projectId),
@@ -110,7 +135,8 @@ export async function verifyAccessToken(signers: Signers, token: string, project
       iat: Number(payload.iat),
     };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) throw fail(codes.expired as never, { expired_at_millis: Number(decodeJwt(token).exp) * 1000 });
+    if (error instanceof joseErrors.JWTExpired)
+      throw fail(codes.expired as never, { expired_at_millis: Number(decodeJwt(token).exp) * 1000 });
     throw fail(codes.unparsable as never);
   }
 }

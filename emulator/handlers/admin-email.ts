@@ -50,10 +50,18 @@ function defaultDocument(heading: string, text: string, button: string, link: st
       },
     },
     "block-heading": block("Heading", { text: heading, level: "h3" }, { color: "#000000", fontWeight: "bold" }),
-    "block-text": block("Text", { text: `Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! ${text}` }, { color: "#474849", fontSize: 14 }),
+    "block-text": block(
+      "Text",
+      { text: `Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! ${text}` },
+      { color: "#474849", fontSize: 14 },
+    ),
     "block-button": block("Button", { text: button, url: link, buttonBackgroundColor: "#000000", buttonTextColor: "#FFFFFF" }),
     "block-divider": block("Divider", { lineColor: "#EEEEEE", lineHeight: 1 }),
-    "block-footer": block("Text", { text: "If you were not expecting this email, you can safely ignore it." }, { color: "#474849", fontSize: 12 }),
+    "block-footer": block(
+      "Text",
+      { text: "If you were not expecting this email, you can safely ignore it." },
+      { color: "#474849", fontSize: 12 },
+    ),
   };
 }
 
@@ -141,7 +149,9 @@ export function renderTemplate(subject: string, content: unknown, variables: Var
       const value = str("text");
       text.push(value.replace(MARKDOWN_LINK, (_, label: string, url: string) => `${label}: ${url}`));
       const tag = type === "Heading" ? "h3" : "p";
-      html.push(`<${tag}>${escapeHtml(value).replace(MARKDOWN_LINK, (_, label: string, url: string) => `<a href="${url}">${label}</a>`)}</${tag}>`);
+      html.push(
+        `<${tag}>${escapeHtml(value).replace(MARKDOWN_LINK, (_, label: string, url: string) => `<a href="${url}">${label}</a>`)}</${tag}>`,
+      );
     } else if (type === "Button") {
       text.push(`${str("text")}: ${str("url")}`);
       html.push(`<p><a href="${escapeHtml(str("url"))}">${escapeHtml(str("text"))}</a></p>`);
@@ -178,7 +188,13 @@ export function senderConfigOf(project: ProjectRecord): Record<string, unknown> 
 }
 
 /** Renders the project's template of `type` for `to` and mails it; `projectDisplayName` is filled in. */
-export function sendTemplatedEmail(ctx: EmulatorContext, project: ProjectRecord, type: TemplateType, to: string, variables: Variables): EmailRecord {
+export function sendTemplatedEmail(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  type: TemplateType,
+  to: string,
+  variables: Variables,
+): EmailRecord {
   const template = templateOf(ctx, project.id, type);
   const rendered = renderTemplate(template.subject, template.content, { projectDisplayName: project.display_name, ...variables });
   const sent = ctx.mail.send({ projectId: project.id, to, subject: rendered.subject, text: rendered.text, html: rendered.html });
@@ -195,7 +211,8 @@ export function sendTemplatedEmail(ctx: EmulatorContext, project: ProjectRecord,
 // --- the test e-mail -----------------------------------------------------------
 
 /** yup's e-mail check, which the service's schema uses (a host without a dot passes). */
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/i;
 /** Top-level names that never resolve (RFC 2606, RFC 6761). */
 const UNRESOLVABLE_TLDS = ["invalid", "test", "example"];
@@ -221,13 +238,23 @@ function deliveryFailure(c: TestConfig): { error: Record<string, unknown>; error
   if (!resolves(c.host)) {
     const message = "Failed to connect to the email host. Please make sure the email host configuration is correct.";
     return {
-      error: { rawError: { errno: -3008, code: "EDNS", syscall: "getaddrinfo", hostname: c.host, command: "CONN" }, errorType: "HOST_NOT_FOUND", canRetry: false, message },
+      error: {
+        rawError: { errno: -3008, code: "EDNS", syscall: "getaddrinfo", hostname: c.host, command: "CONN" },
+        errorType: "HOST_NOT_FOUND",
+        canRetry: false,
+        message,
+      },
       errorMessage: message,
     };
   }
   if (c.port < 0 || c.port > 65535) {
     return {
-      error: { rawError: { code: "ERR_SOCKET_BAD_PORT" }, errorType: "UNKNOWN", canRetry: false, message: "An unknown error occurred while sending the email." },
+      error: {
+        rawError: { code: "ERR_SOCKET_BAD_PORT" },
+        errorType: "UNKNOWN",
+        canRetry: false,
+        message: "An unknown error occurred while sending the email.",
+      },
       errorMessage: "Unknown error while sending test email. Make sure the email server is running and accepting connections.",
     };
   }
@@ -235,17 +262,31 @@ function deliveryFailure(c: TestConfig): { error: Record<string, unknown>; error
 }
 
 const TEST_SUBJECT = "Test Email from Stack Auth";
-const TEST_TEXT = "This is a test email from Stack Auth. If you successfully received this email, your email server configuration is working correctly.";
+const TEST_TEXT =
+  "This is a test email from Stack Auth. If you successfully received this email, your email server configuration is working correctly.";
 
 // --- handlers -------------------------------------------------------------------
 
 function typeParam(request: EmulatorRequest): TemplateType {
   const type = request.params["type"] as TemplateType;
-  if (!TEMPLATE_TYPES.includes(type)) throw schemaError(request, `params.type must be one of the following values: ${TEMPLATE_TYPES.join(", ")}`);
+  if (!TEMPLATE_TYPES.includes(type))
+    throw schemaError(request, `params.type must be one of the following values: ${TEMPLATE_TYPES.join(", ")}`);
   return type;
 }
 
-const BLOCK_TYPES = ["Avatar", "Button", "ColumnsContainer", "Container", "Divider", "EmailLayout", "Heading", "Html", "Image", "Spacer", "Text"];
+const BLOCK_TYPES = [
+  "Avatar",
+  "Button",
+  "ColumnsContainer",
+  "Container",
+  "Divider",
+  "EmailLayout",
+  "Heading",
+  "Html",
+  "Image",
+  "Spacer",
+  "Text",
+];
 
 /** The service's check: every value of the document is an editor block. */
 function isTemplateDocument(content: unknown): boolean {
@@ -253,7 +294,13 @@ function isTemplateDocument(content: unknown): boolean {
   if (typeof content !== "object" || content === null) return true;
   return Object.values(content).every((b: unknown) => {
     const candidate = b as { type?: unknown; data?: unknown } | null;
-    return typeof candidate === "object" && candidate !== null && BLOCK_TYPES.includes(candidate.type as string) && typeof candidate.data === "object" && candidate.data !== null;
+    return (
+      typeof candidate === "object" &&
+      candidate !== null &&
+      BLOCK_TYPES.includes(candidate.type as string) &&
+      typeof candidate.data === "object" &&
+      candidate.data !== null
+    );
   });
 }
 
@@ -266,7 +313,10 @@ export const adminEmailHandlers: Handlers = {
     const type = typeParam(request);
     const { project } = request;
     if (project.config.email_config.type === "shared") {
-      return statusText(400, "Cannot update email templates in shared email config. Set up a custom email config to update email templates.");
+      return statusText(
+        400,
+        "Cannot update email templates in shared email config. Set up a custom email config to update email templates.",
+      );
     }
     const body = (request.body ?? {}) as { subject?: string; content?: unknown };
     if (body.content && !isTemplateDocument(body.content)) return statusText(400, "Invalid email template content");
@@ -301,7 +351,14 @@ export const adminEmailHandlers: Handlers = {
     ctx.store.put("emails", {
       ...sent,
       from: `${config.sender_name} <${config.sender_email}>`,
-      sender_config: { type: "standard", host: config.host, port: config.port, username: config.username, sender_name: config.sender_name, sender_email: config.sender_email },
+      sender_config: {
+        type: "standard",
+        host: config.host,
+        port: config.port,
+        username: config.username,
+        sender_name: config.sender_name,
+        sender_email: config.sender_email,
+      },
       error: failure?.error ?? null,
     });
     return { body: failure ? { success: false, error_message: failure.errorMessage } : { success: true } };

@@ -68,7 +68,10 @@ export const adminMiscHandlers: Handlers = {
     return {
       body: {
         total_users: users.length,
-        daily_users: points(series, users.map((user) => new Set([dayOf(user.signed_up_at_millis)]))),
+        daily_users: points(
+          series,
+          users.map((user) => new Set([dayOf(user.signed_up_at_millis)])),
+        ),
         daily_active_users: points(series, [...activeDays.values()]),
         users_by_country: {},
         recently_registered: newestFirst((user) => user.signed_up_at_millis)

@@ -49,7 +49,9 @@ export function apiKeyView(key: ApiKeyRecord, firstView = false): KeyView {
     ...(key.expires_at_millis === null ? {} : { expires_at_millis: key.expires_at_millis }),
     ...(key.manually_revoked_at_millis === null ? {} : { manually_revoked_at_millis: key.manually_revoked_at_millis }),
     value: firstView ? key.value : { last_four: key.value.slice(-4) },
-    ...(key.type === "user" ? { type: "user" as const, user_id: key.user_id as string } : { type: "team" as const, team_id: key.team_id as string }),
+    ...(key.type === "user"
+      ? { type: "user" as const, user_id: key.user_id as string }
+      : { type: "team" as const, team_id: key.team_id as string }),
   } as KeyView;
 }
 
@@ -119,13 +121,21 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
     },
 
     create: (request, ctx) => {
-      const body = request.body as { user_id?: string; team_id?: string; description: string; expires_at_millis: number | null; is_public?: boolean };
-      const ownerId = type === "user" ? userIdParam(request, "body.user_id", body.user_id) : uuidParam(request, "body.team_id", body.team_id);
+      const body = request.body as {
+        user_id?: string;
+        team_id?: string;
+        description: string;
+        expires_at_millis: number | null;
+        is_public?: boolean;
+      };
+      const ownerId =
+        type === "user" ? userIdParam(request, "body.user_id", body.user_id) : uuidParam(request, "body.team_id", body.team_id);
       requireEnabled(request.project, type);
       requireManager(request, ctx, type, ownerId);
       // The service stores the key against its owner; an owner that does not exist fails there.
       const owner = type === "user" ? ctx.store.tables.users.get(ownerId) : ctx.store.tables.teams.get(ownerId);
-      if (!owner || owner.project_id !== request.project.id) throw new StatusFailure(404, `${type === "user" ? "User" : "Team"} not found.`);
+      if (!owner || owner.project_id !== request.project.id)
+        throw new StatusFailure(404, `${type === "user" ? "User" : "Team"} not found.`);
       const id = randomId();
       const isPublic = body.is_public ?? false;
       const key: ApiKeyRecord = {

@@ -19,7 +19,11 @@ const RESET_CODE_SENT = { success: "maybe, only if user with e-mail exists" } as
 export const passwordHandlers: Handlers = {
   async signUpWithPassword(request, ctx) {
     const { project } = request;
-    const { email, password, verification_callback_url: callbackUrl } = request.body as { email: string; password: string; verification_callback_url?: string };
+    const {
+      email,
+      password,
+      verification_callback_url: callbackUrl,
+    } = request.body as { email: string; password: string; verification_callback_url?: string };
     checkEmailField(request, email);
     requireCredential(project);
     if (callbackUrl !== undefined) checkCallbackUrl(project, callbackUrl);

@@ -15,6 +15,8 @@ export const authHandlers: Handlers = withStatusErrors({
   // The service records the attempt and answers a plain-text message (which the SDK raises as an error).
   checkFeatureSupport: (request) => {
     const feature = (request.body as { feature_name?: unknown } | undefined)?.feature_name;
-    return { text: `${feature === undefined || feature === null ? "This feature" : String(feature)} is not yet supported. Please reach out to Stack support for more information.` };
+    return {
+      text: `${feature === undefined || feature === null ? "This feature" : String(feature)} is not yet supported. Please reach out to Stack support for more information.`,
+    };
   },
 });

@@ -47,7 +47,11 @@ export const cliHandlers: Handlers = {
     };
     ctx.store.put("cliLogins", attempt);
     return {
-      body: { polling_code: attempt.polling_code, login_code: attempt.login_code, expires_at: new Date(attempt.expires_at_millis).toISOString() },
+      body: {
+        polling_code: attempt.polling_code,
+        login_code: attempt.login_code,
+        expires_at: new Date(attempt.expires_at_millis).toISOString(),
+      },
     };
   },
 

@@ -47,7 +47,8 @@ export interface NewUser {
 /** Makes a user (and their primary e-mail channel); USER_EMAIL_ALREADY_EXISTS when another user signs in with it. */
 export async function createUserRecord(ctx: EmulatorContext, project: ProjectRecord, o: NewUser): Promise<UserRecord> {
   const emailAuth = o.emailAuth ?? true;
-  if (o.email && emailAuth && ctx.store.authChannelByEmail(project.id, o.email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
+  if (o.email && emailAuth && ctx.store.authChannelByEmail(project.id, o.email))
+    throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
   const now = ctx.now();
   const user: UserRecord = {
     id: randomId(),
@@ -143,7 +144,14 @@ export function mailCode(
   project: ProjectRecord,
   o: { readonly kind: MailedKind; readonly to: string; readonly callbackUrl: string; readonly data: Readonly<Record<string, unknown>> },
 ): string {
-  const code = ctx.issueCode({ projectId: project.id, kind: o.kind, recipient: o.to, callbackUrl: o.callbackUrl, lifetimeMs: CODE_LIFETIME_MS[o.kind], data: o.data });
+  const code = ctx.issueCode({
+    projectId: project.id,
+    kind: o.kind,
+    recipient: o.to,
+    callbackUrl: o.callbackUrl,
+    lifetimeMs: CODE_LIFETIME_MS[o.kind],
+    data: o.data,
+  });
   const record = ctx.store.tables.codes.get(code);
   // Rendered from the project's template of that kind (its own, or the service's default).
   const user = typeof o.data["user_id"] === "string" ? ctx.store.tables.users.get(o.data["user_id"]) : undefined;

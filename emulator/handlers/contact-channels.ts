@@ -41,7 +41,8 @@ const forbidden = (verb: string) => new StatusFailure(403, `Client can only ${ve
 
 /** A client may not set `is_verified`: its schema does not have it. */
 function checkClientBody(request: EmulatorRequest, body: ChannelBody): void {
-  if (request.accessType === "client" && body.is_verified !== undefined) throw schemaError(request, ["body contains unknown properties: is_verified"]);
+  if (request.accessType === "client" && body.is_verified !== undefined)
+    throw schemaError(request, ["body contains unknown properties: is_verified"]);
 }
 
 function channelOf(request: EmulatorRequest, ctx: EmulatorContext, userId: string): ContactChannelRecord | undefined {
@@ -62,7 +63,11 @@ function checkAuthFree(store: Store, projectId: string, value: string, self: str
   if (!taken || taken.id === self) return;
   throw showValue
     ? fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: value })
-    : fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: null }, "This email is already used for authentication by another account.");
+    : fail(
+        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+        { type: "email", contact_channel_value: null },
+        "This email is already used for authentication by another account.",
+      );
 }
 
 /** E-mails the verification link of `email` (a channel of `userId`); `verifyEmail` redeems its code. */
@@ -89,7 +94,8 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
     const userId = ownerId(request, body.user_id, forbidden("create")) as string;
     const user = store.tables.users.get(userId);
     if (!user || user.project_id !== request.project.id) throw fail("USER_NOT_FOUND");
-    if (store.channelsOf(userId).some((channel) => channel.value === body.value)) throw new StatusFailure(400, "Contact channel already exists");
+    if (store.channelsOf(userId).some((channel) => channel.value === body.value))
+      throw new StatusFailure(400, "Contact channel already exists");
     if (body.used_for_auth) checkAuthFree(store, request.project.id, body.value, undefined, true);
     const channel: ContactChannelRecord = {
       id: randomId(),

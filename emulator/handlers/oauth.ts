@@ -30,9 +30,17 @@ export const callbackPath = (provider: string) => `${OAUTH_PROVIDER_PREFIX}${enc
 
 /** The scopes the service asks each provider for on every flow (`provider_scope` adds to them). */
 const BASE_SCOPES: Readonly<Record<string, string>> = {
-  github: "user:email", google: "openid email profile", microsoft: "User.Read openid email profile", facebook: "public_profile email",
-  spotify: "user-read-email user-read-private", discord: "identify email", gitlab: "read_user", bitbucket: "account email",
-  linkedin: "openid profile email", apple: "name email", x: "users.read offline.access tweet.read",
+  github: "user:email",
+  google: "openid email profile",
+  microsoft: "User.Read openid email profile",
+  facebook: "public_profile email",
+  spotify: "user-read-email user-read-private",
+  discord: "identify email",
+  gitlab: "read_user",
+  bitbucket: "account email",
+  linkedin: "openid profile email",
+  apple: "name email",
+  x: "users.read offline.access tweet.read",
 };
 
 /** Scopes of a space- (or comma-) separated list, each once. */
@@ -99,19 +107,41 @@ function isTrusted(project: ProjectRecord, url: string): boolean {
   }
 }
 
-export function putOAuthCode(ctx: EmulatorContext, o: { kind: OAuthCodeRecord["kind"]; id: string; projectId: string; lifetimeMs: number; data: object }): void {
+export function putOAuthCode(
+  ctx: EmulatorContext,
+  o: { kind: OAuthCodeRecord["kind"]; id: string; projectId: string; lifetimeMs: number; data: object },
+): void {
   const now = ctx.now();
-  const record: OAuthCodeRecord = { id: o.id, kind: o.kind, project_id: o.projectId, created_at_millis: now, expires_at_millis: now + o.lifetimeMs, used_at_millis: null, data: { ...o.data } };
+  const record: OAuthCodeRecord = {
+    id: o.id,
+    kind: o.kind,
+    project_id: o.projectId,
+    created_at_millis: now,
+    expires_at_millis: now + o.lifetimeMs,
+    used_at_millis: null,
+    data: { ...o.data },
+  };
   ctx.store.put("oauthCodes", record);
 }
 
 /** Drops what expired a day ago, so that a long-running emulator does not keep every flow. */
 function prune(ctx: EmulatorContext): void {
   const horizon = ctx.now() - 24 * 60 * MINUTE;
-  for (const record of [...ctx.store.tables.oauthCodes.values()]) if (record.expires_at_millis < horizon) ctx.store.delete("oauthCodes", record.id);
+  for (const record of [...ctx.store.tables.oauthCodes.values()])
+    if (record.expires_at_millis < horizon) ctx.store.delete("oauthCodes", record.id);
 }
 
-const REQUIRED = ["client_id", "client_secret", "redirect_uri", "scope", "state", "grant_type", "code_challenge", "code_challenge_method", "response_type"];
+const REQUIRED = [
+  "client_id",
+  "client_secret",
+  "redirect_uri",
+  "scope",
+  "state",
+  "grant_type",
+  "code_challenge",
+  "code_challenge_method",
+  "response_type",
+];
 const ENUMS: Readonly<Record<string, readonly string[]>> = {
   grant_type: ["authorization_code"],
   code_challenge_method: ["S256", "plain"],
@@ -124,7 +154,8 @@ function authorizeQuery(request: EmulatorRequest): Record<string, string> {
   const q = Object.fromEntries(request.query);
   for (const name of REQUIRED) if (q[name] === undefined) throw schemaError(request, `query.${name} must be defined`);
   for (const [name, values] of Object.entries(ENUMS)) {
-    if (q[name] !== undefined && !values.includes(q[name])) throw schemaError(request, `query.${name} must be one of the following values: ${values.join(", ")}`);
+    if (q[name] !== undefined && !values.includes(q[name]))
+      throw schemaError(request, `query.${name} must be one of the following values: ${values.join(", ")}`);
   }
   for (const name of ["redirect_uri", "error_redirect_url"]) {
     if (q[name] !== undefined && !URL.canParse(q[name])) throw schemaError(request, `query.${name} is not a valid URL`);
@@ -137,7 +168,8 @@ async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: 
   try {
     return (await verifyAccessToken(ctx.signers, token, project.id, ctx.now())).sub;
   } catch (error) {
-    if (error instanceof EmulatorError && error.code === "INVALID_PROJECT_FOR_ACCESS_TOKEN") throw statusError(403, "The access token is not valid for this project");
+    if (error instanceof EmulatorError && error.code === "INVALID_PROJECT_FOR_ACCESS_TOKEN")
+      throw statusError(403, "The access token is not valid for this project");
     throw error;
   }
 }
@@ -147,7 +179,8 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   const q = authorizeQuery(request);
   const provider = request.params["provider"] ?? "";
   const project = ctx.store.tables.projects.get(q["client_id"] ?? "");
-  if (!project || !isPublishableKeyOf(ctx, project.id, q["client_secret"] ?? "")) throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: q["client_id"] });
+  if (!project || !isPublishableKeyOf(ctx, project.id, q["client_secret"] ?? ""))
+    throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: q["client_id"] });
   const config = providerOf(project, provider);
   if (!config) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
   const redirectUri = (q["redirect_uri"] ?? "").split("#")[0] ?? "";
@@ -199,9 +232,15 @@ export async function oauthCallback(url: URL, store: Store, provider: string): P
   const requestId = randomId();
   const ctx = contexts.get(store);
   const record = ctx && store.tables.oauthCodes.get(url.searchParams.get("state") ?? "");
-  if (!ctx || !record || record.kind !== "flow") return statusResponse(400, "Invalid OAuth cookie. Please try signing in again.", requestId, false);
+  if (!ctx || !record || record.kind !== "flow")
+    return statusResponse(400, "Invalid OAuth cookie. Please try signing in again.", requestId, false);
   if (record.used_at_millis !== null) {
-    return statusResponse(400, "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again", requestId, false);
+    return statusResponse(
+      400,
+      "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again",
+      requestId,
+      false,
+    );
   }
   record.used_at_millis = ctx.now();
   const flow = record.data as unknown as Flow;
@@ -226,7 +265,13 @@ export async function oauthCallback(url: URL, store: Store, provider: string): P
 }
 
 /** The callback's work: checks the flow and the provider's grant, resolves the user, and issues the authorization code. */
-async function completeFlow(ctx: EmulatorContext, project: ProjectRecord, record: OAuthCodeRecord, provider: string, query: URLSearchParams): Promise<string> {
+async function completeFlow(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  record: OAuthCodeRecord,
+  provider: string,
+  query: URLSearchParams,
+): Promise<string> {
   const flow = record.data as unknown as Flow;
   if (record.expires_at_millis <= ctx.now()) throw fail("OUTER_OAUTH_TIMEOUT");
   if (!providerOf(project, provider)) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
@@ -235,12 +280,20 @@ async function completeFlow(ctx: EmulatorContext, project: ProjectRecord, record
   if (error !== null) throw statusError(500, `Inner OAuth callback failed due to error: ${error}`);
   const grant = ctx.store.tables.oauthCodes.get(query.get("code") ?? "");
   const identity = grant?.data as unknown as Identity | undefined;
-  if (!grant || !identity || grant.kind !== "provider_grant" || grant.expires_at_millis <= ctx.now() || identity.provider !== provider || identity.state !== record.id) {
+  if (
+    !grant ||
+    !identity ||
+    grant.kind !== "provider_grant" ||
+    grant.expires_at_millis <= ctx.now() ||
+    identity.provider !== provider ||
+    identity.state !== record.id
+  ) {
     throw fail("INVALID_AUTHORIZATION_CODE");
   }
   ctx.store.delete("oauthCodes", grant.id);
   const scopes = providerScopes(provider, flow.provider_scope);
-  const { user, isNewUser } = flow.type === "link" ? linkAccount(ctx, project, flow, identity, scopes) : await signInOrUp(ctx, project, identity, scopes);
+  const { user, isNewUser } =
+    flow.type === "link" ? linkAccount(ctx, project, flow, identity, scopes) : await signInOrUp(ctx, project, identity, scopes);
   const code = randomHex(40);
   const data: CodeData = {
     user_id: user.id,
@@ -294,7 +347,8 @@ async function signInOrUp(ctx: EmulatorContext, project: ProjectRecord, identity
     const channel = ctx.store.authChannelByEmail(project.id, identity.email);
     const existing = channel && ctx.store.tables.users.get(channel.user_id);
     if (channel && existing) {
-      const taken = () => fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: identity.email });
+      const taken = () =>
+        fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: identity.email });
       switch (project.config.oauth_account_merge_strategy) {
         case "link_method":
           if (!channel.is_verified || !identity.email_verified) throw taken();
@@ -307,7 +361,12 @@ async function signInOrUp(ctx: EmulatorContext, project: ProjectRecord, identity
       }
     }
   }
-  const user = await createUserRecord(ctx, project, { email: identity.email, emailVerified: identity.email_verified, emailAuth, displayName: identity.name });
+  const user = await createUserRecord(ctx, project, {
+    email: identity.email,
+    emailVerified: identity.email_verified,
+    emailAuth,
+    displayName: identity.name,
+  });
   addAccount(user, identity, scopes);
   createPersonalTeamIfEnabled(ctx, project, user);
   return { user, isNewUser: true };
@@ -326,7 +385,11 @@ export async function exchangeAuthorizationCode(request: EmulatorRequest, ctx: E
   const record = ctx.store.tables.oauthCodes.get(body["code"] ?? "");
   const data = record?.data as unknown as CodeData | undefined;
   const user = data && ctx.store.tables.users.get(data.user_id);
-  const live = record !== undefined && record.kind === "authorization_code" && record.project_id === project.id && record.expires_at_millis > ctx.now();
+  const live =
+    record !== undefined &&
+    record.kind === "authorization_code" &&
+    record.project_id === project.id &&
+    record.expires_at_millis > ctx.now();
   if (!live || !data || !user || user.project_id !== project.id) throw fail("INVALID_AUTHORIZATION_CODE");
   if (!(await verifierMatches(data, body["code_verifier"] ?? ""))) throw fail("INVALID_AUTHORIZATION_CODE");
   if (body["redirect_uri"] !== data.redirect_uri) {
@@ -363,7 +426,10 @@ async function verifierMatches(data: CodeData, verifier: string): Promise<boolea
 
 function randomHex(length: number): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(Math.ceil(length / 2)));
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("").slice(0, length);
+  return [...bytes]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .slice(0, length);
 }
 
 // CONNECTED ACCOUNTS
@@ -376,7 +442,8 @@ export const oauthHandlers: Handlers = withStatusErrors({
     const param = request.params["user_id"] ?? "";
     if (param === "me" && !request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     const userId = param === "me" ? (request.user as UserRecord).id : param;
-    if (request.accessType === "client" && request.user?.id !== userId) throw statusError(403, "Client can only access its own connected accounts");
+    if (request.accessType === "client" && request.user?.id !== userId)
+      throw statusError(403, "Client can only access its own connected accounts");
     const provider = request.params["provider_id"] ?? "";
     const config = providerOf(project, provider);
     if (!config) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");

@@ -46,7 +46,9 @@ export function setFixedChallenge(store: Store, challenge: string | null): void 
     return;
   }
   if (typeof challenge !== "string" || !BASE64URL.test(challenge)) {
-    throw new RangeError(`A fixed passkey challenge must be a non-empty base64url string (as options_json.challenge shows it), not ${JSON.stringify(challenge)}`);
+    throw new RangeError(
+      `A fixed passkey challenge must be a non-empty base64url string (as options_json.challenge shows it), not ${JSON.stringify(challenge)}`,
+    );
   }
   fixedChallenges.set(store, challenge);
 }
@@ -181,7 +183,8 @@ export const passkeyHandlers: Handlers = {
     if (!user) throw fail("USER_AUTHENTICATION_REQUIRED");
 
     const origin = await reportedOrigin(credential);
-    if (!origin || !registrationOriginAllowed(project, origin)) throw registrationFailed("Passkey registration failed because the origin is not allowed");
+    if (!origin || !registrationOriginAllowed(project, origin))
+      throw registrationFailed("Passkey registration failed because the origin is not allowed");
     const { verifyRegistrationResponse } = await webauthn();
     let info: NonNullable<Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"]>;
     try {
@@ -271,7 +274,9 @@ export const passkeyHandlers: Handlers = {
       throw authenticationFailed("Failed to verify passkey authentication response");
     }
     if (!verification.verified) {
-      throw authenticationFailed("The signature of the authentication response could not be verified with the stored public key tied to this credential ID");
+      throw authenticationFailed(
+        "The signature of the authentication response could not be verified with the stored public key tied to this credential ID",
+      );
     }
     passkey.counter = verification.authenticationInfo.newCounter;
 

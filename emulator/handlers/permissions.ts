@@ -6,7 +6,15 @@
 // grant whose definition is gone no longer counts.
 import type { EmulatorRequest, Handler, Handlers } from "../engine/context.js";
 import { fail, type Answer, type EmulatorError } from "../engine/http.js";
-import type { GrantRecord, MembershipRecord, PermissionDefinitionRecord, ProjectRecord, Store, TeamRecord, UserRecord } from "../engine/store.js";
+import type {
+  GrantRecord,
+  MembershipRecord,
+  PermissionDefinitionRecord,
+  ProjectRecord,
+  Store,
+  TeamRecord,
+  UserRecord,
+} from "../engine/store.js";
 import { list } from "../engine/views.js";
 
 type Scope = "team" | "project";
@@ -99,7 +107,10 @@ function storedDefinitions(store: Store, projectId: string, scope: Scope): Permi
 
 /** The stored definition with this id, in either scope (the two share one id space). */
 function definitionById(store: Store, projectId: string, id: string): PermissionDefinitionRecord | undefined {
-  return store.tables.permissionDefinitions.get(`${projectId}/team/${id}`) ?? store.tables.permissionDefinitions.get(`${projectId}/project/${id}`);
+  return (
+    store.tables.permissionDefinitions.get(`${projectId}/team/${id}`) ??
+    store.tables.permissionDefinitions.get(`${projectId}/project/${id}`)
+  );
 }
 
 /** What a permission of `scope` contains; undefined when it is not defined (any more). */
@@ -109,7 +120,11 @@ function containedOf(store: Store, projectId: string, scope: Scope, id: string):
 }
 
 function definitionView(d: { id: string; description: string | null; contained_permission_ids: readonly string[] }) {
-  return { id: d.id, ...(d.description ? { description: d.description } : {}), contained_permission_ids: [...d.contained_permission_ids].sort(compare) };
+  return {
+    id: d.id,
+    ...(d.description ? { description: d.description } : {}),
+    contained_permission_ids: [...d.contained_permission_ids].sort(compare),
+  };
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -118,7 +133,9 @@ function definitionViews(store: Store, projectId: string, scope: Scope) {
   const stored = storedDefinitions(store, projectId, scope).map(definitionView);
   const system =
     scope === "team"
-      ? Object.entries(TEAM_SYSTEM_PERMISSIONS).map(([id, description]) => definitionView({ id, description, contained_permission_ids: [] }))
+      ? Object.entries(TEAM_SYSTEM_PERMISSIONS).map(([id, description]) =>
+          definitionView({ id, description, contained_permission_ids: [] }),
+        )
       : [];
   return [...stored, ...system].sort((a, b) => compare(a.id, b.id));
 }
@@ -139,7 +156,10 @@ function checkCustomId(request: EmulatorRequest, id: string): string {
 /** A permission id in a path: lowercase letters, digits, `_`, `:`, and a leading `$` only for a system permission. */
 function permissionIdParam(request: EmulatorRequest, id: string | undefined): string {
   if (id === undefined || !ANY_ID.test(id)) {
-    throw schemaError(request, 'params.permission_id: only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed');
+    throw schemaError(
+      request,
+      'params.permission_id: only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed',
+    );
   }
   if (id.startsWith("$") && !(id in TEAM_SYSTEM_PERMISSIONS)) throw schemaError(request, "params.permission_id: Invalid system permission");
   return id;
@@ -169,7 +189,13 @@ function definitionHandlers(scope: Scope): { list: Handler; create: Handler; upd
       const projectId = request.project.id;
       if (definitionById(store, projectId, id)) throw fail("PERMISSION_ID_ALREADY_EXISTS", { permission_id: id });
       const contained = checkContained(store, projectId, scope, body.contained_permission_ids ?? []) ?? [];
-      const record: PermissionDefinitionRecord = { project_id: projectId, scope, id, description: body.description || null, contained_permission_ids: contained };
+      const record: PermissionDefinitionRecord = {
+        project_id: projectId,
+        scope,
+        id,
+        description: body.description || null,
+        contained_permission_ids: contained,
+      };
       store.put("permissionDefinitions", record);
       return { status: 201, body: definitionView(record) };
     },
@@ -229,9 +255,22 @@ function grantsOf(store: Store, projectId: string, scope: Scope): GrantRecord[] 
 }
 
 /** The ids a user holds (in a team, or at project level with `teamId` null): direct grants, and what they contain when recursive. */
-export function heldPermissions(store: Store, projectId: string, scope: Scope, teamId: string | null, userId: string, recursive: boolean): Set<string> {
+export function heldPermissions(
+  store: Store,
+  projectId: string,
+  scope: Scope,
+  teamId: string | null,
+  userId: string,
+  recursive: boolean,
+): Set<string> {
   const direct = grantsOf(store, projectId, scope).filter((g) => g.user_id === userId && g.team_id === teamId);
-  return expand(store, projectId, scope, direct.map((g) => g.permission_id), recursive);
+  return expand(
+    store,
+    projectId,
+    scope,
+    direct.map((g) => g.permission_id),
+    recursive,
+  );
 }
 
 function expand(store: Store, projectId: string, scope: Scope, ids: readonly string[], recursive: boolean): Set<string> {
@@ -253,7 +292,8 @@ function requireGrantable(store: Store, projectId: string, scope: Scope, permiss
   if (definition && definition.scope !== scope) {
     throw fail("WRONG_PERMISSION_SCOPE", { permission_id: permissionId, expected_scope: scope, actual_scope: definition.scope });
   }
-  if (!definition && !(scope === "team" && permissionId in TEAM_SYSTEM_PERMISSIONS)) throw fail("PERMISSION_NOT_FOUND", { permission_id: permissionId });
+  if (!definition && !(scope === "team" && permissionId in TEAM_SYSTEM_PERMISSIONS))
+    throw fail("PERMISSION_NOT_FOUND", { permission_id: permissionId });
 }
 
 function putGrant(store: Store, projectId: string, scope: Scope, teamId: string | null, userId: string, permissionId: string): void {
@@ -265,7 +305,13 @@ function grantKey(store: Store, projectId: string, scope: Scope, teamId: string 
 }
 
 /** Grants the project's default team permissions of a new member (`creator` or `member`); ids no longer defined are skipped. */
-export function grantDefaultTeamPermissions(store: Store, project: ProjectRecord, teamId: string, userId: string, kind: "creator" | "member"): void {
+export function grantDefaultTeamPermissions(
+  store: Store,
+  project: ProjectRecord,
+  teamId: string,
+  userId: string,
+  kind: "creator" | "member",
+): void {
   const defaults = kind === "creator" ? project.config.team_creator_default_permissions : project.config.team_member_default_permissions;
   for (const { id } of defaults) {
     if (containedOf(store, project.id, "team", id) !== undefined) putGrant(store, project.id, "team", teamId, userId, id);
@@ -282,7 +328,8 @@ export function grantDefaultProjectPermissions(store: Store, project: ProjectRec
 /** Drops a member's team grants (with `userId`) or every grant in the team. */
 export function dropTeamGrants(store: Store, projectId: string, teamId: string, userId?: string): void {
   for (const grant of grantsOf(store, projectId, "team")) {
-    if (grant.team_id === teamId && (userId === undefined || grant.user_id === userId)) store.delete("grants", store.keyOf("grants", { ...grant }));
+    if (grant.team_id === teamId && (userId === undefined || grant.user_id === userId))
+      store.delete("grants", store.keyOf("grants", { ...grant }));
   }
 }
 
@@ -291,7 +338,7 @@ function listGrants(scope: Scope): Handler {
   return (request, { store }) => {
     const recursiveParam = queryOf(request, "recursive");
     if (recursiveParam !== null && recursiveParam !== "true" && recursiveParam !== "false") {
-      throw schemaError(request, 'query.recursive must be one of the following values: true, false');
+      throw schemaError(request, "query.recursive must be one of the following values: true, false");
     }
     const teamParam = scope === "team" ? queryOf(request, "team_id") : null;
     const teamId = teamParam === null ? null : uuidParam(request, "query.team_id", teamParam);
@@ -300,7 +347,10 @@ function listGrants(scope: Scope): Handler {
     if (request.accessType === "client") {
       if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
       if (userId !== request.user.id) {
-        return statusError(403, 'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user');
+        return statusError(
+          403,
+          'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user',
+        );
       }
     }
     const groups = new Map<string, { user_id: string; team_id: string | null; ids: string[] }>();
@@ -377,4 +427,3 @@ export const permissionHandlers: Handlers = {
     return { body: { success: true } };
   },
 };
-

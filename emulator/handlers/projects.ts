@@ -18,7 +18,19 @@ type Schemas = components["schemas"];
 type ConfigUpdate = Schemas["ProjectConfigUpdate"];
 
 /** The providers the service knows: any of them with the project's own OAuth app, a few with its shared development keys. */
-const STANDARD_PROVIDERS = ["google", "github", "microsoft", "spotify", "facebook", "discord", "gitlab", "bitbucket", "linkedin", "apple", "x"];
+const STANDARD_PROVIDERS = [
+  "google",
+  "github",
+  "microsoft",
+  "spotify",
+  "facebook",
+  "discord",
+  "gitlab",
+  "bitbucket",
+  "linkedin",
+  "apple",
+  "x",
+];
 const SHARED_PROVIDERS = ["google", "github", "microsoft", "spotify"];
 
 /** The project as its admins see it: with the number of its users and its whole configuration. */
@@ -45,7 +57,8 @@ function mergedConfig(request: EmulatorRequest, config: ProjectConfig, update: C
   const next: ProjectConfig = { ...config, ...structuredClone(update) };
   if (update.oauth_providers !== undefined) {
     next.oauth_providers = update.oauth_providers.map((provider, index) => {
-      if (provider.type === "shared" && !SHARED_PROVIDERS.includes(provider.id)) throw fail("INVALID_SHARED_OAUTH_PROVIDER_ID", { provider_id: provider.id });
+      if (provider.type === "shared" && !SHARED_PROVIDERS.includes(provider.id))
+        throw fail("INVALID_SHARED_OAUTH_PROVIDER_ID", { provider_id: provider.id });
       if (provider.type === "standard") {
         if (!STANDARD_PROVIDERS.includes(provider.id)) throw fail("INVALID_STANDARD_OAUTH_PROVIDER_ID", { provider_id: provider.id });
         if (provider.client_id === undefined || provider.client_secret === undefined) {
@@ -66,7 +79,9 @@ function mergedConfig(request: EmulatorRequest, config: ProjectConfig, update: C
   }
   const email = update.email_config;
   if (email?.type === "standard") {
-    const missing = (["host", "port", "username", "password", "sender_name", "sender_email"] as const).filter((field) => email[field] === undefined);
+    const missing = (["host", "port", "username", "password", "sender_name", "sender_email"] as const).filter(
+      (field) => email[field] === undefined,
+    );
     if (missing.length > 0) throw schemaError(request, `body.config.email_config of type standard needs ${missing.join(", ")}`);
   }
   return next;
@@ -83,7 +98,11 @@ interface ProjectFields {
 /** The permissions every new project starts with, as the service makes them. */
 function addDefaultPermissionDefinitions(store: Store, projectId: string): void {
   const definitions = [
-    { id: "team_admin", description: "Administrates the team", contained: ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"] },
+    {
+      id: "team_admin",
+      description: "Administrates the team",
+      contained: ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"],
+    },
     { id: "team_member", description: "A member of the team", contained: ["$read_members", "$invite_members"] },
   ];
   for (const { id, description, contained } of definitions) {

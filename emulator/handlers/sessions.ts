@@ -37,7 +37,8 @@ export const sessionHandlers: Handlers = {
     const body = request.body as Record<string, string>;
     const project = ctx.store.tables.projects.get(body["client_id"] ?? "");
     // The service raises it without naming the client: `client_id` is null.
-    if (!project || !isPublishableKeyOf(ctx, project.id, body["client_secret"] ?? "")) throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
+    if (!project || !isPublishableKeyOf(ctx, project.id, body["client_secret"] ?? ""))
+      throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
     if (body["grant_type"] === "authorization_code") return exchangeAuthorizationCode(request, ctx, project);
     const session = ctx.store.sessionByRefreshToken(body["refresh_token"] ?? "");
     if (!isLive(ctx, session, project.id)) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");

@@ -9,7 +9,16 @@ import type { CodeRecord, ProjectRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { list } from "../engine/views.js";
 import { checkCallbackUrl, mailCode, redeemCode } from "./common.js";
-import { membershipOf, queryOf, requireMembership, requireTeam, requireTeamPermission, schemaError, statusError, uuidParam } from "./permissions.js";
+import {
+  membershipOf,
+  queryOf,
+  requireMembership,
+  requireTeam,
+  requireTeamPermission,
+  schemaError,
+  statusError,
+  uuidParam,
+} from "./permissions.js";
 import { addMember } from "./teams.js";
 
 /** Invitation codes are 45 characters; the service reads them without case (e-mails may show them upper-case). */
@@ -44,7 +53,12 @@ export const teamInvitationHandlers: Handlers = {
     checkCallbackUrl(project, body.callback_url);
     const team = requireTeam(store, project, teamId);
     const id = randomId();
-    mailCode(ctx, project, { kind: "team_invitation", to: body.email, callbackUrl: body.callback_url, data: { team_id: team.id, invitation_id: id } });
+    mailCode(ctx, project, {
+      kind: "team_invitation",
+      to: body.email,
+      callbackUrl: body.callback_url,
+      data: { team_id: team.id, invitation_id: id },
+    });
     return { body: { success: true, id } };
   },
 
@@ -55,7 +69,8 @@ export const teamInvitationHandlers: Handlers = {
     if (request.accessType === "client") {
       if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
       requireMembership(store, project, teamId, request.user.id);
-      for (const permission of ["$read_members", "$invite_members"]) requireTeamPermission(store, project, teamId, request.user.id, permission);
+      for (const permission of ["$read_members", "$invite_members"])
+        requireTeamPermission(store, project, teamId, request.user.id, permission);
     } else {
       requireTeam(store, project, teamId);
     }
@@ -80,7 +95,11 @@ export const teamInvitationHandlers: Handlers = {
       requireTeam(store, project, teamId);
     }
     const code = [...store.tables.codes.values()].find(
-      (c) => c.kind === "team_invitation" && c.project_id === project.id && c.data["invitation_id"] === invitationId && c.data["team_id"] === teamId,
+      (c) =>
+        c.kind === "team_invitation" &&
+        c.project_id === project.id &&
+        c.data["invitation_id"] === invitationId &&
+        c.data["team_id"] === teamId,
     );
     if (!code) return statusError(404, "Team invitation not found.");
     store.delete("codes", code.code);
@@ -105,7 +124,8 @@ export const teamInvitationHandlers: Handlers = {
     if (!request.user) throw fail("USER_AUTHENTICATION_REQUIRED");
     const teamId = String(record.data["team_id"]);
     requireTeam(ctx.store, request.project, teamId);
-    if (!membershipOf(ctx.store, request.project, teamId, request.user.id)) addMember(ctx.store, request.project, teamId, request.user.id, "member");
+    if (!membershipOf(ctx.store, request.project, teamId, request.user.id))
+      addMember(ctx.store, request.project, teamId, request.user.id, "member");
     return { body: {} };
   },
 };

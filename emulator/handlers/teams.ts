@@ -54,7 +54,8 @@ export function deleteTeamRecord(store: Store, project: ProjectRecord, team: Tea
   }
   dropTeamGrants(store, project.id, team.id);
   for (const code of [...store.tables.codes.values()]) {
-    if (code.kind === "team_invitation" && code.project_id === project.id && code.data["team_id"] === team.id) store.delete("codes", code.code);
+    if (code.kind === "team_invitation" && code.project_id === project.id && code.data["team_id"] === team.id)
+      store.delete("codes", code.code);
   }
   for (const key of [...store.tables.apiKeys.values()]) {
     if (key.team_id === team.id) store.delete("apiKeys", key.id);

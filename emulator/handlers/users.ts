@@ -61,8 +61,10 @@ function checkBody(request: EmulatorRequest, body: UserBody, clientFieldsOnly: b
     const unknown = Object.keys(body).filter((key) => !CLIENT_FIELDS.has(key));
     if (unknown.length > 0) problems.push(`body contains unknown properties: ${unknown.join(", ")}`);
   }
-  if (typeof body.totp_secret_base64 === "string" && !BASE64.test(body.totp_secret_base64)) problems.push("body.totp_secret_base64 is not valid base64");
-  if (typeof body.profile_image_url === "string" && !isUrl(body.profile_image_url)) problems.push("body.profile_image_url is not a valid URL");
+  if (typeof body.totp_secret_base64 === "string" && !BASE64.test(body.totp_secret_base64))
+    problems.push("body.totp_secret_base64 is not valid base64");
+  if (typeof body.profile_image_url === "string" && !isUrl(body.profile_image_url))
+    problems.push("body.profile_image_url is not a valid URL");
   if (problems.length > 0) throw schemaError(request, problems);
 }
 
@@ -84,7 +86,8 @@ async function passwordHashOf(body: UserBody): Promise<string | null | undefined
     return hashPassword(body.password);
   }
   if (body.password_hash !== undefined) {
-    if (!MCF_HASH.test(body.password_hash)) throw new StatusFailure(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+    if (!MCF_HASH.test(body.password_hash))
+      throw new StatusFailure(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
     // Kept as given: the emulator cannot check a bcrypt hash, so it shows has_password but signs nobody in with it.
     return body.password_hash;
   }
@@ -99,7 +102,8 @@ function checkEmailRules(email: string | null, authEnabled: boolean, verified: b
 /** The user as shown: a selection of a team the user has left (or that is gone) reads as none. */
 function settled(store: Store, user: UserRecord): UserRecord {
   const teamId = user.selected_team_id;
-  if (teamId !== null && (!store.tables.teams.has(teamId) || !store.tables.memberships.has(`${teamId}/${user.id}`))) user.selected_team_id = null;
+  if (teamId !== null && (!store.tables.teams.has(teamId) || !store.tables.memberships.has(`${teamId}/${user.id}`)))
+    user.selected_team_id = null;
   return user;
 }
 
@@ -110,9 +114,19 @@ const PERSONAL_TEAM = "Personal Team";
  * all checks first. `passwordHash` is `passwordHashOf(body)`, which the caller
  * computes where the service checks the password.
  */
-async function updateUserRecord(ctx: EmulatorContext, project: ProjectRecord, user: UserRecord, body: UserBody, passwordHash: string | null | undefined): Promise<void> {
+async function updateUserRecord(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  user: UserRecord,
+  body: UserBody,
+  passwordHash: string | null | undefined,
+): Promise<void> {
   const { store } = ctx;
-  if (body.selected_team_id !== undefined && body.selected_team_id !== null && !store.tables.memberships.has(`${body.selected_team_id}/${user.id}`)) {
+  if (
+    body.selected_team_id !== undefined &&
+    body.selected_team_id !== null &&
+    !store.tables.memberships.has(`${body.selected_team_id}/${user.id}`)
+  ) {
     throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.selected_team_id, user_id: user.id });
   }
   const primary = primaryChannelOf(store, user.id);
@@ -143,7 +157,13 @@ async function updateUserRecord(ctx: EmulatorContext, project: ProjectRecord, us
     const target = same ?? primary;
     if (same && primary) store.put("contactChannels", { ...primary, is_primary: false });
     if (target) {
-      store.put("contactChannels", { ...target, value: newEmail, is_primary: true, used_for_auth: authEnabled, is_verified: body.primary_email_verified ?? target.is_verified });
+      store.put("contactChannels", {
+        ...target,
+        value: newEmail,
+        is_primary: true,
+        used_for_auth: authEnabled,
+        is_verified: body.primary_email_verified ?? target.is_verified,
+      });
     } else {
       store.put("contactChannels", {
         id: randomId(),
@@ -218,7 +238,14 @@ function listQuery(request: EmulatorRequest) {
   const teamId = q.get("team_id");
   if (teamId !== null && !UUID.test(teamId)) problems.push("query.team_id must be a valid UUID");
   if (problems.length > 0) throw schemaError(request, problems);
-  return { limit, desc: desc === "true", cursor, teamId, search: q.get("query") ?? undefined, includeAnonymous: q.get("include_anonymous") === "true" };
+  return {
+    limit,
+    desc: desc === "true",
+    cursor,
+    teamId,
+    search: q.get("query") ?? undefined,
+    includeAnonymous: q.get("include_anonymous") === "true",
+  };
 }
 
 /** The service's free-text search: part of the display name or of any contact channel's address (no case), or the exact id. */
@@ -240,7 +267,8 @@ export const userHandlers: Handlers = withStatusErrors({
     const body = (request.body ?? {}) as UserBody;
     const client = request.accessType === "client";
     checkBody(request, body, client);
-    if (client && body.profile_image_url && !BASE64_IMAGE.test(body.profile_image_url)) throw new StatusFailure(400, "Invalid profile image URL");
+    if (client && body.profile_image_url && !BASE64_IMAGE.test(body.profile_image_url))
+      throw new StatusFailure(400, "Invalid profile image URL");
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     await updateUserRecord(ctx, request.project, request.user, body, await passwordHashOf(body));
     return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType) };
@@ -287,9 +315,11 @@ export const userHandlers: Handlers = withStatusErrors({
     const passwordHash = await passwordHashOf(body);
     const email = body.primary_email ?? null;
     checkEmailRules(email, body.primary_email_auth_enabled ?? false, body.primary_email_verified ?? false);
-    if (email && body.primary_email_auth_enabled && ctx.store.authChannelByEmail(project.id, email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
+    if (email && body.primary_email_auth_enabled && ctx.store.authChannelByEmail(project.id, email))
+      throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
     for (const provider of body.oauth_providers ?? []) {
-      if (!project.config.oauth_providers.some((p) => p.id === provider.id)) throw new StatusFailure(400, `OAuth provider ${provider.id} not found`);
+      if (!project.config.oauth_providers.some((p) => p.id === provider.id))
+        throw new StatusFailure(400, `OAuth provider ${provider.id} not found`);
     }
     if (passwordHash && !project.config.credential_enabled) throw new StatusFailure(400, "Password auth not enabled in the project");
     if (body.otp_auth_enabled && !project.config.magic_link_enabled) throw new StatusFailure(400, "OTP auth not enabled in the project");

@@ -176,7 +176,9 @@ export function ownedProjectOf(ctx: ClientAppContext, owner: OwnerSession, wire:
  */
 function adminSettingsOf(options: StackAdminAppOptions): { serverOptions: StackServerAppOptions; settings: RuntimeClientSettings } {
   if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError("StackAdminApp needs options: { projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }.");
+    throw new StackConfigurationError(
+      "StackAdminApp needs options: { projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }.",
+    );
   }
   const { superSecretAdminKey, projectOwnerSession, ...given } = options as StackServerAppOptions & {
     readonly superSecretAdminKey?: string;
@@ -187,7 +189,9 @@ function adminSettingsOf(options: StackAdminAppOptions): { serverOptions: StackS
   const rest: StackServerAppOptions = { ...given, noAutomaticPrefetch: true };
   if (projectOwnerSession !== undefined) {
     if (typeof projectOwnerSession?.getTokens !== "function" || typeof projectOwnerSession.markAccessTokenExpired !== "function") {
-      throw new StackConfigurationError("projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()).");
+      throw new StackConfigurationError(
+        "projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()).",
+      );
     }
     if (superSecretAdminKey !== undefined || rest.secretServerKey !== undefined || rest.publishableClientKey !== undefined) {
       throw new StackConfigurationError(

@@ -30,7 +30,13 @@ import { verifyEmail } from "./flows/verification.js";
 import { getProject, type Project } from "./objects/project.js";
 import { createCurrentUser, type CurrentUser } from "./objects/user.js";
 import { createNavigator, createRedirectMethods, trustedOriginsOf, type RedirectMethods } from "./redirect.js";
-import { createSessionContexts, sessionContextOf, signedInUserWire, type SessionContext, type SessionContexts } from "./session-contexts.js";
+import {
+  createSessionContexts,
+  sessionContextOf,
+  signedInUserWire,
+  type SessionContext,
+  type SessionContexts,
+} from "./session-contexts.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
@@ -338,7 +344,10 @@ export class StackClientApp {
   }
 
   /** Signs `session` out: the app's own as app.signOut does, a per-call session itself. */
-  protected signOutOf(session: SessionContext, options: ({ readonly redirectUrl?: string | URL } & CallOptions) | undefined): Promise<void> {
+  protected signOutOf(
+    session: SessionContext,
+    options: ({ readonly redirectUrl?: string | URL } & CallOptions) | undefined,
+  ): Promise<void> {
     return session === this.ownSession
       ? this.signOut(options ?? {})
       : signOut(session.ctx, options ?? {}, { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) });

@@ -41,7 +41,11 @@ export type { ServerUser, ServerBaseUser } from "./server/server-user.js";
 export type { CurrentServerUser, CurrentInternalServerUser } from "./server/current-user.js";
 export type { ServerTeam, ServerTeamUser, ServerTeamCreateOptions, ServerTeamUpdateOptions } from "./server/server-team.js";
 export type { ServerUserCreateOptions, ServerUserUpdateOptions } from "./server/user-options.js";
-export type { ServerContactChannel, ServerContactChannelCreateOptions, ServerContactChannelUpdateOptions } from "./server/user-contact-channels.js";
+export type {
+  ServerContactChannel,
+  ServerContactChannelCreateOptions,
+  ServerContactChannelUpdateOptions,
+} from "./server/user-contact-channels.js";
 export type { CreateSessionOptions, CreatedSession } from "./server/user-sessions.js";
 // The admin app and what it hands out (issue #6).
 export { StackAdminApp, type StackAdminAppOptions } from "./admin-app.js";

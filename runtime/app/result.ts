@@ -28,7 +28,10 @@ export function isKnownErrorOf<C extends KnownErrorCode>(error: unknown, codes: 
  * an error Result typed by those codes' classes (`["VERIFICATION_ERROR"]`:
  * `Result<T, VerificationCodeError>`), anything else is thrown as it was.
  */
-export async function resultOf<T, C extends KnownErrorCode>(call: () => Promise<T>, codes: readonly C[]): Promise<Result<T, KnownErrorOf<C>>> {
+export async function resultOf<T, C extends KnownErrorCode>(
+  call: () => Promise<T>,
+  codes: readonly C[],
+): Promise<Result<T, KnownErrorOf<C>>> {
   try {
     return Result.ok(await call());
   } catch (error) {
@@ -43,7 +46,10 @@ export async function resultOf<T, C extends KnownErrorCode>(call: () => Promise<
  * success, a known error of one of `codes` (or of their families) returned rather
  * than thrown, anything else thrown as it was.
  */
-export async function errorOf<C extends KnownErrorCode>(call: () => Promise<unknown>, codes: readonly C[]): Promise<KnownErrorOf<C> | undefined> {
+export async function errorOf<C extends KnownErrorCode>(
+  call: () => Promise<unknown>,
+  codes: readonly C[],
+): Promise<KnownErrorOf<C> | undefined> {
   const result = await resultOf(call, codes);
   return result.status === "error" ? result.error : undefined;
 }

@@ -51,7 +51,10 @@ export class StackServerApp extends StackClientApp {
       ...(resolved.secretServerKey !== undefined && { secretServerKey: resolved.secretServerKey }),
       ...settings,
     };
-    if (runtimeSettings.accessType === "server" && (typeof runtimeSettings.secretServerKey !== "string" || runtimeSettings.secretServerKey === "")) {
+    if (
+      runtimeSettings.accessType === "server" &&
+      (typeof runtimeSettings.secretServerKey !== "string" || runtimeSettings.secretServerKey === "")
+    ) {
       throw new StackConfigurationError(
         "StackServerApp needs secretServerKey: the secret server key of your project (Stack Auth dashboard → Project Keys). Keep it on the server.",
       );
@@ -75,7 +78,9 @@ export class StackServerApp extends StackClientApp {
   // USERS
 
   /** The request's user (the app's token store, or `tokenStore`), with `or` as on the client. */
-  override getUser(options: ServerGetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentServerUser>;
+  override getUser(
+    options: ServerGetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" },
+  ): Promise<CurrentServerUser>;
   override getUser(options?: ServerGetUserOptions & CallOptions): Promise<CurrentServerUser | null>;
   /** The user with this id (`GET /users/{id}`), or null when there is none. */
   override getUser(id: string, options?: CallOptions): Promise<ServerUser | null>;
@@ -105,7 +110,7 @@ export class StackServerApp extends StackClientApp {
 
   /** One page of users; `nextCursor` reads the next (null on the last page). */
   async listUsers(options: ServerListUsersOptions & CallOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
-    requireOptions(options, "listUsers", "{ cursor?, limit?, orderBy?: \"signedUpAt\", desc?, query?, teamId? }");
+    requireOptions(options, "listUsers", '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId? }');
     if (options.orderBy !== undefined && options.orderBy !== "signedUpAt") {
       throw new StackConfigurationError(`listUsers can order by "signedUpAt" only, not ${JSON.stringify(options.orderBy)}.`);
     }
@@ -143,7 +148,10 @@ export class StackServerApp extends StackClientApp {
     if (typeof arg !== "string") throw new StackConfigurationError("getTeam needs a team id, or { apiKey } for a team API key.");
     if (!isUuid(arg)) return null;
     try {
-      const { data } = await this.serverCtx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: arg } }, ...signalOf(options) });
+      const { data } = await this.serverCtx.client.api.GET("/teams/{team_id}", {
+        params: { path: { team_id: arg } },
+        ...signalOf(options),
+      });
       return this.serverCtx.objects.team(asServerTeam(answered(data, "GET /teams/{team_id}"), "GET /teams/{team_id}"));
     } catch (error) {
       if (isKnownError(error, "TEAM_NOT_FOUND")) return null;
@@ -167,7 +175,10 @@ export class StackServerApp extends StackClientApp {
   async #userById(userId: string, call: CallOptions | undefined): Promise<ServerUser | null> {
     if (!isUuid(userId)) return null;
     try {
-      const { data } = await this.serverCtx.client.api.GET("/users/{user_id}", { params: { path: { user_id: userId } }, ...signalOf(call) });
+      const { data } = await this.serverCtx.client.api.GET("/users/{user_id}", {
+        params: { path: { user_id: userId } },
+        ...signalOf(call),
+      });
       return this.serverCtx.objects.user(asServerUser(answered(data, "GET /users/{user_id}"), "GET /users/{user_id}"));
     } catch (error) {
       if (isKnownError(error, "USER_NOT_FOUND")) return null;

@@ -100,12 +100,7 @@ export function removeCookie(name: string, attributes: CookieAttributes): string
  * only those: a cookie that already has the wanted value is not rewritten.
  * An access token without a refresh token is not written (see decodeAccessPair).
  */
-export function tokenCookieWrites(
-  cookies: CookieJar,
-  tokens: StoredTokens,
-  projectId: string,
-  attributes: CookieAttributes,
-): string[] {
+export function tokenCookieWrites(cookies: CookieJar, tokens: StoredTokens, projectId: string, attributes: CookieAttributes): string[] {
   const writes: string[] = [];
   const name = refreshCookieName(projectId);
   const { refreshToken, accessToken } = tokens;

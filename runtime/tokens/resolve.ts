@@ -13,20 +13,14 @@ import type { TokenStore } from "./store.js";
  * the app's own backend, explicit tokens, a custom store, or `null` for no user.
  */
 export type TokenStoreInit =
-  | "cookie"
-  | "memory"
-  | { accessToken: string | null; refreshToken: string | null }
-  | RequestLike
-  | TokenStore
-  | null;
+  "cookie" | "memory" | { accessToken: string | null; refreshToken: string | null } | RequestLike | TokenStore | null;
 
 export interface ResolveTokenStoreOptions {
   readonly projectId: string;
   readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
 }
 
-const VALID_VALUES =
-  '"cookie", "memory", a request object with headers (e.g. a Request), { accessToken, refreshToken }, or a TokenStore';
+const VALID_VALUES = '"cookie", "memory", a request object with headers (e.g. a Request), { accessToken, refreshToken }, or a TokenStore';
 
 /** The error for a call that needs a user when the app was made with `tokenStore: null`. */
 export function noTokenStoreError(): StackConfigurationError {

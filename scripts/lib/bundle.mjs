@@ -82,20 +82,20 @@ export function redoclyBundle(root) {
  */
 export function runRedocly(root, args) {
   try {
-    return execFileSync(
-      process.execPath,
-      [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), ...args],
-      {
-        cwd: root,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-      },
-    );
+    return execFileSync(process.execPath, [path.join(root, "node_modules/@redocly/cli/bin/cli.js"), ...args], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    });
   } catch (error) {
     const e = /** @type {{ stdout?: string, stderr?: string }} */ (error);
     // Drop the boxed Node-version notice Redocly prints on every run.
-    const said = `${e.stdout ?? ""}${e.stderr ?? ""}`.split("\n").filter((l) => !/[║╔╚]/.test(l)).join("\n").trim();
+    const said = `${e.stdout ?? ""}${e.stderr ?? ""}`
+      .split("\n")
+      .filter((l) => !/[║╔╚]/.test(l))
+      .join("\n")
+      .trim();
     throw new Error(`redocly ${args[0]} failed:\n${said}`);
   }
 }
@@ -214,7 +214,9 @@ export function knownErrorsOf(doc, op, catalogue, where) {
 export function expandKnownErrors(doc) {
   const catalogue = readCatalogue(doc);
   if (!doc.components?.responses?.[STATUS_ERROR_RESPONSE]) {
-    throw new Error(`components.responses.${STATUS_ERROR_RESPONSE} is missing from openapi/openapi.yaml; every operation's default response refers to it`);
+    throw new Error(
+      `components.responses.${STATUS_ERROR_RESPONSE} is missing from openapi/openapi.yaml; every operation's default response refers to it`,
+    );
   }
   if (!doc.components?.schemas?.[STATUS_ERROR_SCHEMA]) {
     throw new Error(`components.schemas.${STATUS_ERROR_SCHEMA} is missing from openapi/openapi.yaml; every error response refers to it`);
@@ -244,7 +246,8 @@ export function expandKnownErrors(doc) {
       doc.components.responses[name] ??= errorResponse(group);
       op.responses[status] = { $ref: `#/components/responses/${name}` };
     }
-    if (op.responses.default) throw new Error(`${where}: the default response is written by hand; the bundler adds the status-error default`);
+    if (op.responses.default)
+      throw new Error(`${where}: the default response is written by hand; the bundler adds the status-error default`);
     op.responses.default = { $ref: `#/components/responses/${STATUS_ERROR_RESPONSE}` };
   }
   doc.components.responses = Object.fromEntries(Object.entries(doc.components.responses ?? {}).sort(([a], [b]) => a.localeCompare(b)));

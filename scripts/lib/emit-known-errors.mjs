@@ -47,7 +47,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
   out.push(
     "// CATALOGUE",
     "",
-    "type Schemas = components[\"schemas\"];",
+    'type Schemas = components["schemas"];',
     "",
     "/** Every code of the catalogue. Servers may send others; they become UNSUPPORTED_ERROR. */",
     `export type KnownErrorCode =\n${codes.map((c) => `  | ${JSON.stringify(c)}`).join("\n")};`,
@@ -94,7 +94,11 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "const [byCode, byName] = defineKnownErrors([",
     ...ordered.map((code) => {
       const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
-      const row = [code, ext.abstract ? 0 : ext.status, Array.isArray(ext.message) && ext.message.length > 1 ? ext.message : [ext.message].flat()[0]];
+      const row = [
+        code,
+        ext.abstract ? 0 : ext.status,
+        Array.isArray(ext.message) && ext.message.length > 1 ? ext.message : [ext.message].flat()[0],
+      ];
       const name = className(code);
       if (ext.parent || name !== pascalCase(code)) row.push(ext.parent ?? "");
       if (name !== pascalCase(code)) row.push(name);
@@ -109,7 +113,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     ...codes.map((code) => `  readonly ${className(code)}: KnownErrorClassOf<${JSON.stringify(code)}>;`),
     "};",
     "",
-    "/** The instance type of each class, as the reference SDK types them (`KnownErrors[\"EmailPasswordMismatch\"]`). */",
+    '/** The instance type of each class, as the reference SDK types them (`KnownErrors["EmailPasswordMismatch"]`). */',
     "export type KnownErrors = { [K in keyof typeof KnownErrors]: InstanceType<(typeof KnownErrors)[K]> };",
     "",
     "/** A class by its name. A pure call, so that a bundler drops the named exports an app does not use. */",
@@ -120,7 +124,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "",
     "/**",
     " * The instance type of each code's class. A parent code's class is its family's:",
-    " * `KnownErrorsByCode[\"VERIFICATION_ERROR\"]` is VerificationCodeError, whose `code` is any of the family's.",
+    ' * `KnownErrorsByCode["VERIFICATION_ERROR"]` is VerificationCodeError, whose `code` is any of the family\'s.',
     " */",
     "export interface KnownErrorsByCode {",
     ...codes.map((code) => `  ${code}: ${className(code)};`),
@@ -156,7 +160,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "",
     "/** True when the catalogue knows `code`. */",
     "export function isKnownErrorCode(code: unknown): code is KnownErrorCode {",
-    "  return typeof code === \"string\" && Object.prototype.hasOwnProperty.call(knownErrorClasses, code);",
+    '  return typeof code === "string" && Object.prototype.hasOwnProperty.call(knownErrorClasses, code);',
     "}",
     "",
     "/**",
@@ -169,7 +173,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {",
     "  if (isKnownErrorCode(code)) return new knownErrorClasses[code](details as never, init);",
     "  const error = new UnsupportedError({ originalErrorCode: code }, init);",
-    "  Object.defineProperty(error, \"originalDetails\", { value: details, enumerable: true });",
+    '  Object.defineProperty(error, "originalDetails", { value: details, enumerable: true });',
     "  return error;",
     "}",
     "",

@@ -16,7 +16,8 @@ export function emitOperations(doc, stamp) {
   const ids = new Set();
   for (const { path, method, op } of listOperations(doc)) {
     const id = op.operationId;
-    if (typeof id !== "string" || !/^[a-z][A-Za-z0-9]*$/.test(id)) throw new Error(`${method} ${path}: operationId ${id} is not a camelCase identifier`);
+    if (typeof id !== "string" || !/^[a-z][A-Za-z0-9]*$/.test(id))
+      throw new Error(`${method} ${path}: operationId ${id} is not a camelCase identifier`);
     if (ids.has(id)) throw new Error(`operationId ${id} is used twice`);
     ids.add(id);
     const access = describeAccess(doc, op);
@@ -41,9 +42,13 @@ export function emitOperations(doc, stamp) {
     ].filter(Boolean);
     errorRows.push(`  ${id}: ${JSON.stringify(op["x-stack-known-errors"] ?? [])},`);
     const flags =
-      (access.sendsStackHeaders ? 1 : 0) | (access.refreshTokenHeader ? 2 : 0) | (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0);
+      (access.sendsStackHeaders ? 1 : 0) |
+      (access.refreshTokenHeader ? 2 : 0) |
+      (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0);
     routeRows.push(`  [${JSON.stringify(id)}, ${JSON.stringify(method.toUpperCase())}, ${JSON.stringify(path)}, ${flags}],`);
-    rows.push(`  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`);
+    rows.push(
+      `  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`,
+    );
   }
   return [
     stamp,

@@ -67,12 +67,9 @@ const filters: Record<string, Filter> = {
     const date = new Date(v);
     return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
   },
-  quoted_or: (v) =>
-    Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined,
+  quoted_or: (v) => (Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined),
   overloads: (v) =>
-    Array.isArray(v)
-      ? "\n\n" + v.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`).join("\n\n")
-      : undefined,
+    Array.isArray(v) ? "\n\n" + v.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`).join("\n\n") : undefined,
 };
 
 const PLACEHOLDER = /\{(\w+)(?:\|(\w+))?\}/g;
@@ -124,9 +121,7 @@ export class KnownError extends Error {
     const ctor = new.target as typeof KnownError;
     const safeDetails = isRecord(details) ? details : undefined;
     const message =
-      typeof init.message === "string" && init.message !== ""
-        ? init.message
-        : renderKnownErrorMessage(ctor.messageTemplates, safeDetails);
+      typeof init.message === "string" && init.message !== "" ? init.message : renderKnownErrorMessage(ctor.messageTemplates, safeDetails);
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = ctor.className;
     Object.defineProperty(this, "code", { value: ctor.code ?? "UNKNOWN", enumerable: true });
@@ -194,7 +189,13 @@ export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof Kn
  * parent, which is never sent as such), its message template(s), its parent code
  * ("" for none), and its class name when that is not the code in PascalCase.
  */
-export type KnownErrorRow = readonly [code: string, status: number, message: string | readonly string[], parent?: string, className?: string];
+export type KnownErrorRow = readonly [
+  code: string,
+  status: number,
+  message: string | readonly string[],
+  parent?: string,
+  className?: string,
+];
 
 /** `EMAIL_PASSWORD_MISMATCH` -> `EmailPasswordMismatch`. */
 function pascalCase(code: string): string {
@@ -207,7 +208,9 @@ function pascalCase(code: string): string {
  * plain subclasses: every behaviour lives in {@link KnownError} and reads the
  * statics set here.
  */
-export function defineKnownErrors(rows: readonly KnownErrorRow[]): [byCode: Record<string, typeof KnownError>, byName: Record<string, typeof KnownError>] {
+export function defineKnownErrors(
+  rows: readonly KnownErrorRow[],
+): [byCode: Record<string, typeof KnownError>, byName: Record<string, typeof KnownError>] {
   const byCode: Record<string, typeof KnownError> = {};
   const byName: Record<string, typeof KnownError> = {};
   for (const [code, status, message, parent, name = pascalCase(code)] of rows) {

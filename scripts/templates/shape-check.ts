@@ -92,7 +92,12 @@ function isPrimitive(code: string, value: unknown): boolean {
   }
 }
 
-function objectMismatch(fields: { readonly [field: string]: Shape }, value: unknown, path: string, view: View | undefined): Mismatch | undefined {
+function objectMismatch(
+  fields: { readonly [field: string]: Shape },
+  value: unknown,
+  path: string,
+  view: View | undefined,
+): Mismatch | undefined {
   if (!isPrimitive("o", value)) return miss(path, "an object", value);
   const object = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) {

@@ -41,7 +41,9 @@ const INSTALL_HINT =
   "install it with `apt-get update && apt-get install -y chromium` (Debian/Ubuntu), or set STACKKIT_CHROMIUM to the path of a Chromium binary";
 const missingReason = `no Chromium at ${lookedFor}; ${INSTALL_HINT}`;
 if (missing && !inCI) {
-  console.warn(`[stackkit] The browser smoke test of the example app is SKIPPED: ${missingReason}. (With CI=true a missing Chromium fails the run.)`);
+  console.warn(
+    `[stackkit] The browser smoke test of the example app is SKIPPED: ${missingReason}. (With CI=true a missing Chromium fails the run.)`,
+  );
 }
 const title = missing && !inCI ? `the example app in Chromium (SKIPPED: ${missingReason})` : "the example app in Chromium";
 
@@ -141,7 +143,9 @@ describe.skipIf(missing && !inCI)(title, { timeout: 120_000 }, () => {
     ]);
     await page.reload();
     await page.getByRole("heading", { name: "You are not signed in." }).waitFor();
-    await expect.poll(async () => (await context!.cookies()).map((cookie) => cookie.name).filter((name) => name.startsWith("stack-"))).toEqual([]);
+    await expect
+      .poll(async () => (await context!.cookies()).map((cookie) => cookie.name).filter((name) => name.startsWith("stack-")))
+      .toEqual([]);
   });
 
   it("raised no error in the page", () => {

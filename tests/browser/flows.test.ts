@@ -45,9 +45,10 @@ import {
   type FlowsEnvironment,
 } from "./helpers/flows.js";
 
-
 const chromium = chromiumAvailability("the browser flows (passkey, OAuth, magic link, TOTP, CLI login, cookies across tabs)");
-const title = chromium.skip ? `the SDK's browser flows against the emulator (SKIPPED: ${chromium.reason})` : "the SDK's browser flows against the emulator";
+const title = chromium.skip
+  ? `the SDK's browser flows against the emulator (SKIPPED: ${chromium.reason})`
+  : "the SDK's browser flows against the emulator";
 
 describe.skipIf(chromium.skip)(title, { timeout: 60_000 }, () => {
   if (chromium.missing) {

@@ -36,7 +36,10 @@ beforeAll(async () => {
   );
   proxyUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const up = await fetch(`${proxyUrl}/api/v1/projects/current`, { headers: clientHeaders() }).then(() => true, () => false);
+    const up = await fetch(`${proxyUrl}/api/v1/projects/current`, { headers: clientHeaders() }).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (i > 300) throw new Error("Prism's proxy did not start within 15 s");
     await new Promise((r) => setTimeout(r, 50));
@@ -50,7 +53,11 @@ afterAll(async () => {
 });
 
 function clientHeaders() {
-  return { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey };
+  return {
+    "x-stack-project-id": DEMO_KEYS.projectId,
+    "x-stack-access-type": "client",
+    "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey,
+  };
 }
 
 /** The platform's fetch, without the override header, recording Prism's violations. */
@@ -63,7 +70,9 @@ const throughPrism: Fetch = async (request) => {
   const reported = response.headers.get("sl-violations");
   if (reported) {
     for (const v of JSON.parse(reported) as { location?: string[]; message?: string; severity?: string }[]) {
-      violations.push(`${request.method} ${new URL(request.url).pathname} ${response.status}: ${(v.location ?? []).join(".")} ${v.message ?? ""}`);
+      violations.push(
+        `${request.method} ${new URL(request.url).pathname} ${response.status}: ${(v.location ?? []).join(".")} ${v.message ?? ""}`,
+      );
     }
   }
   return response;
@@ -87,7 +96,12 @@ function apps() {
   return {
     client: () => new StackClientApp({ ...common, tokenStore: "memory" }),
     server: new StackServerApp({ ...common, tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey }),
-    admin: new StackAdminApp({ ...common, tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey }),
+    admin: new StackAdminApp({
+      ...common,
+      tokenStore: null,
+      secretServerKey: DEMO_KEYS.secretServerKey,
+      superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+    }),
   };
 }
 
@@ -136,7 +150,9 @@ describe("the emulator behind Prism's validation proxy", () => {
   it("reports a violation when there is one (a request body the document refuses)", async () => {
     const before = violations.length;
     const headers = { ...clientHeaders(), "content-type": "application/json" };
-    await throughPrism(new Request(`${proxyUrl}/api/v1/auth/password/sign-in`, { method: "POST", headers, body: JSON.stringify({ email: 42 }) }));
+    await throughPrism(
+      new Request(`${proxyUrl}/api/v1/auth/password/sign-in`, { method: "POST", headers, body: JSON.stringify({ email: 42 }) }),
+    );
     expect(violations.length).toBeGreaterThan(before);
   });
 });

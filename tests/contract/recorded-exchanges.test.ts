@@ -17,9 +17,15 @@ interface RecordedExchange extends Exchange {
 const MIN_DISTINCT_OPERATIONS = 80;
 
 const exchangesDir = new URL("../fixtures/exchanges/", import.meta.url);
-const files = readdirSync(exchangesDir).filter((name) => name.endsWith(".json")).sort();
+const files = readdirSync(exchangesDir)
+  .filter((name) => name.endsWith(".json"))
+  .sort();
 const recordings = files.flatMap((file) =>
-  (JSON.parse(readFileSync(new URL(file, exchangesDir), "utf8")) as RecordedExchange[]).map((exchange, index) => ({ file, index, exchange })),
+  (JSON.parse(readFileSync(new URL(file, exchangesDir), "utf8")) as RecordedExchange[]).map((exchange, index) => ({
+    file,
+    index,
+    exchange,
+  })),
 );
 const document = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as object;
 const validator = createExchangeValidator(document);
@@ -42,7 +48,11 @@ describe("recorded exchanges", () => {
 describe("the runtime's answer check (generated/shapes.ts)", () => {
   const VIEWS = { client: 0, server: 1, admin: 2 } as const;
   const successes = recordings.filter(
-    ({ exchange }) => exchange.response.status >= 200 && exchange.response.status <= 299 && exchange.response.headers?.["x-stack-known-error"] === undefined && exchange.response.body !== undefined,
+    ({ exchange }) =>
+      exchange.response.status >= 200 &&
+      exchange.response.status <= 299 &&
+      exchange.response.headers?.["x-stack-known-error"] === undefined &&
+      exchange.response.body !== undefined,
   );
 
   it("accepts every recorded success, each in the view of the access type that asked", () => {
@@ -60,11 +70,17 @@ describe("the runtime's answer check (generated/shapes.ts)", () => {
 
 describe("the recordings", () => {
   it("are well-formed: a source, a method, a relative path and a numeric status each", () => {
-    const malformed = recordings.filter(({ exchange }) =>
-      !(typeof exchange.source === "string" && exchange.source.length > 0
-        && /^(GET|POST|PATCH|PUT|DELETE)$/.test(exchange.request.method)
-        && exchange.request.path.startsWith("/") && !exchange.request.path.startsWith("/api/")
-        && Number.isInteger(exchange.response.status)));
+    const malformed = recordings.filter(
+      ({ exchange }) =>
+        !(
+          typeof exchange.source === "string" &&
+          exchange.source.length > 0 &&
+          /^(GET|POST|PATCH|PUT|DELETE)$/.test(exchange.request.method) &&
+          exchange.request.path.startsWith("/") &&
+          !exchange.request.path.startsWith("/api/") &&
+          Number.isInteger(exchange.response.status)
+        ),
+    );
     expect(malformed.map(({ file, index }) => `${file}#${index}`)).toEqual([]);
   });
 

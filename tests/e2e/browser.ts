@@ -99,9 +99,12 @@ export async function browse(e: E2E, url: string, init: RequestInit = {}): Promi
 /** The fields of a form of the page (by id, or the nth with a data-testid), as a browser would post them. */
 function formOf(page: Visit, pick: { id?: string; testid?: string; index?: number }) {
   const forms = [...page.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
-  const chosen = forms.filter(([, attrs]) => (pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`)))[pick.index ?? 0];
+  const chosen = forms.filter(([, attrs]) =>
+    pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`),
+  )[pick.index ?? 0];
   if (!chosen) throw new Error(`no form ${JSON.stringify(pick)} on the page`);
-  const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+  const attr = (tag: string, name: string) =>
+    new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
   const fields = new URLSearchParams();
   for (const [input] of chosen[2]!.matchAll(/<input\b[^>]*>/g)) {
     if (attr(input, "type") === "checkbox" && !/\bchecked\b/.test(input)) continue;
@@ -111,7 +114,11 @@ function formOf(page: Visit, pick: { id?: string; testid?: string; index?: numbe
 }
 
 const post = (e: E2E, form: { action: string; fields: URLSearchParams }) =>
-  browse(e, form.action, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.fields.toString() });
+  browse(e, form.action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.fields.toString(),
+  });
 
 /** On the provider's page: continue as a new identity, as the nth identity it offers, or deny. */
 export type Choice = { readonly email: string; readonly name?: string; readonly accountId?: string } | { readonly known: number } | "deny";
@@ -132,7 +139,12 @@ function choose(e: E2E, page: Visit, choice: Choice): Promise<Visit> {
  * followed to the provider's consent page, the choice is posted, and the page
  * lands back on the app. Returns the consent page and where the page landed.
  */
-export async function oauthRoundTrip(e: E2E, page: FakePage, start: () => Promise<unknown>, choice: Choice): Promise<{ consent: Visit; back: Visit }> {
+export async function oauthRoundTrip(
+  e: E2E,
+  page: FakePage,
+  start: () => Promise<unknown>,
+  choice: Choice,
+): Promise<{ consent: Visit; back: Visit }> {
   const before = page.assigned.length;
   void start().catch(() => {});
   await vi.waitFor(() => expect(page.assigned.length).toBeGreaterThan(before), { timeout: 5_000 });

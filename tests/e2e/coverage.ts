@@ -113,7 +113,9 @@ const clientGetUser: Producer = (_, value) =>
 /** `serverApp.getUser(id)` and `getUser({ apiKey })` answer any user; `getUser(options?)` the request's own. */
 const serverGetUser: Producer = (args) => {
   const first = args[0];
-  return typeof first === "string" || (typeof first === "object" && first !== null && "apiKey" in first) ? "ServerUser" : "CurrentServerUser";
+  return typeof first === "string" || (typeof first === "object" && first !== null && "apiKey" in first)
+    ? "ServerUser"
+    : "CurrentServerUser";
 };
 
 const SERVER_APP: Readonly<Record<string, Producer>> = {
@@ -130,7 +132,12 @@ const SERVER_APP: Readonly<Record<string, Producer>> = {
 const PRODUCES: Partial<Record<Kind, Readonly<Record<string, Producer>>>> = {
   StackClientApp: { getUser: clientGetUser },
   StackServerApp: SERVER_APP,
-  StackAdminApp: { ...SERVER_APP, getProject: "AdminProject", listInternalApiKeys: "InternalApiKey", createInternalApiKey: "InternalApiKey" },
+  StackAdminApp: {
+    ...SERVER_APP,
+    getProject: "AdminProject",
+    listInternalApiKeys: "InternalApiKey",
+    createInternalApiKey: "InternalApiKey",
+  },
   CurrentUser: CLIENT_USER,
   CurrentInternalUser: { ...CLIENT_USER, createProject: "AdminOwnedProject", listOwnedProjects: "AdminOwnedProject" },
   AdminOwnedProject: { app: "StackAdminApp" },
@@ -263,7 +270,8 @@ export class Coverage {
     if (Array.isArray(value)) {
       const copy: unknown[] = value.map(one);
       // Extra members of a listed page (`nextCursor`) stay on the copy.
-      for (const key of Object.keys(value).filter((k) => !/^\d+$/.test(k))) (copy as unknown as Record<string, unknown>)[key] = (value as unknown as Record<string, unknown>)[key];
+      for (const key of Object.keys(value).filter((k) => !/^\d+$/.test(k)))
+        (copy as unknown as Record<string, unknown>)[key] = (value as unknown as Record<string, unknown>)[key];
       return copy;
     }
     return one(value);
@@ -280,7 +288,8 @@ export class Coverage {
     const listed = Object.keys(tableOf(kind)).sort();
     const extra = actual.filter((m) => !listed.includes(m));
     const missing = listed.filter((m) => !actual.includes(m));
-    if (extra.length + missing.length > 0) this.#drift.add(`${kind}: ${[...extra.map((m) => `+${m}`), ...missing.map((m) => `-${m}`)].join(" ")}`);
+    if (extra.length + missing.length > 0)
+      this.#drift.add(`${kind}: ${[...extra.map((m) => `+${m}`), ...missing.map((m) => `-${m}`)].join(" ")}`);
     if (APPS.includes(kind)) return;
     const produces = PRODUCES[kind] ?? {};
     for (const [name, member] of Object.entries(real)) {
@@ -299,7 +308,8 @@ export class Coverage {
     // An instance of a class is reported as a whole: its insides are its own business.
     const proto: unknown = Object.getPrototypeOf(value);
     if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return;
-    for (const [key, member] of Object.entries(value)) this.#search(where, member, Array.isArray(value) ? `${path}[]` : `${path}${path === "" ? "" : "."}${key}`, visited);
+    for (const [key, member] of Object.entries(value))
+      this.#search(where, member, Array.isArray(value) ? `${path}[]` : `${path}${path === "" ? "" : "."}${key}`, visited);
   }
 
   report(): CoverageReport {

@@ -151,7 +151,10 @@ export async function startE2E(): Promise<E2E> {
   };
   const client = (options: AppOptions = {}) => coverage.wrap("StackClientApp", new StackClientApp(common(options)));
   const server = (options: AppOptions = {}) =>
-    coverage.wrap("StackServerApp", new StackServerApp({ ...common(options), secretServerKey: (options.keys ?? DEMO_KEYS).secretServerKey }));
+    coverage.wrap(
+      "StackServerApp",
+      new StackServerApp({ ...common(options), secretServerKey: (options.keys ?? DEMO_KEYS).secretServerKey }),
+    );
   const admin = (options: AppOptions = {}) =>
     coverage.wrap(
       "StackAdminApp",
@@ -195,7 +198,8 @@ export async function startE2E(): Promise<E2E> {
       const full = await message(address, newest.id);
       const link = [...full.body.text.matchAll(/https?:\/\/\S+/g)].map((m) => new URL(m[0])).find((u) => u.searchParams.has("code"));
       if (!link) throw new Error(`The e-mail "${full.subject}" to ${address} has no link with a code`);
-      if (`${link.origin}${link.pathname}` !== page) throw new Error(`The link of "${full.subject}" opens ${link.origin}${link.pathname}, not ${page}`);
+      if (`${link.origin}${link.pathname}` !== page)
+        throw new Error(`The link of "${full.subject}" opens ${link.origin}${link.pathname}, not ${page}`);
       return link.searchParams.get("code")!;
     },
     close: () => emulatorServer.close(),

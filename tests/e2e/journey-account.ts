@@ -21,13 +21,24 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       expect(await ada.getUser({ or: "redirect" })).toBeNull();
       expect(e.takeNavigations()).toEqual([`${HANDLER}/sign-in`]);
       const project = await ada.getProject();
-      expect([project.id, project.displayName, project.config.signUpEnabled, project.config.credentialEnabled]).toEqual([DEMO_KEYS.projectId, "Demo", true, true]);
+      expect([project.id, project.displayName, project.config.signUpEnabled, project.config.credentialEnabled]).toEqual([
+        DEMO_KEYS.projectId,
+        "Demo",
+        true,
+        true,
+      ]);
 
       const result = await ada.signUpWithCredential({ email: cast.adaEmail, password: cast.adaPassword });
       expect(result.status).toBe("ok");
       expect(e.takeNavigations()).toEqual([`${SITE}/`]);
       const user = await ada.getUser({ or: "throw" });
-      expect([user.primaryEmail, user.primaryEmailVerified, user.hasPassword, user.emailAuthEnabled, user.isAnonymous]).toEqual([cast.adaEmail, false, true, true, false]);
+      expect([user.primaryEmail, user.primaryEmailVerified, user.hasPassword, user.emailAuthEnabled, user.isAnonymous]).toEqual([
+        cast.adaEmail,
+        false,
+        true,
+        true,
+        false,
+      ]);
       cast.adaId = user.id;
       // The server reads the same user.
       const onServer = await e.server().getUser(user.id);
@@ -99,12 +110,20 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       expect(e.takeNavigations()).toEqual([`${SITE}/`]);
       const user = await mary.getUser({ or: "throw" });
       cast.maryId = user.id;
-      expect([user.primaryEmail, user.primaryEmailVerified, user.hasPassword, user.otpAuthEnabled]).toEqual([cast.maryEmail, true, false, true]);
+      expect([user.primaryEmail, user.primaryEmailVerified, user.hasPassword, user.otpAuthEnabled]).toEqual([
+        cast.maryEmail,
+        true,
+        false,
+        true,
+      ]);
 
       expect(await user.setPassword({ password: "the connexion of the sciences" })).toBeUndefined();
       expect((await mary.getUser({ or: "throw" })).hasPassword).toBe(true);
       const withPassword = e.client();
-      expect((await withPassword.signInWithCredential({ email: cast.maryEmail, password: "the connexion of the sciences", noRedirect: true })).status).toBe("ok");
+      expect(
+        (await withPassword.signInWithCredential({ email: cast.maryEmail, password: "the connexion of the sciences", noRedirect: true }))
+          .status,
+      ).toBe("ok");
       expect((await withPassword.getUser())?.id).toBe(cast.maryId);
     });
 
@@ -117,9 +136,16 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       expect(await app.getUser()).toBeNull();
       expect((await app.getUser({ or: "anonymous-if-exists" }))?.id).toBe(visitor.id);
 
-      expect((await app.signUpWithCredential({ email: "visitor@example.com", password: "no longer anonymous", noRedirect: true })).status).toBe("ok");
+      expect(
+        (await app.signUpWithCredential({ email: "visitor@example.com", password: "no longer anonymous", noRedirect: true })).status,
+      ).toBe("ok");
       const user = await app.getUser({ or: "throw" });
-      expect([user.id, user.isAnonymous, user.primaryEmail, user.clientMetadata]).toEqual([visitor.id, false, "visitor@example.com", { cart: ["difference engine"] }]);
+      expect([user.id, user.isAnonymous, user.primaryEmail, user.clientMetadata]).toEqual([
+        visitor.id,
+        false,
+        "visitor@example.com",
+        { cart: ["difference engine"] },
+      ]);
       expect((await e.server().getUser(visitor.id))?.isAnonymous).toBe(false);
     });
 
@@ -143,7 +169,9 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       } finally {
         await (await admin.getProject()).update({ config: { signUpEnabled: true } });
       }
-      expect((await e.client().signUpWithCredential({ email: "open@example.com", password: "door is open 1234", noRedirect: true })).status).toBe("ok");
+      expect(
+        (await e.client().signUpWithCredential({ email: "open@example.com", password: "door is open 1234", noRedirect: true })).status,
+      ).toBe("ok");
       expect((await e.server().listUsers({ query: "open@example.com" })).map((u) => u.primaryEmail)).toEqual(["open@example.com"]);
     });
   });
@@ -153,10 +181,15 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       const e = world();
       const user = await cast.ada.getUser({ or: "throw" });
       // A client uploads its picture as a data URL, as the service requires.
-      const picture = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+      const picture =
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
       await user.update({ displayName: "Ada Lovelace", profileImageUrl: picture, clientMetadata: { theme: "dark" } });
       const onLaptop = await cast.adaLaptop.getUser({ or: "throw" });
-      expect([onLaptop.displayName, onLaptop.profileImageUrl, onLaptop.clientMetadata]).toEqual(["Ada Lovelace", picture, { theme: "dark" }]);
+      expect([onLaptop.displayName, onLaptop.profileImageUrl, onLaptop.clientMetadata]).toEqual([
+        "Ada Lovelace",
+        picture,
+        { theme: "dark" },
+      ]);
       await user.setDisplayName("Augusta Ada King");
       await user.setClientMetadata({ theme: "light", language: "en" });
       const onServer = (await e.server().getUser(cast.adaId))!;

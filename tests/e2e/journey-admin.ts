@@ -14,7 +14,14 @@ import { FakePage, oauthRoundTrip, useAuthenticator } from "./browser.js";
 import { claimsOf, HANDLER, rejectionOf, SITE, type Cast, type E2E } from "./harness.js";
 import { GITHUB } from "./journey-browser.js";
 
-const SMTP = { host: "smtp.acme.example.com", port: 587, username: "mailer", password: "secret", senderEmail: "noreply@acme.example.com", senderName: "Acme" };
+const SMTP = {
+  host: "smtp.acme.example.com",
+  port: 587,
+  username: "mailer",
+  password: "secret",
+  senderEmail: "noreply@acme.example.com",
+  senderName: "Acme",
+};
 const DAY = 24 * 3_600_000;
 
 export function adminJourney(world: () => E2E, cast: Cast): void {
@@ -24,17 +31,32 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       const admin = e.admin();
       const project = await admin.getProject();
       expect([project.id, project.displayName, project.isProductionMode]).toEqual([DEMO_KEYS.projectId, "Demo", false]);
-      expect(project.config).toMatchObject({ signUpEnabled: true, passkeyEnabled: true, allowLocalhost: true, oauthAccountMergeStrategy: "link_method", emailConfig: { type: "shared" } });
+      expect(project.config).toMatchObject({
+        signUpEnabled: true,
+        passkeyEnabled: true,
+        allowLocalhost: true,
+        oauthAccountMergeStrategy: "link_method",
+        emailConfig: { type: "shared" },
+      });
       expect(project.userCount).toBe((await admin.listUsers()).length);
 
       await project.update({
         description: "The example app's project, configured end to end",
-        config: { domains: [{ domain: SITE, handlerPath: "/handler" }, { domain: "https://app.example.com", handlerPath: "/handler" }], teamMemberDefaultPermissions: [{ id: "team_member" }] },
+        config: {
+          domains: [
+            { domain: SITE, handlerPath: "/handler" },
+            { domain: "https://app.example.com", handlerPath: "/handler" },
+          ],
+          teamMemberDefaultPermissions: [{ id: "team_member" }],
+        },
       });
       const changed = await admin.getProject();
       expect([changed.description, changed.config.domains]).toEqual([
         "The example app's project, configured end to end",
-        [{ domain: SITE, handlerPath: "/handler" }, { domain: "https://app.example.com", handlerPath: "/handler" }],
+        [
+          { domain: SITE, handlerPath: "/handler" },
+          { domain: "https://app.example.com", handlerPath: "/handler" },
+        ],
       ]);
       // The object read before keeps showing the project as it was.
       expect(project.config.domains).toEqual([]);
@@ -43,7 +65,10 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
         `Localhost domains are not allowed to be trusted in production mode: ${SITE}`,
       ]);
       expect(await project.getProductionModeErrors()).toEqual([
-        { message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", relativeFixUrl: `/projects/${DEMO_KEYS.projectId}/domains` },
+        {
+          message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+          relativeFixUrl: `/projects/${DEMO_KEYS.projectId}/domains`,
+        },
       ]);
 
       // The service takes production mode all the same (the check is the dashboard's), and back.
@@ -64,7 +89,9 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
         hasSecretServerKey: true,
         hasSuperSecretAdminKey: false,
       });
-      expect([typeof created.publishableClientKey, typeof created.secretServerKey, created.superSecretAdminKey, created.isValid()]).toEqual(["string", "string", undefined, true]);
+      expect([typeof created.publishableClientKey, typeof created.secretServerKey, created.superSecretAdminKey, created.isValid()]).toEqual(
+        ["string", "string", undefined, true],
+      );
       const keys = { ...DEMO_KEYS, publishableClientKey: created.publishableClientKey!, secretServerKey: created.secretServerKey! };
       expect((await e.client({ keys }).getProject()).id).toBe(DEMO_KEYS.projectId);
       expect((await e.server({ keys }).listUsers({ query: "charles@example.com" })).map((u) => u.displayName)).toEqual(["Charles Babbage"]);
@@ -100,7 +127,10 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
           ["team_invitation", true],
         ]);
         await admin.updateEmailTemplate("password_reset", { subject: "A new password for {{ projectDisplayName }}" });
-        expect((await admin.listEmailTemplates()).find((t) => t.type === "password_reset")).toMatchObject({ subject: "A new password for {{ projectDisplayName }}", isDefault: false });
+        expect((await admin.listEmailTemplates()).find((t) => t.type === "password_reset")).toMatchObject({
+          subject: "A new password for {{ projectDisplayName }}",
+          isDefault: false,
+        });
 
         expect((await e.client().sendForgotPasswordEmail("charles@example.com")).status).toBe("ok");
         const mails = await e.mailbox("charles@example.com");
@@ -108,7 +138,10 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
         expect(mails.at(-1)?.from).toContain("noreply@acme.example.com");
 
         await admin.resetEmailTemplate("password_reset");
-        expect((await admin.listEmailTemplates()).find((t) => t.type === "password_reset")).toMatchObject({ subject: "Reset your password at {{ projectDisplayName }}", isDefault: true });
+        expect((await admin.listEmailTemplates()).find((t) => t.type === "password_reset")).toMatchObject({
+          subject: "Reset your password at {{ projectDisplayName }}",
+          isDefault: true,
+        });
       } finally {
         await (await admin.getProject()).update({ config: { emailConfig: { type: "shared" } } });
       }
@@ -118,13 +151,26 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
     it("sends a test e-mail through an SMTP configuration, reports one that fails, and lists both among the sent e-mails", async () => {
       const e = world();
       const admin = e.admin();
-      expect(await admin.sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: SMTP })).toEqual({ status: "ok", data: undefined });
+      expect(await admin.sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: SMTP })).toEqual({
+        status: "ok",
+        data: undefined,
+      });
       expect((await e.mailbox("ops@example.com")).map((m) => m.subject)).toEqual(["Test Email from Stack Auth"]);
-      const failed = await admin.sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: { ...SMTP, host: "smtp.nowhere.invalid" } });
-      expect(failed).toEqual({ status: "error", error: { errorMessage: "Failed to connect to the email host. Please make sure the email host configuration is correct." } });
+      const failed = await admin.sendTestEmail({
+        recipientEmail: "ops@example.com",
+        emailConfig: { ...SMTP, host: "smtp.nowhere.invalid" },
+      });
+      expect(failed).toEqual({
+        status: "error",
+        error: { errorMessage: "Failed to connect to the email host. Please make sure the email host configuration is correct." },
+      });
 
       const [newest, before] = await admin.listSentEmails();
-      expect([newest?.to, newest?.subject, newest?.error]).toEqual([["ops@example.com"], "Test Email from Stack Auth", expect.objectContaining({ errorType: "HOST_NOT_FOUND" })]);
+      expect([newest?.to, newest?.subject, newest?.error]).toEqual([
+        ["ops@example.com"],
+        "Test Email from Stack Auth",
+        expect.objectContaining({ errorType: "HOST_NOT_FOUND" }),
+      ]);
       expect([before?.to, before?.subject, before?.error]).toEqual([["ops@example.com"], "Test Email from Stack Auth", null]);
       // Every e-mail of the journey is in the log (the verification of Ada's address among the first).
       const all = await admin.listSentEmails();
@@ -136,7 +182,12 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
     it("computes the metrics from the project's users, and hands out a fresh webhook portal token each time", async () => {
       const e = world();
       const admin = e.admin();
-      const metrics = (await admin.getMetrics()) as { total_users: number; daily_users: unknown[]; recently_registered: { id: string }[]; login_methods: { method: string; count: number }[] };
+      const metrics = (await admin.getMetrics()) as {
+        total_users: number;
+        daily_users: unknown[];
+        recently_registered: { id: string }[];
+        login_methods: { method: string; count: number }[];
+      };
       const users = await admin.listUsers();
       expect(metrics.total_users).toBe(users.length);
       expect(metrics.daily_users).toHaveLength(31);
@@ -153,23 +204,41 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
     it("defines, renames, updates and deletes team and project permissions; members hold what the definitions say", async () => {
       const e = world();
       const admin = e.admin();
-      expect((await admin.listTeamPermissionDefinitions()).map((p) => p.id)).toEqual(expect.arrayContaining(["team_admin", "team_member", "billing"]));
-      const deploy = await admin.createTeamPermissionDefinition({ id: "deploy", description: "Deploys the site", containedPermissionIds: ["$read_members"] });
+      expect((await admin.listTeamPermissionDefinitions()).map((p) => p.id)).toEqual(
+        expect.arrayContaining(["team_admin", "team_member", "billing"]),
+      );
+      const deploy = await admin.createTeamPermissionDefinition({
+        id: "deploy",
+        description: "Deploys the site",
+        containedPermissionIds: ["$read_members"],
+      });
       expect(deploy).toEqual({ id: "deploy", description: "Deploys the site", containedPermissionIds: ["$read_members"] });
-      expect(await rejectionOf(admin.createTeamPermissionDefinition({ id: "deploy" }))).toBeInstanceOf(KnownErrors.PermissionIdAlreadyExists);
+      expect(await rejectionOf(admin.createTeamPermissionDefinition({ id: "deploy" }))).toBeInstanceOf(
+        KnownErrors.PermissionIdAlreadyExists,
+      );
 
       const server = e.server();
       const team = await server.createTeam({ displayName: "Deployers" });
-      const member = await server.createUser({ primaryEmail: "deployer@example.com", password: "ships on fridays 1", primaryEmailAuthEnabled: true });
+      const member = await server.createUser({
+        primaryEmail: "deployer@example.com",
+        password: "ships on fridays 1",
+        primaryEmailAuthEnabled: true,
+      });
       await team.addUser(member.id);
       await member.grantPermission(team, "deploy");
       const app = e.client();
-      expect((await app.signInWithCredential({ email: "deployer@example.com", password: "ships on fridays 1", noRedirect: true })).status).toBe("ok");
+      expect(
+        (await app.signInWithCredential({ email: "deployer@example.com", password: "ships on fridays 1", noRedirect: true })).status,
+      ).toBe("ok");
       const user = await app.getUser({ or: "throw" });
       expect(await user.hasPermission(team, "deploy")).toBe(true);
 
       await admin.updateTeamPermissionDefinition("deploy", { id: "release", description: "Releases the site" });
-      expect((await admin.listTeamPermissionDefinitions()).find((p) => p.id === "release")).toEqual({ id: "release", description: "Releases the site", containedPermissionIds: ["$read_members"] });
+      expect((await admin.listTeamPermissionDefinitions()).find((p) => p.id === "release")).toEqual({
+        id: "release",
+        description: "Releases the site",
+        containedPermissionIds: ["$read_members"],
+      });
       expect(await user.hasPermission(team, "release")).toBe(true);
       await admin.deleteTeamPermissionDefinition("release");
       expect((await admin.listTeamPermissionDefinitions()).map((p) => p.id)).not.toContain("release");
@@ -180,7 +249,9 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       await member.grantPermission("audit");
       expect(await user.hasPermission("audit")).toBe(true);
       await admin.updateProjectPermissionDefinition("audit", { description: "Reads and exports the audit log" });
-      expect((await admin.listProjectPermissionDefinitions()).find((p) => p.id === "audit")?.description).toBe("Reads and exports the audit log");
+      expect((await admin.listProjectPermissionDefinitions()).find((p) => p.id === "audit")?.description).toBe(
+        "Reads and exports the audit log",
+      );
       await admin.deleteProjectPermissionDefinition("audit");
       expect(await user.hasPermission("audit")).toBe(false);
       expect((await admin.listProjectPermissionDefinitions()).map((p) => p.id)).not.toContain("audit");
@@ -218,14 +289,21 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
     it("signs Hedy up on the internal project with GitHub, and runs every method of her CurrentInternalUser", async () => {
       const e = world();
       // The internal project, as its own admin sets it up: passkeys, GitHub, and accounts users may delete.
-      await (await internalAdmin(e).getProject()).update({ config: { passkeyEnabled: true, clientUserDeletionEnabled: true, oauthProviders: [GITHUB] } });
+      await (
+        await internalAdmin(e).getProject()
+      ).update({ config: { passkeyEnabled: true, clientUserDeletionEnabled: true, oauthProviders: [GITHUB] } });
 
       const page = new FakePage(`${HANDLER}/sign-in`);
       const dashboard = e.client({ keys: INTERNAL_KEYS, browser: page.browser });
       await oauthRoundTrip(e, page, () => dashboard.signInWithOAuth("github"), { email, name: "Hedy", accountId: "hedy-gh" });
       expect(await dashboard.callOAuthCallback()).toBe(true);
       const hedy = await ownerOf(dashboard);
-      expect([hedy.primaryEmail, hedy.hasPassword, typeof hedy.createProject, typeof hedy.listOwnedProjects]).toEqual([email, false, "function", "function"]);
+      expect([hedy.primaryEmail, hedy.hasPassword, typeof hedy.createProject, typeof hedy.listOwnedProjects]).toEqual([
+        email,
+        false,
+        "function",
+        "function",
+      ]);
       expect(await e.server().getUser(hedy.id)).toBeNull();
       const onAdmin = async () => (await internalAdmin(e).getUser(hedy.id))!;
       const account = await hedy.getConnectedAccount("github");
@@ -293,14 +371,28 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       const hedy = await ownerOf(dashboard);
       expect(await hedy.listOwnedProjects()).toEqual([]);
 
-      const radio = await hedy.createProject({ displayName: "Radio", description: "Secret communications", config: { magicLinkEnabled: true } });
-      expect([radio.displayName, radio.description, radio.config.magicLinkEnabled, radio.isProductionMode]).toEqual(["Radio", "Secret communications", true, false]);
+      const radio = await hedy.createProject({
+        displayName: "Radio",
+        description: "Secret communications",
+        config: { magicLinkEnabled: true },
+      });
+      expect([radio.displayName, radio.description, radio.config.magicLinkEnabled, radio.isProductionMode]).toEqual([
+        "Radio",
+        "Secret communications",
+        true,
+        false,
+      ]);
       const scratch = await hedy.createProject({ displayName: "Scratch" });
       expect((await hedy.listOwnedProjects()).map((p) => p.displayName).sort()).toEqual(["Radio", "Scratch"]);
 
       // The project itself.
-      expect((await radio.getProductionModeErrors()).map((p) => p.message)).toEqual(["Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings"]);
-      await radio.update({ displayName: "Radio Control", config: { allowLocalhost: false, domains: [{ domain: "https://radio.example.com", handlerPath: "/handler" }] } });
+      expect((await radio.getProductionModeErrors()).map((p) => p.message)).toEqual([
+        "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings",
+      ]);
+      await radio.update({
+        displayName: "Radio Control",
+        config: { allowLocalhost: false, domains: [{ domain: "https://radio.example.com", handlerPath: "/handler" }] },
+      });
       const [listed] = (await hedy.listOwnedProjects()).filter((p) => p.id === radio.id);
       expect([listed?.displayName, listed?.config.allowLocalhost]).toEqual(["Radio Control", false]);
       expect(await listed!.getProductionModeErrors()).toEqual([]);
@@ -321,7 +413,9 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       await asAdmin.delete();
       expect(await hedy.listOwnedProjects()).toEqual([]);
       // Apps of the deleted project meet PROJECT_NOT_FOUND (the document lists it for the client's read of the project).
-      expect(await rejectionOf(e.client({ keys: { ...DEMO_KEYS, projectId: radio.id } }).getProject())).toBeInstanceOf(KnownErrors.ProjectNotFound);
+      expect(await rejectionOf(e.client({ keys: { ...DEMO_KEYS, projectId: radio.id } }).getProject())).toBeInstanceOf(
+        KnownErrors.ProjectNotFound,
+      );
     });
 
     it("Hedy signs out on one device, then deletes her account from another", async () => {

@@ -36,40 +36,45 @@ export function browserJourney(world: () => E2E): void {
   /** A user with a password, made by the server, signed in on an app of `kind`. */
   async function signedIn(kind: AppKind, email: string, page?: FakePage) {
     const e = world();
-    const made = await e.server().createUser({ primaryEmail: email, password: PASSWORD, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
+    const made = await e
+      .server()
+      .createUser({ primaryEmail: email, password: PASSWORD, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
     const app = e.app(kind, page ? { browser: page.browser } : {});
     expect((await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
     return { app, id: made.id };
   }
 
   describe("TOTP as a second factor", () => {
-    it.each(KINDS)("on the %s app: a user turns TOTP on; a password sign-in then asks for the code of the emulator's clock", async (kind) => {
-      const e = world();
-      const email = `totp-${kind}@example.com`;
-      const { app, id } = await signedIn(kind, email);
-      await (await app.getUser({ or: "throw" })).update({ totpMultiFactorSecret: SECRET });
-      expect((await app.getUser({ or: "throw" })).isMultiFactorRequired).toBe(true);
-      expect((await e.server().getUser(id))?.isMultiFactorRequired).toBe(true);
-      await app.signOut();
+    it.each(KINDS)(
+      "on the %s app: a user turns TOTP on; a password sign-in then asks for the code of the emulator's clock",
+      async (kind) => {
+        const e = world();
+        const email = `totp-${kind}@example.com`;
+        const { app, id } = await signedIn(kind, email);
+        await (await app.getUser({ or: "throw" })).update({ totpMultiFactorSecret: SECRET });
+        expect((await app.getUser({ or: "throw" })).isMultiFactorRequired).toBe(true);
+        expect((await e.server().getUser(id))?.isMultiFactorRequired).toBe(true);
+        await app.signOut();
 
-      const attempt = await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
-      const attemptCode = attemptCodeOf(attempt.status === "error" ? attempt.error : undefined);
-      expect(await app.getUser()).toBeNull();
-      // A code of another step is refused, and the attempt stays open.
-      const now = await e.now();
-      const wrong = [totpAt(SECRET, now + 120_000), totpAt(SECRET, now - 120_000)].find((c) => c !== totpAt(SECRET, now))!;
-      const refused = await app.signInWithMfa(wrong, attemptCode, { noRedirect: true });
-      expect(refused.status === "error" && refused.error).toBeInstanceOf(KnownErrors.InvalidTotpCode);
-      expect(await app.getUser()).toBeNull();
+        const attempt = await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+        const attemptCode = attemptCodeOf(attempt.status === "error" ? attempt.error : undefined);
+        expect(await app.getUser()).toBeNull();
+        // A code of another step is refused, and the attempt stays open.
+        const now = await e.now();
+        const wrong = [totpAt(SECRET, now + 120_000), totpAt(SECRET, now - 120_000)].find((c) => c !== totpAt(SECRET, now))!;
+        const refused = await app.signInWithMfa(wrong, attemptCode, { noRedirect: true });
+        expect(refused.status === "error" && refused.error).toBeInstanceOf(KnownErrors.InvalidTotpCode);
+        expect(await app.getUser()).toBeNull();
 
-      e.takeNavigations();
-      expect(await app.signInWithMfa(await currentTotp(e, SECRET), attemptCode)).toEqual({ status: "ok", data: undefined });
-      expect(e.takeNavigations()).toEqual([`${SITE}/`]);
-      expect((await app.getUser({ or: "throw" })).id).toBe(id);
-      // The attempt code is spent.
-      const again = await e.app(kind).signInWithMfa(await currentTotp(e, SECRET), attemptCode, { noRedirect: true });
-      expect(again.status === "error" && again.error).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
-    });
+        e.takeNavigations();
+        expect(await app.signInWithMfa(await currentTotp(e, SECRET), attemptCode)).toEqual({ status: "ok", data: undefined });
+        expect(e.takeNavigations()).toEqual([`${SITE}/`]);
+        expect((await app.getUser({ or: "throw" })).id).toBe(id);
+        // The attempt code is spent.
+        const again = await e.app(kind).signInWithMfa(await currentTotp(e, SECRET), attemptCode, { noRedirect: true });
+        expect(again.status === "error" && again.error).toBeInstanceOf(KnownErrors.VerificationCodeAlreadyUsed);
+      },
+    );
   });
 
   describe("passkeys", () => {
@@ -116,7 +121,10 @@ export function browserJourney(world: () => E2E): void {
       const signIn = e.client({ browser: new FakePage(`${HANDLER}/sign-in`).browser });
       const result = await signIn.signInWithPasskey();
       const attemptCode = attemptCodeOf(result.status === "error" ? result.error : undefined);
-      expect(await signIn.signInWithMfa(await currentTotp(e, SECRET), attemptCode, { noRedirect: true })).toEqual({ status: "ok", data: undefined });
+      expect(await signIn.signInWithMfa(await currentTotp(e, SECRET), attemptCode, { noRedirect: true })).toEqual({
+        status: "ok",
+        data: undefined,
+      });
       expect((await signIn.getUser({ or: "throw" })).id).toBe(id);
     });
   });
@@ -130,47 +138,62 @@ export function browserJourney(world: () => E2E): void {
       expect((await e.client().getProject()).config.oauthProviders).toEqual([{ id: "github" }, { id: "google" }]);
     });
 
-    it.each(KINDS)("on the %s app: a new user signs up with GitHub, lands on after-sign-up, and reads the provider's token", async (kind) => {
-      const e = world();
-      const email = `octo-${kind}@example.com`;
-      const page = new FakePage(`${HANDLER}/sign-in`);
-      const app = e.app(kind, { browser: page.browser });
-      const { consent, back } = await oauthRoundTrip(e, page, () => app.signInWithOAuth("github"), { email, name: `Octo ${kind}`, accountId: `gh-${kind}` });
-      expect(consent.text).toContain('data-testid="oauth-continue"');
-      expect(back.landed && back.landed.origin + back.landed.pathname).toBe(`${HANDLER}/oauth-callback`);
-      expect(page.oauthCookies()).toHaveLength(1);
+    it.each(KINDS)(
+      "on the %s app: a new user signs up with GitHub, lands on after-sign-up, and reads the provider's token",
+      async (kind) => {
+        const e = world();
+        const email = `octo-${kind}@example.com`;
+        const page = new FakePage(`${HANDLER}/sign-in`);
+        const app = e.app(kind, { browser: page.browser });
+        const { consent, back } = await oauthRoundTrip(e, page, () => app.signInWithOAuth("github"), {
+          email,
+          name: `Octo ${kind}`,
+          accountId: `gh-${kind}`,
+        });
+        expect(consent.text).toContain('data-testid="oauth-continue"');
+        expect(back.landed && back.landed.origin + back.landed.pathname).toBe(`${HANDLER}/oauth-callback`);
+        expect(page.oauthCookies()).toHaveLength(1);
 
-      e.takeNavigations();
-      expect(await app.callOAuthCallback()).toBe(true);
-      expect(e.takeNavigations()).toEqual([`${SITE}/`]);
-      // The verifier cookie is gone, and the address bar has no code or state.
-      expect(page.oauthCookies()).toEqual([]);
-      expect(page.href).toBe(`${HANDLER}/oauth-callback`);
-      // Nothing left to take: a second call finds no flow of this page.
-      expect(await app.callOAuthCallback()).toBe(false);
+        e.takeNavigations();
+        expect(await app.callOAuthCallback()).toBe(true);
+        expect(e.takeNavigations()).toEqual([`${SITE}/`]);
+        // The verifier cookie is gone, and the address bar has no code or state.
+        expect(page.oauthCookies()).toEqual([]);
+        expect(page.href).toBe(`${HANDLER}/oauth-callback`);
+        // Nothing left to take: a second call finds no flow of this page.
+        expect(await app.callOAuthCallback()).toBe(false);
 
-      const user = await app.getUser({ or: "throw" });
-      expect([user.primaryEmail, user.primaryEmailVerified, user.displayName, user.hasPassword]).toEqual([email, true, `Octo ${kind}`, false]);
-      expect(user.oauthProviders).toEqual([{ id: "github", accountId: `gh-${kind}`, email }]);
-      const account = await user.getConnectedAccount("github");
-      expect(account?.id).toBe("github");
-      const first = await account!.getAccessToken();
-      expect(first.accessToken).toMatch(/^emulated_github_/);
-      // The second asks the service again.
-      expect((await account!.getAccessToken()).accessToken).toMatch(/^emulated_github_/);
-      // Google is on the shared keys: no token to hand out.
-      expect(await user.getConnectedAccount("google", { or: "throw" }).catch((error: unknown) => error)).toBeInstanceOf(
-        KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
-      );
+        const user = await app.getUser({ or: "throw" });
+        expect([user.primaryEmail, user.primaryEmailVerified, user.displayName, user.hasPassword]).toEqual([
+          email,
+          true,
+          `Octo ${kind}`,
+          false,
+        ]);
+        expect(user.oauthProviders).toEqual([{ id: "github", accountId: `gh-${kind}`, email }]);
+        const account = await user.getConnectedAccount("github");
+        expect(account?.id).toBe("github");
+        const first = await account!.getAccessToken();
+        expect(first.accessToken).toMatch(/^emulated_github_/);
+        // The second asks the service again.
+        expect((await account!.getAccessToken()).accessToken).toMatch(/^emulated_github_/);
+        // Google is on the shared keys: no token to hand out.
+        expect(await user.getConnectedAccount("google", { or: "throw" }).catch((error: unknown) => error)).toBeInstanceOf(
+          KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
+        );
 
-      // The same GitHub account again: the same user, sent where returnTo said.
-      const next = new FakePage(`${HANDLER}/sign-in`);
-      const again = e.app(kind, { browser: next.browser });
-      await oauthRoundTrip(e, next, () => again.signInWithOAuth("github", { returnTo: `${SITE}/dashboard?tab=keys` }), { email, accountId: `gh-${kind}` });
-      expect(await again.callOAuthCallback()).toBe(true);
-      expect(e.takeNavigations()).toEqual([`${SITE}/dashboard?tab=keys`]);
-      expect((await again.getUser({ or: "throw" })).id).toBe(user.id);
-    });
+        // The same GitHub account again: the same user, sent where returnTo said.
+        const next = new FakePage(`${HANDLER}/sign-in`);
+        const again = e.app(kind, { browser: next.browser });
+        await oauthRoundTrip(e, next, () => again.signInWithOAuth("github", { returnTo: `${SITE}/dashboard?tab=keys` }), {
+          email,
+          accountId: `gh-${kind}`,
+        });
+        expect(await again.callOAuthCallback()).toBe(true);
+        expect(e.takeNavigations()).toEqual([`${SITE}/dashboard?tab=keys`]);
+        expect((await again.getUser({ or: "throw" })).id).toBe(user.id);
+      },
+    );
 
     it("a password user links GitHub with an extra scope from the settings page; every kind of user object reads the token", async () => {
       const e = world();
@@ -178,10 +201,15 @@ export function browserJourney(world: () => E2E): void {
       const { app, id } = await signedIn("client", "linker@example.com", settings);
       const user = await app.getUser({ or: "throw" });
       expect(await user.getConnectedAccount("github")).toBeNull();
-      const { consent, back } = await oauthRoundTrip(e, settings, () => user.getConnectedAccount("github", { or: "redirect", scopes: ["repo"] }), {
-        email: "linker@users.github.example",
-        accountId: "4711",
-      });
+      const { consent, back } = await oauthRoundTrip(
+        e,
+        settings,
+        () => user.getConnectedAccount("github", { or: "redirect", scopes: ["repo"] }),
+        {
+          email: "linker@users.github.example",
+          accountId: "4711",
+        },
+      );
       expect(consent.text).toContain("repo");
       expect(back.landed?.pathname).toBe("/handler/oauth-callback");
       e.takeNavigations();
@@ -190,11 +218,13 @@ export function browserJourney(world: () => E2E): void {
       expect(e.takeNavigations()).toEqual([`${SITE}/settings`]);
       const linked = await app.getUser({ or: "throw" });
       expect([linked.id, linked.oauthProviders]).toEqual([id, [{ id: "github", accountId: "4711", email: "linker@users.github.example" }]]);
-      expect((await (await linked.getConnectedAccount("github", { scopes: ["repo"] }))!.getAccessToken()).accessToken).toMatch(/^emulated_github_/);
-      expect(await linked.getConnectedAccount("github", { scopes: ["admin:org"] })).toBeNull();
-      expect(await linked.getConnectedAccount("github", { scopes: ["admin:org"], or: "throw" }).catch((error: unknown) => error)).toBeInstanceOf(
-        KnownErrors.OAuthConnectionDoesNotHaveRequiredScope,
+      expect((await (await linked.getConnectedAccount("github", { scopes: ["repo"] }))!.getAccessToken()).accessToken).toMatch(
+        /^emulated_github_/,
       );
+      expect(await linked.getConnectedAccount("github", { scopes: ["admin:org"] })).toBeNull();
+      expect(
+        await linked.getConnectedAccount("github", { scopes: ["admin:org"], or: "throw" }).catch((error: unknown) => error),
+      ).toBeInstanceOf(KnownErrors.OAuthConnectionDoesNotHaveRequiredScope);
 
       // The server reads the same connection: by id, as a team member, and as the request's own user.
       const server = e.server();
@@ -203,7 +233,9 @@ export function browserJourney(world: () => E2E): void {
       const team = await server.createTeam({ displayName: "Linkers" });
       await team.addUser(id);
       const member = (await team.listUsers()).find((m) => m.id === id)!;
-      expect(await (await member.getConnectedAccount("github"))!.getAccessToken()).toEqual({ accessToken: expect.stringMatching(/^emulated_github_/) });
+      expect(await (await member.getConnectedAccount("github"))!.getAccessToken()).toEqual({
+        accessToken: expect.stringMatching(/^emulated_github_/),
+      });
       const backend = e.server({ tokenStore: null });
       const request = new Request(`${SITE}/api/repos`, { headers: await app.getAuthHeaders() });
       const me = await backend.getUser({ tokenStore: request, or: "throw" });
@@ -220,7 +252,10 @@ export function browserJourney(world: () => E2E): void {
       await e.control("DELETE", "requests");
       let link = "";
       const waiting = tool.promptCliLogin({ appUrl: SITE, waitTimeMillis: 5, promptLink: (url) => void (link = url) });
-      await vi.waitFor(async () => expect((await e.control<Logged[]>("GET", "requests?operation_id=pollCliLogin")).length).toBeGreaterThan(0), { timeout: 5_000 });
+      await vi.waitFor(
+        async () => expect((await e.control<Logged[]>("GET", "requests?operation_id=pollCliLogin")).length).toBeGreaterThan(0),
+        { timeout: 5_000 },
+      );
       const confirm = new URL(link);
       expect(confirm.origin + confirm.pathname).toBe(`${HANDLER}/cli-auth-confirm`);
       expect(await browser.completeCliLogin(confirm.searchParams.get("login_code")!)).toEqual({ status: "ok", data: undefined });
@@ -239,7 +274,10 @@ export function browserJourney(world: () => E2E): void {
       const e = world();
       await e.control("DELETE", "requests");
       const waiting = e.client().promptCliLogin({ appUrl: SITE, expiresInMillis: 60_000, waitTimeMillis: 5 });
-      await vi.waitFor(async () => expect((await e.control<Logged[]>("GET", "requests?operation_id=pollCliLogin")).length).toBeGreaterThan(0), { timeout: 5_000 });
+      await vi.waitFor(
+        async () => expect((await e.control<Logged[]>("GET", "requests?operation_id=pollCliLogin")).length).toBeGreaterThan(0),
+        { timeout: 5_000 },
+      );
       await e.advanceClock(61_000);
       const result = await waiting;
       expect(result.status === "error" && result.error).toBeInstanceOf(KnownErrors.CliAuthExpiredError);

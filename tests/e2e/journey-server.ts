@@ -5,7 +5,14 @@
 // running the end-user flows through StackServerApp (and StackAdminApp, which
 // is one); and every redirect of the three apps.
 import { describe, expect, it } from "vitest";
-import { KnownErrors, StackConfigurationError, type CurrentServerUser, type ServerTeam, type ServerUser, type StackServerApp } from "../../runtime/index.js";
+import {
+  KnownErrors,
+  StackConfigurationError,
+  type CurrentServerUser,
+  type ServerTeam,
+  type ServerUser,
+  type StackServerApp,
+} from "../../runtime/index.js";
 import type { RedirectMethods } from "../../runtime/app/redirect.js";
 import { claimsOf, HANDLER, rejectionOf, SITE, type Cast, type E2E } from "./harness.js";
 
@@ -36,7 +43,12 @@ type UserForm = "ServerUser" | "ServerTeamUser" | "CurrentServerUser";
  * Every method of a server user, each with its outcome read back: through a
  * fresh server read, a client app signed in as the user, or the mailbox.
  */
-async function exerciseServerUser(e: E2E, form: UserForm, u: ServerUser | CurrentServerUser, login: { email: string; password: string }): Promise<void> {
+async function exerciseServerUser(
+  e: E2E,
+  form: UserForm,
+  u: ServerUser | CurrentServerUser,
+  login: { email: string; password: string },
+): Promise<void> {
   const server = e.server();
   const reread = async () => (await server.getUser(u.id))!;
   const tag = form.toLowerCase();
@@ -53,9 +65,18 @@ async function exerciseServerUser(e: E2E, form: UserForm, u: ServerUser | Curren
   await u.setClientReadOnlyMetadata({ plan: "pro" });
   await u.setServerMetadata({ crm: form });
   const r = await reread();
-  expect([r.displayName, r.clientMetadata, r.clientReadOnlyMetadata, r.serverMetadata]).toEqual([`${form} two`, { step: 2 }, { plan: "pro" }, { crm: form }]);
+  expect([r.displayName, r.clientMetadata, r.clientReadOnlyMetadata, r.serverMetadata]).toEqual([
+    `${form} two`,
+    { step: 2 },
+    { plan: "pro" },
+    { crm: form },
+  ]);
   const asClient = await (await signedIn()).app.getUser({ or: "throw" });
-  expect([asClient.displayName, asClient.clientReadOnlyMetadata, "serverMetadata" in asClient]).toEqual([`${form} two`, { plan: "pro" }, false]);
+  expect([asClient.displayName, asClient.clientReadOnlyMetadata, "serverMetadata" in asClient]).toEqual([
+    `${form} two`,
+    { plan: "pro" },
+    false,
+  ]);
 
   // A new primary e-mail, verified from the mailbox.
   const address = `${tag}-new@example.com`;
@@ -133,11 +154,15 @@ async function exerciseServerUser(e: E2E, form: UserForm, u: ServerUser | Curren
     expect(claimsOf(json.accessToken).sub).toBe(u.id);
     expect(await u.currentSession.getTokens()).toEqual(json);
     expect(JSON.parse((await u.getAuthHeaders())["x-stack-auth"])).toEqual(json);
-    expect(await u.updatePassword({ oldPassword: "wrong", newPassword: "changed by the user 1" })).toBeInstanceOf(KnownErrors.PasswordConfirmationMismatch);
+    expect(await u.updatePassword({ oldPassword: "wrong", newPassword: "changed by the user 1" })).toBeInstanceOf(
+      KnownErrors.PasswordConfirmationMismatch,
+    );
     expect(await u.updatePassword({ oldPassword: login.password, newPassword: "changed by the user 1" })).toBeUndefined();
     login.password = "changed by the user 1";
   } else {
-    expect(await rejectionOf(u.updatePassword({ oldPassword: login.password, newPassword: "never sent 1234" }))).toBeInstanceOf(StackConfigurationError);
+    expect(await rejectionOf(u.updatePassword({ oldPassword: login.password, newPassword: "never sent 1234" }))).toBeInstanceOf(
+      StackConfigurationError,
+    );
   }
   expect((await signedIn()).result.status).toBe("ok");
   expect(await u.setPassword({ password: "x" })).toBeInstanceOf(KnownErrors.PasswordRequirementsNotMet);
@@ -172,9 +197,16 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
         clientReadOnlyMetadata: { medal: "gold" },
         serverMetadata: { funding: 17000 },
       });
-      expect([charles.displayName, charles.primaryEmailVerified, charles.hasPassword, charles.serverMetadata]).toEqual(["Charles Babbage", true, true, { funding: 17000 }]);
+      expect([charles.displayName, charles.primaryEmailVerified, charles.hasPassword, charles.serverMetadata]).toEqual([
+        "Charles Babbage",
+        true,
+        true,
+        { funding: 17000 },
+      ]);
       const app = e.client();
-      expect((await app.signInWithCredential({ email: "charles@example.com", password: "difference engine no 2", noRedirect: true })).status).toBe("ok");
+      expect(
+        (await app.signInWithCredential({ email: "charles@example.com", password: "difference engine no 2", noRedirect: true })).status,
+      ).toBe("ok");
       expect((await app.getUser({ or: "throw" })).clientReadOnlyMetadata).toEqual({ medal: "gold" });
 
       const everyone = await server.listUsers();
@@ -204,13 +236,23 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
       const members = await team.listUsers();
       expect(members.map((m) => m.primaryEmail).sort()).toEqual(["ada@example.com", "charles@example.com"]);
       const adaLaptop = e.client();
-      expect((await adaLaptop.signInWithCredential({ email: cast.adaEmail, password: cast.adaPassword, noRedirect: true })).status).toBe("ok");
+      expect((await adaLaptop.signInWithCredential({ email: cast.adaEmail, password: cast.adaPassword, noRedirect: true })).status).toBe(
+        "ok",
+      );
       const adaUser = await adaLaptop.getUser({ or: "throw" });
       expect(await adaUser.hasPermission(team, "team_member")).toBe(true);
 
-      await team.update({ displayName: "Difference Engine No. 2", clientReadOnlyMetadata: { seats: 5 }, serverMetadata: { plan: "enterprise" } });
+      await team.update({
+        displayName: "Difference Engine No. 2",
+        clientReadOnlyMetadata: { seats: 5 },
+        serverMetadata: { plan: "enterprise" },
+      });
       const reread = (await server.getTeam(team.id))!;
-      expect([reread.displayName, reread.clientReadOnlyMetadata, reread.serverMetadata]).toEqual(["Difference Engine No. 2", { seats: 5 }, { plan: "enterprise" }]);
+      expect([reread.displayName, reread.clientReadOnlyMetadata, reread.serverMetadata]).toEqual([
+        "Difference Engine No. 2",
+        { seats: 5 },
+        { plan: "enterprise" },
+      ]);
       expect((await adaUser.getTeam(team.id))?.clientReadOnlyMetadata).toEqual({ seats: 5 });
 
       await team.inviteUser({ email: "lovelace@lab.example.com" });
@@ -247,18 +289,27 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
 
     const userOf: Record<UserForm, (e: E2E, login: { email: string; password: string }) => Promise<ServerUser | CurrentServerUser>> = {
       ServerUser: async (e, login) => {
-        const made = await e.server().createUser({ primaryEmail: login.email, password: login.password, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
+        const made = await e
+          .server()
+          .createUser({ primaryEmail: login.email, password: login.password, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
         return (await e.server().getUser(made.id))!;
       },
       ServerTeamUser: async (e, login) => {
         const server = e.server();
-        const made = await server.createUser({ primaryEmail: login.email, password: login.password, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
+        const made = await server.createUser({
+          primaryEmail: login.email,
+          password: login.password,
+          primaryEmailAuthEnabled: true,
+          primaryEmailVerified: true,
+        });
         const team = await server.createTeam({ displayName: "Members' club" });
         await team.addUser(made.id);
         return (await team.listUsers()).find((m) => m.id === made.id)!;
       },
       CurrentServerUser: async (e, login) => {
-        await e.server().createUser({ primaryEmail: login.email, password: login.password, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
+        await e
+          .server()
+          .createUser({ primaryEmail: login.email, password: login.password, primaryEmailAuthEnabled: true, primaryEmailVerified: true });
         const browser = e.client();
         expect((await browser.signInWithCredential({ ...login, noRedirect: true })).status).toBe("ok");
         const headers = await browser.getAuthHeaders();
@@ -266,62 +317,72 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
       },
     };
 
-    it.each(["ServerUser", "ServerTeamUser", "CurrentServerUser"] as const)("runs every method of a %s, each outcome read back", async (form) => {
-      const e = world();
-      const login = { email: `${form.toLowerCase()}@example.com`, password: `first password of ${form}` };
-      await exerciseServerUser(e, form, await userOf[form](e, login), login);
-    });
+    it.each(["ServerUser", "ServerTeamUser", "CurrentServerUser"] as const)(
+      "runs every method of a %s, each outcome read back",
+      async (form) => {
+        const e = world();
+        const login = { email: `${form.toLowerCase()}@example.com`, password: `first password of ${form}` };
+        await exerciseServerUser(e, form, await userOf[form](e, login), login);
+      },
+    );
   });
 
   describe("a backend running the end-user flows through StackServerApp, and through StackAdminApp", () => {
-    it.each(["server", "admin"] as const)("on the %s app: signs Dora up, verifies, signs out and in, resets her password, uses a magic link and joins a team", async (kind) => {
-      const e = world();
-      const backend: StackServerApp = e.app(kind);
-      const dora = kind === "server" ? "dora@example.com" : "dora.admin@example.com";
-      expect(await backend.getUser()).toBeNull();
-      expect(await backend.getServerUser()).toBeNull();
-      expect((await backend.getProject()).displayName).toBe("Demo");
-      e.takeNavigations();
-      expect((await backend.signUpWithCredential({ email: dora, password: "first of her passwords" })).status).toBe("ok");
-      expect(e.takeNavigations()).toEqual([`${SITE}/`]);
-      const me = await backend.getUser({ or: "throw" });
-      expect([(await backend.getServerUser())?.id, me.primaryEmail, me.serverMetadata]).toEqual([me.id, dora, {}]);
-      expect((await backend.verifyEmail(await e.codeFromMail(dora, /^Verify your email/, VERIFY_PAGE))).status).toBe("ok");
-      expect((await backend.getUser({ or: "throw" })).primaryEmailVerified).toBe(true);
-      const json = await backend.getAuthJson();
-      expect(claimsOf(json.accessToken).sub).toBe(me.id);
-      expect(JSON.parse((await backend.getAuthHeaders())["x-stack-auth"])).toEqual(json);
+    it.each(["server", "admin"] as const)(
+      "on the %s app: signs Dora up, verifies, signs out and in, resets her password, uses a magic link and joins a team",
+      async (kind) => {
+        const e = world();
+        const backend: StackServerApp = e.app(kind);
+        const dora = kind === "server" ? "dora@example.com" : "dora.admin@example.com";
+        expect(await backend.getUser()).toBeNull();
+        expect(await backend.getServerUser()).toBeNull();
+        expect((await backend.getProject()).displayName).toBe("Demo");
+        e.takeNavigations();
+        expect((await backend.signUpWithCredential({ email: dora, password: "first of her passwords" })).status).toBe("ok");
+        expect(e.takeNavigations()).toEqual([`${SITE}/`]);
+        const me = await backend.getUser({ or: "throw" });
+        expect([(await backend.getServerUser())?.id, me.primaryEmail, me.serverMetadata]).toEqual([me.id, dora, {}]);
+        expect((await backend.verifyEmail(await e.codeFromMail(dora, /^Verify your email/, VERIFY_PAGE))).status).toBe("ok");
+        expect((await backend.getUser({ or: "throw" })).primaryEmailVerified).toBe(true);
+        const json = await backend.getAuthJson();
+        expect(claimsOf(json.accessToken).sub).toBe(me.id);
+        expect(JSON.parse((await backend.getAuthHeaders())["x-stack-auth"])).toEqual(json);
 
-      await backend.signOut({ redirectUrl: `${SITE}/bye` });
-      expect(e.takeNavigations()).toEqual([`${SITE}/bye`]);
-      expect(await backend.getUser()).toBeNull();
-      const wrong = await backend.signInWithCredential({ email: dora, password: "not hers", noRedirect: true });
-      expect(wrong.status === "error" && wrong.error).toBeInstanceOf(KnownErrors.EmailPasswordMismatch);
-      expect((await backend.signInWithCredential({ email: dora, password: "first of her passwords", noRedirect: true })).status).toBe("ok");
+        await backend.signOut({ redirectUrl: `${SITE}/bye` });
+        expect(e.takeNavigations()).toEqual([`${SITE}/bye`]);
+        expect(await backend.getUser()).toBeNull();
+        const wrong = await backend.signInWithCredential({ email: dora, password: "not hers", noRedirect: true });
+        expect(wrong.status === "error" && wrong.error).toBeInstanceOf(KnownErrors.EmailPasswordMismatch);
+        expect((await backend.signInWithCredential({ email: dora, password: "first of her passwords", noRedirect: true })).status).toBe(
+          "ok",
+        );
 
-      expect((await backend.sendForgotPasswordEmail(dora)).status).toBe("ok");
-      const reset = await e.codeFromMail(dora, /^Reset your password/, `${HANDLER}/password-reset`);
-      expect((await backend.verifyPasswordResetCode(reset)).status).toBe("ok");
-      expect((await backend.resetPassword({ code: reset, password: "second of her passwords" })).status).toBe("ok");
-      expect((await e.client().signInWithCredential({ email: dora, password: "second of her passwords", noRedirect: true })).status).toBe("ok");
+        expect((await backend.sendForgotPasswordEmail(dora)).status).toBe("ok");
+        const reset = await e.codeFromMail(dora, /^Reset your password/, `${HANDLER}/password-reset`);
+        expect((await backend.verifyPasswordResetCode(reset)).status).toBe("ok");
+        expect((await backend.resetPassword({ code: reset, password: "second of her passwords" })).status).toBe("ok");
+        expect((await e.client().signInWithCredential({ email: dora, password: "second of her passwords", noRedirect: true })).status).toBe(
+          "ok",
+        );
 
-      await backend.signOut();
-      expect((await backend.sendMagicLinkEmail(dora)).status).toBe("ok");
-      const magic = await e.codeFromMail(dora, /^Sign in to Demo/, `${HANDLER}/magic-link-callback`);
-      e.takeNavigations();
-      expect((await backend.signInWithMagicLink(magic)).status).toBe("ok");
-      expect(e.takeNavigations()).toEqual([`${SITE}/`]);
-      expect((await backend.getUser())?.id).toBe(me.id);
+        await backend.signOut();
+        expect((await backend.sendMagicLinkEmail(dora)).status).toBe("ok");
+        const magic = await e.codeFromMail(dora, /^Sign in to Demo/, `${HANDLER}/magic-link-callback`);
+        e.takeNavigations();
+        expect((await backend.signInWithMagicLink(magic)).status).toBe("ok");
+        expect(e.takeNavigations()).toEqual([`${SITE}/`]);
+        expect((await backend.getUser())?.id).toBe(me.id);
 
-      const team = (await e.server().getTeam(cast.teamId))!;
-      await team.inviteUser({ email: dora });
-      const invitation = await e.codeFromMail(dora, /invited to join/, `${HANDLER}/team-invitation`);
-      expect((await backend.verifyTeamInvitationCode(invitation)).status).toBe("ok");
-      const details = await backend.getTeamInvitationDetails(invitation);
-      expect(details.status === "ok" && details.data.teamDisplayName).toBe("Analytical Engine Society");
-      expect((await backend.acceptTeamInvitation(invitation)).status).toBe("ok");
-      expect((await team.listUsers()).map((m) => m.primaryEmail)).toContain(dora);
-    });
+        const team = (await e.server().getTeam(cast.teamId))!;
+        await team.inviteUser({ email: dora });
+        const invitation = await e.codeFromMail(dora, /invited to join/, `${HANDLER}/team-invitation`);
+        expect((await backend.verifyTeamInvitationCode(invitation)).status).toBe("ok");
+        const details = await backend.getTeamInvitationDetails(invitation);
+        expect(details.status === "ok" && details.data.teamDisplayName).toBe("Analytical Engine Society");
+        expect((await backend.acceptTeamInvitation(invitation)).status).toBe("ok");
+        expect((await team.listUsers()).map((m) => m.primaryEmail)).toContain(dora);
+      },
+    );
   });
 
   describe("redirects", () => {

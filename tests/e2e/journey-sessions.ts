@@ -61,7 +61,10 @@ export function sessionJourney(world: () => E2E, cast: Cast): void {
       // The laptop's refresh token was revoked: it cannot refresh, and is signed out.
       expect(await cast.adaLaptop.getUser()).toBeNull();
       expect(await cast.adaLaptop.getAuthJson()).toEqual({ accessToken: null, refreshToken: null });
-      expect((await e.control<Logged[]>("GET", "requests?operation_id=exchangeOAuthToken")).map((r) => r.knownError)).toEqual([null, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"]);
+      expect((await e.control<Logged[]>("GET", "requests?operation_id=exchangeOAuthToken")).map((r) => r.knownError)).toEqual([
+        null,
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+      ]);
 
       const late = await e.client().signInWithMagicLink(lateCode, { noRedirect: true });
       expect(late.status === "error" && late.error).toBeInstanceOf(KnownErrors.VerificationCodeExpired);
@@ -75,7 +78,9 @@ export function sessionJourney(world: () => E2E, cast: Cast): void {
       expect((await user.getActiveSessions()).length).toBeGreaterThanOrEqual(2);
 
       const fresh = "thirty-one flowers of algebra";
-      expect(await user.updatePassword({ oldPassword: "not the old one", newPassword: fresh })).toBeInstanceOf(KnownErrors.PasswordConfirmationMismatch);
+      expect(await user.updatePassword({ oldPassword: "not the old one", newPassword: fresh })).toBeInstanceOf(
+        KnownErrors.PasswordConfirmationMismatch,
+      );
       expect(await user.updatePassword({ oldPassword: cast.adaPassword, newPassword: fresh })).toBeUndefined();
       const left = await user.getActiveSessions();
       expect(left.map((s) => s.isCurrentSession)).toEqual([true]);
@@ -121,7 +126,9 @@ export function signOutJourney(world: () => E2E, cast: Cast): void {
       await user.delete();
       expect(await cast.mary.getUser()).toBeNull();
       expect(await e.server().getUser(cast.maryId)).toBeNull();
-      const gone = await e.client().signInWithCredential({ email: cast.maryEmail, password: "the connexion of the sciences", noRedirect: true });
+      const gone = await e
+        .client()
+        .signInWithCredential({ email: cast.maryEmail, password: "the connexion of the sciences", noRedirect: true });
       expect(gone.status === "error" && gone.error).toBeInstanceOf(KnownErrors.EmailPasswordMismatch);
     });
   });

@@ -42,7 +42,9 @@ export function teamJourney(world: () => E2E, cast: Cast): void {
       expect(invitation!.expiresAt.getTime()).toBeGreaterThan(Date.now());
 
       cast.grace = e.client();
-      expect((await cast.grace.signUpWithCredential({ email: cast.graceEmail, password: cast.gracePassword, noRedirect: true })).status).toBe("ok");
+      expect(
+        (await cast.grace.signUpWithCredential({ email: cast.graceEmail, password: cast.gracePassword, noRedirect: true })).status,
+      ).toBe("ok");
       cast.graceId = (await grace()).id;
       const code = await e.codeFromMail(cast.graceEmail, INVITED, INVITATION_PAGE);
       expect((await cast.grace.verifyTeamInvitationCode(code)).status).toBe("ok");
@@ -55,7 +57,10 @@ export function teamJourney(world: () => E2E, cast: Cast): void {
       expect((await (await grace()).listTeams()).map((t) => t.id)).toEqual([cast.teamId]);
       expect((await team.listUsers()).map((u) => u.id).sort()).toEqual([cast.adaId, cast.graceId].sort());
       expect(await team.listInvitations()).toEqual([]);
-      expect((await (await e.server().getTeam(cast.teamId))!.listUsers()).map((u) => u.primaryEmail).sort()).toEqual([cast.adaEmail, cast.graceEmail]);
+      expect((await (await e.server().getTeam(cast.teamId))!.listUsers()).map((u) => u.primaryEmail).sort()).toEqual([
+        cast.adaEmail,
+        cast.graceEmail,
+      ]);
     });
 
     it("revokes an invitation; its mailed code then opens nothing", async () => {
@@ -74,7 +79,10 @@ export function teamJourney(world: () => E2E, cast: Cast): void {
       const profile = await (await grace()).getTeamProfile({ id: cast.teamId });
       await profile.update({ displayName: "Grace H.", profileImageUrl: "https://example.com/grace.png" });
       const members = await (await teamOf(ada())).listUsers();
-      expect(members.find((m) => m.id === cast.graceId)?.teamProfile).toEqual({ displayName: "Grace H.", profileImageUrl: "https://example.com/grace.png" });
+      expect(members.find((m) => m.id === cast.graceId)?.teamProfile).toEqual({
+        displayName: "Grace H.",
+        profileImageUrl: "https://example.com/grace.png",
+      });
       // A member who never named herself in the team shows her own display name.
       expect(members.find((m) => m.id === cast.adaId)?.teamProfile.displayName).toBe("Augusta Ada King");
       expect((await (await grace()).getTeamProfile({ id: cast.teamId })).displayName).toBe("Grace H.");
@@ -103,7 +111,9 @@ export function teamJourney(world: () => E2E, cast: Cast): void {
     it("gives the team's creator team_admin and a joiner team_member, each with what it contains", async () => {
       const user = await ada();
       expect((await user.listPermissions(team(), { recursive: false })).map((p) => p.id)).toEqual(["team_admin"]);
-      expect((await user.listPermissions(team())).map((p) => p.id)).toEqual(expect.arrayContaining(["team_admin", "$update_team", "$delete_team", "$manage_api_keys"]));
+      expect((await user.listPermissions(team())).map((p) => p.id)).toEqual(
+        expect.arrayContaining(["team_admin", "$update_team", "$delete_team", "$manage_api_keys"]),
+      );
       expect(await user.getPermission(team(), "team_admin")).toEqual({ id: "team_admin" });
       expect(await user.hasPermission(team(), "$delete_team")).toBe(true);
 

@@ -11,7 +11,14 @@ const emulator = useEmulator();
 
 const DAY = 24 * 3600_000;
 const APP = "http://localhost:3000";
-const SMTP = { host: "smtp.acme.example.com", port: 587, username: "mailer", password: "secret", senderEmail: "noreply@acme.example.com", senderName: "Acme" };
+const SMTP = {
+  host: "smtp.acme.example.com",
+  port: 587,
+  username: "mailer",
+  password: "secret",
+  senderEmail: "noreply@acme.example.com",
+  senderName: "Acme",
+};
 
 const admin = () => demoApps(emulator()).admin();
 const base = () => ({
@@ -66,26 +73,43 @@ describe("e-mail templates", () => {
     const app = admin();
     const content = {
       root: { type: "EmailLayout", data: { childrenIds: ["greeting", "go"] } },
-      greeting: { type: "Text", data: { props: { text: "Welcome{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}, to {{ projectDisplayName }}!" }, style: {} } },
+      greeting: {
+        type: "Text",
+        data: { props: { text: "Welcome{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}, to {{ projectDisplayName }}!" }, style: {} },
+      },
       go: { type: "Text", data: { props: { text: "Confirm [here]({{ emailVerificationLink }})." }, style: {} } },
     };
     await app.updateEmailTemplate("email_verification", { subject: "Confirm your e-mail for {{ projectDisplayName }}", content });
     // A field left out keeps its value.
     await app.updateEmailTemplate("email_verification", { content });
     const [verification, reset] = await app.listEmailTemplates();
-    expect(verification).toEqual({ type: "email_verification", subject: "Confirm your e-mail for {{ projectDisplayName }}", content, isDefault: false });
+    expect(verification).toEqual({
+      type: "email_verification",
+      subject: "Confirm your e-mail for {{ projectDisplayName }}",
+      content,
+      isDefault: false,
+    });
     expect(reset?.isDefault).toBe(true);
 
     const client = demoApps(emulator()).client();
-    await client.signUpWithCredential({ email: "ada@example.com", password: "correct horse battery", verificationCallbackUrl: `${APP}/handler/email-verification` });
+    await client.signUpWithCredential({
+      email: "ada@example.com",
+      password: "correct horse battery",
+      verificationCallbackUrl: `${APP}/handler/email-verification`,
+    });
     const [mail] = emulator().control.emails({ to: "ada@example.com" });
     expect(mail?.subject).toBe("Confirm your e-mail for Demo");
     expect(mail?.from).toBe("Acme <noreply@acme.example.com>");
-    expect(mail?.text).toMatch(/^Welcome, to Demo!\n\nConfirm here: http:\/\/localhost:3000\/handler\/email-verification\?code=[a-z0-9]{45}\.$/);
+    expect(mail?.text).toMatch(
+      /^Welcome, to Demo!\n\nConfirm here: http:\/\/localhost:3000\/handler\/email-verification\?code=[a-z0-9]{45}\.$/,
+    );
     expect(mail?.html).toContain('<a href="http://localhost:3000/handler/email-verification?code=');
 
     await app.resetEmailTemplate("email_verification");
-    expect((await app.listEmailTemplates())[0]).toMatchObject({ subject: "Verify your email at {{ projectDisplayName }}", isDefault: true });
+    expect((await app.listEmailTemplates())[0]).toMatchObject({
+      subject: "Verify your email at {{ projectDisplayName }}",
+      isDefault: true,
+    });
     const again = await rejection(app.resetEmailTemplate("email_verification"));
     expect(again).toMatchObject({ status: 404, body: "Email template not found" });
   });
@@ -110,13 +134,20 @@ describe("test e-mails and the sent-e-mail log", () => {
   });
 
   it("reports a host that does not resolve as the service does, and logs the failure", async () => {
-    const result = await admin().sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: { ...SMTP, host: "smtp.nowhere.invalid" } });
+    const result = await admin().sendTestEmail({
+      recipientEmail: "ops@example.com",
+      emailConfig: { ...SMTP, host: "smtp.nowhere.invalid" },
+    });
     expect(result).toEqual({
       status: "error",
       error: { errorMessage: "Failed to connect to the email host. Please make sure the email host configuration is correct." },
     });
     const [listed] = await admin().listSentEmails();
-    expect(listed?.error).toMatchObject({ errorType: "HOST_NOT_FOUND", canRetry: false, rawError: { code: "EDNS", hostname: "smtp.nowhere.invalid" } });
+    expect(listed?.error).toMatchObject({
+      errorType: "HOST_NOT_FOUND",
+      canRetry: false,
+      rawError: { code: "EDNS", hostname: "smtp.nowhere.invalid" },
+    });
 
     const badPort = await admin().sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: { ...SMTP, port: 70000 } });
     expect(badPort.status === "error" && badPort.error.errorMessage).toMatch(/^Unknown error while sending test email/);
@@ -130,7 +161,11 @@ describe("test e-mails and the sent-e-mail log", () => {
 
   it("lists the e-mails of sign-ups and team invitations, newest first, with the configuration they went out with", async () => {
     const client = demoApps(emulator()).client();
-    await client.signUpWithCredential({ email: "ada@example.com", password: "correct horse battery", verificationCallbackUrl: `${APP}/handler/email-verification` });
+    await client.signUpWithCredential({
+      email: "ada@example.com",
+      password: "correct horse battery",
+      verificationCallbackUrl: `${APP}/handler/email-verification`,
+    });
     emulator().control.advanceClock(1000);
     const { app } = await signedIn("grace@example.com", "Grace");
     const team = await (await app.getUser({ or: "throw" })).createTeam({ displayName: "Compilers" });
@@ -182,7 +217,13 @@ describe("metrics", () => {
 
   it("shows an empty project as zeros", async () => {
     const metrics = (await admin().getMetrics()) as Record<string, any>;
-    expect(metrics).toMatchObject({ total_users: 0, users_by_country: {}, recently_registered: [], recently_active: [], login_methods: [] });
+    expect(metrics).toMatchObject({
+      total_users: 0,
+      users_by_country: {},
+      recently_registered: [],
+      recently_active: [],
+      login_methods: [],
+    });
     expect(metrics.daily_active_users.every((p: { activity: number }) => p.activity === 0)).toBe(true);
   });
 });
@@ -193,12 +234,19 @@ describe("webhooks and the project", () => {
     const second = await admin().getSvixToken();
     expect(first).toMatch(/^appsk_[a-z0-9]{32}$/);
     expect(second).not.toBe(first);
-    expect(emulator().control.requests({ operationId: "createSvixToken" }).map((r) => r.status)).toEqual([201, 201]);
+    expect(
+      emulator()
+        .control.requests({ operationId: "createSvixToken" })
+        .map((r) => r.status),
+    ).toEqual([201, 201]);
   });
 
   it("accepts production mode with a configuration the client-side check objects to, as the service does", async () => {
     const project = await admin().getProject();
-    await project.update({ isProductionMode: true, config: { allowLocalhost: true, domains: [{ domain: "http://127.0.0.1:3000", handlerPath: "/handler" }] } });
+    await project.update({
+      isProductionMode: true,
+      config: { allowLocalhost: true, domains: [{ domain: "http://127.0.0.1:3000", handlerPath: "/handler" }] },
+    });
     const updated = await admin().getProject();
     expect(updated.isProductionMode).toBe(true);
     expect((await updated.getProductionModeErrors()).map((e) => e.message)).toEqual([

@@ -113,7 +113,10 @@ describe("user API keys", () => {
 
   it("refuses user keys when the project does not allow them, with the service's plain 400", async () => {
     const { user } = await signedIn("ada@example.com");
-    await demoApps(emulator()).admin().getProject().then((project) => project.update({ config: { allowUserApiKeys: false } }));
+    await demoApps(emulator())
+      .admin()
+      .getProject()
+      .then((project) => project.update({ config: { allowUserApiKeys: false } }));
     const error = await user.createApiKey({ description: "nope", expiresAt: null }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(400);
@@ -198,7 +201,9 @@ describe("team API keys", () => {
 
     // With team keys off, even the check is refused: a plain 400, not a known error (so not a null key).
     await (await demoApps(emulator()).admin().getProject()).update({ config: { allowTeamApiKeys: false } });
-    const error = await serverApp().getTeam({ apiKey: expiring.value }).catch((e: unknown) => e);
+    const error = await serverApp()
+      .getTeam({ apiKey: expiring.value })
+      .catch((e: unknown) => e);
     expect([(error as HttpError).status, (error as HttpError).body]).toEqual([400, "Team API keys are not enabled for this project."]);
     expect(lastAnswer("checkTeamApiKey")).toEqual({ status: 400, knownError: null });
   });

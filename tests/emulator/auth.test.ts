@@ -103,13 +103,19 @@ describe("password sign-up and sign-in", () => {
     demoProject().config.sign_up_enabled = true;
 
     const app = clientApp();
-    const evil = app.signUpWithCredential({ email: "evil@example.com", password: PASSWORD, verificationCallbackUrl: "https://evil.example.com/verify" });
+    const evil = app.signUpWithCredential({
+      email: "evil@example.com",
+      password: PASSWORD,
+      verificationCallbackUrl: "https://evil.example.com/verify",
+    });
     await expect(evil).rejects.toSatisfy((e) => isKnownError(e, "REDIRECT_URL_NOT_WHITELISTED"));
 
     await signUp("existing@example.com");
     demoProject().config.credential_enabled = false;
     await expect(signUp("nopassword@example.com")).rejects.toSatisfy((e) => isKnownError(e, "PASSWORD_AUTHENTICATION_NOT_ENABLED"));
-    await expect(signInWithPassword("existing@example.com", PASSWORD)).rejects.toSatisfy((e) => isKnownError(e, "PASSWORD_AUTHENTICATION_NOT_ENABLED"));
+    await expect(signInWithPassword("existing@example.com", PASSWORD)).rejects.toSatisfy((e) =>
+      isKnownError(e, "PASSWORD_AUTHENTICATION_NOT_ENABLED"),
+    );
     expect(emulator().engine.ctx.store.tables.users.size).toBe(1);
   });
 
@@ -136,7 +142,9 @@ describe("password sign-up and sign-in", () => {
     const error = result.status === "error" ? result.error : undefined;
     expect(isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")).toBe(true);
     const attemptCode = (error as { details?: { attempt_code?: string } }).details?.attempt_code;
-    const issued = emulator().control.codes().find((c) => c.code === attemptCode);
+    const issued = emulator()
+      .control.codes()
+      .find((c) => c.code === attemptCode);
     expect(issued?.data).toEqual({ user_id: id, is_new_user: false });
     expect(issued && issued.expires_at_millis - issued.created_at_millis).toBe(5 * 60_000);
     expect(await other.getUser()).toBeNull();
@@ -151,7 +159,10 @@ describe("the password-reset e-mail", () => {
   it("resets the password with the mailed code, which then is used up", async () => {
     await signUp("ada@example.com");
     const app = clientApp();
-    expect(await app.sendForgotPasswordEmail("ada@example.com", { callbackUrl: `${APP}/handler/password-reset` })).toEqual({ status: "ok", data: undefined });
+    expect(await app.sendForgotPasswordEmail("ada@example.com", { callbackUrl: `${APP}/handler/password-reset` })).toEqual({
+      status: "ok",
+      data: undefined,
+    });
     const mails = mailsTo("ada@example.com");
     expect(mails.map((m) => m.subject)).toEqual(["Verify your email at Demo", "Reset your password at Demo"]);
     const { link, code } = lastLink("ada@example.com");
@@ -233,14 +244,18 @@ describe("changing and setting the password", () => {
     expect((await signInWithPassword("nopass@example.com", PASSWORD)).result.status).toBe("ok");
 
     const again = user.setPassword({ password: "another password" });
-    await expect(again).rejects.toSatisfy((e) => e instanceof HttpError && e.status === 400 && e.body === "User already has a password set.");
+    await expect(again).rejects.toSatisfy(
+      (e) => e instanceof HttpError && e.status === 400 && e.body === "User already has a password set.",
+    );
     // Now it has one to change.
     expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "a brand new password" })).toBeUndefined();
   });
 
   it("needs a signed-in user", async () => {
     const answer = clientApp().api.POST("/auth/password/set", { body: { password: PASSWORD } });
-    await expect(answer).rejects.toSatisfy((e) => isKnownError(e, "SCHEMA_ERROR") && String((e as unknown as Error).message).includes("auth.user must be defined"));
+    await expect(answer).rejects.toSatisfy(
+      (e) => isKnownError(e, "SCHEMA_ERROR") && String((e as unknown as Error).message).includes("auth.user must be defined"),
+    );
   });
 });
 
@@ -297,15 +312,21 @@ describe("magic links", () => {
     const app = clientApp();
     demoProject().config.magic_link_enabled = false;
     const off = app.sendMagicLinkEmail("ada@example.com", { callbackUrl });
-    await expect(off).rejects.toSatisfy((e) => e instanceof HttpError && e.status === 403 && e.body === "Magic link is not enabled for this project");
+    await expect(off).rejects.toSatisfy(
+      (e) => e instanceof HttpError && e.status === 403 && e.body === "Magic link is not enabled for this project",
+    );
     demoProject().config.magic_link_enabled = true;
 
     demoProject().config.sign_up_enabled = false;
-    await expect(app.sendMagicLinkEmail("new@example.com", { callbackUrl })).rejects.toSatisfy((e) => isKnownError(e, "SIGN_UP_NOT_ENABLED"));
+    await expect(app.sendMagicLinkEmail("new@example.com", { callbackUrl })).rejects.toSatisfy((e) =>
+      isKnownError(e, "SIGN_UP_NOT_ENABLED"),
+    );
     demoProject().config.sign_up_enabled = true;
 
     await signUp("unverified@example.com");
-    await expect(app.sendMagicLinkEmail("unverified@example.com", { callbackUrl })).rejects.toSatisfy((e) => isKnownError(e, "USER_EMAIL_ALREADY_EXISTS"));
+    await expect(app.sendMagicLinkEmail("unverified@example.com", { callbackUrl })).rejects.toSatisfy((e) =>
+      isKnownError(e, "USER_EMAIL_ALREADY_EXISTS"),
+    );
 
     const untrusted = await app.sendMagicLinkEmail("ada@example.com", { callbackUrl: "https://evil.example.com/callback" });
     expect(untrusted.status === "error" && isKnownError(untrusted.error, "REDIRECT_URL_NOT_WHITELISTED")).toBe(true);
@@ -320,7 +341,9 @@ describe("anonymous users", () => {
     expect(anonymous).toMatchObject({ isAnonymous: true, primaryEmail: null, hasPassword: false });
     expect(await app.getUser()).toBeNull();
 
-    expect(await app.signUpWithCredential({ email: "ada@example.com", password: PASSWORD, verificationCallbackUrl: `${APP}/verify` })).toEqual({
+    expect(
+      await app.signUpWithCredential({ email: "ada@example.com", password: PASSWORD, verificationCallbackUrl: `${APP}/verify` }),
+    ).toEqual({
       status: "ok",
       data: undefined,
     });

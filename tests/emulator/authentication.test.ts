@@ -7,7 +7,11 @@ import { useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 
-const client = { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey };
+const client = {
+  "x-stack-project-id": DEMO_KEYS.projectId,
+  "x-stack-access-type": "client",
+  "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey,
+};
 
 async function call(path: string, headers: Record<string, string>, init: { method?: string; body?: string; contentType?: string } = {}) {
   const response = await emulator().fetch(
@@ -18,24 +22,63 @@ async function call(path: string, headers: Record<string, string>, init: { metho
     }),
   );
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 describe("project authentication", () => {
   it.each([
-    ["a key without an access type", { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-publishable-client-key": "k" }, 400, "PROJECT_KEY_WITHOUT_ACCESS_TYPE"],
+    [
+      "a key without an access type",
+      { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-publishable-client-key": "k" },
+      400,
+      "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
+    ],
     ["no access type at all", { "x-stack-project-id": DEMO_KEYS.projectId }, 400, "ACCESS_TYPE_REQUIRED"],
     ["an unknown access type", { ...client, "x-stack-access-type": "root" }, 400, "INVALID_ACCESS_TYPE"],
-    ["an access type without a project", { "x-stack-access-type": "client", "x-stack-publishable-client-key": "k" }, 400, "ACCESS_TYPE_WITHOUT_PROJECT_ID"],
+    [
+      "an access type without a project",
+      { "x-stack-access-type": "client", "x-stack-publishable-client-key": "k" },
+      400,
+      "ACCESS_TYPE_WITHOUT_PROJECT_ID",
+    ],
     ["an unknown project", { ...client, "x-stack-project-id": "no-such-project" }, 404, "PROJECT_NOT_FOUND"],
-    ["a client without its key", { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "client" }, 401, "CLIENT_AUTHENTICATION_REQUIRED"],
+    [
+      "a client without its key",
+      { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "client" },
+      401,
+      "CLIENT_AUTHENTICATION_REQUIRED",
+    ],
     ["a wrong publishable key", { ...client, "x-stack-publishable-client-key": "pck_wrong" }, 401, "INVALID_PUBLISHABLE_CLIENT_KEY"],
-    ["another project's key", { ...client, "x-stack-publishable-client-key": INTERNAL_KEYS.publishableClientKey }, 401, "INVALID_PUBLISHABLE_CLIENT_KEY"],
+    [
+      "another project's key",
+      { ...client, "x-stack-publishable-client-key": INTERNAL_KEYS.publishableClientKey },
+      401,
+      "INVALID_PUBLISHABLE_CLIENT_KEY",
+    ],
     ["a server without its key", { ...client, "x-stack-access-type": "server" }, 401, "SERVER_AUTHENTICATION_REQUIRED"],
-    ["a wrong secret server key", { ...client, "x-stack-access-type": "server", "x-stack-secret-server-key": "ssk_wrong" }, 401, "INVALID_SECRET_SERVER_KEY"],
+    [
+      "a wrong secret server key",
+      { ...client, "x-stack-access-type": "server", "x-stack-secret-server-key": "ssk_wrong" },
+      401,
+      "INVALID_SECRET_SERVER_KEY",
+    ],
     ["an admin without a key or token", { ...client, "x-stack-access-type": "admin" }, 401, "ADMIN_AUTHENTICATION_REQUIRED"],
-    ["a wrong admin key", { ...client, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": "sak_wrong" }, 401, "INVALID_SUPER_SECRET_ADMIN_KEY"],
-    ["an unparsable admin access token", { ...client, "x-stack-access-type": "admin", "x-stack-admin-access-token": "not-a-jwt" }, 401, "UNPARSABLE_ADMIN_ACCESS_TOKEN"],
+    [
+      "a wrong admin key",
+      { ...client, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": "sak_wrong" },
+      401,
+      "INVALID_SUPER_SECRET_ADMIN_KEY",
+    ],
+    [
+      "an unparsable admin access token",
+      { ...client, "x-stack-access-type": "admin", "x-stack-admin-access-token": "not-a-jwt" },
+      401,
+      "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+    ],
   ])("%s: %i %s", async (_, headers, status, code) => {
     const answer = await call("/projects/current", headers);
     expect(answer.status).toBe(status);
@@ -45,11 +88,18 @@ describe("project authentication", () => {
 
   it("a client calling a server operation: INSUFFICIENT_ACCESS_TYPE naming what is allowed", async () => {
     const answer = await call("/users", client);
-    expect(answer).toMatchObject({ status: 401, body: { code: "INSUFFICIENT_ACCESS_TYPE", details: { actual_access_type: "client", allowed_access_types: ["server", "admin"] } } });
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { code: "INSUFFICIENT_ACCESS_TYPE", details: { actual_access_type: "client", allowed_access_types: ["server", "admin"] } },
+    });
   });
 
   it("with x-stack-override-error-status: HTTP 200 and the real status in x-stack-actual-status", async () => {
-    const answer = await call("/projects/current", { ...client, "x-stack-publishable-client-key": "pck_wrong", "x-stack-override-error-status": "true" });
+    const answer = await call("/projects/current", {
+      ...client,
+      "x-stack-publishable-client-key": "pck_wrong",
+      "x-stack-override-error-status": "true",
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("x-stack-actual-status")).toBe("401");
     expect(answer.headers.get("x-stack-known-error")).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
@@ -64,7 +114,11 @@ describe("project authentication", () => {
 
 describe("user authentication", () => {
   async function signedIn() {
-    const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com", password: "correct horse battery" });
+    const user = await emulator().control.createUser({
+      projectId: DEMO_KEYS.projectId,
+      email: "ada@example.com",
+      password: "correct horse battery",
+    });
     return { user, ...(await emulator().control.createSession(user.id)) };
   }
 
@@ -84,7 +138,10 @@ describe("user authentication", () => {
     const { accessToken } = await signedIn();
     emulator().control.advanceClock(11 * 60 * 1000);
     const answer = await call("/users/me", { ...client, "x-stack-access-token": accessToken });
-    expect(answer).toMatchObject({ status: 401, body: { code: "ACCESS_TOKEN_EXPIRED", details: { expired_at_millis: expect.any(Number) } } });
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { code: "ACCESS_TOKEN_EXPIRED", details: { expired_at_millis: expect.any(Number) } },
+    });
   });
 
   it("another project's access token: INVALID_PROJECT_FOR_ACCESS_TOKEN", async () => {
@@ -93,14 +150,21 @@ describe("user authentication", () => {
     const answer = await call("/users/me", { ...client, "x-stack-access-token": accessToken });
     expect(answer).toMatchObject({
       status: 401,
-      body: { code: "INVALID_PROJECT_FOR_ACCESS_TOKEN", details: { expected_project_id: DEMO_KEYS.projectId, actual_project_id: INTERNAL_KEYS.projectId } },
+      body: {
+        code: "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+        details: { expected_project_id: DEMO_KEYS.projectId, actual_project_id: INTERNAL_KEYS.projectId },
+      },
     });
   });
 
   it("an internal user's token that does not own the project: ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN", async () => {
     const owner = await emulator().control.createUser({ projectId: INTERNAL_KEYS.projectId, email: "owner@example.com" });
     const { accessToken } = await emulator().control.createSession(owner.id);
-    const answer = await call("/internal/projects/current", { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "admin", "x-stack-admin-access-token": accessToken });
+    const answer = await call("/internal/projects/current", {
+      "x-stack-project-id": DEMO_KEYS.projectId,
+      "x-stack-access-type": "admin",
+      "x-stack-admin-access-token": accessToken,
+    });
     expect(answer).toMatchObject({ status: 401, body: { code: "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" } });
   });
 
@@ -119,7 +183,10 @@ describe("request bodies", () => {
   });
 
   it("that the document refuses: SCHEMA_ERROR naming the field", async () => {
-    const answer = await call("/auth/password/sign-in", client, { method: "POST", body: JSON.stringify({ email: "ada@example.com", password: 42 }) });
+    const answer = await call("/auth/password/sign-in", client, {
+      method: "POST",
+      body: JSON.stringify({ email: "ada@example.com", password: 42 }),
+    });
     expect(answer).toMatchObject({ status: 400, body: { code: "SCHEMA_ERROR" } });
     expect(String((answer.body?.details as { message: string }).message)).toContain("body.password should be a string, not a number");
   });
@@ -139,7 +206,9 @@ describe("signing keys", () => {
     const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
     const { accessToken } = await emulator().control.createSession(user.id);
     const jwks = async (projectId: string) =>
-      (await (await emulator().fetch(new Request(`${emulator().apiOrigin}/api/v1/projects/${projectId}/.well-known/jwks.json`))).json()) as { keys: { kid: string }[] };
+      (await (
+        await emulator().fetch(new Request(`${emulator().apiOrigin}/api/v1/projects/${projectId}/.well-known/jwks.json`))
+      ).json()) as { keys: { kid: string }[] };
     const demo = await jwks(DEMO_KEYS.projectId);
     const internal = await jwks(INTERNAL_KEYS.projectId);
     expect(demo.keys).toHaveLength(1);
@@ -154,9 +223,15 @@ describe("signing keys", () => {
   });
 
   it("stores passwords as PBKDF2 hashes, never in clear", async () => {
-    const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com", password: "correct horse battery" });
+    const user = await emulator().control.createUser({
+      projectId: DEMO_KEYS.projectId,
+      email: "ada@example.com",
+      password: "correct horse battery",
+    });
     const stored = JSON.stringify(emulator().control.exportState());
     expect(stored).not.toContain("correct horse battery");
-    expect(emulator().engine.ctx.store.tables.users.get(user.id)!.password_hash).toMatch(/^pbkdf2-sha256\$10000\$[a-z0-9]{16}\$[A-Za-z0-9+/]{43}=$/);
+    expect(emulator().engine.ctx.store.tables.users.get(user.id)!.password_hash).toMatch(
+      /^pbkdf2-sha256\$10000\$[a-z0-9]{16}\$[A-Za-z0-9+/]{43}=$/,
+    );
   });
 });

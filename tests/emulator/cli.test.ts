@@ -76,10 +76,18 @@ async function call(path: string, body: unknown, keys: { projectId: string; publ
     }),
   );
   const text = await response.text();
-  return { status: response.status, knownError: response.headers.get("x-stack-known-error"), text, body: text.startsWith("{") ? JSON.parse(text) : text };
+  return {
+    status: response.status,
+    knownError: response.headers.get("x-stack-known-error"),
+    text,
+    body: text.startsWith("{") ? JSON.parse(text) : text,
+  };
 }
 
-const pollStatuses = () => emulator().control.requests({ operationId: "pollCliLogin" }).map((r) => r.status);
+const pollStatuses = () =>
+  emulator()
+    .control.requests({ operationId: "pollCliLogin" })
+    .map((r) => r.status);
 
 describe("promptCliLogin with a browser that completes it", () => {
   it("polls while waiting, then receives the browser session's refresh token, which signs the tool in as that user", async () => {
@@ -99,7 +107,11 @@ describe("promptCliLogin with a browser that completes it", () => {
     // Waiting twice (200), then the hand-over (201).
     expect(pollStatuses()).toEqual([200, 200, 201]);
 
-    const signedIn = new StackClientApp({ ...base(), environment: { fetch: emulator().fetch }, tokenStore: { accessToken: null, refreshToken: result.status === "ok" ? result.data : null } });
+    const signedIn = new StackClientApp({
+      ...base(),
+      environment: { fetch: emulator().fetch },
+      tokenStore: { accessToken: null, refreshToken: result.status === "ok" ? result.data : null },
+    });
     expect((await signedIn.getUser({ or: "throw" })).id).toBe(browser.record.id);
   });
 
@@ -153,12 +165,24 @@ describe("the CLI routes", () => {
 
   it("answer waiting, success once with 201, then used; expired wins over used", async () => {
     const { body: attempt } = await call("/auth/cli", { expires_in_millis: HOUR });
-    expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({ status: 200, body: { status: "waiting" } });
-    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-browser" })).toMatchObject({ status: 200, body: { success: true } });
-    expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({ status: 201, body: { status: "success", refresh_token: "rt-browser" } });
+    expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
+      status: 200,
+      body: { status: "waiting" },
+    });
+    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-browser" })).toMatchObject({
+      status: 200,
+      body: { success: true },
+    });
+    expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
+      status: 201,
+      body: { status: "success", refresh_token: "rt-browser" },
+    });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({ status: 200, body: { status: "used" } });
     emulator().control.advanceClock(HOUR + 1);
-    expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({ status: 200, body: { status: "expired" } });
+    expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
+      status: 200,
+      body: { status: "expired" },
+    });
   });
 
   it("answer INVALID_POLLING_CODE for an unknown polling code, or one of another project", async () => {
@@ -179,7 +203,10 @@ describe("the CLI routes", () => {
       text: "Invalid login code or the code has expired",
     });
     // The first hand-over stands.
-    expect((await call("/auth/cli/poll", { polling_code: attempt.polling_code })).body).toEqual({ status: "success", refresh_token: "rt-1" });
+    expect((await call("/auth/cli/poll", { polling_code: attempt.polling_code })).body).toEqual({
+      status: "success",
+      refresh_token: "rt-1",
+    });
 
     const { body: internal } = await call("/auth/cli", {}, INTERNAL_KEYS);
     expect(await call("/auth/cli/complete", { login_code: internal.login_code, refresh_token: "rt" })).toMatchObject({

@@ -56,9 +56,15 @@ function lastCode(to: string): string {
 describe("a user's contact channels", () => {
   it("lists the primary e-mail and adds an unverified address", async () => {
     const { user } = await signedIn("ada@example.com");
-    expect((await user.listContactChannels()).map((c) => [c.value, c.isPrimary, c.isVerified, c.usedForAuth])).toEqual([["ada@example.com", true, true, true]]);
+    expect((await user.listContactChannels()).map((c) => [c.value, c.isPrimary, c.isVerified, c.usedForAuth])).toEqual([
+      ["ada@example.com", true, true, true],
+    ]);
     const added = await user.createContactChannel({ value: "ada@work.example", type: "email", usedForAuth: false });
-    expect(emulator().control.requests({ operationId: "createContactChannel" }).map((r) => r.status)).toEqual([201]);
+    expect(
+      emulator()
+        .control.requests({ operationId: "createContactChannel" })
+        .map((r) => r.status),
+    ).toEqual([201]);
     expect([added.value, added.isPrimary, added.isVerified, added.usedForAuth]).toEqual(["ada@work.example", false, false, false]);
     expect((await user.listContactChannels()).map((c) => c.value)).toEqual(["ada@example.com", "ada@work.example"]);
   });
@@ -79,7 +85,10 @@ describe("a user's contact channels", () => {
     const { user, app } = await signedIn("barbara@example.com");
     await user.createContactChannel({ value: "barbara@new.example", type: "email", usedForAuth: true, isPrimary: true });
     const channels = await user.listContactChannels();
-    expect(channels.map((c) => [c.value, c.isPrimary])).toEqual([["barbara@example.com", false], ["barbara@new.example", true]]);
+    expect(channels.map((c) => [c.value, c.isPrimary])).toEqual([
+      ["barbara@example.com", false],
+      ["barbara@new.example", true],
+    ]);
     expect((await app.getUser({ or: "throw" })).primaryEmail).toBe("barbara@new.example");
     await channels[0]!.update({ isPrimary: true });
     expect((await user.listContactChannels()).map((c) => c.isPrimary)).toEqual([true, false]);
@@ -161,7 +170,10 @@ describe("verifying an address", () => {
     await channel.sendVerificationEmail({ callbackUrl: CALLBACK });
     await channel.delete();
     const error = await rejection(app.verifyEmail(lastCode("gone@example.com")));
-    expect([(error as HttpError).status, (error as HttpError).body]).toEqual([400, "Contact channel not found. Was your contact channel deleted?"]);
+    expect([(error as HttpError).status, (error as HttpError).body]).toEqual([
+      400,
+      "Contact channel not found. Was your contact channel deleted?",
+    ]);
   });
 });
 
@@ -172,7 +184,10 @@ describe("server code's contact channels", () => {
     const channel = await user.createContactChannel({ value: "srv2@example.com", type: "email", usedForAuth: true, isVerified: true });
     expect([channel.isVerified, channel.usedForAuth]).toEqual([true, true]);
     await channel.update({ value: "srv3@example.com", isVerified: true });
-    expect((await user.listContactChannels()).map((c) => [c.value, c.isVerified])).toEqual([["srv@example.com", true], ["srv3@example.com", true]]);
+    expect((await user.listContactChannels()).map((c) => [c.value, c.isVerified])).toEqual([
+      ["srv@example.com", true],
+      ["srv3@example.com", true],
+    ]);
     await channel.update({ value: "srv4@example.com" });
     expect((await user.listContactChannels())[1]?.isVerified).toBe(false);
     await channel.sendVerificationEmail({ callbackUrl: CALLBACK });

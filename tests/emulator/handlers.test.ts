@@ -7,8 +7,7 @@ import { describe, expect, it } from "vitest";
 import { operations, type OperationId } from "../../generated/operations.js";
 import { handlers } from "../../emulator/handlers/index.js";
 
-const NEXT_STAGE: readonly OperationId[] = [
-];
+const NEXT_STAGE: readonly OperationId[] = [];
 
 describe("the emulator's handlers", () => {
   const all = Object.keys(operations) as OperationId[];

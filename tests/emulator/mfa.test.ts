@@ -84,7 +84,12 @@ describe("TOTP after a password", () => {
     const { userId } = await totpUser();
     const { app, attemptCode } = await passwordAttempt();
     const answer = await app.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp: currentTotp(), code: attemptCode } });
-    expect(answer.data).toEqual({ access_token: expect.any(String), refresh_token: expect.any(String), user_id: userId, is_new_user: false });
+    expect(answer.data).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      user_id: userId,
+      is_new_user: false,
+    });
   });
 
   it("refuses a wrong code as an InvalidTotpCode result, and the attempt code stays usable", async () => {
@@ -132,7 +137,10 @@ describe("TOTP after a password", () => {
     const { app, attemptCode } = await passwordAttempt();
     expect((await app.signInWithMfa(currentTotp(), attemptCode, { noRedirect: true })).status).toBe("ok");
     await (await app.getUser({ or: "throw" })).update({ totpMultiFactorSecret: null });
-    expect(await clientApp().signInWithCredential({ email: "ada@example.com", password: PASSWORD })).toEqual({ status: "ok", data: undefined });
+    expect(await clientApp().signInWithCredential({ email: "ada@example.com", password: PASSWORD })).toEqual({
+      status: "ok",
+      data: undefined,
+    });
   });
 });
 
@@ -145,7 +153,11 @@ describe("TOTP after other sign-ins", () => {
     const result = await app.signInWithMagicLink(link?.code ?? "", { noRedirect: true });
     expect(result.status).toBe("error");
     const attemptCode = attemptCodeOf(result.status === "error" ? result.error : undefined);
-    expect(emulator().control.codes().find((c) => c.code === attemptCode)?.data).toEqual({ user_id: userId, is_new_user: false });
+    expect(
+      emulator()
+        .control.codes()
+        .find((c) => c.code === attemptCode)?.data,
+    ).toEqual({ user_id: userId, is_new_user: false });
 
     expect(await app.signInWithMfa(currentTotp(), attemptCode, { noRedirect: true })).toEqual({ status: "ok", data: undefined });
     expect((await app.getUser({ or: "throw" })).id).toBe(userId);

@@ -22,15 +22,25 @@ function fakeBrowser(href = `${APP}/handler/sign-in`) {
   const assigned: string[] = [];
   const replaced: string[] = [];
   const location = {
-    get href() { return url.href; },
-    get origin() { return url.origin; },
-    get hostname() { return url.hostname; },
-    get protocol() { return url.protocol; },
+    get href() {
+      return url.href;
+    },
+    get origin() {
+      return url.origin;
+    },
+    get hostname() {
+      return url.hostname;
+    },
+    get protocol() {
+      return url.protocol;
+    },
     assign: (to: string) => void assigned.push((url = new URL(to, url)).href),
     replace: (to: string) => void replaced.push((url = new URL(to, url)).href),
   };
   const document = {
-    get cookie() { return [...jar].map(([k, v]) => `${k}=${v}`).join("; "); },
+    get cookie() {
+      return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    },
     set cookie(assignment: string) {
       const [pair = "", ...attributes] = assignment.split(";").map((s) => s.trim());
       const name = pair.slice(0, pair.indexOf("="));
@@ -49,19 +59,45 @@ function env() {
   const setTimeout = (callback: () => void, ms: number) => globalThis.setTimeout(callback, ms === 2000 ? 0 : ms);
   return { fetch: e.fetch, now: () => e.control.now(), setTimeout, clearTimeout: (id: unknown) => globalThis.clearTimeout(id as never) };
 }
-const common = () => ({ projectId: DEMO_KEYS.projectId, publishableClientKey: DEMO_KEYS.publishableClientKey, baseUrl: emulator().apiOrigin, environment: env(), noAutomaticPrefetch: true });
+const common = () => ({
+  projectId: DEMO_KEYS.projectId,
+  publishableClientKey: DEMO_KEYS.publishableClientKey,
+  baseUrl: emulator().apiOrigin,
+  environment: env(),
+  noAutomaticPrefetch: true,
+});
 const clientApp = (fake: FakeBrowser) =>
-  new StackClientApp({ ...common(), browser: fake.browser, tokenStore: "memory", urls: { afterSignIn: "/after-sign-in", afterSignUp: "/after-sign-up" } });
+  new StackClientApp({
+    ...common(),
+    browser: fake.browser,
+    tokenStore: "memory",
+    urls: { afterSignIn: "/after-sign-in", afterSignUp: "/after-sign-up" },
+  });
 const serverApp = () => new StackServerApp({ ...common(), browser: null, tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 
 /** GitHub with the project's own keys, Google with shared ones, and the rest of the config as given, through the admin API. */
 async function configure(config: Partial<ProjectConfig> = {}) {
-  const admin = new StackAdminApp({ ...common(), browser: null, tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey });
-  const oauth_providers = [{ id: "github", type: "standard" as const, client_id: "gh-client", client_secret: "gh-secret" }, { id: "google", type: "shared" as const }];
+  const admin = new StackAdminApp({
+    ...common(),
+    browser: null,
+    tokenStore: null,
+    secretServerKey: DEMO_KEYS.secretServerKey,
+    superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+  });
+  const oauth_providers = [
+    { id: "github", type: "standard" as const, client_id: "gh-client", client_secret: "gh-secret" },
+    { id: "google", type: "shared" as const },
+  ];
   await admin.api.PATCH("/internal/projects/current", { body: { config: { oauth_providers, ...config } } });
 }
 
-interface Visit { readonly landed?: URL; readonly status: number; readonly text: string; readonly url: string; readonly headers: Headers }
+interface Visit {
+  readonly landed?: URL;
+  readonly status: number;
+  readonly text: string;
+  readonly url: string;
+  readonly headers: Headers;
+}
 
 /** Requests `url` on the emulator and follows its redirects while they stay there; stops at the first page of the app. */
 async function browse(url: string, init: RequestInit = {}): Promise<Visit> {
@@ -73,7 +109,8 @@ async function browse(url: string, init: RequestInit = {}): Promise<Visit> {
       return { status: response.status, text: await response.text(), url, headers: response.headers };
     }
     const next = new URL(location, url);
-    if (next.origin !== new URL(e.apiOrigin).origin) return { landed: next, status: response.status, text: "", url, headers: response.headers };
+    if (next.origin !== new URL(e.apiOrigin).origin)
+      return { landed: next, status: response.status, text: "", url, headers: response.headers };
     if (response.status === 303) init = {};
     url = next.toString();
   }
@@ -83,9 +120,12 @@ async function browse(url: string, init: RequestInit = {}): Promise<Visit> {
 /** The fields of a form of the page (by id, or the nth with a data-testid), as the browser would post them. */
 function formOf(page: Visit, pick: { id?: string; testid?: string; index?: number }) {
   const forms = [...page.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
-  const chosen = forms.filter(([, attrs]) => (pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`)))[pick.index ?? 0];
+  const chosen = forms.filter(([, attrs]) =>
+    pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`),
+  )[pick.index ?? 0];
   if (!chosen) throw new Error(`no form ${JSON.stringify(pick)} on the page`);
-  const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+  const attr = (tag: string, name: string) =>
+    new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
   const fields = new URLSearchParams();
   for (const [input] of chosen[2]!.matchAll(/<input\b[^>]*>/g)) {
     if (attr(input, "type") === "checkbox" && !/\bchecked\b/.test(input)) continue;
@@ -168,7 +208,8 @@ describe("OAuth sign-in through the fake provider", () => {
     const fake = fakeBrowser();
     const page = await consentPage(fake, () => clientApp(fake).signInWithOAuth("github"));
     expect(page.text).toContain("Continue as Ada (ada@example.com)");
-    for (const id of ["oauth-email", "oauth-name", "oauth-account-id", "oauth-continue", "oauth-deny"]) expect(page.text).toContain(`data-testid="${id}"`);
+    for (const id of ["oauth-email", "oauth-name", "oauth-account-id", "oauth-continue", "oauth-deny"])
+      expect(page.text).toContain(`data-testid="${id}"`);
     const again = await signInWithGitHub({ known: 0 });
     expect(again.landedOn).toBe("/after-sign-in");
     expect(again.user.id).toBe(first.user.id);
@@ -203,7 +244,12 @@ describe("OAuth sign-in through the fake provider", () => {
 describe("account merging by e-mail", () => {
   async function withPasswordUser(strategy: ProjectConfig["oauth_account_merge_strategy"], emailVerified = true) {
     await configure({ oauth_account_merge_strategy: strategy });
-    return emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com", password: "correct horse battery", emailVerified });
+    return emulator().control.createUser({
+      projectId: DEMO_KEYS.projectId,
+      email: "ada@example.com",
+      password: "correct horse battery",
+      emailVerified,
+    });
   }
 
   it("link_method links the account to the user with that verified e-mail", async () => {
@@ -227,7 +273,10 @@ describe("account merging by e-mail", () => {
     await withPasswordUser("raise_error");
     const fake = fakeBrowser();
     const back = await oauth(fake, () => clientApp(fake).signInWithOAuth("github"), { email: "ada@example.com" });
-    expect(errorOf(back)).toMatchObject({ errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", message: "The email (ada@example.com) is already used for authentication by another account." });
+    expect(errorOf(back)).toMatchObject({
+      errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
+      message: "The email (ada@example.com) is already used for authentication by another account.",
+    });
   });
 
   it("allow_duplicates makes a second user, whose e-mail does not sign in", async () => {
@@ -295,7 +344,13 @@ describe("what the flow refuses", () => {
     browse(`${emulator().apiOrigin}/api/v1/auth/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", redirect_uri: `${APP}/handler/oauth-callback`, client_id: DEMO_KEYS.projectId, client_secret: DEMO_KEYS.publishableClientKey, ...fields }).toString(),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        redirect_uri: `${APP}/handler/oauth-callback`,
+        client_id: DEMO_KEYS.projectId,
+        client_secret: DEMO_KEYS.publishableClientKey,
+        ...fields,
+      }).toString(),
     });
   const codeOf = (visit: Visit) => visit.headers.get("x-stack-known-error");
 
@@ -311,7 +366,10 @@ describe("what the flow refuses", () => {
   it("takes a code once, within 5 minutes, and only with the redirect_uri it was issued for", async () => {
     const { app, code, verifier } = await atCallback();
     const wrongRedirect = await exchange({ code, code_verifier: verifier, redirect_uri: `${APP}/elsewhere` });
-    expect([wrongRedirect.status, wrongRedirect.text]).toEqual([400, "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code."]);
+    expect([wrongRedirect.status, wrongRedirect.text]).toEqual([
+      400,
+      "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.",
+    ]);
     expect(await app.callOAuthCallback()).toBe(true);
     expect(codeOf(await exchange({ code, code_verifier: verifier }))).toBe("INVALID_AUTHORIZATION_CODE");
     const late = await atCallback();
@@ -356,7 +414,11 @@ describe("what the flow refuses", () => {
     const fake = fakeBrowser();
     const back = await oauth(fake, () => clientApp(fake).signInWithOAuth("github"), "deny");
     expect(back.landed?.origin + back.landed!.pathname).toBe(`${APP}/handler/error`);
-    expect(errorOf(back)).toEqual({ errorCode: "OAUTH_PROVIDER_ACCESS_DENIED", message: "The OAuth provider denied access to the user.", details: "{}" });
+    expect(errorOf(back)).toEqual({
+      errorCode: "OAUTH_PROVIDER_ACCESS_DENIED",
+      message: "The OAuth provider denied access to the user.",
+      details: "{}",
+    });
   });
 
   it("times the flow out after 10 minutes on the emulator's clock (OUTER_OAUTH_TIMEOUT), and takes its callback once", async () => {
@@ -366,10 +428,19 @@ describe("what the flow refuses", () => {
     emulator().control.advanceClock(10 * MINUTE + 1000);
     const form = formOf(page, { id: "oauth-identity-form" });
     form.fields.set("email", "ada@example.com");
-    const toCallback = await emulator().fetch(new Request(form.action, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.fields.toString() }));
+    const toCallback = await emulator().fetch(
+      new Request(form.action, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form.fields.toString(),
+      }),
+    );
     const callback = toCallback.headers.get("location")!;
     const back = await browse(callback);
-    expect(errorOf(back)).toMatchObject({ errorCode: "OUTER_OAUTH_TIMEOUT", message: "The OAuth flow has timed out. Please sign in again." });
+    expect(errorOf(back)).toMatchObject({
+      errorCode: "OUTER_OAUTH_TIMEOUT",
+      message: "The OAuth flow has timed out. Please sign in again.",
+    });
     const again = await browse(callback);
     expect([again.status, again.text]).toEqual([400, expect.stringContaining("Inner OAuth cookie not found")]);
   });

@@ -92,7 +92,9 @@ describe("registering a passkey and signing in with it", () => {
     expect(user.passkeyAuthEnabled).toBe(false);
     expect(await user.registerPasskey()).toEqual({ status: "ok", data: undefined });
     const [credentialId] = authenticator.credentialIds;
-    expect(passkeys()).toEqual([expect.objectContaining({ user_id: user.id, credential_id: credentialId, counter: 0, transports: ["internal"] })]);
+    expect(passkeys()).toEqual([
+      expect.objectContaining({ user_id: user.id, credential_id: credentialId, counter: 0, transports: ["internal"] }),
+    ]);
     expect((await app.getUser({ or: "throw" })).passkeyAuthEnabled).toBe(true);
 
     await app.signOut();
@@ -124,7 +126,13 @@ describe("registering a passkey and signing in with it", () => {
     });
     const authentication = await clientApp().api.POST("/auth/passkey/initiate-passkey-authentication", { body: {} });
     expect(authentication.data).toEqual({
-      options_json: { rpId: SENTINEL, challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), allowCredentials: [], timeout: 60000, userVerification: "preferred" },
+      options_json: {
+        rpId: SENTINEL,
+        challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        allowCredentials: [],
+        timeout: 60000,
+        userVerification: "preferred",
+      },
       code: expect.stringMatching(/^[a-z0-9]{45}$/),
     });
     const codes = emulator().control.codes();
@@ -165,18 +173,28 @@ describe("the fixed challenge", () => {
 
     const started = await initiate(app, "registration");
     expect(started.challenge).toBe("TU9DSw");
-    expect((await app.api.POST("/auth/passkey/register", { body: { credential: wire(credential), code: started.code } })).data).toEqual({ user_handle: credential.id });
+    expect((await app.api.POST("/auth/passkey/register", { body: { credential: wire(credential), code: started.code } })).data).toEqual({
+      user_handle: credential.id,
+    });
 
     const signIn = await initiate(clientApp(), "authentication");
     expect(signIn.challenge).toBe("TU9DSw");
-    const answer = await clientApp().api.POST("/auth/passkey/sign-in", { body: { authentication_response: wire(assertion), code: signIn.code } });
+    const answer = await clientApp().api.POST("/auth/passkey/sign-in", {
+      body: { authentication_response: wire(assertion), code: signIn.code },
+    });
     expect(answer.data).toMatchObject({ user_id: user.id, is_new_user: false });
   });
 
   it("is switched over HTTP too, refuses what is not base64url, and is cleared by a reset", async () => {
     const e = emulator();
     const put = (body: unknown) =>
-      e.fetch(new Request(`${e.apiOrigin}/emulator/v1/passkey-challenge`, { method: "PUT", body: JSON.stringify(body), headers: { "content-type": "application/json" } }));
+      e.fetch(
+        new Request(`${e.apiOrigin}/emulator/v1/passkey-challenge`, {
+          method: "PUT",
+          body: JSON.stringify(body),
+          headers: { "content-type": "application/json" },
+        }),
+      );
     expect(await (await put({ challenge: "Zml4ZWQ" })).json()).toEqual({ challenge: "Zml4ZWQ" });
     expect(e.control.fixedChallenge()).toBe("Zml4ZWQ");
     const bad = await put({ challenge: "not base64url!" });
@@ -239,7 +257,9 @@ describe("what the emulator refuses", () => {
     await stranger.register({ challenge: "c3RyYW5nZXI", rpId: "localhost", userId: "dXNlcg" });
     useAuthenticator(stranger);
     const unknown = await clientApp().signInWithPasskey();
-    expect(unknown.status === "error" && isKnownError(unknown.error, "PASSKEY_AUTHENTICATION_FAILED") && unknown.error.message).toBe("Passkey not found");
+    expect(unknown.status === "error" && isKnownError(unknown.error, "PASSKEY_AUTHENTICATION_FAILED") && unknown.error.message).toBe(
+      "Passkey not found",
+    );
   });
 
   it("refuses passkeys when the project turns them off, and a passkey its user turned off", async () => {
@@ -286,7 +306,11 @@ describe("origins and the rp id", () => {
     const { app, user } = await signedIn();
     const userId = userHandleOf(user.id);
     const started = await initiate(app, "registration");
-    const evil = await new SoftAuthenticator("https://evil.example.org").register({ challenge: started.challenge, rpId: "evil.example.org", userId });
+    const evil = await new SoftAuthenticator("https://evil.example.org").register({
+      challenge: started.challenge,
+      rpId: "evil.example.org",
+      userId,
+    });
     const refused = app.api.POST("/auth/passkey/register", { body: { credential: wire(evil), code: started.code } });
     await expect(refused).rejects.toSatisfy(failedWith("PASSKEY_REGISTRATION_FAILED", "origin is not allowed"));
 
@@ -308,8 +332,13 @@ describe("a user with TOTP", () => {
     const app = clientApp();
     const result = await app.signInWithPasskey();
     expect(result.status === "error" && isKnownError(result.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")).toBe(true);
-    const attemptCode = result.status === "error" ? (result.error.details as { attempt_code?: string } | undefined)?.attempt_code : undefined;
-    expect(emulator().control.codes().find((c) => c.code === attemptCode)?.data).toEqual({ user_id: userId, is_new_user: false });
+    const attemptCode =
+      result.status === "error" ? (result.error.details as { attempt_code?: string } | undefined)?.attempt_code : undefined;
+    expect(
+      emulator()
+        .control.codes()
+        .find((c) => c.code === attemptCode)?.data,
+    ).toEqual({ user_id: userId, is_new_user: false });
     expect(await app.getUser()).toBeNull();
     expect(passkeys()[0]?.counter).toBe(1);
 

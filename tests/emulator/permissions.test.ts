@@ -14,7 +14,12 @@ const common = () => demoAppOptions(emulator());
 
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 const adminApp = () =>
-  new StackAdminApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey });
+  new StackAdminApp({
+    ...common(),
+    tokenStore: null,
+    secretServerKey: DEMO_KEYS.secretServerKey,
+    superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+  });
 
 /** A user of the demo project, a client app signed in as them, and their server-side user. */
 async function signedIn(email: string) {
@@ -46,15 +51,26 @@ describe("permission definitions", () => {
     const seeded = await admin.listTeamPermissionDefinitions();
     expect(seeded.map((d) => d.id)).toEqual([...SYSTEM, "team_admin", "team_member"]);
     expect(seeded.find((d) => d.id === "team_member")?.containedPermissionIds).toEqual(["$invite_members", "$read_members"]);
-    expect(seeded.find((d) => d.id === "$update_team")).toEqual({ id: "$update_team", description: "Update the team information", containedPermissionIds: [] });
+    expect(seeded.find((d) => d.id === "$update_team")).toEqual({
+      id: "$update_team",
+      description: "Update the team information",
+      containedPermissionIds: [],
+    });
 
-    const created = await admin.createTeamPermissionDefinition({ id: "moderator", containedPermissionIds: ["$remove_members", "$read_members"] });
+    const created = await admin.createTeamPermissionDefinition({
+      id: "moderator",
+      containedPermissionIds: ["$remove_members", "$read_members"],
+    });
     expect(created).toEqual({ id: "moderator", containedPermissionIds: ["$read_members", "$remove_members"] });
     expect(lastAnswer("createTeamPermissionDefinition")).toEqual({ status: 201, knownError: null });
 
     await admin.updateTeamPermissionDefinition("moderator", { id: "mod", description: "Keeps order" });
     const listed = await admin.listTeamPermissionDefinitions();
-    expect(listed.find((d) => d.id === "mod")).toEqual({ id: "mod", description: "Keeps order", containedPermissionIds: ["$read_members", "$remove_members"] });
+    expect(listed.find((d) => d.id === "mod")).toEqual({
+      id: "mod",
+      description: "Keeps order",
+      containedPermissionIds: ["$read_members", "$remove_members"],
+    });
     expect(listed.some((d) => d.id === "moderator")).toBe(false);
 
     await admin.deleteTeamPermissionDefinition("mod");
@@ -74,8 +90,12 @@ describe("permission definitions", () => {
     expect(isKnownError(contained, "CONTAINED_PERMISSION_NOT_FOUND")).toBe(true);
     expect(isKnownError(await thrown(admin.createTeamPermissionDefinition({ id: "Has Spaces" })), "SCHEMA_ERROR")).toBe(true);
     expect(isKnownError(await thrown(admin.createTeamPermissionDefinition({ id: "$own_system" })), "SCHEMA_ERROR")).toBe(true);
-    expect(isKnownError(await thrown(admin.updateTeamPermissionDefinition("billing", { description: "x" })), "PERMISSION_NOT_FOUND")).toBe(true);
-    expect(isKnownError(await thrown(admin.updateTeamPermissionDefinition("team_member", { id: "team_admin" })), "PERMISSION_ID_ALREADY_EXISTS")).toBe(true);
+    expect(isKnownError(await thrown(admin.updateTeamPermissionDefinition("billing", { description: "x" })), "PERMISSION_NOT_FOUND")).toBe(
+      true,
+    );
+    expect(
+      isKnownError(await thrown(admin.updateTeamPermissionDefinition("team_member", { id: "team_admin" })), "PERMISSION_ID_ALREADY_EXISTS"),
+    ).toBe(true);
     expect((await admin.listTeamPermissionDefinitions()).some((d) => d.id === "auditor")).toBe(false);
   });
 
@@ -126,7 +146,11 @@ describe("project permissions", () => {
     expect(isKnownError(await thrown(serverUser.grantPermission("nonexistent")), "PERMISSION_NOT_FOUND")).toBe(true);
     const scope = await thrown(serverUser.grantPermission("team_admin"));
     expect(isKnownError(scope, "WRONG_PERMISSION_SCOPE")).toBe(true);
-    expect((scope as { details?: unknown }).details).toEqual({ permission_id: "team_admin", expected_scope: "project", actual_scope: "team" });
+    expect((scope as { details?: unknown }).details).toEqual({
+      permission_id: "team_admin",
+      expected_scope: "project",
+      actual_scope: "team",
+    });
     expect(isKnownError(await thrown(serverUser.grantPermission("$update_team")), "PERMISSION_NOT_FOUND")).toBe(true);
   });
 });
@@ -144,12 +168,22 @@ describe("team permissions", () => {
     expect(await bob.user.hasPermission(team, "$remove_members")).toBe(false);
     await bob.serverUser.grantPermission(team, "moderator");
     expect(lastAnswer("grantTeamPermission")).toEqual({ status: 201, knownError: null });
-    expect((await bob.user.listPermissions(team)).map((p) => p.id)).toEqual(["$invite_members", "$read_members", "$remove_members", "moderator", "team_member"]);
+    expect((await bob.user.listPermissions(team)).map((p) => p.id)).toEqual([
+      "$invite_members",
+      "$read_members",
+      "$remove_members",
+      "moderator",
+      "team_member",
+    ]);
     expect((await bob.user.listPermissions(team, { recursive: false })).map((p) => p.id)).toEqual(["moderator", "team_member"]);
 
     const notDirect = await thrown(bob.serverUser.revokePermission(team, "$remove_members"));
     expect(isKnownError(notDirect, "TEAM_PERMISSION_NOT_FOUND")).toBe(true);
-    expect((notDirect as { details?: unknown }).details).toEqual({ team_id: team.id, user_id: bob.record.id, permission_id: "$remove_members" });
+    expect((notDirect as { details?: unknown }).details).toEqual({
+      team_id: team.id,
+      user_id: bob.record.id,
+      permission_id: "$remove_members",
+    });
     await bob.serverUser.revokePermission(team, "moderator");
     expect(await bob.user.hasPermission(team, "$remove_members")).toBe(false);
 
@@ -184,7 +218,9 @@ describe("team permissions", () => {
     const team = await ada.user.createTeam({ displayName: "Private" });
     await (await serverApp().getTeam(team.id))!.addUser(bob.record.id);
 
-    const others = await raw(`/team-permissions?team_id=${team.id}&user_id=${ada.record.id}&recursive=true`, { client: bob.tokens.accessToken });
+    const others = await raw(`/team-permissions?team_id=${team.id}&user_id=${ada.record.id}&recursive=true`, {
+      client: bob.tokens.accessToken,
+    });
     expect(others.status).toBe(403);
     expect(others.headers.get("x-stack-known-error")).toBeNull();
 
@@ -212,7 +248,11 @@ describe("the project's default permissions", () => {
     await adminApp().createProjectPermissionDefinition({ id: "read_docs", containedPermissionIds: [] });
     const project = emulator().engine.ctx.store.tables.projects.get(DEMO_KEYS.projectId)!;
     project.config.user_default_permissions = [{ id: "read_docs" }];
-    const client = new StackClientApp({ ...common(), tokenStore: "memory", urls: { emailVerification: "http://localhost:5173/handler/email-verification" } });
+    const client = new StackClientApp({
+      ...common(),
+      tokenStore: "memory",
+      urls: { emailVerification: "http://localhost:5173/handler/email-verification" },
+    });
     const signUp = await client.signUpWithCredential({ email: "new@example.com", password: "correct horse battery", noRedirect: true });
     expect(signUp.status).toBe("ok");
     const created = await serverApp().createUser({ primaryEmail: "made@example.com" });

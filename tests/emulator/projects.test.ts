@@ -49,7 +49,11 @@ describe("owned projects", () => {
       allowLocalhost: true,
       oauthProviders: [{ id: "github", type: "shared" }],
     });
-    expect(emulator().control.requests({ operationId: "createOwnedProject" }).map((r) => r.status)).toEqual([201]);
+    expect(
+      emulator()
+        .control.requests({ operationId: "createOwnedProject" })
+        .map((r) => r.status),
+    ).toEqual([201]);
 
     emulator().control.advanceClock(1000);
     const second = await user.createProject({ displayName: "Beta" });
@@ -64,7 +68,12 @@ describe("owned projects", () => {
     const created = await user.createProject({ displayName: "Acme" });
     const app = created.app;
 
-    await app.getProject().then((p) => p.update({ displayName: "Acme Inc.", config: { signUpEnabled: false, domains: [{ domain: "https://acme.example", handlerPath: "/handler" }] } }));
+    await app.getProject().then((p) =>
+      p.update({
+        displayName: "Acme Inc.",
+        config: { signUpEnabled: false, domains: [{ domain: "https://acme.example", handlerPath: "/handler" }] },
+      }),
+    );
     await emulator().control.createUser({ projectId: created.id, email: "customer@example.com" });
     await emulator().control.createUser({ projectId: created.id, email: "other@example.com" });
 
@@ -99,21 +108,32 @@ describe("owned projects", () => {
     });
     await emulator().control.createUser({ projectId: created.id, email: "customer@example.com" });
     // A new app each time: an app keeps the project it read.
-    const client = () => new StackClientApp({ ...base(created.id), publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
+    const client = () =>
+      new StackClientApp({ ...base(created.id), publishableClientKey: keys.publishableClientKey!, tokenStore: "memory" });
     expect((await client().getProject()).displayName).toBe("Doomed");
 
     await (await created.app.getProject()).delete();
     expect(await user.listOwnedProjects()).toEqual([]);
-    const error = await client().getProject().catch((e: unknown) => e);
+    const error = await client()
+      .getProject()
+      .catch((e: unknown) => e);
     expect(isKnownError(error, "PROJECT_NOT_FOUND")).toBe(true);
-    expect(emulator().control.exportState().tables.users?.filter((u) => (u as { project_id: string }).project_id === created.id)).toEqual([]);
+    expect(
+      emulator()
+        .control.exportState()
+        .tables.users?.filter((u) => (u as { project_id: string }).project_id === created.id),
+    ).toEqual([]);
   });
 
   it("is only for users of the internal project", async () => {
     const { control } = emulator();
     const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
     const tokens = await control.createSession(record.id);
-    const app = new StackClientApp({ ...base(DEMO_KEYS.projectId), publishableClientKey: DEMO_KEYS.publishableClientKey, tokenStore: tokens });
+    const app = new StackClientApp({
+      ...base(DEMO_KEYS.projectId),
+      publishableClientKey: DEMO_KEYS.publishableClientKey,
+      tokenStore: tokens,
+    });
     // The SDK gives other projects' users no project methods at all.
     expect("createProject" in (await app.getUser({ or: "throw" }))).toBe(false);
 
@@ -159,7 +179,11 @@ describe("project key sets", () => {
     expect(created.publishableClientKey).toBeUndefined();
 
     const listed = (await admin.listInternalApiKeys()).find((set) => set.id === created.id);
-    expect(listed).toMatchObject({ description: "backend", publishableClientKey: null, secretServerKey: { lastFour: created.secretServerKey!.slice(-4) } });
+    expect(listed).toMatchObject({
+      description: "backend",
+      publishableClientKey: null,
+      secretServerKey: { lastFour: created.secretServerKey!.slice(-4) },
+    });
 
     const newAdmin = new StackAdminApp({
       ...base(DEMO_KEYS.projectId),
@@ -197,7 +221,9 @@ describe("project key sets", () => {
     expect((await server().getProject()).id).toBe(DEMO_KEYS.projectId);
 
     emulator().control.advanceClock(2 * HOUR);
-    const error = await server().getProject().catch((e: unknown) => e);
+    const error = await server()
+      .getProject()
+      .catch((e: unknown) => e);
     expect(isKnownError(error, "INVALID_SECRET_SERVER_KEY")).toBe(true);
     const expired = (await admin.listInternalApiKeys()).find((set) => set.id === created.id)!;
     expect(expired.whyInvalid()).toBe("expired");

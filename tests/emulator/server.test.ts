@@ -50,7 +50,13 @@ describe("the emulator over HTTP", () => {
   });
 
   it("serves a StackClientApp that uses the platform's own fetch", async () => {
-    const app = new StackClientApp({ ...demoHeadersToOptions(), baseUrl: server.url, tokenStore: "memory", browser: null, noAutomaticPrefetch: true });
+    const app = new StackClientApp({
+      ...demoHeadersToOptions(),
+      baseUrl: server.url,
+      tokenStore: "memory",
+      browser: null,
+      noAutomaticPrefetch: true,
+    });
     expect((await app.getProject()).displayName).toBe("Demo");
     expect(server.emulator.control.requests().map((r) => [r.operationId, r.status])).toEqual([["getCurrentProject", 200]]);
   });
@@ -58,7 +64,11 @@ describe("the emulator over HTTP", () => {
   it("answers a browser's CORS preflight and exposes the protocol headers", async () => {
     const preflight = await fetch(`${server.url}/api/v1/users/me`, {
       method: "OPTIONS",
-      headers: { origin: "http://localhost:5173", "access-control-request-method": "PATCH", "access-control-request-headers": "x-stack-project-id" },
+      headers: {
+        origin: "http://localhost:5173",
+        "access-control-request-method": "PATCH",
+        "access-control-request-headers": "x-stack-project-id",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
@@ -70,7 +80,9 @@ describe("the emulator over HTTP", () => {
   });
 
   it("hands the known-error protocol through unchanged", async () => {
-    const response = await fetch(`${server.url}/api/v1/projects/current`, { headers: { ...demoHeaders, "x-stack-publishable-client-key": "wrong" } });
+    const response = await fetch(`${server.url}/api/v1/projects/current`, {
+      headers: { ...demoHeaders, "x-stack-publishable-client-key": "wrong" },
+    });
     expect(response.status).toBeGreaterThanOrEqual(400);
     const body = (await response.json()) as { code: string };
     expect(response.headers.get("x-stack-known-error")).toBe(body.code);
@@ -99,12 +111,17 @@ describe("the control API over HTTP", () => {
     expect(session.body.accessToken.split(".")).toHaveLength(3);
     expect(typeof session.body.refreshToken).toBe("string");
 
-    expect(await control("POST", "users", { email: "ada@example.com" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("ada@example.com") } });
+    expect(await control("POST", "users", { email: "ada@example.com" })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("ada@example.com") },
+    });
     expect(await control("POST", "users", { projectId: "nope" })).toMatchObject({ status: 400 });
     expect(await control("POST", "sessions", {})).toMatchObject({ status: 400, body: { error: '"userId" is required' } });
     expect(await control("POST", "clock/advance", { ms: -1 })).toMatchObject({ status: 400 });
     expect(await control("POST", "faults", { operationId: "noSuchOperation", fault: { kind: "drop" } })).toMatchObject({ status: 400 });
-    expect(await control("POST", "faults", { operationId: "getCurrentProject", fault: { kind: "known-error", code: "NOT_A_CODE" } })).toMatchObject({ status: 400 });
+    expect(
+      await control("POST", "faults", { operationId: "getCurrentProject", fault: { kind: "known-error", code: "NOT_A_CODE" } }),
+    ).toMatchObject({ status: 400 });
     expect(await control("GET", "no-such-route")).toMatchObject({ status: 404, body: { error: expect.any(String) } });
     const notJson = await fetch(`${server.url}/emulator/v1/users`, { method: "POST", body: "{" });
     expect(notJson.status).toBe(400);
@@ -150,7 +167,14 @@ describe("the control API over HTTP", () => {
 
     const ctx = server.emulator.engine.ctx;
     ctx.mail.send({ projectId: DEMO_KEYS.projectId, to: "Grace@Example.com", subject: "Hello", text: "Hi" });
-    ctx.issueCode({ projectId: DEMO_KEYS.projectId, kind: "password_reset", recipient: "grace@example.com", callbackUrl: "http://localhost:5173/reset", lifetimeMs: 60_000, data: {} });
+    ctx.issueCode({
+      projectId: DEMO_KEYS.projectId,
+      kind: "password_reset",
+      recipient: "grace@example.com",
+      callbackUrl: "http://localhost:5173/reset",
+      lifetimeMs: 60_000,
+      data: {},
+    });
     expect((await control("GET", "emails?to=grace")).body.map((e: { subject: string }) => e.subject)).toEqual(["Hello"]);
     expect((await control("GET", "emails?to=someone-else@example.com")).body).toEqual([]);
     const codes = (await control("GET", "codes?recipient=grace@example.com&kind=password_reset")).body;
@@ -161,10 +185,15 @@ describe("the control API over HTTP", () => {
 });
 
 describe("the mailbox", () => {
-  const send = (to: string, subject: string, text: string) => server.emulator.engine.ctx.mail.send({ projectId: DEMO_KEYS.projectId, to, subject, text });
+  const send = (to: string, subject: string, text: string) =>
+    server.emulator.engine.ctx.mail.send({ projectId: DEMO_KEYS.projectId, to, subject, text });
 
   it("answers Inbucket's v1 API: list, message, latest, source, seen, delete, purge", async () => {
-    const first = send("Bob@Example.com", "Verify your e-mail", "Open http://localhost:5173/handler/email-verification?code=abc to verify.");
+    const first = send(
+      "Bob@Example.com",
+      "Verify your e-mail",
+      "Open http://localhost:5173/handler/email-verification?code=abc to verify.",
+    );
     const second = send("bob@example.com", "Reset your password", "Open http://localhost:5173/handler/password-reset?code=def");
     send("alice@example.com", "Not Bob's", "...");
 
@@ -244,11 +273,16 @@ describe("the data file", () => {
   it("keeps the state across a restart", async () => {
     const dataFile = path.join(dir, "state.json");
     const first = await startEmulatorServer({ port: 0, dataFile, saveDelayMs: 10 });
-    const created = await fetch(`${first.url}/emulator/v1/users`, { method: "POST", body: JSON.stringify({ email: "kept@example.com", password: "kept-password-1" }) });
+    const created = await fetch(`${first.url}/emulator/v1/users`, {
+      method: "POST",
+      body: JSON.stringify({ email: "kept@example.com", password: "kept-password-1" }),
+    });
     const user = (await created.json()) as { id: string };
     const tokens = await first.emulator.control.createSession(user.id);
     // Saved shortly after the change, without waiting for close.
-    await expect.poll(() => existsSync(dataFile) && readFileSync(dataFile, "utf8").includes("kept@example.com"), { timeout: 2000 }).toBe(true);
+    await expect
+      .poll(() => existsSync(dataFile) && readFileSync(dataFile, "utf8").includes("kept@example.com"), { timeout: 2000 })
+      .toBe(true);
     first.emulator.engine.ctx.mail.send({ projectId: DEMO_KEYS.projectId, to: "kept@example.com", subject: "Kept", text: "..." });
     await first.close();
 
@@ -256,10 +290,22 @@ describe("the data file", () => {
     try {
       expect(second.emulator.engine.ctx.store.tables.users.get(user.id)?.project_id).toBe(DEMO_KEYS.projectId);
       expect(second.emulator.control.emails({ to: "kept" }).map((e) => e.subject)).toEqual(["Kept"]);
-      const app = new StackClientApp({ ...demoHeadersToOptions(), baseUrl: second.url, tokenStore: "memory", browser: null, noAutomaticPrefetch: true });
+      const app = new StackClientApp({
+        ...demoHeadersToOptions(),
+        baseUrl: second.url,
+        tokenStore: "memory",
+        browser: null,
+        noAutomaticPrefetch: true,
+      });
       expect((await app.getProject()).displayName).toBe("Demo");
       // The signing key is new after a restart: the old access token is refused, and the kept refresh token renews it.
-      const signedIn = new StackClientApp({ ...demoHeadersToOptions(), baseUrl: second.url, tokenStore: tokens, browser: null, noAutomaticPrefetch: true });
+      const signedIn = new StackClientApp({
+        ...demoHeadersToOptions(),
+        baseUrl: second.url,
+        tokenStore: tokens,
+        browser: null,
+        noAutomaticPrefetch: true,
+      });
       expect((await signedIn.getUser())?.id).toBe(user.id);
     } finally {
       await second.close();
@@ -269,7 +315,10 @@ describe("the data file", () => {
 
 describe("the stackkit-emulator bin", () => {
   it("starts from source, prints its URLs and keys, answers /health, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "0"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
       let said = "";
@@ -298,7 +347,10 @@ describe("the stackkit-emulator bin", () => {
   });
 
   it("says what is wrong with its options", async () => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "nope"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "nope"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let said = "";
     child.stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));

@@ -17,7 +17,12 @@ type Tokens = { accessToken: string | null; refreshToken: string | null };
 const clientApp = (tokenStore: "memory" | Tokens = "memory") => new StackClientApp({ ...common(), tokenStore });
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 const adminApp = () =>
-  new StackAdminApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey });
+  new StackAdminApp({
+    ...common(),
+    tokenStore: null,
+    secretServerKey: DEMO_KEYS.secretServerKey,
+    superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+  });
 
 /** A user of the demo project and a client app signed in as them (a sign-in of its own). */
 async function signedIn(email = "ada@example.com") {
@@ -31,7 +36,11 @@ async function signedIn(email = "ada@example.com") {
 }
 
 /** A request as it goes on the wire, for what the SDK never sends. */
-async function raw(method: string, path: string, o: { headers?: Record<string, string>; json?: unknown; form?: Record<string, string> } = {}) {
+async function raw(
+  method: string,
+  path: string,
+  o: { headers?: Record<string, string>; json?: unknown; form?: Record<string, string> } = {},
+) {
   const e = emulator();
   const headers: Record<string, string> = { ...o.headers };
   let body: string | undefined;
@@ -44,7 +53,12 @@ async function raw(method: string, path: string, o: { headers?: Record<string, s
   }
   const response = await e.fetch(new Request(`${e.apiOrigin}/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body }) }));
   const text = await response.text();
-  return { status: response.status, knownError: response.headers.get("x-stack-known-error"), text, json: () => JSON.parse(text) as Record<string, unknown> };
+  return {
+    status: response.status,
+    knownError: response.headers.get("x-stack-known-error"),
+    text,
+    json: () => JSON.parse(text) as Record<string, unknown>,
+  };
 }
 
 const CLIENT_HEADERS = {
@@ -55,7 +69,13 @@ const CLIENT_HEADERS = {
 
 function tokenGrant(refreshToken: string, overrides: Record<string, string> = {}) {
   return raw("POST", "/auth/oauth/token", {
-    form: { grant_type: "refresh_token", refresh_token: refreshToken, client_id: DEMO_KEYS.projectId, client_secret: DEMO_KEYS.publishableClientKey, ...overrides },
+    form: {
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: DEMO_KEYS.projectId,
+      client_secret: DEMO_KEYS.publishableClientKey,
+      ...overrides,
+    },
   });
 }
 
@@ -85,15 +105,30 @@ describe("access tokens and the token endpoint", () => {
     expect(ok.status).toBe(200);
     expect(ok.json()).toMatchObject({ access_token: expect.stringMatching(/^ey/), token_type: "Bearer", expires_in: 600, scope: "legacy" });
 
-    for (const overrides of [{ client_secret: "pck_not_a_key" }, { client_id: "no-such-project" }, { client_secret: DEMO_KEYS.secretServerKey }]) {
+    for (const overrides of [
+      { client_secret: "pck_not_a_key" },
+      { client_id: "no-such-project" },
+      { client_secret: DEMO_KEYS.secretServerKey },
+    ]) {
       const refused = await tokenGrant(refreshToken ?? "", overrides);
-      expect([refused.status, refused.knownError, refused.json()["details"]]).toEqual([400, "INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null }]);
+      expect([refused.status, refused.knownError, refused.json()["details"]]).toEqual([
+        400,
+        "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
+        { client_id: null },
+      ]);
     }
     const unknown = await tokenGrant("not-a-refresh-token");
     expect([unknown.status, unknown.knownError]).toEqual([401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"]);
 
     const code = await raw("POST", "/auth/oauth/token", {
-      form: { grant_type: "authorization_code", code: "x".repeat(40), redirect_uri: "http://localhost:3000/handler/oauth-callback", code_verifier: "v".repeat(43), client_id: DEMO_KEYS.projectId, client_secret: DEMO_KEYS.publishableClientKey },
+      form: {
+        grant_type: "authorization_code",
+        code: "x".repeat(40),
+        redirect_uri: "http://localhost:3000/handler/oauth-callback",
+        code_verifier: "v".repeat(43),
+        client_id: DEMO_KEYS.projectId,
+        client_secret: DEMO_KEYS.publishableClientKey,
+      },
     });
     expect([code.status, code.knownError]).toEqual([400, "INVALID_AUTHORIZATION_CODE"]);
   });
@@ -101,7 +136,9 @@ describe("access tokens and the token endpoint", () => {
   it("refreshes with x-stack-refresh-token on POST /auth/sessions/current/refresh", async () => {
     const { app } = await signedIn();
     const { refreshToken } = await app.getAuthJson();
-    const ok = await raw("POST", "/auth/sessions/current/refresh", { headers: { ...CLIENT_HEADERS, "x-stack-refresh-token": refreshToken ?? "" } });
+    const ok = await raw("POST", "/auth/sessions/current/refresh", {
+      headers: { ...CLIENT_HEADERS, "x-stack-refresh-token": refreshToken ?? "" },
+    });
     expect(ok.status).toBe(200);
     expect(Object.keys(ok.json())).toEqual(["access_token"]);
     const bad = await raw("POST", "/auth/sessions/current/refresh", { headers: { ...CLIENT_HEADERS, "x-stack-refresh-token": "nope" } });
@@ -121,10 +158,15 @@ describe("signing out", () => {
 
     const revived = clientApp({ accessToken: null, refreshToken: tokens.refreshToken });
     expect(await revived.getUser()).toBeNull();
-    expect(emulator().control.requests({ operationId: "exchangeOAuthToken" }).at(-1)?.knownError).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    expect(emulator().control.requests({ operationId: "exchangeOAuthToken" }).at(-1)?.knownError).toBe(
+      "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+    );
 
     // The access token outlives its session until `exp`, but there is nothing left to end.
-    const again = await raw("DELETE", "/auth/sessions/current", { headers: { ...CLIENT_HEADERS, "x-stack-access-token": tokens.accessToken ?? "" }, json: {} });
+    const again = await raw("DELETE", "/auth/sessions/current", {
+      headers: { ...CLIENT_HEADERS, "x-stack-access-token": tokens.accessToken ?? "" },
+      json: {},
+    });
     expect([again.status, again.knownError]).toEqual([401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"]);
   });
 
@@ -176,14 +218,18 @@ describe("a user's sessions", () => {
     const [graceSession] = await grace.user.getActiveSessions();
 
     const list = ada.app.api.GET("/auth/sessions", { params: { query: { user_id: grace.user.id } } });
-    await expect(list).rejects.toSatisfy((e) => e instanceof HttpError && e.status === 403 && e.body === "Client can only list sessions for their own user.");
+    await expect(list).rejects.toSatisfy(
+      (e) => e instanceof HttpError && e.status === 403 && e.body === "Client can only list sessions for their own user.",
+    );
     const revoke = ada.user.revokeSession(graceSession!.id);
     await expect(revoke).rejects.toSatisfy((e) => e instanceof HttpError && e.status === 404 && e.body === "Session not found.");
     const unknown = ada.user.revokeSession("00000000-0000-4000-8000-000000000000");
     await expect(unknown).rejects.toSatisfy((e) => e instanceof HttpError && e.status === 404);
     expect(await grace.user.getActiveSessions()).toHaveLength(1);
 
-    const noUserId = await raw("GET", "/auth/sessions", { headers: { ...CLIENT_HEADERS, "x-stack-access-token": (await ada.app.getAuthJson()).accessToken ?? "" } });
+    const noUserId = await raw("GET", "/auth/sessions", {
+      headers: { ...CLIENT_HEADERS, "x-stack-access-token": (await ada.app.getAuthJson()).accessToken ?? "" },
+    });
     expect([noUserId.status, noUserId.knownError]).toEqual([400, "SCHEMA_ERROR"]);
     const nobody = await raw("GET", "/auth/sessions?user_id=me", { headers: CLIENT_HEADERS });
     expect([nobody.status, nobody.knownError]).toEqual([400, "CANNOT_GET_OWN_USER_WITHOUT_USER"]);
@@ -229,8 +275,14 @@ describe("sessions made by server code", () => {
 describe("feature support", () => {
   it("answers the service's plain-text message", async () => {
     const answer = await raw("POST", "/check-feature-support", { headers: CLIENT_HEADERS, json: { name: "rsc-handler-signIn" } });
-    expect([answer.status, answer.text]).toEqual([200, "This feature is not yet supported. Please reach out to Stack support for more information."]);
-    const named = await raw("POST", "/check-feature-support", { headers: CLIENT_HEADERS, json: { name: "x", feature_name: "Passkeys on TV" } });
+    expect([answer.status, answer.text]).toEqual([
+      200,
+      "This feature is not yet supported. Please reach out to Stack support for more information.",
+    ]);
+    const named = await raw("POST", "/check-feature-support", {
+      headers: CLIENT_HEADERS,
+      json: { name: "x", feature_name: "Passkeys on TV" },
+    });
     expect(named.text).toBe("Passkeys on TV is not yet supported. Please reach out to Stack support for more information.");
   });
 });

@@ -9,7 +9,11 @@ describe("the emulator in-process", () => {
   it("answers a client app's getProject with the demo project", async () => {
     const project = await demoApps(emulator()).client().getProject();
     expect(project.displayName).toBe("Demo");
-    expect(emulator().control.requests().map((r) => [r.operationId, r.status])).toEqual([["getCurrentProject", 200]]);
+    expect(
+      emulator()
+        .control.requests()
+        .map((r) => [r.operationId, r.status]),
+    ).toEqual([["getCurrentProject", 200]]);
   });
 
   it("answers GET /health as the service does", async () => {
@@ -23,7 +27,10 @@ describe("the document check of every exchange", () => {
     const { checkedEmulator } = await import("../helpers/emulator.js");
     const checked = await checkedEmulator();
     checked.control.injectFault("getCurrentProject", { kind: "status", status: 200, body: "not the project" });
-    await demoApps(checked).client().getProject().catch(() => undefined);
+    await demoApps(checked)
+      .client()
+      .getProject()
+      .catch(() => undefined);
     expect(checked.violations.length).toBeGreaterThan(0);
     expect(checked.violations[0]).toMatch(/^GET \/api\/v1\/projects\/current 200: /);
   });

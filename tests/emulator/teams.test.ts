@@ -144,7 +144,10 @@ describe("memberships and member profiles", () => {
     expect((await bob.user.listPermissions(team)).map((p) => p.id)).toEqual(["$invite_members", "$read_members", "team_member"]);
     expect(isKnownError(await thrown(team.addUser(bob.record.id)), "TEAM_MEMBERSHIP_ALREADY_EXISTS")).toBe(true);
     expect((await team.listUsers()).map((u) => [u.id, u.primaryEmail]).sort()).toEqual(
-      [[ada.record.id, "ada@example.com"], [bob.record.id, "bob@example.com"]].sort(),
+      [
+        [ada.record.id, "ada@example.com"],
+        [bob.record.id, "bob@example.com"],
+      ].sort(),
     );
 
     await team.removeUser(bob.record.id);
@@ -229,7 +232,9 @@ describe("invitations", () => {
     await (await server.getTeam(team.id))!.addUser(bob.record.id);
     await (await server.getUser(bob.record.id))!.revokePermission(team, "team_member");
     const bobsView = (await bob.user.getTeam(team.id))!;
-    expect(isKnownError(await thrown(bobsView.inviteUser({ email: "erin@example.com", callbackUrl: CALLBACK })), "TEAM_PERMISSION_REQUIRED")).toBe(true);
+    expect(
+      isKnownError(await thrown(bobsView.inviteUser({ email: "erin@example.com", callbackUrl: CALLBACK })), "TEAM_PERMISSION_REQUIRED"),
+    ).toBe(true);
     expect(emulator().control.emails({ to: "erin@example.com" })).toEqual([]);
   });
 
@@ -296,5 +301,7 @@ function raw(method: string, path: string, as: { client?: string; server?: boole
   else Object.assign(headers, { "x-stack-access-type": "client", "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey });
   if (as.client) headers["x-stack-access-token"] = as.client;
   if (as.body !== undefined) headers["content-type"] = "application/json";
-  return e.fetch(new Request(`${e.apiOrigin}/api/v1${path}`, { method, headers, ...(as.body === undefined ? {} : { body: JSON.stringify(as.body) }) }));
+  return e.fetch(
+    new Request(`${e.apiOrigin}/api/v1${path}`, { method, headers, ...(as.body === undefined ? {} : { body: JSON.stringify(as.body) }) }),
+  );
 }

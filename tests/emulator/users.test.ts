@@ -54,7 +54,13 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 describe("the signed-in user", () => {
   it("reads itself in the client view, and in the server view from a server app", async () => {
     const { user, tokens, record } = await signedIn("ada@example.com", "Ada");
-    expect(user).toMatchObject({ id: record.id, displayName: "Ada", primaryEmail: "ada@example.com", primaryEmailVerified: true, hasPassword: true });
+    expect(user).toMatchObject({
+      id: record.id,
+      displayName: "Ada",
+      primaryEmail: "ada@example.com",
+      primaryEmailVerified: true,
+      hasPassword: true,
+    });
     const client = await raw("GET", "/users/me", { token: tokens.accessToken });
     expect(client.json).not.toHaveProperty("server_metadata");
     const serverUser = await serverApp().getUser({ tokenStore: tokens, or: "throw" });
@@ -82,9 +88,14 @@ describe("the signed-in user", () => {
 
   it("may not write server fields, and uploads a picture only as a data URL", async () => {
     const { user, tokens, app } = await signedIn("linus@example.com");
-    const answer = await raw("PATCH", "/users/me", { token: tokens.accessToken, body: { display_name: "L", server_metadata: { admin: true } } });
+    const answer = await raw("PATCH", "/users/me", {
+      token: tokens.accessToken,
+      body: { display_name: "L", server_metadata: { admin: true } },
+    });
     expect(answer.knownError).toBe("SCHEMA_ERROR");
-    expect(answer.json.error).toBe("Request validation failed on PATCH /api/v1/users/me:\n  - body contains unknown properties: server_metadata");
+    expect(answer.json.error).toBe(
+      "Request validation failed on PATCH /api/v1/users/me:\n  - body contains unknown properties: server_metadata",
+    );
     const error = await rejection(user.update({ profileImageUrl: "https://example.com/me.png" }));
     expect(error).toBeInstanceOf(HttpError);
     expect([(error as HttpError).status, (error as HttpError).body]).toEqual([400, "Invalid profile image URL"]);
@@ -97,11 +108,26 @@ describe("the signed-in user", () => {
   it("selects only a team it is a member of, and none once it has left", async () => {
     const { user, app, record } = await signedIn("barbara@example.com");
     const now = emulator().control.now();
-    const team = { id: crypto.randomUUID(), project_id: DEMO_KEYS.projectId, display_name: "Team", profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null, created_at_millis: now };
+    const team = {
+      id: crypto.randomUUID(),
+      project_id: DEMO_KEYS.projectId,
+      display_name: "Team",
+      profile_image_url: null,
+      client_metadata: null,
+      client_read_only_metadata: null,
+      server_metadata: null,
+      created_at_millis: now,
+    };
     const other = { ...team, id: crypto.randomUUID(), display_name: "Other" };
     store().put("teams", team);
     store().put("teams", other);
-    store().put("memberships", { project_id: DEMO_KEYS.projectId, team_id: team.id, user_id: record.id, display_name: null, profile_image_url: null });
+    store().put("memberships", {
+      project_id: DEMO_KEYS.projectId,
+      team_id: team.id,
+      user_id: record.id,
+      display_name: null,
+      profile_image_url: null,
+    });
     const error = await rejection(user.setSelectedTeam(other.id));
     expect(isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")).toBe(true);
     await user.setSelectedTeam(team.id);
@@ -139,9 +165,27 @@ describe("the signed-in user", () => {
 
 describe("server code's users", () => {
   it("creates a user (201) with the fields given and null metadata otherwise", async () => {
-    const user = await serverApp().createUser({ primaryEmail: "new@example.com", primaryEmailAuthEnabled: true, password: PASSWORD, displayName: "New", serverMetadata: { plan: "pro" } });
-    expect(emulator().control.requests({ operationId: "createUser" }).map((r) => r.status)).toEqual([201]);
-    expect(user).toMatchObject({ primaryEmail: "new@example.com", primaryEmailVerified: false, displayName: "New", hasPassword: true, serverMetadata: { plan: "pro" }, clientMetadata: null, isAnonymous: false });
+    const user = await serverApp().createUser({
+      primaryEmail: "new@example.com",
+      primaryEmailAuthEnabled: true,
+      password: PASSWORD,
+      displayName: "New",
+      serverMetadata: { plan: "pro" },
+    });
+    expect(
+      emulator()
+        .control.requests({ operationId: "createUser" })
+        .map((r) => r.status),
+    ).toEqual([201]);
+    expect(user).toMatchObject({
+      primaryEmail: "new@example.com",
+      primaryEmailVerified: false,
+      displayName: "New",
+      hasPassword: true,
+      serverMetadata: { plan: "pro" },
+      clientMetadata: null,
+      isAnonymous: false,
+    });
     expect(store().authChannelByEmail(DEMO_KEYS.projectId, "NEW@example.com")?.user_id).toBe(user.id);
   });
 
@@ -161,9 +205,14 @@ describe("server code's users", () => {
   });
 
   it("refuses a short password and e-mail sign-in without an e-mail", async () => {
-    expect(isKnownError(await rejection(serverApp().createUser({ primaryEmail: "p@example.com", password: "short" })), "PASSWORD_TOO_SHORT")).toBe(true);
+    expect(
+      isKnownError(await rejection(serverApp().createUser({ primaryEmail: "p@example.com", password: "short" })), "PASSWORD_TOO_SHORT"),
+    ).toBe(true);
     const error = await rejection(serverApp().createUser({ primaryEmailAuthEnabled: true }));
-    expect([(error as HttpError).status, (error as HttpError).body]).toEqual([400, "primary_email_auth_enabled cannot be true without primary_email"]);
+    expect([(error as HttpError).status, (error as HttpError).body]).toEqual([
+      400,
+      "primary_email_auth_enabled cannot be true without primary_email",
+    ]);
     expect(store().tables.users.size).toBe(0);
   });
 
@@ -200,12 +249,22 @@ describe("server code's users", () => {
     expect((await app.listUsers({ query: "count" })).map((u) => u.id)).toEqual([ada.id]);
     expect((await app.listUsers({ query: alan.id })).map((u) => u.id)).toEqual([alan.id]);
     const teamId = crypto.randomUUID();
-    store().put("memberships", { project_id: DEMO_KEYS.projectId, team_id: teamId, user_id: alan.id, display_name: null, profile_image_url: null });
+    store().put("memberships", {
+      project_id: DEMO_KEYS.projectId,
+      team_id: teamId,
+      user_id: alan.id,
+      display_name: null,
+      profile_image_url: null,
+    });
     expect((await app.listUsers({ teamId })).map((u) => u.id)).toEqual([alan.id]);
   });
 
   it("reads a user by id, or null for an unknown one", async () => {
-    const record = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "read@example.com", serverMetadata: { a: 1 } });
+    const record = await emulator().control.createUser({
+      projectId: DEMO_KEYS.projectId,
+      email: "read@example.com",
+      serverMetadata: { a: 1 },
+    });
     const user = await serverApp().getUser(record.id);
     expect(user).toMatchObject({ id: record.id, primaryEmail: "read@example.com", serverMetadata: { a: 1 } });
     expect(await serverApp().getUser(crypto.randomUUID())).toBeNull();
@@ -213,14 +272,28 @@ describe("server code's users", () => {
 
   it("updates server fields, and the primary e-mail in place (the old address is free again)", async () => {
     // With a password, so that the user signs in with the e-mail (auth_with_email).
-    const record = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "old@example.com", password: "correct horse battery" });
+    const record = await emulator().control.createUser({
+      projectId: DEMO_KEYS.projectId,
+      email: "old@example.com",
+      password: "correct horse battery",
+    });
     const app = serverApp();
     const user = (await app.getUser(record.id))!;
     const channelId = store().channelsOf(record.id)[0]!.id;
     await user.update({ serverMetadata: { tier: 2 }, clientReadOnlyMetadata: { role: "x" }, primaryEmail: "new@example.com" });
     const updated = (await app.getUser(record.id))!;
-    expect(updated).toMatchObject({ serverMetadata: { tier: 2 }, clientReadOnlyMetadata: { role: "x" }, primaryEmail: "new@example.com", primaryEmailVerified: true, emailAuthEnabled: true });
-    expect(store().channelsOf(record.id).map((c) => [c.id, c.value])).toEqual([[channelId, "new@example.com"]]);
+    expect(updated).toMatchObject({
+      serverMetadata: { tier: 2 },
+      clientReadOnlyMetadata: { role: "x" },
+      primaryEmail: "new@example.com",
+      primaryEmailVerified: true,
+      emailAuthEnabled: true,
+    });
+    expect(
+      store()
+        .channelsOf(record.id)
+        .map((c) => [c.id, c.value]),
+    ).toEqual([[channelId, "new@example.com"]]);
     expect(store().authChannelByEmail(DEMO_KEYS.projectId, "old@example.com")).toBeUndefined();
     await app.createUser({ primaryEmail: "old@example.com", primaryEmailAuthEnabled: true });
     expect(isKnownError(await rejection(updated.setPrimaryEmail("old@example.com")), "USER_EMAIL_ALREADY_EXISTS")).toBe(true);
@@ -249,13 +322,30 @@ describe("server code's users", () => {
   it("deletes a user with their sessions, channels, memberships, permissions and API keys", async () => {
     const { record } = await signedIn("gone@example.com");
     const teamId = crypto.randomUUID();
-    store().put("memberships", { project_id: DEMO_KEYS.projectId, team_id: teamId, user_id: record.id, display_name: null, profile_image_url: null });
-    store().put("grants", { project_id: DEMO_KEYS.projectId, scope: "team", team_id: teamId, user_id: record.id, permission_id: "team_member" });
+    store().put("memberships", {
+      project_id: DEMO_KEYS.projectId,
+      team_id: teamId,
+      user_id: record.id,
+      display_name: null,
+      profile_image_url: null,
+    });
+    store().put("grants", {
+      project_id: DEMO_KEYS.projectId,
+      scope: "team",
+      team_id: teamId,
+      user_id: record.id,
+      permission_id: "team_member",
+    });
     const user = (await serverApp().getUser(record.id))!;
     await user.delete();
     expect(await serverApp().getUser(record.id)).toBeNull();
     const tables = store().tables;
-    const theirs = [...tables.sessions.values(), ...tables.contactChannels.values(), ...tables.memberships.values(), ...tables.grants.values()].filter((r) => r.user_id === record.id);
+    const theirs = [
+      ...tables.sessions.values(),
+      ...tables.contactChannels.values(),
+      ...tables.memberships.values(),
+      ...tables.grants.values(),
+    ].filter((r) => r.user_id === record.id);
     expect(theirs).toEqual([]);
     const again = await raw("DELETE", `/users/${record.id}`, { access: "server" });
     expect([again.status, again.knownError]).toEqual([404, "USER_NOT_FOUND"]);

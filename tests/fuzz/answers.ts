@@ -35,7 +35,9 @@ const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
 function loadRecordings(): { readonly op: OperationId; readonly access: string; readonly answer: BaseAnswer }[] {
   const dir = new URL("../fixtures/exchanges/", import.meta.url);
   const out: { op: OperationId; access: string; answer: BaseAnswer }[] = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith(".json"))
+    .sort()) {
     const recordings = JSON.parse(readFileSync(new URL(file, dir), "utf8")) as Recording[];
     recordings.forEach((recording, index) => {
       const { request, response } = recording;
@@ -62,13 +64,16 @@ function loadExamples(): Map<OperationId, BaseAnswer[]> {
         const response = resolve(raw);
         const media: MediaType | undefined = response.content?.["application/json"];
         const answers: BaseAnswer[] = [];
-        if (media?.example !== undefined) answers.push({ status: Number(status), body: media.example, source: `openapi ${method.toUpperCase()} ${path} example` });
+        if (media?.example !== undefined)
+          answers.push({ status: Number(status), body: media.example, source: `openapi ${method.toUpperCase()} ${path} example` });
         for (const [name, example] of Object.entries(media?.examples ?? {})) {
           const value = resolve<Example>(example).value;
-          if (value !== undefined) answers.push({ status: Number(status), body: value, source: `openapi ${method.toUpperCase()} ${path} examples.${name}` });
+          if (value !== undefined)
+            answers.push({ status: Number(status), body: value, source: `openapi ${method.toUpperCase()} ${path} examples.${name}` });
         }
         // An answer without content (a 200 with no body) is an answer too.
-        if (media === undefined && response.content === undefined) answers.push({ status: Number(status), body: undefined, source: `openapi ${method.toUpperCase()} ${path} (no body)` });
+        if (media === undefined && response.content === undefined)
+          answers.push({ status: Number(status), body: undefined, source: `openapi ${method.toUpperCase()} ${path} (no body)` });
         if (answers.length > 0) out.set(id, [...(out.get(id) ?? []), ...answers]);
       }
     }
@@ -100,7 +105,9 @@ function synthesized(op: OperationId, access: AccessType): BaseAnswer[] {
     if (!list || !user) return [];
     // ServerTeamMemberProfile = TeamMemberProfile + { user: ServerUser }.
     const items = list.items.map((item) => ({ ...item, user: { ...user, id: item["user_id"] } }));
-    return [{ status: 200, body: { ...list, items }, source: "openapi examples TeamMemberProfileList + ServerUser (ServerTeamMemberProfile)" }];
+    return [
+      { status: 200, body: { ...list, items }, source: "openapi examples TeamMemberProfileList + ServerUser (ServerTeamMemberProfile)" },
+    ];
   }
   return [];
 }

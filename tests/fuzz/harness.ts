@@ -71,7 +71,8 @@ export class VirtualClock {
 
 const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown } | { readonly hang: string };
+export type Settled =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown } | { readonly hang: string };
 
 /** Limits of one case: timers fired, and turns of the event loop with nothing to fire. */
 const MAX_TIMERS = 200;
@@ -103,7 +104,8 @@ export async function drive(promise: Promise<unknown>, clock: VirtualClock): Pro
     }
     if (clock.pending > 0) {
       if (idle < TURNS_BEFORE_TIMER) continue;
-      if (clock.fired >= MAX_TIMERS) return { hang: `still pending after ${MAX_TIMERS} timers (virtual time +${clock.now - START_MILLIS} ms)` };
+      if (clock.fired >= MAX_TIMERS)
+        return { hang: `still pending after ${MAX_TIMERS} timers (virtual time +${clock.now - START_MILLIS} ms)` };
       clock.fireNext();
       idle = 0;
     } else if (idle > IDLE_TURNS) {
@@ -139,13 +141,23 @@ const URLS = {
 
 function tokensOf(state: TokenState): StoredTokens {
   if (state === "none") return { refreshToken: null, accessToken: null };
-  const accessToken = state === "expired" ? jwt({ exp: Math.floor(START_MILLIS / 1000) - 60, sub: "3241a285-8329-4d69-8f3d-316e08cf140c" }) : freshAccessToken();
+  const accessToken =
+    state === "expired"
+      ? jwt({ exp: Math.floor(START_MILLIS / 1000) - 60, sub: "3241a285-8329-4d69-8f3d-316e08cf140c" })
+      : freshAccessToken();
   return { refreshToken: "rt-fuzz-stored", accessToken };
 }
 
 /** Only the app a case uses is built (an admin app costs three runtime clients). */
 function buildApp(kind: AppKind, env: Partial<Environment>, tokens: TokenState): StackClientApp {
-  const common = { tokenStore: createMemoryTokenStore(tokensOf(tokens)), environment: env, browser: null, redirectMethod: "none" as const, urls: URLS, noAutomaticPrefetch: true };
+  const common = {
+    tokenStore: createMemoryTokenStore(tokensOf(tokens)),
+    environment: env,
+    browser: null,
+    redirectMethod: "none" as const,
+    urls: URLS,
+    noAutomaticPrefetch: true,
+  };
   switch (kind) {
     case "client":
       return new StackClientApp({ projectId: "proj-fuzz", publishableClientKey: "pck-fuzz", ...common });
@@ -154,7 +166,13 @@ function buildApp(kind: AppKind, env: Partial<Environment>, tokens: TokenState):
     case "server":
       return new StackServerApp({ projectId: "proj-fuzz", publishableClientKey: "pck-fuzz", secretServerKey: "ssk-fuzz", ...common });
     case "admin":
-      return new StackAdminApp({ projectId: ADMIN_PROJECT_ID, publishableClientKey: "pck-fuzz", secretServerKey: "ssk-fuzz", superSecretAdminKey: "sak-fuzz", ...common });
+      return new StackAdminApp({
+        projectId: ADMIN_PROJECT_ID,
+        publishableClientKey: "pck-fuzz",
+        secretServerKey: "ssk-fuzz",
+        superSecretAdminKey: "sak-fuzz",
+        ...common,
+      });
   }
 }
 
@@ -237,7 +255,12 @@ function respond(answer: ServedAnswer): Response {
  * operation; `valid` answers every other request; `targetAnswer` is the valid
  * answer the baseline serves for the target.
  */
-export async function runCase(method: MethodCase, valid: ValidAnswers, targetAnswer: BaseAnswer, mutation: Mutation | null): Promise<CaseOutcome> {
+export async function runCase(
+  method: MethodCase,
+  valid: ValidAnswers,
+  targetAnswer: BaseAnswer,
+  mutation: Mutation | null,
+): Promise<CaseOutcome> {
   const clock = new VirtualClock();
   let served = 0;
   const followed: string[] = [];
@@ -256,7 +279,11 @@ export async function runCase(method: MethodCase, valid: ValidAnswers, targetAns
     if (op === method.target) {
       const attempt = served++;
       if (mutation) return respond(mutation.answer(attempt));
-      return respond({ status: targetAnswer.status, headers: targetAnswer.body === undefined ? {} : { "content-type": "application/json" }, body: targetAnswer.body === undefined ? null : toJsonText(targetAnswer.body) });
+      return respond({
+        status: targetAnswer.status,
+        headers: targetAnswer.body === undefined ? {} : { "content-type": "application/json" },
+        body: targetAnswer.body === undefined ? null : toJsonText(targetAnswer.body),
+      });
     }
     if (op === undefined) {
       // A path the API does not have (an id from a broken answer put into a URL): the service's 404.
@@ -269,7 +296,11 @@ export async function runCase(method: MethodCase, valid: ValidAnswers, targetAns
       unanswered.push(`${name} (${access})`);
       return new Response("no valid answer for this operation in the fuzz test", { status: 599 });
     }
-    return respond({ status: answer.status, headers: answer.body === undefined ? {} : { "content-type": "application/json" }, body: answer.body === undefined ? null : toJsonText(answer.body) });
+    return respond({
+      status: answer.status,
+      headers: answer.body === undefined ? {} : { "content-type": "application/json" },
+      body: answer.body === undefined ? null : toJsonText(answer.body),
+    });
   };
   const env: Partial<Environment> = {
     ...clock.env,
@@ -292,7 +323,15 @@ export async function runCase(method: MethodCase, valid: ValidAnswers, targetAns
     method.shape(settled.value, "result", problems);
     if (!method.opaque) walk(settled.value, "result", problems);
   }
-  return { settled, targetServed: served, problems: firstProblems(problems), followedRedirects: followed, unanswered, unknownRoutes, operations };
+  return {
+    settled,
+    targetServed: served,
+    problems: firstProblems(problems),
+    followedRedirects: followed,
+    unanswered,
+    unknownRoutes,
+    operations,
+  };
 }
 
 /**

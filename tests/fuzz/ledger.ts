@@ -65,7 +65,16 @@ export class Ledger {
     return this.classes.size;
   }
 
-  add(category: Category, what: string, frame: string, index: number, method: MethodCase, mutation: Mutation | null, detail: string, field?: string) {
+  add(
+    category: Category,
+    what: string,
+    frame: string,
+    index: number,
+    method: MethodCase,
+    mutation: Mutation | null,
+    detail: string,
+    field?: string,
+  ) {
     const key = `${category}|${normalize(what)}|${frame}`;
     let entry = this.classes.get(key);
     if (!entry) {
@@ -90,7 +99,8 @@ export class Ledger {
   /** Files the outcome of case `index` under its class, if it failed. */
   judge(index: number, method: MethodCase, mutation: Mutation | null, outcome: CaseOutcome): void {
     const { settled } = outcome;
-    for (const missing of outcome.unanswered) this.add("harness", `no valid answer for ${missing}`, "tests/fuzz/answers.ts", index, method, mutation, missing);
+    for (const missing of outcome.unanswered)
+      this.add("harness", `no valid answer for ${missing}`, "tests/fuzz/answers.ts", index, method, mutation, missing);
     if ("hang" in settled) {
       this.add("hang", `${method.name} never settled`, "-", index, method, mutation, settled.hang);
       return;
@@ -100,9 +110,12 @@ export class Ledger {
       const message = messageOf(error);
       if (error instanceof SetupError) this.add("harness", message, firstFrame(error), index, method, mutation, message);
       // The fake answers at once: an attempt that timed out means the driver fired a timer too early.
-      else if (isStackError(error, "RequestTimeoutError")) this.add("harness", `spurious ${message}`, firstFrame(error), index, method, mutation, message);
-      else if (!isTypedError(error)) this.add("untyped error", `${errorClass(error)}: ${message}`, firstFrame(error), index, method, mutation, message);
-      else if (mutation?.mustSucceed) this.add("valid answer rejected", `${errorClass(error)}: ${message}`, firstFrame(error), index, method, mutation, message);
+      else if (isStackError(error, "RequestTimeoutError"))
+        this.add("harness", `spurious ${message}`, firstFrame(error), index, method, mutation, message);
+      else if (!isTypedError(error))
+        this.add("untyped error", `${errorClass(error)}: ${message}`, firstFrame(error), index, method, mutation, message);
+      else if (mutation?.mustSucceed)
+        this.add("valid answer rejected", `${errorClass(error)}: ${message}`, firstFrame(error), index, method, mutation, message);
       return;
     }
     for (const problem of outcome.problems) {
@@ -111,7 +124,16 @@ export class Ledger {
       const cut = Math.max(path.lastIndexOf("."), path.lastIndexOf("["));
       const object = normalize(cut > 0 ? path.slice(0, cut) : path);
       const field = `${path.slice(cut)} ${problem.slice(path.length + 1).replace(/, is .*$/, "")}`.replace(/^\./, "");
-      this.add("bad value", `${method.target}: ${object} handed back with a field of the wrong type`, `result of ${method.name}`, index, method, mutation, problem, normalize(field));
+      this.add(
+        "bad value",
+        `${method.target}: ${object} handed back with a field of the wrong type`,
+        `result of ${method.name}`,
+        index,
+        method,
+        mutation,
+        problem,
+        normalize(field),
+      );
     }
   }
 
@@ -132,7 +154,10 @@ export class Ledger {
     const error = settled.error;
     if (BODY_KINDS.has(mutation.kind) && isTypedError(error)) {
       const key = `${errorClass(error)} ← ${firstFrame(error)}`;
-      const entry = this.bodyErrors.get(key) ?? { count: 0, example: `${method.name} ← ${mutation.label}: ${messageOf(error).slice(0, 160)}` };
+      const entry = this.bodyErrors.get(key) ?? {
+        count: 0,
+        example: `${method.name} ← ${mutation.label}: ${messageOf(error).slice(0, 160)}`,
+      };
       entry.count++;
       this.bodyErrors.set(key, entry);
     }
@@ -140,13 +165,37 @@ export class Ledger {
     const { operationId, path } = error as unknown as { operationId: unknown; path: unknown };
     const message = messageOf(error);
     if (operationId !== method.target) {
-      this.add("bad value", `ResponseFormatError names operation ${String(operationId)}, not the one answered`, firstFrame(error), index, method, mutation, message);
+      this.add(
+        "bad value",
+        `ResponseFormatError names operation ${String(operationId)}, not the one answered`,
+        firstFrame(error),
+        index,
+        method,
+        mutation,
+        message,
+      );
     }
     if (typeof path !== "string" || !path.startsWith("$")) {
-      this.add("bad value", "ResponseFormatError without a JSON path ($...)", firstFrame(error), index, method, mutation, `path: ${String(path)}; ${message}`);
+      this.add(
+        "bad value",
+        "ResponseFormatError without a JSON path ($...)",
+        firstFrame(error),
+        index,
+        method,
+        mutation,
+        `path: ${String(path)}; ${message}`,
+      );
     } else if (!message.includes(String(operationId)) || (path !== "$" && !message.includes(path))) {
       // "$" is the body itself (not JSON, not an object): there is no field to name.
-      this.add("bad value", "ResponseFormatError message does not name its operation and path", firstFrame(error), index, method, mutation, message);
+      this.add(
+        "bad value",
+        "ResponseFormatError message does not name its operation and path",
+        firstFrame(error),
+        index,
+        method,
+        mutation,
+        message,
+      );
     }
     if (mutation.path !== undefined && mutation.kind !== "combined" && typeof path === "string") {
       this.paths.all++;
@@ -166,7 +215,8 @@ export class Ledger {
     }
     if (this.unknownRoutes.size > 0) {
       lines.push("requests to paths the API does not have (an id from a broken answer put into a URL; answered 404):");
-      for (const [key, { count, example }] of this.unknownRoutes) lines.push(`  ${String(count).padStart(6)}  ${key}`, `          e.g. ${example}`);
+      for (const [key, { count, example }] of this.unknownRoutes)
+        lines.push(`  ${String(count).padStart(6)}  ${key}`, `          e.g. ${example}`);
     }
     return lines.join("\n");
   }
@@ -174,7 +224,15 @@ export class Ledger {
   tally(kind: MutationKind, outcome: CaseOutcome): void {
     const { settled } = outcome;
     const label =
-      "hang" in settled ? "hang" : settled.ok ? "ok" : !isTypedError(settled.error) ? "untyped" : settled.error instanceof KnownError ? "KnownError" : errorClass(settled.error);
+      "hang" in settled
+        ? "hang"
+        : settled.ok
+          ? "ok"
+          : !isTypedError(settled.error)
+            ? "untyped"
+            : settled.error instanceof KnownError
+              ? "KnownError"
+              : errorClass(settled.error);
     const row = this.byKind.get(kind) ?? new Map<string, number>();
     row.set(label, (row.get(label) ?? 0) + 1);
     this.byKind.set(kind, row);
@@ -192,7 +250,9 @@ export class Ledger {
   summary(limit = 30): string {
     const classes = [...this.classes.values()].sort((a, b) => b.count - a.count);
     const total = classes.reduce((sum, c) => sum + c.count, 0);
-    const lines = [`${total} failures in ${classes.length} distinct classes (seed ${this.seed}); the ${Math.min(limit, classes.length)} largest:`];
+    const lines = [
+      `${total} failures in ${classes.length} distinct classes (seed ${this.seed}); the ${Math.min(limit, classes.length)} largest:`,
+    ];
     classes.slice(0, limit).forEach((c, i) => {
       // "where", not "at": vitest would read an "at" line of the message as a stack frame.
       lines.push("", `#${i + 1} ${c.category}: ${c.what}  ×${c.count}`, `   where: ${c.frame}`);

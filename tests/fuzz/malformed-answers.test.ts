@@ -42,12 +42,14 @@ function accessOf(method: MethodCase): AccessType {
 
 // UNHANDLED REJECTIONS, FILED UNDER THE CASE THAT CAUSED THEM
 
-let current: { readonly ledger: Ledger; readonly index: number; readonly method: MethodCase; readonly mutation: Mutation | null } | undefined;
+let current:
+  { readonly ledger: Ledger; readonly index: number; readonly method: MethodCase; readonly mutation: Mutation | null } | undefined;
 const savedListeners: NodeJS.UnhandledRejectionListener[] = [];
 const onUnhandled: NodeJS.UnhandledRejectionListener = (reason) => {
   const message = reason instanceof Error ? `${errorClass(reason)}: ${reason.message}` : `non-Error ${String(reason)}`;
   // `current` stays set after a case ends: a rejection that surfaces late is the last case's.
-  if (current) current.ledger.add("unhandled rejection", message, firstFrame(reason), current.index, current.method, current.mutation, message);
+  if (current)
+    current.ledger.add("unhandled rejection", message, firstFrame(reason), current.index, current.method, current.mutation, message);
   else throw reason instanceof Error ? reason : new Error(message);
 };
 
@@ -64,7 +66,14 @@ afterAll(() => {
 });
 
 /** Runs one case with `current` set, and lets rejections it left behind surface before the next. */
-async function run(ledger: Ledger, index: number, method: MethodCase, valid: Parameters<typeof runCase>[1], base: BaseAnswer, mutation: Mutation | null) {
+async function run(
+  ledger: Ledger,
+  index: number,
+  method: MethodCase,
+  valid: Parameters<typeof runCase>[1],
+  base: BaseAnswer,
+  mutation: Mutation | null,
+) {
   current = { ledger, index, method, mutation };
   const outcome = await runCase(method, valid, base, mutation);
   await new Promise((resolve) => setImmediate(resolve));
@@ -107,7 +116,8 @@ async function baseline(ledger: Ledger, method: MethodCase): Promise<Baseline> {
               ? `unanswered: ${outcome.unanswered.join(", ")}`
               : outcome.problems.join("; ");
     result.skipped.push(`${method.name} ← ${candidate.source}: ${why}`);
-    if ("ok" in settled && !settled.ok && !isTypedError(settled.error) && !(settled.error instanceof SetupError)) result.untyped.push(outcome);
+    if ("ok" in settled && !settled.ok && !isTypedError(settled.error) && !(settled.error instanceof SetupError))
+      result.untyped.push(outcome);
   }
   return result;
 }
@@ -131,7 +141,8 @@ describe("malformed answers of the service (seeded fuzz)", () => {
       })),
       probe("bad value", async () => ({ id: 7, when: new Date(Number.NaN) })),
     ];
-    for (const [index, method] of probes.entries()) ledger.judge(index, method, null, await run(ledger, index, method, () => answer, answer, null));
+    for (const [index, method] of probes.entries())
+      ledger.judge(index, method, null, await run(ledger, index, method, () => answer, answer, null));
     const categories = [...ledger.classes.values()].map((c) => `${c.category} ${[...c.methods].join()}`).sort();
     expect(categories).toEqual([
       "bad value bad value",
@@ -142,93 +153,107 @@ describe("malformed answers of the service (seeded fuzz)", () => {
     ]);
   });
 
-  it(
-    `turn into typed errors or well-typed values, never untyped errors, hangs or unhandled rejections (at least ${MIN_MUTATED_ANSWERS} mutated answers)`,
-    async () => {
-      const started = performance.now();
-      const cpuStart = process.cpuUsage();
-      const ledger = new Ledger(seed);
-      const skipped: string[] = [];
-      // Two passes: the second sees the answers the first found to work for every operation.
-      const passing = new Map<MethodCase, BaseAnswer[]>();
-      for (let pass = 0; pass < 2; pass++) {
-        for (const method of METHODS) {
-          if (passing.has(method)) continue;
-          const found = await baseline(ledger, method);
-          if (found.passing.length === 0 && pass === 0) continue;
-          passing.set(method, found.passing);
-          skipped.push(...found.skipped);
-          for (const outcome of found.untyped) ledger.judge(-1, method, null, outcome);
-          if (found.passing.length > 0) working.set(`${method.target} ${accessOf(method)}`, found.passing);
-        }
+  it(`turn into typed errors or well-typed values, never untyped errors, hangs or unhandled rejections (at least ${MIN_MUTATED_ANSWERS} mutated answers)`, async () => {
+    const started = performance.now();
+    const cpuStart = process.cpuUsage();
+    const ledger = new Ledger(seed);
+    const skipped: string[] = [];
+    // Two passes: the second sees the answers the first found to work for every operation.
+    const passing = new Map<MethodCase, BaseAnswer[]>();
+    for (let pass = 0; pass < 2; pass++) {
+      for (const method of METHODS) {
+        if (passing.has(method)) continue;
+        const found = await baseline(ledger, method);
+        if (found.passing.length === 0 && pass === 0) continue;
+        passing.set(method, found.passing);
+        skipped.push(...found.skipped);
+        for (const outcome of found.untyped) ledger.judge(-1, method, null, outcome);
+        if (found.passing.length > 0) working.set(`${method.target} ${accessOf(method)}`, found.passing);
       }
-      const usable = METHODS.filter((m) => (passing.get(m)?.length ?? 0) > 0);
-      for (const method of METHODS.filter((m) => !usable.includes(m))) {
-        const why = skipped.filter((s) => s.startsWith(`${method.name} ←`)).join(" | ");
-        ledger.add("harness", `${method.name}: no valid answer of ${method.target} makes the call succeed`, "tests/fuzz/answers.ts", -1, method, null, why);
-      }
+    }
+    const usable = METHODS.filter((m) => (passing.get(m)?.length ?? 0) > 0);
+    for (const method of METHODS.filter((m) => !usable.includes(m))) {
+      const why = skipped.filter((s) => s.startsWith(`${method.name} ←`)).join(" | ");
+      ledger.add(
+        "harness",
+        `${method.name}: no valid answer of ${method.target} makes the call succeed`,
+        "tests/fuzz/answers.ts",
+        -1,
+        method,
+        null,
+        why,
+      );
+    }
 
-      let mutatedAnswers = 0;
-      let servedAnswers = 0;
-      const indices = onlyCase === undefined ? Array.from({ length: caseCount }, (_, i) => i) : [onlyCase];
-      for (const index of indices) {
-        const method = usable[index % usable.length]!;
-        const rng = new Rng(caseSeed(seed, index));
-        const base = rng.pick(passing.get(method)!);
-        const mutation = drawMutation(rng, method.target, base);
-        const outcome = await run(ledger, index, method, validAnswer, base, mutation);
-        if (outcome.targetServed > 0) mutatedAnswers++;
-        servedAnswers += outcome.targetServed;
-        ledger.judge(index, method, mutation, outcome);
-        ledger.checkFormatError(index, method, mutation, outcome);
-        ledger.tally(mutation.kind, outcome);
-        if (onlyCase !== undefined) {
-          const { settled } = outcome;
-          console.log(
-            [
-              `case ${index} (seed ${seed}): ${method.name}, target ${method.target}, base ${base.source}`,
-              `mutation: ${mutation.label}`,
-              `first answer served: ${JSON.stringify(mutation.answer(0))}`,
-              `requests: ${outcome.operations.join(", ")}`,
-              "hang" in settled
-                ? `hang: ${settled.hang}`
-                : settled.ok
-                  ? `returned; problems: ${outcome.problems.join("; ") || "none"}`
-                  : `threw: ${settled.error instanceof Error ? settled.error.stack : String(settled.error)}`,
-            ].join("\n"),
-          );
-        }
-      }
-
-      // Every request must leave a redirect to the caller (`redirect: "manual"`): a followed one would carry the keys elsewhere.
-      const followed = new Set<string>();
-      for (const method of usable) {
-        const outcome = await run(ledger, -1, method, validAnswer, passing.get(method)![0]!, null);
-        for (const op of outcome.followedRedirects) followed.add(op);
-      }
-      if (followed.size > 0) {
-        ledger.add("bad value", 'requests sent without redirect: "manual" (a 3xx would be followed, not reported)', "the Request the runtime builds", -1, usable[0]!, null, [...followed].join(", "));
-      }
-
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      const cpu = process.cpuUsage(cpuStart);
-      const cpuSeconds = ((cpu.user + cpu.system) / 1e6).toFixed(1);
-      console.log(`fuzz: ${mutatedAnswers} mutated answers, seed ${seed}, ${usable.length} methods`);
-      console.log(`fuzz: ${servedAnswers} mutated answers served in all (retries included), ${indices.length} cases, ${seconds} s (${cpuSeconds} s of CPU)`);
-      console.log(ledger.statistics());
-      console.log(ledger.formatStatistics());
-      if (skipped.length > 0) {
+    let mutatedAnswers = 0;
+    let servedAnswers = 0;
+    const indices = onlyCase === undefined ? Array.from({ length: caseCount }, (_, i) => i) : [onlyCase];
+    for (const index of indices) {
+      const method = usable[index % usable.length]!;
+      const rng = new Rng(caseSeed(seed, index));
+      const base = rng.pick(passing.get(method)!);
+      const mutation = drawMutation(rng, method.target, base);
+      const outcome = await run(ledger, index, method, validAnswer, base, mutation);
+      if (outcome.targetServed > 0) mutatedAnswers++;
+      servedAnswers += outcome.targetServed;
+      ledger.judge(index, method, mutation, outcome);
+      ledger.checkFormatError(index, method, mutation, outcome);
+      ledger.tally(mutation.kind, outcome);
+      if (onlyCase !== undefined) {
+        const { settled } = outcome;
         console.log(
-          verbose
-            ? `valid answers the baseline could not use (${skipped.length}):\n  ${skipped.join("\n  ")}`
-            : `${skipped.length} valid answers the baseline could not use (mostly client views of server operations); FUZZ_VERBOSE=1 lists them`,
+          [
+            `case ${index} (seed ${seed}): ${method.name}, target ${method.target}, base ${base.source}`,
+            `mutation: ${mutation.label}`,
+            `first answer served: ${JSON.stringify(mutation.answer(0))}`,
+            `requests: ${outcome.operations.join(", ")}`,
+            "hang" in settled
+              ? `hang: ${settled.hang}`
+              : settled.ok
+                ? `returned; problems: ${outcome.problems.join("; ") || "none"}`
+                : `threw: ${settled.error instanceof Error ? settled.error.stack : String(settled.error)}`,
+          ].join("\n"),
         );
       }
+    }
 
-      if (onlyCase === undefined) expect(mutatedAnswers).toBeGreaterThanOrEqual(MIN_MUTATED_ANSWERS);
-      expect(usable.length).toBeGreaterThanOrEqual(MIN_METHODS);
-      if (ledger.size > 0) throw new Error(`malformed answers are not all handled: ${ledger.summary()}`);
-    },
-    600_000,
-  );
+    // Every request must leave a redirect to the caller (`redirect: "manual"`): a followed one would carry the keys elsewhere.
+    const followed = new Set<string>();
+    for (const method of usable) {
+      const outcome = await run(ledger, -1, method, validAnswer, passing.get(method)![0]!, null);
+      for (const op of outcome.followedRedirects) followed.add(op);
+    }
+    if (followed.size > 0) {
+      ledger.add(
+        "bad value",
+        'requests sent without redirect: "manual" (a 3xx would be followed, not reported)',
+        "the Request the runtime builds",
+        -1,
+        usable[0]!,
+        null,
+        [...followed].join(", "),
+      );
+    }
+
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const cpu = process.cpuUsage(cpuStart);
+    const cpuSeconds = ((cpu.user + cpu.system) / 1e6).toFixed(1);
+    console.log(`fuzz: ${mutatedAnswers} mutated answers, seed ${seed}, ${usable.length} methods`);
+    console.log(
+      `fuzz: ${servedAnswers} mutated answers served in all (retries included), ${indices.length} cases, ${seconds} s (${cpuSeconds} s of CPU)`,
+    );
+    console.log(ledger.statistics());
+    console.log(ledger.formatStatistics());
+    if (skipped.length > 0) {
+      console.log(
+        verbose
+          ? `valid answers the baseline could not use (${skipped.length}):\n  ${skipped.join("\n  ")}`
+          : `${skipped.length} valid answers the baseline could not use (mostly client views of server operations); FUZZ_VERBOSE=1 lists them`,
+      );
+    }
+
+    if (onlyCase === undefined) expect(mutatedAnswers).toBeGreaterThanOrEqual(MIN_MUTATED_ANSWERS);
+    expect(usable.length).toBeGreaterThanOrEqual(MIN_METHODS);
+    if (ledger.size > 0) throw new Error(`malformed answers are not all handled: ${ledger.summary()}`);
+  }, 600_000);
 });

@@ -109,8 +109,41 @@ const typeOf = (value: unknown): JsonType =>
 const LONG = "a".repeat(3000);
 
 const POOLS: Readonly<Record<JsonType, readonly unknown[]>> = {
-  string: ["", " ", "x", "NaN", "Infinity", "-Infinity", "1e400", "null", "true", "0", "-1", "2026-02-30T25:61:00Z", "not-a-uuid", "..", "t\u00f6k\u20acn \u2603", "\ud834\udd1e", "\u00ff\u0100", "<b>html</b>", LONG],
-  number: [0, -1, 1.5, 42, Number.MAX_SAFE_INTEGER, 8.64e15 + 1, -8.64e15 - 1, 1e21, raw("1e400"), raw("-1e400"), raw("-0"), raw("123456789012345678901234567890")],
+  string: [
+    "",
+    " ",
+    "x",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "1e400",
+    "null",
+    "true",
+    "0",
+    "-1",
+    "2026-02-30T25:61:00Z",
+    "not-a-uuid",
+    "..",
+    "t\u00f6k\u20acn \u2603",
+    "\ud834\udd1e",
+    "\u00ff\u0100",
+    "<b>html</b>",
+    LONG,
+  ],
+  number: [
+    0,
+    -1,
+    1.5,
+    42,
+    Number.MAX_SAFE_INTEGER,
+    8.64e15 + 1,
+    -8.64e15 - 1,
+    1e21,
+    raw("1e400"),
+    raw("-1e400"),
+    raw("-0"),
+    raw("123456789012345678901234567890"),
+  ],
   boolean: [true, false],
   null: [null],
   array: [[], [null], [1, "a", {}], [[]]],
@@ -178,7 +211,20 @@ interface BodyEdit {
   readonly body: unknown;
 }
 
-const EXTRA_KEYS = ["x_fuzz_extra", "__proto__", "constructor", "toString", "hasOwnProperty", "then", "valueOf", "", "0", "with spaces", "id_", "createdAt"];
+const EXTRA_KEYS = [
+  "x_fuzz_extra",
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "then",
+  "valueOf",
+  "",
+  "0",
+  "with spaces",
+  "id_",
+  "createdAt",
+];
 
 /** One edit of a JSON body; null when the body has nothing that edit applies to. */
 function editBody(rng: Rng, body: unknown, kind: MutationKind): BodyEdit | null {
@@ -189,14 +235,24 @@ function editBody(rng: Rng, body: unknown, kind: MutationKind): BodyEdit | null 
       // The root stays an object most of the time: the fields are what is under test.
       const path = paths.length > 1 && rng.chance(0.95) ? rng.pick(paths.slice(1)) : [];
       const value = wrongValue(rng, getAt(copy, path));
-      return { kind, path: formatPath(path), label: `wrong-type ${formatPath(path)} := ${describeValue(value)}`, body: setAt(copy, path, value) };
+      return {
+        kind,
+        path: formatPath(path),
+        label: `wrong-type ${formatPath(path)} := ${describeValue(value)}`,
+        body: setAt(copy, path, value),
+      };
     }
     case "odd-value": {
       const candidates = paths.filter((p) => ODD[typeOf(getAt(copy, p))] !== undefined);
       if (candidates.length === 0) return null;
       const path = rng.pick(candidates);
       const value = rng.pick(ODD[typeOf(getAt(copy, path))]!);
-      return { kind, path: formatPath(path), label: `odd-value ${formatPath(path)} := ${describeValue(value)}`, body: setAt(copy, path, value) };
+      return {
+        kind,
+        path: formatPath(path),
+        label: `odd-value ${formatPath(path)} := ${describeValue(value)}`,
+        body: setAt(copy, path, value),
+      };
     }
     case "delete-field": {
       const candidates = paths.filter((p) => p.length > 0);
@@ -229,7 +285,12 @@ function editBody(rng: Rng, body: unknown, kind: MutationKind): BodyEdit | null 
       const index = rng.int(0, (getAt(copy, list) as unknown[]).length - 1);
       const value = rng.pick([null, 42, "x", [], true, {}]);
       const path = [...list, index];
-      return { kind, path: formatPath(path), label: `list-element ${formatPath(path)} := ${describeValue(value)}`, body: setAt(copy, path, value) };
+      return {
+        kind,
+        path: formatPath(path),
+        label: `list-element ${formatPath(path)} := ${describeValue(value)}`,
+        body: setAt(copy, path, value),
+      };
     }
     default:
       throw new Error(`not a body edit: ${kind}`);
@@ -240,11 +301,37 @@ const HTML_PAGE = (status: number) =>
   `<!DOCTYPE html>\n<html><head><title>${status} Bad Gateway</title></head><body><center><h1>${status} Bad Gateway</h1></center><hr><center>nginx</center></body></html>\n`;
 
 /** Retry-After values no reader can use (or that ask for no wait): the call must back off and go on. */
-const RETRY_AFTER_JUNK = ["soon", "-5", "1e9", "NaN", "Wed, 99 Foo 2026 99:99:99 GMT", "", "   ", "0x10", "1.5", "Infinity", "Thu, 01 Jan 1970 00:00:00 GMT", "-0", "12abc", "Monday, 32-Foo-26 25:00:00 GMT", "0", "1 2", "+3"];
+const RETRY_AFTER_JUNK = [
+  "soon",
+  "-5",
+  "1e9",
+  "NaN",
+  "Wed, 99 Foo 2026 99:99:99 GMT",
+  "",
+  "   ",
+  "0x10",
+  "1.5",
+  "Infinity",
+  "Thu, 01 Jan 1970 00:00:00 GMT",
+  "-0",
+  "12abc",
+  "Monday, 32-Foo-26 25:00:00 GMT",
+  "0",
+  "1 2",
+  "+3",
+];
 /** Readable, but asking for a wait longer than any timer: giving up at once (a RateLimitError) is as right as waiting. */
 const RETRY_AFTER_TOO_LONG = ["99999999999999999999", "2147483648", "Fri, 31 Dec 9999 23:59:59 GMT"];
 
-const REDIRECT_LOCATIONS = ["https://evil.example.com/api/v1/users/me", "/api/v1/users/me", "//evil.example.com/x", "http://api.stack-auth.com/api/v1/projects/current", "", "::not a url::", "https://api.stack-auth.com/api/v1/auth/oauth/token"];
+const REDIRECT_LOCATIONS = [
+  "https://evil.example.com/api/v1/users/me",
+  "/api/v1/users/me",
+  "//evil.example.com/x",
+  "http://api.stack-auth.com/api/v1/projects/current",
+  "",
+  "::not a url::",
+  "https://api.stack-auth.com/api/v1/auth/oauth/token",
+];
 
 /** Codes that the runtime or the app methods read specially, tried on every operation. */
 const SPECIAL_CODES = [
@@ -267,7 +354,20 @@ const SPECIAL_CODES = [
   "SCHEMA_ERROR",
 ];
 
-const WRONG_DETAILS: readonly unknown[] = ["details as a string", 42, [1, 2], null, true, { attempt_code: 5 }, { attempt_code: null }, { attempt_code: "" }, {}, { nested: { deeper: [null] } }, { constraints: "x" }, { user_id: 7 }];
+const WRONG_DETAILS: readonly unknown[] = [
+  "details as a string",
+  42,
+  [1, 2],
+  null,
+  true,
+  { attempt_code: 5 },
+  { attempt_code: null },
+  { attempt_code: "" },
+  {},
+  { nested: { deeper: [null] } },
+  { constraints: "x" },
+  { user_id: 7 },
+];
 
 function codesFor(op: OperationId): string[] {
   return [...(operationKnownErrors[op] ?? []), ...SPECIAL_CODES];
@@ -309,7 +409,12 @@ export function drawMutation(rng: Rng, op: OperationId, base: BaseAnswer): Mutat
   }
 }
 
-const fixed = (kind: MutationKind, label: string, answer: ServedAnswer, extra: { mustSucceed?: boolean; path?: string } = {}): Mutation => ({
+const fixed = (
+  kind: MutationKind,
+  label: string,
+  answer: ServedAnswer,
+  extra: { mustSucceed?: boolean; path?: string } = {},
+): Mutation => ({
   kind,
   label,
   mustSucceed: extra.mustSucceed ?? false,
@@ -336,7 +441,10 @@ function build(rng: Rng, kind: MutationKind, op: OperationId, base: BaseAnswer):
       const edit = editBody(rng, base.body, kind);
       if (!edit) return null;
       const answer = { status: base.status, headers: JSON_HEADERS, body: toJsonText(edit.body) };
-      return fixed(kind, edit.label, answer, { mustSucceed: kind === "extra-field", ...(edit.path === undefined ? {} : { path: edit.path }) });
+      return fixed(kind, edit.label, answer, {
+        mustSucceed: kind === "extra-field",
+        ...(edit.path === undefined ? {} : { path: edit.path }),
+      });
     }
     case "combined": {
       let body = base.body;
@@ -351,7 +459,12 @@ function build(rng: Rng, kind: MutationKind, op: OperationId, base: BaseAnswer):
         path ??= edit.path;
       }
       if (labels.length < 2) return null;
-      return fixed(kind, `combined [${labels.join("; ")}]`, { status: base.status, headers: JSON_HEADERS, body: toJsonText(body) }, path === undefined ? {} : { path });
+      return fixed(
+        kind,
+        `combined [${labels.join("; ")}]`,
+        { status: base.status, headers: JSON_HEADERS, body: toJsonText(body) },
+        path === undefined ? {} : { path },
+      );
     }
     case "truncated": {
       const text = validText ?? "";
@@ -365,15 +478,34 @@ function build(rng: Rng, kind: MutationKind, op: OperationId, base: BaseAnswer):
     }
     case "empty-body": {
       const headers = rng.chance(0.5) ? JSON_HEADERS : {};
-      return fixed(kind, `empty body (${headers === JSON_HEADERS ? "json" : "no"} content-type)`, { status: base.status, headers, body: "" });
+      return fixed(kind, `empty body (${headers === JSON_HEADERS ? "json" : "no"} content-type)`, {
+        status: base.status,
+        headers,
+        body: "",
+      });
     }
     case "html-page": {
       const status = rng.pick([200, 500, 502, 503, 504, 201]);
-      return fixed(kind, `HTML page with HTTP ${status}`, { status, headers: { "content-type": "text/html; charset=utf-8" }, body: HTML_PAGE(status) });
+      return fixed(kind, `HTML page with HTTP ${status}`, {
+        status,
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: HTML_PAGE(status),
+      });
     }
     case "content-type": {
-      const type = rng.pick(["text/plain", "text/html; charset=utf-8", "application/octet-stream", "application/xml", "", "application/json; charset=utf-16", "application/problem+json"]);
-      const body = validText !== null && rng.chance(0.6) ? validText : rng.pick(["OK", "<ok/>", "success", "{'single': 'quotes'}", "NaN", "undefined"]);
+      const type = rng.pick([
+        "text/plain",
+        "text/html; charset=utf-8",
+        "application/octet-stream",
+        "application/xml",
+        "",
+        "application/json; charset=utf-16",
+        "application/problem+json",
+      ]);
+      const body =
+        validText !== null && rng.chance(0.6)
+          ? validText
+          : rng.pick(["OK", "<ok/>", "success", "{'single': 'quotes'}", "NaN", "undefined"]);
       const headers = type === "" ? {} : { "content-type": type };
       const bodyLabel = body === validText ? "valid JSON" : JSON.stringify(body);
       return fixed(kind, `content-type ${JSON.stringify(type)} with ${bodyLabel}`, { status: base.status, headers, body });
@@ -384,14 +516,26 @@ function build(rng: Rng, kind: MutationKind, op: OperationId, base: BaseAnswer):
       const bodyCode = rng.pick([...codes.filter((c) => c !== header), undefined, 42, null, header.toLowerCase()]);
       const status = rng.pick([400, 401, 403, 404, 409, 500]);
       const body = toJsonText(bodyCode === undefined ? { error: "mismatch" } : { code: bodyCode, error: "mismatch" });
-      return fixed(kind, `known-error header ${header} with body code ${describeValue(bodyCode)} (HTTP ${status})`, knownErrorAnswer(status, header, body));
+      return fixed(
+        kind,
+        `known-error header ${header} with body code ${describeValue(bodyCode)} (HTTP ${status})`,
+        knownErrorAnswer(status, header, body),
+      );
     }
     case "known-error-unknown-code": {
       const code = rng.pick(["FUZZ_UNKNOWN_CODE", "NOT_A_REAL_ERROR_9", "lowercase_code", "X", "CONSTRUCTOR", "__PROTO__", "TO_STRING"]);
       const status = rng.pick([400, 401, 404, 409, 418, 500, 200]);
       const details = rng.pick([undefined, ...WRONG_DETAILS]);
-      const body = toJsonText({ code, error: rng.pick(["Unknown thing happened", 42, null]), ...(details === undefined ? {} : { details }) });
-      return fixed(kind, `unknown known-error code ${code} (HTTP ${status}, details ${describeValue(details)})`, knownErrorAnswer(status, code, body));
+      const body = toJsonText({
+        code,
+        error: rng.pick(["Unknown thing happened", 42, null]),
+        ...(details === undefined ? {} : { details }),
+      });
+      return fixed(
+        kind,
+        `unknown known-error code ${code} (HTTP ${status}, details ${describeValue(details)})`,
+        knownErrorAnswer(status, code, body),
+      );
     }
     case "known-error-wrong-details": {
       const code = rng.pick(codesFor(op));
@@ -399,11 +543,15 @@ function build(rng: Rng, kind: MutationKind, op: OperationId, base: BaseAnswer):
       const error = rng.pick(["A message", 42, null, {}, undefined]);
       const status = rng.pick([400, 401, 403, 404, 409]);
       const body = toJsonText({ code, ...(error === undefined ? {} : { error }), details });
-      return fixed(kind, `known error ${code} with details ${describeValue(details)} and error ${describeValue(error)}`, knownErrorAnswer(status, code, body));
+      return fixed(
+        kind,
+        `known error ${code} with details ${describeValue(details)} and error ${describeValue(error)}`,
+        knownErrorAnswer(status, code, body),
+      );
     }
     case "known-error-not-json": {
       const code = rng.pick(codesFor(op));
-      const body = rng.pick(["", " ", HTML_PAGE(400), "{\"code\":", "null", "[]", "\"" + code + "\""]);
+      const body = rng.pick(["", " ", HTML_PAGE(400), '{"code":', "null", "[]", '"' + code + '"']);
       return fixed(kind, `known error ${code} with body ${describeValue(body)}`, knownErrorAnswer(rng.pick([400, 401, 500]), code, body));
     }
     case "rate-limit-junk-retry-after": {
@@ -425,19 +573,28 @@ function build(rng: Rng, kind: MutationKind, op: OperationId, base: BaseAnswer):
       const status = rng.pick([301, 302, 303, 307, 308]);
       const location = rng.pick(REDIRECT_LOCATIONS);
       const body = rng.pick([null, "", HTML_PAGE(status), toJsonText(base.body)]);
-      const headers: Record<string, string> = body === null || body === "" ? {} : { "content-type": body.startsWith("<") ? "text/html" : "application/json" };
+      const headers: Record<string, string> =
+        body === null || body === "" ? {} : { "content-type": body.startsWith("<") ? "text/html" : "application/json" };
       if (location !== "") headers["location"] = location;
       return fixed(kind, `HTTP ${status} to ${JSON.stringify(location)}`, { status, headers, body });
     }
     case "odd-status": {
       const variant = rng.pick(["204", "205", "actual-status", "508", "202", "299"] as const);
-      if (variant === "204" || variant === "205") return fixed(kind, `HTTP ${variant} without a body`, { status: Number(variant), headers: {}, body: null });
+      if (variant === "204" || variant === "205")
+        return fixed(kind, `HTTP ${variant} without a body`, { status: Number(variant), headers: {}, body: null });
       if (variant === "508") {
-        return fixed(kind, "HTTP 508 INFINITE_LOOP_DETECTED on every attempt", { status: 508, headers: { "content-type": "text/plain" }, body: "INFINITE_LOOP_DETECTED" });
+        return fixed(kind, "HTTP 508 INFINITE_LOOP_DETECTED on every attempt", {
+          status: 508,
+          headers: { "content-type": "text/plain" },
+          body: "INFINITE_LOOP_DETECTED",
+        });
       }
       if (variant === "actual-status") {
         const actual = rng.pick(["abc", "2000", "099", " 204 ", "999", "", "200.5", "-200", "301"]);
-        return fixed(kind, `x-stack-actual-status ${JSON.stringify(actual)} on a valid body`, { ...valid, headers: { ...valid.headers, "x-stack-actual-status": actual } });
+        return fixed(kind, `x-stack-actual-status ${JSON.stringify(actual)} on a valid body`, {
+          ...valid,
+          headers: { ...valid.headers, "x-stack-actual-status": actual },
+        });
       }
       return fixed(kind, `HTTP ${variant} with the valid body`, { ...valid, status: Number(variant) });
     }

@@ -31,7 +31,8 @@ export const date = check("a valid Date", (v) => v instanceof Date && !Number.is
 export const fn = check("a function", (v) => typeof v === "function");
 export const undef = check("undefined", (v) => v === undefined);
 export const any: Shape = () => undefined;
-export const lit = (...values: readonly unknown[]): Shape => check(`one of ${values.map((v) => JSON.stringify(v)).join(", ")}`, (v) => values.includes(v));
+export const lit = (...values: readonly unknown[]): Shape =>
+  check(`one of ${values.map((v) => JSON.stringify(v)).join(", ")}`, (v) => values.includes(v));
 export const knownError = check("a KnownError", (v) => v instanceof KnownError);
 
 export const nullable =
@@ -41,7 +42,11 @@ export const nullable =
     const found: string[] = [];
     shape(value, path, found);
     // Only the value itself may be null; what is wrong inside it is reported as it is.
-    problems.push(...found.map((problem) => (problem.startsWith(`${path} should be `) ? problem.replace(/ should be (.*?), is /, " should be $1 or null, is ") : problem)));
+    problems.push(
+      ...found.map((problem) =>
+        problem.startsWith(`${path} should be `) ? problem.replace(/ should be (.*?), is /, " should be $1 or null, is ") : problem,
+      ),
+    );
   };
 
 /** May be absent (undefined). */
@@ -125,15 +130,24 @@ export const calls =
   };
 
 /** The reference SDK's Result: `{ status: "ok", data }` or `{ status: "error", error: KnownError }`. */
-export const result = (data: Shape): Shape =>
-  oneOf(obj({ status: lit("ok"), data }), obj({ status: lit("error"), error: knownError }));
+export const result = (data: Shape): Shape => oneOf(obj({ status: lit("ok"), data }), obj({ status: lit("error"), error: knownError }));
 
 function errorName(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : `a non-Error ${show(error)}`;
 }
 
 /** Fields whose values are the caller's own JSON (or deliberately untyped): not walked. */
-const OPAQUE = new Set(["clientMetadata", "clientReadOnlyMetadata", "serverMetadata", "content", "details", "originalDetails", "error", "geoInfo", "cause"]);
+const OPAQUE = new Set([
+  "clientMetadata",
+  "clientReadOnlyMetadata",
+  "serverMetadata",
+  "content",
+  "details",
+  "originalDetails",
+  "error",
+  "geoInfo",
+  "cause",
+]);
 
 /**
  * Walks everything reachable from `value` through arrays and plain objects

@@ -15,13 +15,17 @@ const VIEWS = { client: 0, server: 1, admin: 2 } as const;
  * `id`; for an answer whose view depends on who asks, the first example of the
  * view `accessType` gets (the client's by default).
  */
-export function documentedAnswer(id: OperationId, accessType: keyof typeof VIEWS = "client"): { readonly status: number; readonly body: unknown } {
+export function documentedAnswer(
+  id: OperationId,
+  accessType: keyof typeof VIEWS = "client",
+): { readonly status: number; readonly body: unknown } {
   const found = operations.find(({ op }) => op.operationId === id);
   if (!found) throw new Error(`no operation ${id} in the document`);
   const [status, response] = Object.entries(found.op.responses).find(([code]) => /^2\d\d$/.test(code)) ?? [];
   const media = response ? resolve(response).content?.["application/json"] : undefined;
   if (!status || !media) return { status: Number(status ?? 200), body: undefined };
-  const candidates = media.example !== undefined ? [media.example] : Object.values(media.examples ?? {}).map((e) => resolve(e as Example).value);
+  const candidates =
+    media.example !== undefined ? [media.example] : Object.values(media.examples ?? {}).map((e) => resolve(e as Example).value);
   const shape = answerShapeOf(id, Number(status));
   const example = candidates.find((value) => shape === undefined || !mismatchOf(shape, value, "$", VIEWS[accessType])) ?? candidates[0];
   return { status: Number(status), body: structuredClone(example) };
@@ -32,7 +36,9 @@ export function documentedAnswerTo(sent: SentRequest): { readonly status: number
   const path = new URL(sent.url).pathname.replace(/^\/api\/v1/, "");
   const id = matchOperation(sent.method, path).operationId;
   const accessType = sent.headers["x-stack-access-type"];
-  return id ? documentedAnswer(id, accessType === "server" || accessType === "admin" ? accessType : "client") : { status: 200, body: { success: true } };
+  return id
+    ? documentedAnswer(id, accessType === "server" || accessType === "admin" ? accessType : "client")
+    : { status: 200, body: { success: true } };
 }
 
 /**
@@ -55,8 +61,10 @@ export function documentedExample<T = Record<string, unknown>>(name: string, ove
 }
 
 /** Tokens as a sign-in answers them (SignInTokens), with `overrides`. */
-export const wireTokens = (overrides: Record<string, unknown> = {}) => documentedExample<Record<string, unknown>>("SignInTokens", overrides);
+export const wireTokens = (overrides: Record<string, unknown> = {}) =>
+  documentedExample<Record<string, unknown>>("SignInTokens", overrides);
 /** A user as the client sees it (ClientUser), with `overrides`. */
-export const wireUser = (overrides: Record<string, unknown> = {}) => documentedExample<components["schemas"]["ClientUser"]>("ClientUser", overrides);
+export const wireUser = (overrides: Record<string, unknown> = {}) =>
+  documentedExample<components["schemas"]["ClientUser"]>("ClientUser", overrides);
 
 export { doc };

@@ -93,7 +93,13 @@ export function demoApps(emulator: Emulator) {
   return {
     client: () => new StackClientApp({ ...common, tokenStore: "memory" }),
     server: () => new StackServerApp({ ...common, tokenStore: "memory", secretServerKey: DEMO_KEYS.secretServerKey }),
-    admin: () => new StackAdminApp({ ...common, tokenStore: "memory", secretServerKey: DEMO_KEYS.secretServerKey, superSecretAdminKey: DEMO_KEYS.superSecretAdminKey }),
+    admin: () =>
+      new StackAdminApp({
+        ...common,
+        tokenStore: "memory",
+        secretServerKey: DEMO_KEYS.secretServerKey,
+        superSecretAdminKey: DEMO_KEYS.superSecretAdminKey,
+      }),
   };
 }
 
@@ -115,7 +121,11 @@ export function demoAppOptions(emulator: Emulator) {
 export const TEST_PASSWORD = "correct horse battery";
 
 /** A user of the demo project (made directly, with a verified e-mail unless told), and a client app signed in as them. */
-export async function signedInUser(emulator: Emulator, email: string, o: { readonly displayName?: string | null; readonly emailVerified?: boolean } = {}) {
+export async function signedInUser(
+  emulator: Emulator,
+  email: string,
+  o: { readonly displayName?: string | null; readonly emailVerified?: boolean } = {},
+) {
   const record = await emulator.control.createUser({
     projectId: DEMO_KEYS.projectId,
     email,

@@ -50,7 +50,9 @@ const document = {
     "/users/me": {
       get: {
         operationId: "getCurrentUser",
-        responses: { "200": { description: "The user.", content: { "application/json": { schema: { $ref: "#/components/schemas/User" } } } } },
+        responses: {
+          "200": { description: "The user.", content: { "application/json": { schema: { $ref: "#/components/schemas/User" } } } },
+        },
       },
     },
     "/users": {
@@ -65,7 +67,11 @@ const document = {
             description: "A page of users.",
             content: {
               "application/json": {
-                schema: { type: "object", required: ["items"], properties: { items: { type: "array", items: { $ref: "#/components/schemas/User" } } } },
+                schema: {
+                  type: "object",
+                  required: ["items"],
+                  properties: { items: { type: "array", items: { $ref: "#/components/schemas/User" } } },
+                },
               },
             },
           },
@@ -78,13 +84,18 @@ const document = {
         responses: {
           "200": {
             description: "A user or an administrator.",
-            content: { "application/json": { schema: { anyOf: [{ $ref: "#/components/schemas/User" }, { $ref: "#/components/schemas/Admin" }] } } },
+            content: {
+              "application/json": { schema: { anyOf: [{ $ref: "#/components/schemas/User" }, { $ref: "#/components/schemas/Admin" }] } },
+            },
           },
         },
       },
     },
     "/ping": {
-      delete: { operationId: "deletePing", responses: { "200": { description: "Done.", content: { "text/plain": { schema: { type: "string" } } } } } },
+      delete: {
+        operationId: "deletePing",
+        responses: { "200": { description: "Done.", content: { "text/plain": { schema: { type: "string" } } } } },
+      },
     },
   },
   components: {
@@ -105,7 +116,11 @@ const document = {
       Admin: { type: "object", required: ["id", "admin_level", "granted_by"], properties: { id: { type: "string" } } },
       USER_NOT_FOUND: knownError("USER_NOT_FOUND"),
       SCHEMA_ERROR: knownError("SCHEMA_ERROR", { type: "object", required: ["message"], properties: { message: { type: "string" } } }),
-      PASSWORD_TOO_SHORT: knownError("PASSWORD_TOO_SHORT", { type: "object", required: ["min_length"], properties: { min_length: { type: "integer" } } }),
+      PASSWORD_TOO_SHORT: knownError("PASSWORD_TOO_SHORT", {
+        type: "object",
+        required: ["min_length"],
+        properties: { min_length: { type: "integer" } },
+      }),
     },
     headers: {
       KnownError: { schema: { type: "string" } },
@@ -114,12 +129,18 @@ const document = {
     responses: {
       NotFound: {
         description: "Known error.",
-        headers: { "x-stack-known-error": { $ref: "#/components/headers/KnownError" }, "x-stack-actual-status": { $ref: "#/components/headers/ActualStatus" } },
+        headers: {
+          "x-stack-known-error": { $ref: "#/components/headers/KnownError" },
+          "x-stack-actual-status": { $ref: "#/components/headers/ActualStatus" },
+        },
         content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/USER_NOT_FOUND" }] } } },
       },
       BadRequest: {
         description: "Known error.",
-        headers: { "x-stack-known-error": { $ref: "#/components/headers/KnownError" }, "x-stack-actual-status": { $ref: "#/components/headers/ActualStatus" } },
+        headers: {
+          "x-stack-known-error": { $ref: "#/components/headers/KnownError" },
+          "x-stack-actual-status": { $ref: "#/components/headers/ActualStatus" },
+        },
         content: {
           "application/json": {
             schema: { oneOf: [{ $ref: "#/components/schemas/SCHEMA_ERROR" }, { $ref: "#/components/schemas/PASSWORD_TOO_SHORT" }] },
@@ -168,12 +189,15 @@ describe("a valid exchange", () => {
 });
 
 describe("plain-text status errors", () => {
-  const refused = (status: number, body: unknown, headers?: Record<string, string>) => patchUser({ age: 1 }, { status, body, ...(headers ? { headers } : {}) });
+  const refused = (status: number, body: unknown, headers?: Record<string, string>) =>
+    patchUser({ age: 1 }, { status, body, ...(headers ? { headers } : {}) });
   const tooShort = { code: "PASSWORD_TOO_SHORT", error: "Password too short.", details: {} };
 
   it("pass beside the JSON known errors of their status, and under the default response", () => {
     expect(validator.validate(refused(400, "User API keys are not enabled for this project."))).toEqual([]);
-    expect(validator.validate(refused(403, "Client can only manage their own api keys", { "content-type": "text/plain; charset=utf-8" }))).toEqual([]);
+    expect(
+      validator.validate(refused(403, "Client can only manage their own api keys", { "content-type": "text/plain; charset=utf-8" })),
+    ).toEqual([]);
   });
 
   it("leave a JSON known error checked against its own code's schema", () => {
@@ -183,9 +207,9 @@ describe("plain-text status errors", () => {
   });
 
   it("read an answer with x-stack-known-error as JSON whatever its recorded content type", () => {
-    expect(validator.validate(refused(400, tooShort, { "x-stack-known-error": "PASSWORD_TOO_SHORT", "content-type": "text/plain" }))).toEqual([
-      { path: "/response/body/details/min_length", message: "is required" },
-    ]);
+    expect(
+      validator.validate(refused(400, tooShort, { "x-stack-known-error": "PASSWORD_TOO_SHORT", "content-type": "text/plain" })),
+    ).toEqual([{ path: "/response/body/details/min_length", message: "is required" }]);
   });
 
   it("do not carry x-stack-known-error", () => {
@@ -196,9 +220,9 @@ describe("plain-text status errors", () => {
   });
 
   it("do not make a JSON body valid under the text-only default response", () => {
-    expect(validator.validate(refused(403, { code: "USER_NOT_FOUND", error: "User not found." }, { "x-stack-known-error": "USER_NOT_FOUND" }))).toEqual([
-      { path: "/response/body", message: "the body is application/json but status 403 of updateUser documents only text/plain" },
-    ]);
+    expect(
+      validator.validate(refused(403, { code: "USER_NOT_FOUND", error: "User not found." }, { "x-stack-known-error": "USER_NOT_FOUND" })),
+    ).toEqual([{ path: "/response/body", message: "the body is application/json but status 403 of updateUser documents only text/plain" }]);
   });
 });
 
@@ -230,7 +254,10 @@ describe("violations", () => {
   });
 
   it("the faults of the closest alternative of a top-level anyOf only", () => {
-    const exchange: Exchange = { request: { method: "GET", path: "/me" }, response: { status: 200, body: { ...user, team: { id: "t1", name: 3 } } } };
+    const exchange: Exchange = {
+      request: { method: "GET", path: "/me" },
+      response: { status: 200, body: { ...user, team: { id: "t1", name: 3 } } },
+    };
     expect(validator.validate(exchange)).toEqual([{ path: "/response/body/team/name", message: "must be string" }]);
   });
 
@@ -256,11 +283,19 @@ describe("violations", () => {
 
   it("an undocumented request content type", () => {
     const exchange: Exchange = {
-      request: { method: "PATCH", path: `/users/${userId}`, headers: { "content-type": "application/x-www-form-urlencoded" }, body: { age: 1 } },
+      request: {
+        method: "PATCH",
+        path: `/users/${userId}`,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: { age: 1 },
+      },
       response: { status: 200, body: user },
     };
     expect(validator.validate(exchange)).toEqual([
-      { path: "/request/headers/content-type", message: "the request content type application/x-www-form-urlencoded is not documented (documented: application/json)" },
+      {
+        path: "/request/headers/content-type",
+        message: "the request content type application/x-www-form-urlencoded is not documented (documented: application/json)",
+      },
     ]);
   });
 
@@ -277,7 +312,10 @@ describe("violations", () => {
   });
 
   it("a header whose value breaks its schema", () => {
-    const exchange: Exchange = { request: { method: "GET", path: "/users", headers: { "x-trace": "trace" } }, response: { status: 200, body: { items: [] } } };
+    const exchange: Exchange = {
+      request: { method: "GET", path: "/users", headers: { "x-trace": "trace" } },
+      response: { status: 200, body: { items: [] } },
+    };
     expect(validator.validate(exchange)).toEqual([{ path: "/request/headers/x-trace", message: 'must match pattern "^t-"' }]);
   });
 
@@ -289,7 +327,10 @@ describe("violations", () => {
 
   it("a recorded header set that lacks the required x-stack-known-error", () => {
     expect(validator.validate(getUser({ status: 404, headers: {}, body: notFound }))).toEqual([
-      { path: "/response/headers/x-stack-known-error", message: "the x-stack-known-error header is missing for the known error USER_NOT_FOUND" },
+      {
+        path: "/response/headers/x-stack-known-error",
+        message: "the x-stack-known-error header is missing for the known error USER_NOT_FOUND",
+      },
     ]);
   });
 
@@ -302,9 +343,9 @@ describe("violations", () => {
 
   it("a known error checked against its own code's schema only", () => {
     const body = { code: "PASSWORD_TOO_SHORT", error: "Password too short.", details: {} };
-    expect(validator.validate(patchUser({ age: 1 }, { status: 400, headers: { "x-stack-known-error": "PASSWORD_TOO_SHORT" }, body }))).toEqual([
-      { path: "/response/body/details/min_length", message: "is required" },
-    ]);
+    expect(
+      validator.validate(patchUser({ age: 1 }, { status: 400, headers: { "x-stack-known-error": "PASSWORD_TOO_SHORT" }, body })),
+    ).toEqual([{ path: "/response/body/details/min_length", message: "is required" }]);
   });
 
   it("a text answer where JSON is documented", () => {
@@ -348,7 +389,10 @@ describe("override-error-status", () => {
       response: { status: 500, headers: { "x-stack-actual-status": "404", "x-stack-known-error": "USER_NOT_FOUND" }, body: notFound },
     };
     expect(validator.validate(exchange)).toEqual([
-      { path: "/response/headers/x-stack-actual-status", message: "x-stack-actual-status answers a request without x-stack-override-error-status" },
+      {
+        path: "/response/headers/x-stack-actual-status",
+        message: "x-stack-actual-status answers a request without x-stack-override-error-status",
+      },
       { path: "/response/status", message: "with x-stack-actual-status 404 the HTTP status must be 200 or 404, got 500" },
     ]);
   });
@@ -357,7 +401,9 @@ describe("override-error-status", () => {
 describe("request violations and the service's answer", () => {
   it("are not reported when the service refused the request too", () => {
     const body = { code: "SCHEMA_ERROR", error: "Request validation failed.", details: { message: "Request validation failed." } };
-    expect(validator.validate(patchUser({ age: "old" }, { status: 400, headers: { "x-stack-known-error": "SCHEMA_ERROR" }, body }))).toEqual([]);
+    expect(
+      validator.validate(patchUser({ age: "old" }, { status: 400, headers: { "x-stack-known-error": "SCHEMA_ERROR" }, body })),
+    ).toEqual([]);
   });
 
   it("are reported whatever the answer when asked to", () => {
@@ -371,7 +417,12 @@ describe("request violations and the service's answer", () => {
 
 describe("findOperation", () => {
   it("prefers a literal segment over a template", () => {
-    expect(validator.findOperation("GET", "/users/me")).toEqual({ operationId: "getCurrentUser", method: "GET", template: "/users/me", pathParams: {} });
+    expect(validator.findOperation("GET", "/users/me")).toEqual({
+      operationId: "getCurrentUser",
+      method: "GET",
+      template: "/users/me",
+      pathParams: {},
+    });
   });
 
   it("fills the template's parameters, decoded", () => {

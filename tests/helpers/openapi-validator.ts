@@ -138,7 +138,10 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
   function validatorFor(schemaPointer: string): ValidateFunction {
     let validate = validators.get(schemaPointer);
     if (!validate) {
-      const fragment = schemaPointer.split("/").map((token) => encodeURIComponent(token)).join("/");
+      const fragment = schemaPointer
+        .split("/")
+        .map((token) => encodeURIComponent(token))
+        .join("/");
       validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${fragment}` });
       validators.set(schemaPointer, validate);
     }
@@ -243,7 +246,12 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
     return pruneAlternatives(errors).map((error) => describeError(error, at));
   }
 
-  function checkParameters(route: Route, pathParams: Record<string, string>, request: RecordedRequest, query: URLSearchParams): Violation[] {
+  function checkParameters(
+    route: Route,
+    pathParams: Record<string, string>,
+    request: RecordedRequest,
+    query: URLSearchParams,
+  ): Violation[] {
     const violations: Violation[] = [];
     const queryValues = new Map<string, string[]>();
     for (const [name, value] of query) queryValues.set(name, [...(queryValues.get(name) ?? []), value]);
@@ -270,14 +278,18 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
         continue;
       }
       if (raw === undefined) {
-        if (parameter.required) violations.push({ path: at, message: `the required ${parameter.in} parameter ${parameter.name} is missing` });
+        if (parameter.required)
+          violations.push({ path: at, message: `the required ${parameter.in} parameter ${parameter.name} is missing` });
         continue;
       }
       if (parameter.schemaPointer) violations.push(...schemaViolations(parameter.schemaPointer, coerce(raw, parameter.schema), at));
     }
     for (const name of queryValues.keys()) {
       if (!declaredQuery.has(name)) {
-        violations.push({ path: child("/request/query", name), message: `the query parameter ${name} is not documented for this operation` });
+        violations.push({
+          path: child("/request/query", name),
+          message: `the query parameter ${name} is not documented for this operation`,
+        });
       }
     }
     return violations;
@@ -299,10 +311,12 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
     const mediaType = contentType ? mediaTypeOf(contentType) : "application/json";
     const content = isObject(requestBody.content) ? requestBody.content : {};
     if (!isObject(content[mediaType])) {
-      return [{
-        path: "/request/headers/content-type",
-        message: `the request content type ${mediaType} is not documented (documented: ${Object.keys(content).join(", ")})`,
-      }];
+      return [
+        {
+          path: "/request/headers/content-type",
+          message: `the request content type ${mediaType} is not documented (documented: ${Object.keys(content).join(", ")})`,
+        },
+      ];
     }
     const media = content[mediaType] as Json;
     return isObject(media.schema) ? schemaViolations(child(pointer, "content", mediaType, "schema"), request.body, "/request/body") : [];
@@ -313,10 +327,12 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
     const responses = isObject(route.operation.responses) ? route.operation.responses : {};
     const key = [String(status), `${String(status)[0]}XX`, "default"].find((candidate) => isObject(responses[candidate]));
     if (key === undefined) {
-      return [{
-        path: "/response/status",
-        message: `status ${status} is not documented for ${String(route.operation.operationId)} (documented: ${Object.keys(responses).join(", ")})`,
-      }];
+      return [
+        {
+          path: "/response/status",
+          message: `status ${status} is not documented for ${String(route.operation.operationId)} (documented: ${Object.keys(responses).join(", ")})`,
+        },
+      ];
     }
     const { node: documented, pointer } = locate(child(route.pointer, "responses", key));
     const violations: Violation[] = [];
@@ -327,7 +343,9 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
       if (lower === KNOWN_ERROR_HEADER || headers?.[lower] === undefined) continue;
       const { node: header, pointer: headerPointer } = locate(child(pointer, "headers", name));
       if (isObject(header.schema)) {
-        violations.push(...schemaViolations(child(headerPointer, "schema"), coerce(headers[lower]!, header.schema), child("/response/headers", lower)));
+        violations.push(
+          ...schemaViolations(child(headerPointer, "schema"), coerce(headers[lower]!, header.schema), child("/response/headers", lower)),
+        );
       }
     }
     violations.push(...checkKnownErrorHeader(response, headers, documentedHeaders));
@@ -373,10 +391,16 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
     // Recordings keep a text body as a JSON string and a JSON body parsed; a known error is JSON.
     const mediaType = knownError
       ? "application/json"
-      : recordedType ? mediaTypeOf(recordedType) : typeof body === "string" ? "text/plain" : "application/json";
+      : recordedType
+        ? mediaTypeOf(recordedType)
+        : typeof body === "string"
+          ? "text/plain"
+          : "application/json";
     if (mediaTypes.length === 0) {
       const empty = body === "" || (isObject(body) && Object.keys(body).length === 0);
-      return empty ? [] : [{ path: "/response/body", message: `status ${status} of ${String(route.operation.operationId)} documents no body` }];
+      return empty
+        ? []
+        : [{ path: "/response/body", message: `status ${status} of ${String(route.operation.operationId)} documents no body` }];
     }
     const documentedType = mediaTypes.find((candidate) => {
       const [type, subtype] = candidate.toLowerCase().split("/");
@@ -384,19 +408,23 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
       return candidate.toLowerCase() === mediaType || (type === actualType && subtype === "*") || candidate === "*/*";
     });
     if (documentedType === undefined) {
-      return [{
-        path: "/response/body",
-        message: `the body is ${mediaType} but status ${status} of ${String(route.operation.operationId)} documents only ${mediaTypes.join(", ")}`,
-      }];
+      return [
+        {
+          path: "/response/body",
+          message: `the body is ${mediaType} but status ${status} of ${String(route.operation.operationId)} documents only ${mediaTypes.join(", ")}`,
+        },
+      ];
     }
     const media = content[documentedType] as Json;
     if (!isObject(media.schema)) return [];
     const schemaPointer = knownErrorBranch(child(pointer, "content", documentedType, "schema"), body);
     if (typeof schemaPointer !== "string") {
-      return [{
-        path: "/response/body/code",
-        message: `the known error ${schemaPointer.code} is not documented for status ${status} of ${String(route.operation.operationId)}`,
-      }];
+      return [
+        {
+          path: "/response/body/code",
+          message: `the known error ${schemaPointer.code} is not documented for status ${status} of ${String(route.operation.operationId)}`,
+        },
+      ];
     }
     return schemaViolations(schemaPointer, body, "/response/body");
   }
@@ -424,12 +452,14 @@ export function createExchangeValidator(document: object, options: ValidatorOpti
     const match = matchRoute(request.method, path);
     if (!match) {
       const methods = [...new Set(routes.filter((route) => matchRoute(route.method, path)).map((route) => route.method))].sort();
-      return [{
-        path: "/request",
-        message: methods.length
-          ? `${request.method.toUpperCase()} is not documented for ${path} (documented: ${methods.join(", ")})`
-          : `no operation of the document matches ${request.method.toUpperCase()} ${path}`,
-      }];
+      return [
+        {
+          path: "/request",
+          message: methods.length
+            ? `${request.method.toUpperCase()} is not documented for ${path} (documented: ${methods.join(", ")})`
+            : `no operation of the document matches ${request.method.toUpperCase()} ${path}`,
+        },
+      ];
     }
     const { route, pathParams } = match;
     const violations: Violation[] = [];
@@ -458,7 +488,10 @@ function effectiveStatus(request: RecordedRequest, response: RecordedResponse, v
   }
   const status = Number(actual);
   if (response.status !== 200 && response.status !== status) {
-    violations.push({ path: "/response/status", message: `with ${ACTUAL_STATUS_HEADER} ${actual} the HTTP status must be 200 or ${actual}, got ${response.status}` });
+    violations.push({
+      path: "/response/status",
+      message: `with ${ACTUAL_STATUS_HEADER} ${actual} the HTTP status must be 200 or ${actual}, got ${response.status}`,
+    });
   }
   return status;
 }
@@ -493,7 +526,8 @@ function describeError(error: ErrorObject, at: string): Violation {
     const property = String(params.additionalProperty ?? params.unevaluatedProperty);
     return { path: `${at}${error.instancePath}/${escapeToken(property)}`, message: "is not allowed (the schema is closed)" };
   }
-  const detail = error.keyword === "enum" || error.keyword === "const" ? ` ${JSON.stringify(params.allowedValues ?? params.allowedValue)}` : "";
+  const detail =
+    error.keyword === "enum" || error.keyword === "const" ? ` ${JSON.stringify(params.allowedValues ?? params.allowedValue)}` : "";
   return { path: `${at}${error.instancePath}`, message: `${error.message ?? error.keyword}${detail}` };
 }
 

@@ -11,7 +11,14 @@ export type RegistrationResponse = {
   id: string;
   rawId: string;
   type: "public-key";
-  response: { clientDataJSON: string; attestationObject: string; transports: string[]; publicKeyAlgorithm: number; publicKey: string; authenticatorData: string };
+  response: {
+    clientDataJSON: string;
+    attestationObject: string;
+    transports: string[];
+    publicKeyAlgorithm: number;
+    publicKey: string;
+    authenticatorData: string;
+  };
   clientExtensionResults: Record<string, unknown>;
   authenticatorAttachment: "platform";
 };
@@ -110,12 +117,23 @@ export class SoftAuthenticator {
   }
 
   /** The create ceremony: a new ES256 credential for `rpId` and the user handle, attested with "none". */
-  async register(o: { readonly challenge: string; readonly rpId: string; readonly userId: string }, overrides: CeremonyOverrides = {}): Promise<RegistrationResponse> {
+  async register(
+    o: { readonly challenge: string; readonly rpId: string; readonly userId: string },
+    overrides: CeremonyOverrides = {},
+  ): Promise<RegistrationResponse> {
     this.#checkRpId(o.rpId);
     const keys = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const raw = new Uint8Array(await crypto.subtle.exportKey("raw", keys.publicKey));
     const spki = new Uint8Array(await crypto.subtle.exportKey("spki", keys.publicKey));
-    const cose = cbor(new Map<number, unknown>([[1, 2], [3, ES256], [-1, 1], [-2, raw.slice(1, 33)], [-3, raw.slice(33, 65)]]));
+    const cose = cbor(
+      new Map<number, unknown>([
+        [1, 2],
+        [3, ES256],
+        [-1, 1],
+        [-2, raw.slice(1, 33)],
+        [-3, raw.slice(33, 65)],
+      ]),
+    );
     const credentialId = crypto.getRandomValues(new Uint8Array(16));
     const id = toBase64url(credentialId);
     this.#credentials.set(id, { id, rpId: o.rpId, userHandle: fromBase64url(o.userId), privateKey: keys.privateKey, counter: 0 });
@@ -158,7 +176,10 @@ export class SoftAuthenticator {
     this.#checkRpId(o.rpId);
     const allowed = o.allowCredentials?.map((c) => c.id) ?? [];
     const candidates = [...this.#credentials.values()].filter(
-      (c) => c.rpId === o.rpId && (allowed.length === 0 || allowed.includes(c.id)) && (overrides.credentialId === undefined || c.id === overrides.credentialId),
+      (c) =>
+        c.rpId === o.rpId &&
+        (allowed.length === 0 || allowed.includes(c.id)) &&
+        (overrides.credentialId === undefined || c.id === overrides.credentialId),
     );
     const credential = candidates[candidates.length - 1];
     if (!credential) throw new DOMException("The operation either timed out or was not allowed.", "NotAllowedError");
@@ -166,7 +187,9 @@ export class SoftAuthenticator {
     const authenticatorData = concat(await sha256(utf8(o.rpId)), new Uint8Array([FLAG_UP | FLAG_UV]), uint32(credential.counter));
     const clientData = this.#clientData("webauthn.get", overrides.challenge ?? o.challenge, overrides);
     const signed = concat(authenticatorData, await sha256(clientData));
-    const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, credential.privateKey, signed as Uint8Array<ArrayBuffer>));
+    const raw = new Uint8Array(
+      await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, credential.privateKey, signed as Uint8Array<ArrayBuffer>),
+    );
     return {
       id: credential.id,
       rawId: credential.id,
@@ -192,7 +215,8 @@ export class SoftAuthenticator {
       const bytes = fromBase64url(b64url);
       return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     };
-    const b64 = (value: BufferSource) => toBase64url(value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    const b64 = (value: BufferSource) =>
+      toBase64url(value instanceof ArrayBuffer ? new Uint8Array(value) : new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
     return {
       create: async ({ publicKey }: { publicKey: PublicKeyCredentialCreationOptions }) => {
         const rpId = publicKey.rp.id ?? new URL(this.origin).hostname;
@@ -242,7 +266,8 @@ export class SoftAuthenticator {
 
   #checkRpId(rpId: string): void {
     const hostname = new URL(this.origin).hostname;
-    if (!rpIdAllowed(rpId, hostname)) throw securityError(`The relying party ID "${rpId}" is not a registrable domain suffix of, nor equal to, "${hostname}".`);
+    if (!rpIdAllowed(rpId, hostname))
+      throw securityError(`The relying party ID "${rpId}" is not a registrable domain suffix of, nor equal to, "${hostname}".`);
   }
 
   #clientData(type: string, challenge: string, overrides: CeremonyOverrides): Uint8Array {

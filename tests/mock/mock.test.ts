@@ -54,7 +54,10 @@ describe("the mock of the API", () => {
   });
 
   it("accepts the DELETEs clients send without a body", async () => {
-    const user = await client.DELETE("/users/{user_id}", { headers: SERVER, params: { path: { user_id: (example("ServerUser") as { id: string }).id } } });
+    const user = await client.DELETE("/users/{user_id}", {
+      headers: SERVER,
+      params: { path: { user_id: (example("ServerUser") as { id: string }).id } },
+    });
     expect(user.response.status).toBe(200);
     const signOut = await client.DELETE("/auth/sessions/current", { headers: { ...CLIENT, ...USER } });
     expect(signOut.response.status).toBe(200);

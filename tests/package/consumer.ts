@@ -90,7 +90,7 @@ export function writeConsumerProject(dir: string, tarball: string, registry: str
 
   // Node's lookup inside a lockfile's tree: from `node_modules/a/node_modules/b` up to the top.
   const locate = (from: string, name: string): string | undefined => {
-    for (let dir = from; ; ) {
+    for (let dir = from; ;) {
       const key = `${dir ? `${dir}/` : ""}node_modules/${name}`;
       if (entries[key]) return key;
       if (!dir) return undefined;
@@ -173,7 +173,11 @@ export async function installConsumer(dir: string): Promise<{ install: Run; offl
   console.warn(
     "[tests/package] the npm cache lacks a package the tarball test needs (npm install --offline: ENOTCACHED);\n" +
       "[tests/package] installing with the network allowed (--prefer-offline). Run `npm ci` first to fill the cache.\n" +
-      offline.stderr.split("\n").filter((line) => /ENOTCACHED|npm error/.test(line)).slice(0, 5).join("\n"),
+      offline.stderr
+        .split("\n")
+        .filter((line) => /ENOTCACHED|npm error/.test(line))
+        .slice(0, 5)
+        .join("\n"),
   );
   return { install: await run("npm", [...common, "--prefer-offline"], dir), offline: false };
 }

@@ -33,14 +33,20 @@ beforeAll(async () => {
   project = path.join(work, "consumer");
 
   // `npm pack` runs `prepack` (`npm run build`): the tarball can never miss dist/.
-  const [pack, registry] = await Promise.all([run("npm", ["pack", "--pack-destination", work, "--no-update-notifier"], root), npmRegistry()]);
+  const [pack, registry] = await Promise.all([
+    run("npm", ["pack", "--pack-destination", work, "--no-update-notifier"], root),
+    npmRegistry(),
+  ]);
   timings.pack = pack.ms;
   expect(pack.code, said(pack)).toBe(0);
   const name = readdirSync(work).find((file) => file.endsWith(".tgz"));
   expect(name, said(pack)).toBe(`${pkg.name}-${pkg.version}.tgz`);
   tarball = path.join(work, name!);
   const list = await run("tar", ["-tzf", tarball], work);
-  contents = list.stdout.split("\n").filter(Boolean).map((file) => file.replace(/^package\//, ""));
+  contents = list.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((file) => file.replace(/^package\//, ""));
 
   writeConsumerProject(project, tarball, registry);
   const { install, offline } = await installConsumer(project);
@@ -54,7 +60,11 @@ afterAll(() => {
   // STACKKIT_KEEP_TARBALL=1 keeps the tarball and the consumer project, to look into a failure.
   if (work && !process.env.STACKKIT_KEEP_TARBALL) rmSync(work, { recursive: true, force: true });
   else if (work) console.log(`[tests/package] kept ${work}`);
-  console.log(`[tests/package] ${Object.entries(timings).map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(", ")}`);
+  console.log(
+    `[tests/package] ${Object.entries(timings)
+      .map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`)
+      .join(", ")}`,
+  );
 });
 
 describe("the packed tarball", () => {
@@ -72,7 +82,9 @@ describe("the packed tarball", () => {
     expect(maps.length).toBeGreaterThan(3);
     for (const map of maps) expect(contents).toContain(`dist/${map}`);
     // Nothing from node_modules is copied in, neither code nor declarations (tsdown's deps.onlyBundle: []).
-    const inlined = readdirSync(dist).filter((file) => /\.(js|d\.ts)$/.test(file) && readFileSync(path.join(dist, file), "utf8").includes("//#region node_modules/"));
+    const inlined = readdirSync(dist).filter(
+      (file) => /\.(js|d\.ts)$/.test(file) && readFileSync(path.join(dist, file), "utf8").includes("//#region node_modules/"),
+    );
     expect(inlined).toEqual([]);
     expect(contents.filter((file) => /\.(ts|tsx|mts)$/.test(file) && !file.endsWith(".d.ts"))).toEqual([]);
     expect(contents.filter((file) => /^(tests|runtime|react|emulator|testing|scripts|openapi|examples)\//.test(file))).toEqual([]);
@@ -81,7 +93,9 @@ describe("the packed tarball", () => {
   it("imports, in its built code, only Node's modules and the packages it declares", async () => {
     const dist = path.join(project, "node_modules/stackkit/dist");
     const result = await build({
-      entryPoints: readdirSync(dist).filter((file) => file.endsWith(".js")).map((file) => path.join(dist, file)),
+      entryPoints: readdirSync(dist)
+        .filter((file) => file.endsWith(".js"))
+        .map((file) => path.join(dist, file)),
       bundle: true,
       write: false,
       metafile: true,
@@ -96,7 +110,11 @@ describe("the packed tarball", () => {
       for (const { path: specifier, external } of input.imports) if (external) bare.add(specifier);
     }
     const declared = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
-    const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+    const packageOf = (specifier: string) =>
+      specifier
+        .split("/")
+        .slice(0, specifier.startsWith("@") ? 2 : 1)
+        .join("/");
     const undeclared = [...bare].filter((s) => !s.startsWith("node:") && !builtinModules.includes(s) && !declared.has(packageOf(s)));
     expect(undeclared).toEqual([]);
   });
@@ -159,7 +177,10 @@ describe("installed in a project", () => {
     expect(bundle.stdout + bundle.stderr).not.toMatch(/externalized for browser compatibility|__vite-browser-external/);
     const assets = path.join(project, "web/dist/assets");
     expect(existsSync(assets)).toBe(true);
-    const code = readdirSync(assets).filter((file) => file.endsWith(".js")).map((file) => readFileSync(path.join(assets, file), "utf8")).join("\n");
+    const code = readdirSync(assets)
+      .filter((file) => file.endsWith(".js"))
+      .map((file) => readFileSync(path.join(assets, file), "utf8"))
+      .join("\n");
     expect(code).toContain("stack-access"); // the runtime's cookie name: stackkit is in the bundle
     expect(code).not.toMatch(/from\s*["']node:/);
   });

@@ -147,7 +147,11 @@ describe("read hooks", () => {
       return { users: useTeamUsers(first!), invitations: useTeamInvitations(first!), keys: useTeamApiKeys(first!) };
     });
     expect(calls().slice(2).sort()).toEqual(
-      [`GET /team-member-profiles?team_id=${TEAM_ID}`, `GET /team-invitations?team_id=${TEAM_ID}`, `GET /team-api-keys?team_id=${TEAM_ID}`].sort(),
+      [
+        `GET /team-member-profiles?team_id=${TEAM_ID}`,
+        `GET /team-invitations?team_id=${TEAM_ID}`,
+        `GET /team-api-keys?team_id=${TEAM_ID}`,
+      ].sort(),
     );
     expect(value.users).toEqual([{ id: USER_ID, teamProfile: { displayName: "Ada", profileImageUrl: null } }]);
     expect(value.invitations).toMatchObject([{ recipientEmail: "grace@example.com", expiresAt: new Date(4102444800000) }]);
@@ -237,6 +241,8 @@ describe("errors", () => {
     }
     const { caught } = renderWithStack(<Users />, { app: testApp({ tokens: signedIn() }).app });
     await waitFor(() => expect(caught).toHaveLength(1));
-    expect((caught[0] as Error).message).toBe("useTeamUsers(team) needs a Team object as returned by useTeams() or useTeam(id), not only its id.");
+    expect((caught[0] as Error).message).toBe(
+      "useTeamUsers(team) needs a Team object as returned by useTeams() or useTeam(id), not only its id.",
+    );
   });
 });

@@ -79,10 +79,7 @@ function answers() {
  * through the app, then `mutate` runs. Returns the requests the mutation sent
  * and the key prefixes it invalidated.
  */
-async function mutation<V, D>(
-  useHook: () => UseMutationResult<D, Error, V>,
-  variables: (user: CurrentUser) => Promise<V> | V,
-) {
+async function mutation<V, D>(useHook: () => UseMutationResult<D, Error, V>, variables: (user: CurrentUser) => Promise<V> | V) {
   answers();
   const queryClient = createStackQueryClient();
   const { app } = testApp({ tokens: signedIn() });
@@ -152,20 +149,34 @@ describe("mutations invalidate exactly what they change", () => {
   });
 
   it("useInviteUser: POST /team-invitations/send-code; the invitations", async () => {
-    const r = await mutation(useInviteUser, async (user) => ({ team: await teamOf(user), email: "grace@example.com", callbackUrl: "https://app.example.com/join" }));
+    const r = await mutation(useInviteUser, async (user) => ({
+      team: await teamOf(user),
+      email: "grace@example.com",
+      callbackUrl: "https://app.example.com/join",
+    }));
     expect(r.sent).toEqual(["POST /team-invitations/send-code"]);
-    expect(JSON.parse(r.bodies[0]!)).toEqual({ email: "grace@example.com", team_id: TEAM_ID, callback_url: "https://app.example.com/join" });
+    expect(JSON.parse(r.bodies[0]!)).toEqual({
+      email: "grace@example.com",
+      team_id: TEAM_ID,
+      callback_url: "https://app.example.com/join",
+    });
     expect(r.invalidated).toEqual(prefixes("listTeamInvitations"));
   });
 
   it("useUpdateTeamProfile: PATCH the profile; the profile and the member list", async () => {
-    const r = await mutation(useUpdateTeamProfile, async (user) => ({ profile: await user.getTeamProfile({ id: TEAM_ID }), update: { displayName: "A." } }));
+    const r = await mutation(useUpdateTeamProfile, async (user) => ({
+      profile: await user.getTeamProfile({ id: TEAM_ID }),
+      update: { displayName: "A." },
+    }));
     expect(r.sent).toEqual([`PATCH /team-member-profiles/${TEAM_ID}/me`]);
     expect(r.invalidated).toEqual(prefixes("getTeamMemberProfile", "listTeamMemberProfiles"));
   });
 
   it("useCreateApiKey: POST /user-api-keys; the user's keys", async () => {
-    const r = await mutation(() => useCreateApiKey(), () => ({ description: "CI", expiresAt: null }));
+    const r = await mutation(
+      () => useCreateApiKey(),
+      () => ({ description: "CI", expiresAt: null }),
+    );
     expect(r.sent).toEqual(["POST /user-api-keys"]);
     expect(JSON.parse(r.bodies[0]!)).toEqual({ user_id: "me", description: "CI", expires_at_millis: null });
     expect(r.data).toMatchObject({ value: "sk_user_3k9d7f2h5j8l1n4q6s0u2w5y7a9c9f2a" });
@@ -176,7 +187,10 @@ describe("mutations invalidate exactly what they change", () => {
     answers();
     const { app } = testApp({ tokens: signedIn() });
     const team = await teamOf((await app.getUser({ or: "throw" })) as CurrentUser);
-    const r = await mutation(() => useCreateApiKey(team), () => ({ description: "Bot", expiresAt: null }));
+    const r = await mutation(
+      () => useCreateApiKey(team),
+      () => ({ description: "Bot", expiresAt: null }),
+    );
     expect(r.sent).toEqual(["POST /team-api-keys"]);
     expect(r.invalidated).toEqual(prefixes("listTeamApiKeys"));
   });
@@ -192,12 +206,20 @@ describe("mutations invalidate exactly what they change", () => {
     const plain = await mutation(useCreateContactChannel, () => ({ value: "a@b.c", type: "email" as const, usedForAuth: false }));
     expect(plain.sent).toEqual(["POST /contact-channels"]);
     expect(plain.invalidated).toEqual(prefixes("listContactChannels"));
-    const primary = await mutation(useCreateContactChannel, () => ({ value: "a@b.c", type: "email" as const, usedForAuth: true, isPrimary: true }));
+    const primary = await mutation(useCreateContactChannel, () => ({
+      value: "a@b.c",
+      type: "email" as const,
+      usedForAuth: true,
+      isPrimary: true,
+    }));
     expect(primary.invalidated).toEqual(prefixes("listContactChannels", "getCurrentUser"));
   });
 
   it("useUpdateContactChannel and useDeleteContactChannel of the primary channel: the channels and the user", async () => {
-    const updated = await mutation(useUpdateContactChannel, async (user) => ({ channel: await channelOf(user), update: { usedForAuth: false } }));
+    const updated = await mutation(useUpdateContactChannel, async (user) => ({
+      channel: await channelOf(user),
+      update: { usedForAuth: false },
+    }));
     expect(updated.sent).toEqual(["PATCH /contact-channels/me/5a8e2c1f-7b3d-4e9a-a6c2-8f1d3b5e7a9c"]);
     expect(updated.invalidated).toEqual(prefixes("listContactChannels", "getCurrentUser"));
     const deleted = await mutation(useDeleteContactChannel, channelOf);
@@ -248,7 +270,13 @@ describe("refetches after a mutation", () => {
     await act(async () => {
       await create!.mutateAsync({ displayName: "New" });
     });
-    await waitFor(() => expect(calls().filter((c) => c.startsWith("GET")).sort()).toEqual(["GET /teams?user_id=me", "GET /users/me"]));
+    await waitFor(() =>
+      expect(
+        calls()
+          .filter((c) => c.startsWith("GET"))
+          .sort(),
+      ).toEqual(["GET /teams?user_id=me", "GET /users/me"]),
+    );
     expect(calls("POST")).toEqual(["POST /teams"]);
   });
 });

@@ -35,7 +35,9 @@ async function settle(options: { queryKey: readonly unknown[]; queryFn: () => Pr
 
 describe("the read operations", () => {
   it("are every GET of the generated table except the OAuth authorize navigation", () => {
-    const gets = Object.entries(operations).filter(([, info]) => info.method === "GET").map(([id]) => id);
+    const gets = Object.entries(operations)
+      .filter(([, info]) => info.method === "GET")
+      .map(([id]) => id);
     expect(STACK_READ_OPERATIONS).toEqual(gets.filter((id) => id !== "startOAuthAuthorization"));
     expect(STACK_READ_OPERATIONS).toHaveLength(28);
   });
@@ -123,7 +125,9 @@ describe("stackQueryOptions", () => {
   });
 
   it("refuses a missing app with a StackConfigurationError", () => {
-    expect(() => (stackQueryOptions as unknown as (app: unknown, id: string) => unknown)(undefined, "getCurrentProject")).toThrow(StackConfigurationError);
+    expect(() => (stackQueryOptions as unknown as (app: unknown, id: string) => unknown)(undefined, "getCurrentProject")).toThrow(
+      StackConfigurationError,
+    );
   });
 });
 

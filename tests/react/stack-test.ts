@@ -85,4 +85,3 @@ export function testApp(options: { tokens?: StoredTokens; app?: Partial<StackCli
   });
   return { app, store, navigations };
 }
-

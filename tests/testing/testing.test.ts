@@ -70,7 +70,12 @@ describe("createTestUser", () => {
 
   it("takes a project, an address and a password, and refuses an address in use", async () => {
     emulator = await startEmulator();
-    const owner = await createTestUser(emulator, { projectId: "internal", email: "owner@example.com", password: "owner-password-1", emailVerified: false });
+    const owner = await createTestUser(emulator, {
+      projectId: "internal",
+      email: "owner@example.com",
+      password: "owner-password-1",
+      emailVerified: false,
+    });
     expect(owner).toMatchObject({ projectId: "internal", email: "owner@example.com", password: "owner-password-1" });
     expect(emulator.engine.ctx.store.authChannelByEmail("internal", "owner@example.com")?.is_verified).toBe(false);
     await expect(createTestUser(emulator, { projectId: "internal", email: "OWNER@example.com" })).rejects.toThrow(/already/);
@@ -88,7 +93,11 @@ describe.skipIf(!canSignIn)("signInAs and sessionTokens", () => {
     // A custom store sees the tokens the sign-in wrote.
     const inner = createMemoryTokenStore();
     const written: StoredTokens[] = [];
-    const store: TokenStore = { get: () => inner.get(), set: (tokens) => (written.push(tokens), inner.set(tokens)), subscribe: (l) => inner.subscribe(l) };
+    const store: TokenStore = {
+      get: () => inner.get(),
+      set: (tokens) => (written.push(tokens), inner.set(tokens)),
+      subscribe: (l) => inner.subscribe(l),
+    };
     const custom = appsFor(emulator).client({ tokenStore: store });
     await signInAs(custom, user);
     expect(written.at(-1)?.refreshToken).toEqual(expect.any(String));
@@ -98,7 +107,9 @@ describe.skipIf(!canSignIn)("signInAs and sessionTokens", () => {
   it("throws the sign-in's error for a wrong password", async () => {
     emulator = await startEmulator();
     const user = await createTestUser(emulator);
-    await expect(signInAs(appsFor(emulator).client(), { email: user.email, password: "wrong-password" })).rejects.toMatchObject({ code: "EMAIL_PASSWORD_MISMATCH" });
+    await expect(signInAs(appsFor(emulator).client(), { email: user.email, password: "wrong-password" })).rejects.toMatchObject({
+      code: "EMAIL_PASSWORD_MISMATCH",
+    });
   });
 
   it("works over HTTP too, and sessionTokens gives tokens an app can use as its store", async () => {
@@ -118,10 +129,21 @@ describe("latestEmail, latestCode, latestLink", () => {
     const ctx = emulator.engine.ctx;
     const mail = (to: string, subject: string, text: string) => ctx.mail.send({ projectId: DEMO_KEYS.projectId, to, subject, text });
     const code = (kind: "email_verification" | "password_reset", recipient: string) =>
-      ctx.issueCode({ projectId: DEMO_KEYS.projectId, kind, recipient, callbackUrl: "http://localhost:5173/handler/x", lifetimeMs: 60_000, data: {} });
+      ctx.issueCode({
+        projectId: DEMO_KEYS.projectId,
+        kind,
+        recipient,
+        callbackUrl: "http://localhost:5173/handler/x",
+        lifetimeMs: 60_000,
+        data: {},
+      });
 
     mail("ann@example.com", "Welcome", "See https://example.com/docs.");
-    mail("ann@example.com", "Verify", "Docs: https://example.com/docs, then verify: http://localhost:5173/handler/email-verification?code=c1.");
+    mail(
+      "ann@example.com",
+      "Verify",
+      "Docs: https://example.com/docs, then verify: http://localhost:5173/handler/email-verification?code=c1.",
+    );
     mail("ben@example.com", "Other", "...");
     const verification = code("email_verification", "ann@example.com");
     const reset = code("password_reset", "ann@example.com");

@@ -19,7 +19,10 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 function expectTrue<_T extends true>(): void {}
 
 /** The error of a method's Result. */
-type ResultError<M extends (...args: never[]) => Promise<Result<unknown, unknown>>> = Extract<Awaited<ReturnType<M>>, { status: "error" }>["error"];
+type ResultError<M extends (...args: never[]) => Promise<Result<unknown, unknown>>> = Extract<
+  Awaited<ReturnType<M>>,
+  { status: "error" }
+>["error"];
 
 type Mfa = KnownErrors["MultiFactorAuthenticationRequired"];
 
@@ -102,7 +105,9 @@ export async function resultsAreTypedByTheCodesTheyReturn(): Promise<void> {
 export function methodsReturnTheirCodesClasses(): void {
   type App = StackClientApp;
   expectTrue<Equal<ResultError<App["signInWithCredential"]>, KnownErrors["EmailPasswordMismatch"] | Mfa>>();
-  expectTrue<Equal<ResultError<App["signUpWithCredential"]>, KnownErrors["UserWithEmailAlreadyExists"] | KnownErrors["PasswordRequirementsNotMet"]>>();
+  expectTrue<
+    Equal<ResultError<App["signUpWithCredential"]>, KnownErrors["UserWithEmailAlreadyExists"] | KnownErrors["PasswordRequirementsNotMet"]>
+  >();
   expectTrue<Equal<ResultError<App["signInWithMfa"]>, KnownErrors["InvalidTotpCode"] | KnownErrors["VerificationCodeError"]>>();
   expectTrue<Equal<ResultError<App["signInWithMagicLink"]>, KnownErrors["VerificationCodeError"] | Mfa>>();
   expectTrue<Equal<ResultError<App["verifyEmail"]>, KnownErrors["VerificationCodeError"]>>();
@@ -113,7 +118,10 @@ export function methodsReturnTheirCodesClasses(): void {
   expectTrue<Equal<ResultError<App["acceptTeamInvitation"]>, KnownErrors["VerificationCodeError"]>>();
   expectTrue<Equal<ResultError<App["getTeamInvitationDetails"]>, KnownErrors["VerificationCodeError"]>>();
   expectTrue<
-    Equal<ResultError<App["promptCliLogin"]>, KnownErrors["CliAuthError"] | KnownErrors["CliAuthExpiredError"] | KnownErrors["CliAuthUsedError"]>
+    Equal<
+      ResultError<App["promptCliLogin"]>,
+      KnownErrors["CliAuthError"] | KnownErrors["CliAuthExpiredError"] | KnownErrors["CliAuthUsedError"]
+    >
   >();
   expectTrue<Equal<ResultError<App["completeCliLogin"]>, KnownErrors["SchemaError"]>>();
   expectTrue<
@@ -124,7 +132,12 @@ export function methodsReturnTheirCodesClasses(): void {
   >();
 }
 
-export async function anAppReadsTheAttemptCodeWithoutACast(app: StackClientApp, email: string, password: string, totp: string): Promise<void> {
+export async function anAppReadsTheAttemptCodeWithoutACast(
+  app: StackClientApp,
+  email: string,
+  password: string,
+  totp: string,
+): Promise<void> {
   const signIn = await app.signInWithCredential({ email, password, noRedirect: true });
   if (signIn.status === "error" && isKnownError(signIn.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")) {
     const attemptCode = signIn.error.details?.attempt_code;

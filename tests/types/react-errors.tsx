@@ -71,7 +71,9 @@ export function SignInForm() {
   const error = signIn.error;
   expectTrue<Equal<typeof error, StackkitError | null>>();
   // A second factor: the attempt code is typed, no cast.
-  const attemptCode: string | undefined = isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED") ? error.details?.attempt_code : undefined;
+  const attemptCode: string | undefined = isKnownError(error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")
+    ? error.details?.attempt_code
+    : undefined;
   const wrongPassword = isKnownError(error, "EMAIL_PASSWORD_MISMATCH");
   // @ts-expect-error: not a code of the catalogue
   isKnownError(error, "EMAIL_PASSWORD_MISSMATCH");

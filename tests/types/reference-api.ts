@@ -99,13 +99,9 @@ type ServerUserKeys =
       | "createSession"
     >;
 type AdminSentEmailKeys = Keys<Ref.AdminSentEmail, "id" | "to" | "subject" | "sentAt" | "error">;
-type ClientAppKeys = Exclude<
-  keyof Ref.StackClientApp,
-  symbol | "getItem" | "useItem" | "redirectToMfa" | "useProject"
->;
+type ClientAppKeys = Exclude<keyof Ref.StackClientApp, symbol | "getItem" | "useItem" | "redirectToMfa" | "useProject">;
 type ServerAppKeys =
-  | ClientAppKeys
-  | Keys<Ref.StackServerApp, "createTeam" | "createUser" | "getUser" | "getTeam" | "listUsers" | "listTeams">;
+  ClientAppKeys | Keys<Ref.StackServerApp, "createTeam" | "createUser" | "getUser" | "getTeam" | "listUsers" | "listTeams">;
 type AdminAppKeys =
   | ServerAppKeys
   | Keys<
@@ -140,48 +136,48 @@ type ShapeField<F> = 0 extends 1 & F ? F : F extends readonly (infer E)[] ? read
 type Proj<T> = 0 extends 1 & T
   ? T
   : T extends Promise<infer U>
-  ? Promise<Proj<U>>
-  : T extends RefKnownError
-    ? KnownErrorShape
-    : T extends Date | string | number | boolean | bigint | symbol | null | undefined | void
-      ? T
-      : T extends (...args: infer A) => infer R
-        ? (...args: Params<A>) => Proj<R>
-        : T extends readonly (infer E)[]
-          ? ProjArray<T, E>
-          : T extends Ref.StackAdminApp<false>
-            ? Shape<T, AdminAppKeys>
-            : T extends Ref.AdminOwnedProject
-              ? Shape<T, AdminProjectKeys | "app">
-              : T extends Ref.AdminProject
-                ? Shape<T, AdminProjectKeys>
-                : T extends Ref.Project
-                  ? Shape<T, ProjectKeys>
-                  : T extends Ref.AdminProjectConfig
-                    ? Shape<T, AdminProjectConfigKeys>
-                    : T extends Ref.ProjectConfig
-                      ? Shape<T, ProjectConfigKeys>
-                      : T extends Ref.CurrentServerUser
-                        ? Shape<T, ServerUserKeys | AuthKeys>
-                        : T extends Ref.ServerTeamUser
-                          ? Shape<T, ServerUserKeys | "teamProfile">
-                          : T extends Ref.ServerUser
-                            ? Shape<T, ServerUserKeys>
-                            : T extends Ref.CurrentInternalUser
-                              ? Shape<T, CurrentUserKeys | InternalUserKeys>
-                              : T extends Ref.CurrentUser
-                                ? Shape<T, CurrentUserKeys>
-                                : T extends Ref.ServerTeam
-                                  ? Shape<T, ServerTeamKeys>
-                                  : T extends Ref.Team
-                                    ? Shape<T, TeamKeys>
-                                    : T extends Ref.AdminSentEmail
-                                      ? Shape<T, AdminSentEmailKeys>
-                                      : T extends Ref.HandlerUrls
-                                      ? Shape<T, HandlerUrlKeys>
-                                      : T extends object
-                                        ? { [P in keyof T]: Proj<T[P]> }
-                                        : T;
+    ? Promise<Proj<U>>
+    : T extends RefKnownError
+      ? KnownErrorShape
+      : T extends Date | string | number | boolean | bigint | symbol | null | undefined | void
+        ? T
+        : T extends (...args: infer A) => infer R
+          ? (...args: Params<A>) => Proj<R>
+          : T extends readonly (infer E)[]
+            ? ProjArray<T, E>
+            : T extends Ref.StackAdminApp<false>
+              ? Shape<T, AdminAppKeys>
+              : T extends Ref.AdminOwnedProject
+                ? Shape<T, AdminProjectKeys | "app">
+                : T extends Ref.AdminProject
+                  ? Shape<T, AdminProjectKeys>
+                  : T extends Ref.Project
+                    ? Shape<T, ProjectKeys>
+                    : T extends Ref.AdminProjectConfig
+                      ? Shape<T, AdminProjectConfigKeys>
+                      : T extends Ref.ProjectConfig
+                        ? Shape<T, ProjectConfigKeys>
+                        : T extends Ref.CurrentServerUser
+                          ? Shape<T, ServerUserKeys | AuthKeys>
+                          : T extends Ref.ServerTeamUser
+                            ? Shape<T, ServerUserKeys | "teamProfile">
+                            : T extends Ref.ServerUser
+                              ? Shape<T, ServerUserKeys>
+                              : T extends Ref.CurrentInternalUser
+                                ? Shape<T, CurrentUserKeys | InternalUserKeys>
+                                : T extends Ref.CurrentUser
+                                  ? Shape<T, CurrentUserKeys>
+                                  : T extends Ref.ServerTeam
+                                    ? Shape<T, ServerTeamKeys>
+                                    : T extends Ref.Team
+                                      ? Shape<T, TeamKeys>
+                                      : T extends Ref.AdminSentEmail
+                                        ? Shape<T, AdminSentEmailKeys>
+                                        : T extends Ref.HandlerUrls
+                                          ? Shape<T, HandlerUrlKeys>
+                                          : T extends object
+                                            ? { [P in keyof T]: Proj<T[P]> }
+                                            : T;
 
 /** Arrays keep their extra members (`listUsers()` answers an array with `nextCursor`). */
 type ProjArray<T, E> = Proj<E>[] & { [P in Exclude<keyof T, keyof E[] | number>]: Proj<T[P]> };
@@ -223,7 +219,8 @@ type Overloads<F> = F extends {
   : never;
 
 /** Each of the reference member's overloads, as the function app code calls. */
-type Calls<F> = Overloads<F> extends infer O ? (O extends [infer A extends unknown[], infer R] ? (...a: Params<A>) => Proj<R> : never) : never;
+type Calls<F> =
+  Overloads<F> extends infer O ? (O extends [infer A extends unknown[], infer R] ? (...a: Params<A>) => Proj<R> : never) : never;
 
 /** The reference's members `K` of `R` that `O` lacks or declares incompatibly; `never` when there are none. */
 type Incompatible<R, O, K extends keyof R> = {
@@ -281,7 +278,9 @@ export type Checks = [
   None<
     Incompatible<Ref.AdminTeamPermissionDefinition, Ours.AdminTeamPermissionDefinition, "id" | "description" | "containedPermissionIds">
   >,
-  None<Incompatible<Ref.AdminProjectPermissionDefinition, Ours.AdminProjectPermissionDefinition, keyof Ref.AdminProjectPermissionDefinition>>,
+  None<
+    Incompatible<Ref.AdminProjectPermissionDefinition, Ours.AdminProjectPermissionDefinition, keyof Ref.AdminProjectPermissionDefinition>
+  >,
 ];
 
 // Known errors: the reference's members, on every class and instance.
@@ -289,4 +288,3 @@ export type KnownErrorChecks = [
   None<Incompatible<KnownErrorShape, Ours.KnownError, keyof KnownErrorShape>>,
   None<Incompatible<KnownErrorShape, Ours.KnownErrors["EmailPasswordMismatch"], keyof KnownErrorShape>>,
 ];
-

@@ -45,13 +45,20 @@ export async function adminWrittenForTheReferenceSdk(recipientEmail: string): Pr
     c.allowTeamApiKeys,
   ];
   const strategy: "link_method" | "raise_error" | "allow_duplicates" = c.oauthAccountMergeStrategy;
-  console.info(flags, strategy, c.teamCreatorDefaultPermissions.map((p) => p.id), c.teamMemberDefaultPermissions, c.userDefaultPermissions);
+  console.info(
+    flags,
+    strategy,
+    c.teamCreatorDefaultPermissions.map((p) => p.id),
+    c.teamMemberDefaultPermissions,
+    c.userDefaultPermissions,
+  );
   for (const domain of c.domains) console.info(domain.domain, domain.handlerPath);
   const defaults: { id: string }[] = c.teamCreatorDefaultPermissions;
   const domains: { domain: string; handlerPath: string }[] = c.domains;
   console.info(defaults, domains);
   for (const provider of c.oauthProviders) {
-    if (provider.type === "standard") console.info(provider.id, provider.clientId, provider.clientSecret, provider.facebookConfigId, provider.microsoftTenantId);
+    if (provider.type === "standard")
+      console.info(provider.id, provider.clientId, provider.clientSecret, provider.facebookConfigId, provider.microsoftTenantId);
   }
   const email: AdminEmailConfig | undefined = c.emailConfig;
   if (email?.type === "standard") console.info(email.host, email.port, email.username, email.password, email.senderName, email.senderEmail);
@@ -68,7 +75,15 @@ export async function adminWrittenForTheReferenceSdk(recipientEmail: string): Pr
         { id: "github", type: "shared" },
         { id: "google", type: "standard", clientId: "id", clientSecret: "secret" },
       ],
-      emailConfig: { type: "standard", host: "smtp.example.com", port: 587, username: "u", password: "p", senderName: "Acme", senderEmail: "a@example.com" },
+      emailConfig: {
+        type: "standard",
+        host: "smtp.example.com",
+        port: 587,
+        username: "u",
+        password: "p",
+        senderName: "Acme",
+        senderEmail: "a@example.com",
+      },
       teamCreatorDefaultPermissions: [{ id: "team_admin" }],
       teamMemberDefaultPermissions: [{ id: "team_member" }],
       oauthAccountMergeStrategy: "link_method",
@@ -100,7 +115,14 @@ export async function adminWrittenForTheReferenceSdk(recipientEmail: string): Pr
   console.info(templates.map((t) => [t.type, t.subject, t.isDefault, t.content]));
   await app.updateEmailTemplate("email_verification", { subject: "Verify", content: { type: "doc", content: [] } });
   await app.resetEmailTemplate("password_reset");
-  const emailConfig: EmailConfig = { host: "smtp.example.com", port: 587, username: "u", password: "p", senderEmail: "a@example.com", senderName: "Acme" };
+  const emailConfig: EmailConfig = {
+    host: "smtp.example.com",
+    port: 587,
+    username: "u",
+    password: "p",
+    senderEmail: "a@example.com",
+    senderName: "Acme",
+  };
   const test = await app.sendTestEmail({ recipientEmail, emailConfig });
   if (test.status === "error") console.info(test.error.errorMessage);
   const sentEmails: AdminSentEmail[] = await app.listSentEmails();
@@ -109,7 +131,11 @@ export async function adminWrittenForTheReferenceSdk(recipientEmail: string): Pr
 
   // Permission definitions.
   try {
-    const permission = await app.createTeamPermissionDefinition({ id: "team_admin", description: "Admins", containedPermissionIds: ["$read_members"] });
+    const permission = await app.createTeamPermissionDefinition({
+      id: "team_admin",
+      description: "Admins",
+      containedPermissionIds: ["$read_members"],
+    });
     console.info(permission.id);
   } catch (error) {
     if (!(error instanceof KnownErrors.PermissionIdAlreadyExists)) throw error;
@@ -117,7 +143,10 @@ export async function adminWrittenForTheReferenceSdk(recipientEmail: string): Pr
   await app.updateTeamPermissionDefinition("team_admin", { description: "Team admins" });
   const definitions = await app.listTeamPermissionDefinitions();
   const contained: string[][] = definitions.map((d) => d.containedPermissionIds);
-  console.info(definitions.map((d) => [d.id, d.description]), contained);
+  console.info(
+    definitions.map((d) => [d.id, d.description]),
+    contained,
+  );
   await app.deleteTeamPermissionDefinition("team_admin");
   await app.createProjectPermissionDefinition({ id: "beta", containedPermissionIds: [] });
   await app.updateProjectPermissionDefinition("beta", { id: "beta_tester" });

@@ -78,12 +78,21 @@ export async function serverCodeWrittenForTheReferenceSdk(request: Request): Pro
   await ada.grantPermission("admin");
   const isAdmin: boolean = await ada.hasPermission(team, "team_admin");
   const permissions = await ada.listPermissions(team, { recursive: false });
-  console.info(isAdmin, permissions.map((p) => p.id));
+  console.info(
+    isAdmin,
+    permissions.map((p) => p.id),
+  );
   await ada.revokePermission(team, "team_admin");
   await ada.revokePermission("admin");
 
   // The rest of ServerUser.
-  await ada.update({ displayName: "Ada L.", primaryEmailVerified: true, clientReadOnlyMetadata: { a: 1 }, serverMetadata: { b: 2 }, password: "new pw" });
+  await ada.update({
+    displayName: "Ada L.",
+    primaryEmailVerified: true,
+    clientReadOnlyMetadata: { a: 1 },
+    serverMetadata: { b: 2 },
+    password: "new pw",
+  });
   await ada.setPrimaryEmail("ada@lovelace.example", { verified: true });
   await ada.setClientReadOnlyMetadata({ plan: "pro" });
   await ada.setDisplayName("Countess");
@@ -94,7 +103,10 @@ export async function serverCodeWrittenForTheReferenceSdk(request: Request): Pro
   for (const c of await ada.listContactChannels()) console.info(c.value, c.isVerified);
   for (const s of await ada.getActiveSessions()) if (s.isImpersonation) await ada.revokeSession(s.id);
   const key = await ada.createApiKey({ description: "CI", expiresAt: null });
-  console.info(key.value.length, (await ada.listApiKeys()).map((k) => k.whyInvalid()));
+  console.info(
+    key.value.length,
+    (await ada.listApiKeys()).map((k) => k.whyInvalid()),
+  );
   const github = await ada.getConnectedAccount("github", { scopes: ["repo"] });
   if (github) console.info((await github.getAccessToken()).accessToken);
   const setPassword = await ada.setPassword({ password: "another" });

@@ -53,7 +53,10 @@ export async function writtenForTheReferenceSdk(email: string, password: string)
   console.info(selected?.id);
   const isAdmin: boolean = await user.hasPermission(team, "team_admin");
   const permissions = await user.listPermissions(team, { recursive: false });
-  console.info(isAdmin, permissions.map((p) => p.id));
+  console.info(
+    isAdmin,
+    permissions.map((p) => p.id),
+  );
   await user.leaveTeam(team);
 
   const channels = await user.listContactChannels();
@@ -64,7 +67,10 @@ export async function writtenForTheReferenceSdk(email: string, password: string)
   const key = await user.createApiKey({ description: "CI", expiresAt: new Date(Date.now() + 86_400_000) });
   const fullValue: string = key.value;
   const keys = await user.listApiKeys();
-  console.info(fullValue.length, keys.map((k) => [k.value.lastFour, k.isValid(), k.whyInvalid()]));
+  console.info(
+    fullValue.length,
+    keys.map((k) => [k.value.lastFour, k.isValid(), k.whyInvalid()]),
+  );
   await keys[0]?.revoke();
 
   const connection = await user.getConnectedAccount("github", { scopes: ["repo"] });

@@ -54,8 +54,7 @@ export function Layout({ children }: { readonly children: ReactNode }) {
       </header>
       <main className="content">{children}</main>
       <footer className="footer">
-        A customer app built on <code>stackkit</code> and <code>stackkit/react</code>; the handler pages live under{" "}
-        <code>/handler</code>.
+        A customer app built on <code>stackkit</code> and <code>stackkit/react</code>; the handler pages live under <code>/handler</code>.
       </footer>
     </>
   );

@@ -25,6 +25,7 @@ export async function getSvixToken(ctx: ClientAppContext, options?: CallOptions)
 export async function getMetrics(ctx: ClientAppContext, options?: CallOptions): Promise<AdminMetrics> {
   const { data } = await ctx.client.api.GET("/internal/metrics", signalOf(options));
   const metrics: unknown = answered(data, "GET /internal/metrics");
-  if (typeof metrics !== "object" || Array.isArray(metrics)) throw new StackAssertionError("GET /internal/metrics answered something other than an object");
+  if (typeof metrics !== "object" || Array.isArray(metrics))
+    throw new StackAssertionError("GET /internal/metrics answered something other than an object");
   return metrics as AdminMetrics;
 }

@@ -118,7 +118,9 @@ export async function listSentEmails(ctx: ClientAppContext, options?: CallOption
   if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/emails answered without an items list");
   return items.map((e) => {
     if (typeof e.sent_at_millis !== "number" || !Number.isFinite(e.sent_at_millis)) {
-      throw new StackAssertionError(`GET /internal/emails answered e-mail ${String(e.id)} whose sent_at_millis is not a time in milliseconds`);
+      throw new StackAssertionError(
+        `GET /internal/emails answered e-mail ${String(e.id)} whose sent_at_millis is not a time in milliseconds`,
+      );
     }
     return Object.freeze({
       id: e.id,

@@ -108,7 +108,8 @@ export async function revokeInternalApiKey(ctx: ClientAppContext, id: string, op
 function baseFromWire(ctx: ClientAppContext, wire: Schemas["InternalApiKey"] | Schemas["InternalApiKeyFirstView"]): InternalApiKeyBase {
   const expiresAt = dateOf(wire.expires_at_millis, "expires_at_millis");
   const revokedMillis = wire.manually_revoked_at_millis;
-  const manuallyRevokedAt = revokedMillis === undefined || revokedMillis === null ? null : dateOf(revokedMillis, "manually_revoked_at_millis");
+  const manuallyRevokedAt =
+    revokedMillis === undefined || revokedMillis === null ? null : dateOf(revokedMillis, "manually_revoked_at_millis");
   const whyInvalid = (): InternalApiKeyInvalidReason | null => {
     // SPEC §4: for project keys expiry is reported before revocation.
     if (expiresAt.getTime() < ctx.env.now()) return "expired";
@@ -135,7 +136,8 @@ function fullKey<Name extends string>(name: Name, value: unknown): { [K in Name]
 
 function lastFourOf(value: Schemas["LastFour"] | undefined | null): { readonly lastFour: string } | null {
   if (value === undefined || value === null) return null;
-  if (typeof value.last_four !== "string") throw new StackAssertionError("GET /internal/api-keys answered a key without its last four characters");
+  if (typeof value.last_four !== "string")
+    throw new StackAssertionError("GET /internal/api-keys answered a key without its last four characters");
   return { lastFour: value.last_four };
 }
 

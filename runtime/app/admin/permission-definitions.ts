@@ -68,7 +68,9 @@ export function permissionDefinitions(ctx: ClientAppContext, scope: PermissionSc
     },
     async update(permissionId, options) {
       if (typeof options !== "object" || options === null) {
-        throw new StackConfigurationError(`Updating a ${scope} permission needs the fields to change: { id?, description?, containedPermissionIds? }.`);
+        throw new StackConfigurationError(
+          `Updating a ${scope} permission needs the fields to change: { id?, description?, containedPermissionIds? }.`,
+        );
       }
       const body = { ...(options.id === undefined ? {} : { id: requireId(options.id, scope) }), ...bodyOf(options) };
       if (scope === "team") await api.PATCH("/team-permission-definitions/{permission_id}", { ...path(permissionId, options), body });

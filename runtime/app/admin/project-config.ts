@@ -134,7 +134,8 @@ export function adminProjectConfigFromWire(wire: Schemas["ProjectConfig"] | unde
 
 function oauthProviderFromWire(p: Schemas["OAuthProviderConfig"], call: string): AdminOAuthProviderConfig {
   if (p.type === "shared") return { id: p.id, type: "shared" };
-  if (p.type !== "standard") throw new StackAssertionError(`${call} answered OAuth provider ${p.id} of unknown type ${JSON.stringify(p.type)}`);
+  if (p.type !== "standard")
+    throw new StackAssertionError(`${call} answered OAuth provider ${p.id} of unknown type ${JSON.stringify(p.type)}`);
   // A standard provider is the project's own OAuth app: without its credentials it could not work.
   if (typeof p.client_id !== "string" || typeof p.client_secret !== "string") {
     throw new StackAssertionError(`${call} answered the standard OAuth provider ${p.id} without its client_id and client_secret`);
@@ -169,7 +170,9 @@ function emailConfigFromWire(e: Schemas["EmailConfig"], call: string): AdminEmai
 /** The wire's `config` of `PATCH /internal/projects/current`: only the fields given. */
 export function adminProjectConfigToWire(options: AdminProjectConfigUpdateOptions): Schemas["ProjectConfigUpdate"] {
   if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError("project.update: config must be an object of the fields to change, for example { signUpEnabled: false }.");
+    throw new StackConfigurationError(
+      "project.update: config must be an object of the fields to change, for example { signUpEnabled: false }.",
+    );
   }
   const wire: Record<string, unknown> = {};
   for (const [name, field] of FLAGS) if (options[name] !== undefined) wire[field] = options[name];
@@ -181,7 +184,8 @@ export function adminProjectConfigToWire(options: AdminProjectConfigUpdateOption
   if (options.domains !== undefined) {
     wire.domains = listOf(options.domains, "config.domains").map((d) => ({ domain: d.domain, handler_path: d.handlerPath }));
   }
-  if (options.oauthProviders !== undefined) wire.oauth_providers = listOf(options.oauthProviders, "config.oauthProviders").map(oauthProviderToWire);
+  if (options.oauthProviders !== undefined)
+    wire.oauth_providers = listOf(options.oauthProviders, "config.oauthProviders").map(oauthProviderToWire);
   if (options.emailConfig !== undefined) wire.email_config = emailConfigToWire(options.emailConfig);
   return wire as Schemas["ProjectConfigUpdate"];
 }
@@ -194,7 +198,9 @@ function listOf<T>(value: readonly T[], name: string): readonly T[] {
 function oauthProviderToWire(p: AdminOAuthProviderConfig): Schemas["OAuthProviderConfig"] {
   if (p?.type === "shared") return { id: p.id, type: "shared" };
   if (p?.type !== "standard") {
-    throw new StackConfigurationError(`project.update: each OAuth provider needs type "shared" or "standard" (with clientId and clientSecret).`);
+    throw new StackConfigurationError(
+      `project.update: each OAuth provider needs type "shared" or "standard" (with clientId and clientSecret).`,
+    );
   }
   return {
     id: p.id,
@@ -210,7 +216,9 @@ function oauthProviderToWire(p: AdminOAuthProviderConfig): Schemas["OAuthProvide
 export function emailConfigToWire(e: AdminEmailConfig): Schemas["EmailConfig"] {
   if (e?.type === "shared") return { type: "shared" };
   if (e?.type !== "standard") {
-    throw new StackConfigurationError(`The email config needs type "shared", or "standard" with host, port, username, password, senderName and senderEmail.`);
+    throw new StackConfigurationError(
+      `The email config needs type "shared", or "standard" with host, port, username, password, senderName and senderEmail.`,
+    );
   }
   return {
     type: "standard",

@@ -50,7 +50,9 @@ export async function getAdminProject(ctx: ClientAppContext, options?: CallOptio
 /** The wire body of a project update or creation: only the fields given, in the wire's names. */
 export function adminProjectUpdateToWire(update: AdminProjectUpdateOptions, what: string) {
   if (typeof update !== "object" || update === null) {
-    throw new StackConfigurationError(`${what} needs the fields to set, for example { displayName: 'Acme' } or { config: { signUpEnabled: false } }.`);
+    throw new StackConfigurationError(
+      `${what} needs the fields to set, for example { displayName: 'Acme' } or { config: { signUpEnabled: false } }.`,
+    );
   }
   return {
     ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
@@ -73,7 +75,9 @@ export async function deleteAdminProject(ctx: ClientAppContext, options?: CallOp
 export function adminProjectFromWire(ctx: ClientAppContext, wire: components["schemas"]["AdminProject"], call: string): AdminProject {
   // An admin app speaks for one project; another project's data would be edited in the wrong place.
   if (wire.id !== ctx.projectId) {
-    throw new StackAssertionError(`${call} answered project ${JSON.stringify(wire.id)}, but this app is for project ${JSON.stringify(ctx.projectId)}`);
+    throw new StackAssertionError(
+      `${call} answered project ${JSON.stringify(wire.id)}, but this app is for project ${JSON.stringify(ctx.projectId)}`,
+    );
   }
   if (typeof wire.created_at_millis !== "number" || !Number.isFinite(wire.created_at_millis)) {
     throw new StackAssertionError(`${call} answered a project whose created_at_millis is not a time in milliseconds`);

@@ -10,12 +10,7 @@
 // else (INVALID_POLLING_CODE, network and HTTP failures, a broken answer) is
 // thrown as its own typed error, never relabelled (a pitfall of the reference,
 // wire contract §14).
-import {
-  CliAuthError,
-  CliAuthExpiredError,
-  CliAuthUsedError,
-  type SchemaError,
-} from "../../../generated/known-errors.js";
+import { CliAuthError, CliAuthExpiredError, CliAuthUsedError, type SchemaError } from "../../../generated/known-errors.js";
 import { sleep } from "../../env.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
@@ -88,7 +83,9 @@ export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLo
       case "used":
         return Result.error(new CliAuthUsedError(undefined, { message: CLI_AUTH_USED_MESSAGE }));
       default:
-        return Result.error(new CliAuthError(undefined, { message: `Unexpected status from CLI auth polling: ${describe(answer.status)}` }));
+        return Result.error(
+          new CliAuthError(undefined, { message: `Unexpected status from CLI auth polling: ${describe(answer.status)}` }),
+        );
     }
     if (attempt >= o.maxAttempts) return Result.error(new CliAuthError(undefined, { message: CLI_AUTH_TIMEOUT_MESSAGE }));
     await sleep(ctx.env, o.waitTimeMillis, call.signal);

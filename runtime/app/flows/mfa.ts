@@ -20,7 +20,8 @@ import type { ClientAppContext } from "../context.js";
 import { Result, resultOf } from "../result.js";
 
 /** Any sign-in answer; only the code sign-ins (magic link, passkey, TOTP) carry `is_new_user`. */
-export type SignInTokens = components["schemas"]["SignInTokens"] & Partial<Pick<components["schemas"]["SignInTokensWithIsNewUser"], "is_new_user">>;
+export type SignInTokens = components["schemas"]["SignInTokens"] &
+  Partial<Pick<components["schemas"]["SignInTokensWithIsNewUser"], "is_new_user">>;
 
 /** Which after-authentication page a finished sign-in goes to. */
 export type AfterAuthKind = "sign-in" | "sign-up";
@@ -64,7 +65,12 @@ export async function signInResultOf<C extends KnownErrorCode>(
 
 /** The tokens of a sign-in answer, or an assertion error naming what is missing. */
 export function tokensOf(data: SignInTokens | undefined): SignInTokens {
-  if (typeof data?.access_token !== "string" || data.access_token === "" || typeof data.refresh_token !== "string" || data.refresh_token === "") {
+  if (
+    typeof data?.access_token !== "string" ||
+    data.access_token === "" ||
+    typeof data.refresh_token !== "string" ||
+    data.refresh_token === ""
+  ) {
     throw new StackAssertionError("A sign-in answer carried no access_token and refresh_token");
   }
   return data;
@@ -104,7 +110,9 @@ export async function signInWithMfa(
   ctx.sessions();
   const result = await resultOf(
     async () =>
-      tokensOf((await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode }, ...signalOf(options) })).data),
+      tokensOf(
+        (await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode }, ...signalOf(options) })).data,
+      ),
     ["INVALID_TOTP_CODE", "VERIFICATION_ERROR"],
   );
   if (result.status === "error") return result;

@@ -107,7 +107,14 @@ export function getOAuthAuthorizeUrl(ctx: ClientAppContext, options: OAuthAuthor
 
 /** Space-separated scopes, each once, in the order given. */
 function joinScopes(...lists: (readonly string[] | undefined)[]): string | undefined {
-  const scopes = [...new Set(lists.flatMap((list) => list ?? []).flatMap((s) => String(s).split(/\s+/)).filter(Boolean))];
+  const scopes = [
+    ...new Set(
+      lists
+        .flatMap((list) => list ?? [])
+        .flatMap((s) => String(s).split(/\s+/))
+        .filter(Boolean),
+    ),
+  ];
   return scopes.length > 0 ? scopes.join(" ") : undefined;
 }
 

@@ -56,7 +56,9 @@ function initiation(data: unknown, what: string): { options: Json; code: string 
 
 function assertSentinel(found: unknown, field: string): void {
   if (found !== RP_ID_SENTINEL) {
-    throw new StackAssertionError(`Expected returned RP ID from server to equal sentinel, but found ${String(found)} (options_json.${field})`);
+    throw new StackAssertionError(
+      `Expected returned RP ID from server to equal sentinel, but found ${String(found)} (options_json.${field})`,
+    );
   }
 }
 
@@ -126,16 +128,13 @@ export async function signInWithPasskey(
     return Result.error(webAuthnFailure(error));
   }
 
-  const signedIn = await resultOf(
-    async () => {
-      const { data } = await ctx.client.api.POST("/auth/passkey/sign-in", {
-        body: { authentication_response: authenticationResponse as unknown as Record<string, never>, code },
-        ...signalOf(call),
-      });
-      return data;
-    },
-    ["PASSKEY_AUTHENTICATION_FAILED", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"],
-  );
+  const signedIn = await resultOf(async () => {
+    const { data } = await ctx.client.api.POST("/auth/passkey/sign-in", {
+      body: { authentication_response: authenticationResponse as unknown as Record<string, never>, code },
+      ...signalOf(call),
+    });
+    return data;
+  }, ["PASSKEY_AUTHENTICATION_FAILED", "MULTI_FACTOR_AUTHENTICATION_REQUIRED"]);
   if (signedIn.status === "error") return Result.error(signedIn.error);
   const tokens = signedIn.data;
   if (!tokens || typeof tokens.access_token !== "string" || typeof tokens.refresh_token !== "string") {

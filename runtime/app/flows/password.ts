@@ -40,7 +40,8 @@ export async function signInWithCredential(
   // Without a token store the tokens could not be kept: say so before the password is sent.
   ctx.sessions();
   const result = await signInResultOf(
-    () => ctx.client.api.POST("/auth/password/sign-in", { body: { email: options.email, password: options.password }, ...signalOf(options) }),
+    () =>
+      ctx.client.api.POST("/auth/password/sign-in", { body: { email: options.email, password: options.password }, ...signalOf(options) }),
     ["EMAIL_PASSWORD_MISMATCH"],
   );
   if (result.status === "error") return result;
@@ -91,7 +92,10 @@ export async function verifyPasswordResetCode(
   code: string,
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
-  return outcome(() => ctx.client.api.POST("/auth/password/reset/check-code", { body: { code }, ...signalOf(options) }), ["VERIFICATION_ERROR"]);
+  return outcome(
+    () => ctx.client.api.POST("/auth/password/reset/check-code", { body: { code }, ...signalOf(options) }),
+    ["VERIFICATION_ERROR"],
+  );
 }
 
 /** Sets a new password with the code of a password-reset link; the code works once. */
@@ -116,10 +120,10 @@ export async function updatePassword(
   // A session without a refresh token has nothing to keep: the service then ends every refresh token of the user.
   const header = (refreshToken === null ? {} : { "x-stack-refresh-token": refreshToken }) as { "x-stack-refresh-token": string };
   const body = { old_password: options.oldPassword, new_password: options.newPassword };
-  return errorOf(() => ctx.client.api.POST("/auth/password/update", { params: { header }, body, ...signalOf(options) }), [
-    "PASSWORD_CONFIRMATION_MISMATCH",
-    "PASSWORD_REQUIREMENTS_NOT_MET",
-  ]);
+  return errorOf(
+    () => ctx.client.api.POST("/auth/password/update", { params: { header }, body, ...signalOf(options) }),
+    ["PASSWORD_CONFIRMATION_MISMATCH", "PASSWORD_REQUIREMENTS_NOT_MET"],
+  );
 }
 
 /** Gives a password to a signed-in user who has none (one who signed up with OAuth or a magic link). */

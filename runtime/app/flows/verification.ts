@@ -7,7 +7,11 @@ import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
 
 /** Marks the e-mail address of a verification link verified; the code works once. */
-export async function verifyEmail(ctx: ClientAppContext, code: string, options?: CallOptions): Promise<Result<undefined, VerificationCodeError>> {
+export async function verifyEmail(
+  ctx: ClientAppContext,
+  code: string,
+  options?: CallOptions,
+): Promise<Result<undefined, VerificationCodeError>> {
   return resultOf(async () => {
     await ctx.client.api.POST("/contact-channels/verify", { body: { code }, ...signalOf(options) });
     return undefined;

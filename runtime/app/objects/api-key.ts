@@ -140,7 +140,11 @@ export async function checkApiKey(
   return apiKeyFromWire(ctx, answered(data, `POST /${type}-api-keys/check`)) as ApiKey;
 }
 
-async function listKeys(ctx: ClientAppContext, owner: ApiKeyEndpoint, call: CallOptions | undefined): Promise<ApiKey<ApiKeyType, boolean>[]> {
+async function listKeys(
+  ctx: ClientAppContext,
+  owner: ApiKeyEndpoint,
+  call: CallOptions | undefined,
+): Promise<ApiKey<ApiKeyType, boolean>[]> {
   const data =
     owner.type === "user"
       ? (await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: owner.userId } }, ...signalOf(call) })).data
@@ -174,7 +178,12 @@ async function createKey(
   return apiKeyFromWire(ctx, answered(data, `POST ${owner.path}`), owner);
 }
 
-async function updateKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, id: string, options: ApiKeyUpdateOptions & CallOptions): Promise<void> {
+async function updateKey(
+  ctx: ClientAppContext,
+  owner: ApiKeyEndpoint,
+  id: string,
+  options: ApiKeyUpdateOptions & CallOptions,
+): Promise<void> {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError("ApiKey.update needs options: { description?, expiresAt?: Date | null, revoked? }.");
   }
@@ -188,9 +197,17 @@ async function updateKey(ctx: ClientAppContext, owner: ApiKeyEndpoint, id: strin
   };
   const path = { api_key_id: id };
   if (owner.type === "user") {
-    await ctx.client.api.PATCH("/user-api-keys/{api_key_id}", { params: { path, query: { user_id: owner.userId } }, body, ...signalOf(options) });
+    await ctx.client.api.PATCH("/user-api-keys/{api_key_id}", {
+      params: { path, query: { user_id: owner.userId } },
+      body,
+      ...signalOf(options),
+    });
   } else {
-    await ctx.client.api.PATCH("/team-api-keys/{api_key_id}", { params: { path, query: { team_id: owner.teamId } }, body, ...signalOf(options) });
+    await ctx.client.api.PATCH("/team-api-keys/{api_key_id}", {
+      params: { path, query: { team_id: owner.teamId } },
+      body,
+      ...signalOf(options),
+    });
   }
 }
 
@@ -263,4 +280,3 @@ function requiredDate(millis: unknown, field: string): Date {
   }
   return new Date(millis);
 }
-

@@ -38,7 +38,9 @@ export interface UserConnectedAccountMethods {
 
 /** The answers that mean "this user has no usable connection to the provider". */
 function isNotConnected(error: unknown): boolean {
-  return isKnownError(error, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") || isKnownError(error, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE");
+  return (
+    isKnownError(error, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") || isKnownError(error, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")
+  );
 }
 
 /**
@@ -57,7 +59,10 @@ export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"
     return data.access_token;
   }
 
-  function getConnectedAccount(providerId: string, options: GetConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(
+    providerId: string,
+    options: GetConnectedAccountOptions & { readonly or: "redirect" },
+  ): Promise<OAuthConnection>;
   function getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
   async function getConnectedAccount(providerId: string, given?: GetConnectedAccountOptions | null): Promise<OAuthConnection | null> {
     // "." and ".." would be resolved away as path segments and reach another route.
@@ -67,7 +72,7 @@ export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"
     const options = given ?? {};
     if (options.or === "redirect" && userId !== "me") {
       throw new StackConfigurationError(
-        "getConnectedAccount({ or: \"redirect\" }) sends the user's browser through the OAuth link flow, which server code cannot do; use or: \"throw\" or \"return-null\" here, and link accounts in the browser (user.getConnectedAccount on a StackClientApp).",
+        'getConnectedAccount({ or: "redirect" }) sends the user\'s browser through the OAuth link flow, which server code cannot do; use or: "throw" or "return-null" here, and link accounts in the browser (user.getConnectedAccount on a StackClientApp).',
       );
     }
     if (options.scopes !== undefined && (!Array.isArray(options.scopes) || !options.scopes.every((s) => typeof s === "string"))) {

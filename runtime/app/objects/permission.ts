@@ -39,7 +39,10 @@ export function userPermissionMethods(ctx: ClientAppContext, userId = "me"): Use
   async function list(scope: PermissionScope | null, options: PermissionListOptions = {}): Promise<TeamPermission[]> {
     const recursive = options.recursive === false ? "false" : "true";
     const { data } = scope
-      ? await ctx.client.api.GET("/team-permissions", { params: { query: { team_id: scope.id, user_id: userId, recursive } }, ...signalOf(options) })
+      ? await ctx.client.api.GET("/team-permissions", {
+          params: { query: { team_id: scope.id, user_id: userId, recursive } },
+          ...signalOf(options),
+        })
       : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: userId, recursive } }, ...signalOf(options) });
     assertAnswered(data, `GET /${scope ? "team" : "project"}-permissions`);
     return data.items.map((item) => ({ id: item.id }));
@@ -64,7 +67,9 @@ export function userPermissionMethods(ctx: ClientAppContext, userId = "me"): Use
   function getPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
   function getPermission(permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
   function getPermission(first: PermissionScope | string, second?: string | PermissionListOptions, third?: PermissionListOptions) {
-    return typeof first === "string" ? find(null, first, second as PermissionListOptions | undefined) : find(first, second as string, third);
+    return typeof first === "string"
+      ? find(null, first, second as PermissionListOptions | undefined)
+      : find(first, second as string, third);
   }
 
   function hasPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<boolean>;

@@ -86,7 +86,9 @@ async function ownedProjectsOf(
   call: CallOptions | undefined,
 ): Promise<AdminOwnedProject[]> {
   if (!loadOwnedProjectFactory) {
-    throw new StackConfigurationError('Owned projects come with their admin app, which is missing: import the app classes from "stackkit".');
+    throw new StackConfigurationError(
+      'Owned projects come with their admin app, which is missing: import the app classes from "stackkit".',
+    );
   }
   const ownedProjectOf = await untilAborted(loadOwnedProjectFactory(), call);
   const owner = ctx.sessions().current();

@@ -220,7 +220,6 @@ function requireObject(value: unknown, method: string, shape: string): void {
   if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
 }
 
-
 function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
   const items = answered(data, call).items;
   if (!Array.isArray(items)) throw new StackAssertionError(`${call} answered without an items list`);

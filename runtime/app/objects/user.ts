@@ -15,7 +15,13 @@ import { userApiKeyMethods, type UserApiKeyMethods } from "./api-key.js";
 import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "./connected-account.js";
 import { userContactChannelMethods, type UserContactChannelMethods } from "./contact-channel.js";
 import { userPermissionMethods, type UserPermissionMethods } from "./permission.js";
-import { createProject, INTERNAL_PROJECT_ID, listOwnedProjects, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
+import {
+  createProject,
+  INTERNAL_PROJECT_ID,
+  listOwnedProjects,
+  type AdminOwnedProject,
+  type AdminProjectCreateOptions,
+} from "./project.js";
 import { createTeamObject, userTeamMethods, type ReadonlyJson, type Team, type UserTeamMethods } from "./team.js";
 
 export type WireClientUser = components["schemas"]["ClientUser"];
@@ -172,7 +178,7 @@ function base64(bytes: Uint8Array): string {
 /** The PATCH /users/me body: only the fields given, snake_case. */
 function userUpdateToWire(options: UserUpdateOptions) {
   if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError("user.update needs an object of the fields to change, e.g. { displayName: \"Ada\" }.");
+    throw new StackConfigurationError('user.update needs an object of the fields to change, e.g. { displayName: "Ada" }.');
   }
   const secret = options.totpMultiFactorSecret;
   if (secret !== undefined && secret !== null && !(secret instanceof Uint8Array)) {
@@ -236,7 +242,7 @@ function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfil
       const email = wire.primary_email;
       if (email === null) {
         throw new StackConfigurationError(
-          "sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: \"email\", usedForAuth, isPrimary: true }).",
+          'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
         );
       }
       const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);

@@ -25,7 +25,10 @@ export function createCurrentServerUser(
   const client = createCurrentUser(sessionCtx, wire, extras);
   const server = serverCtx.objects.user(wire);
 
-  function getConnectedAccount(providerId: string, options: GetConnectedAccountOptions & { readonly or: "redirect" }): Promise<OAuthConnection>;
+  function getConnectedAccount(
+    providerId: string,
+    options: GetConnectedAccountOptions & { readonly or: "redirect" },
+  ): Promise<OAuthConnection>;
   function getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null>;
   function getConnectedAccount(providerId: string, options?: GetConnectedAccountOptions): Promise<OAuthConnection | null> {
     // Linking needs the user's browser and session; everything else is a server request.

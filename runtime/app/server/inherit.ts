@@ -29,7 +29,9 @@ interface ClientAppInternals {
 /** The client-app options of `options`, with those of `inheritsFrom` filled in. */
 export function resolveServerAppOptions(options: StackServerAppOptions): StackClientAppOptions & { readonly secretServerKey?: string } {
   if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError("StackServerApp needs options: { projectId, publishableClientKey?, secretServerKey, tokenStore, ... }.");
+    throw new StackConfigurationError(
+      "StackServerApp needs options: { projectId, publishableClientKey?, secretServerKey, tokenStore, ... }.",
+    );
   }
   const { inheritsFrom: parent, ...own } = options;
   if (parent === undefined) return own as StackClientAppOptions;

@@ -4,7 +4,14 @@
 // keys are the client Team's own calls, sent here with the secret server key.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError } from "../../errors.js";
-import { createTeamObject, type ReadonlyJson, type Team, type TeamCreateOptions, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
+import {
+  createTeamObject,
+  type ReadonlyJson,
+  type Team,
+  type TeamCreateOptions,
+  type TeamMemberProfile,
+  type TeamUpdateOptions,
+} from "../objects/team.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import { itemsOf, requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
@@ -64,7 +71,10 @@ export function serverTeamCreateToWire(data: ServerTeamCreateOptions) {
 }
 
 /** Narrows a team answer of a server call to the server view. */
-export function asServerTeam(wire: components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"], call: string): WireServerTeam {
+export function asServerTeam(
+  wire: components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"],
+  call: string,
+): WireServerTeam {
   if (typeof (wire as { created_at_millis?: unknown })?.created_at_millis !== "number") {
     throw new StackAssertionError(`${call} answered a team without created_at_millis; was it sent with access type "server"?`);
   }
@@ -87,9 +97,14 @@ export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTe
       const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } }, ...signalOf(options) });
       return itemsOf(data, "GET /team-member-profiles").map((profile) => {
         if (!("user" in profile) || typeof profile.user !== "object" || profile.user === null) {
-          throw new StackAssertionError("GET /team-member-profiles answered a member without the user; was it sent with access type \"server\"?");
+          throw new StackAssertionError(
+            'GET /team-member-profiles answered a member without the user; was it sent with access type "server"?',
+          );
         }
-        const teamProfile: TeamMemberProfile = { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null };
+        const teamProfile: TeamMemberProfile = {
+          displayName: profile.display_name ?? null,
+          profileImageUrl: profile.profile_image_url ?? null,
+        };
         return Object.freeze({ ...ctx.objects.user(profile.user), teamProfile });
       });
     },

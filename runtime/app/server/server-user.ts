@@ -121,7 +121,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
       const primary = (await channels.listContactChannels(callOf(options))).find((c) => c.isPrimary && c.type === "email");
       if (!primary) {
         throw new StackConfigurationError(
-          "sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: \"email\", usedForAuth, isPrimary: true }).",
+          'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
         );
       }
       return sendChannelVerification(ctx, wire.id, primary.id, options?.callbackUrl, options);

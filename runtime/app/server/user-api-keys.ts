@@ -4,7 +4,14 @@
 import { StackConfigurationError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { apiKeyEndpointFor, apiKeyFromWire, type ApiKeyCreationOptions, type UserApiKey, type UserApiKeyFirstView, type UserApiKeyMethods } from "../objects/api-key.js";
+import {
+  apiKeyEndpointFor,
+  apiKeyFromWire,
+  type ApiKeyCreationOptions,
+  type UserApiKey,
+  type UserApiKeyFirstView,
+  type UserApiKeyMethods,
+} from "../objects/api-key.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";
 

@@ -2,7 +2,13 @@
 // /contact-channels/{userId}/{id} and the verification e-mail, for any user.
 // Server code may also mark a channel verified. Field mapping is the client's.
 import type { components } from "../../../generated/schema.js";
-import { createContactChannelObject, sendChannelVerification, type ContactChannel, type ContactChannelCreateOptions, type ContactChannelUpdateOptions } from "../objects/contact-channel.js";
+import {
+  createContactChannelObject,
+  sendChannelVerification,
+  type ContactChannel,
+  type ContactChannelCreateOptions,
+  type ContactChannelUpdateOptions,
+} from "../objects/contact-channel.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";

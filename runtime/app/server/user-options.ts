@@ -71,7 +71,7 @@ const CREATE_FIELDS = {
 
 /** The PATCH /users/{id} body of `options`. */
 export function serverUserUpdateToWire(options: ServerUserUpdateOptions): WireUserUpdate {
-  requireOptions(options, "user.update", "the fields to change, e.g. { displayName: \"Ada\", serverMetadata: { plan: \"pro\" } }");
+  requireOptions(options, "user.update", 'the fields to change, e.g. { displayName: "Ada", serverMetadata: { plan: "pro" } }');
   const body: Record<string, unknown> = renamed(options, UPDATE_FIELDS);
   const secret = options.totpMultiFactorSecret;
   if (secret !== undefined) {

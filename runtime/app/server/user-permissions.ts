@@ -22,7 +22,11 @@ function targetOf(method: string, first: unknown, second: unknown, third: unknow
   if (typeof first === "string") {
     return { teamId: null, permissionId: segment(first, method, "the permission id"), call: second as CallOptions | undefined };
   }
-  return { teamId: teamIdOf(first, method), permissionId: segment(second, method, "the permission id"), call: third as CallOptions | undefined };
+  return {
+    teamId: teamIdOf(first, method),
+    permissionId: segment(second, method, "the permission id"),
+    call: third as CallOptions | undefined,
+  };
 }
 
 export function serverUserPermissionMethods(ctx: ServerAppContext, userId: string): ServerUserPermissionMethods {
@@ -30,7 +34,11 @@ export function serverUserPermissionMethods(ctx: ServerAppContext, userId: strin
     const target = targetOf(name, first, second, third);
     const signal = signalOf(target.call);
     if (target.teamId !== null) {
-      const init = { params: { path: { team_id: target.teamId, user_id: userId, permission_id: target.permissionId } }, body: {}, ...signal };
+      const init = {
+        params: { path: { team_id: target.teamId, user_id: userId, permission_id: target.permissionId } },
+        body: {},
+        ...signal,
+      };
       const path = "/team-permissions/{team_id}/{user_id}/{permission_id}";
       await (grant ? ctx.client.api.POST(path, init) : ctx.client.api.DELETE(path, init));
     } else {

@@ -34,7 +34,9 @@ function sessionOptions(options: CreateSessionOptions | undefined) {
   const expiresInMillis = options?.expiresInMillis ?? DEFAULT_SESSION_EXPIRES_IN_MILLIS;
   const isImpersonation = options?.isImpersonation ?? false;
   if (typeof expiresInMillis !== "number" || !Number.isInteger(expiresInMillis) || expiresInMillis <= 0) {
-    throw new StackConfigurationError(`createSession: expiresInMillis must be a positive whole number of milliseconds, got ${String(expiresInMillis)}.`);
+    throw new StackConfigurationError(
+      `createSession: expiresInMillis must be a positive whole number of milliseconds, got ${String(expiresInMillis)}.`,
+    );
   }
   if (typeof isImpersonation !== "boolean") {
     throw new StackConfigurationError("createSession: isImpersonation must be true or false.");

@@ -36,7 +36,11 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
       const signal = signalOf(data);
       const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire({ ...data, creatorUserId: userId }), ...signal });
       const team = ctx.objects.team(asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
-      await ctx.client.api.PATCH("/users/{user_id}", { params: { path: { user_id: userId } }, body: { selected_team_id: team.id }, ...signal });
+      await ctx.client.api.PATCH("/users/{user_id}", {
+        params: { path: { user_id: userId } },
+        body: { selected_team_id: team.id },
+        ...signal,
+      });
       return team;
     },
     async leaveTeam(team, options) {

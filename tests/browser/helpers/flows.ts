@@ -83,7 +83,10 @@ export async function startFlowsEnvironment(): Promise<FlowsEnvironment> {
           page.on("console", (message) => {
             // A known error of the service is an HTTP 4xx, which Chromium logs; the flows provoke some on purpose
             // (a second factor asked for, a wrong code, an expired access token). What the app does with them is checked.
-            if (message.type() === "error" && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) {
+            if (
+              message.type() === "error" &&
+              !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+            ) {
               errors.push(`${page.url()}: ${message.text()}`);
             }
           });
@@ -156,7 +159,11 @@ export function clearEmulatorRequests(apiUrl: string): Promise<unknown> {
 }
 
 /** The newest message of an Inbucket mailbox (the local part of the address) that `matches`, waiting up to 5 s for it. */
-export async function latestMail(apiUrl: string, address: string, matches: (subject: string) => boolean = () => true): Promise<{ subject: string; text: string }> {
+export async function latestMail(
+  apiUrl: string,
+  address: string,
+  matches: (subject: string) => boolean = () => true,
+): Promise<{ subject: string; text: string }> {
   const mailbox = encodeURIComponent(address.split("@")[0]!.toLowerCase());
   const deadline = Date.now() + 5000;
   for (;;) {
@@ -188,7 +195,11 @@ export function createUser(env: FlowsEnvironment, prefix: string, displayName: s
 }
 
 /** Signs in with e-mail and password on the sign-in page the browser is on (or opens it). Does not wait for the landing. */
-export async function submitPasswordSignIn(page: Page, appUrl: string, user: { readonly email: string; readonly password: string }): Promise<void> {
+export async function submitPasswordSignIn(
+  page: Page,
+  appUrl: string,
+  user: { readonly email: string; readonly password: string },
+): Promise<void> {
   if (!new URL(page.url(), appUrl).pathname.endsWith("/handler/sign-in")) await page.goto(new URL("/handler/sign-in", appUrl).href);
   const form = page.getByRole("form", { name: "Sign in with e-mail and password" });
   await form.getByRole("textbox", { name: "E-mail" }).fill(user.email);

@@ -275,7 +275,12 @@ const adminApp = (w: World) => w.app as StackAdminApp;
 const teamOf = async (w: World) => first((await user(w)).listTeams());
 const internalUser = user as (w: World) => Promise<CurrentInternalUser>;
 
-const subject = <S>(name: string, world: WorldKind, make: (w: World) => Promise<S>, table: Table<S>): Subject<S> => ({ name, world, make, table });
+const subject = <S>(name: string, world: WorldKind, make: (w: World) => Promise<S>, table: Table<S>): Subject<S> => ({
+  name,
+  world,
+  make,
+  table,
+});
 
 export const SUBJECTS = [
   subject("StackClientApp", "client", async (w) => w.app, clientApp),
@@ -298,7 +303,12 @@ export const SUBJECTS = [
     createProject: { call: (u, signal) => u.createProject({ displayName: "New", signal }) },
     listOwnedProjects: { call: (u, signal) => u.listOwnedProjects({ signal }) },
   }),
-  subject<AdminOwnedProject>("AdminOwnedProject", "internal", async (w) => first((await internalUser(w)).listOwnedProjects()), adminProjectTable),
+  subject<AdminOwnedProject>(
+    "AdminOwnedProject",
+    "internal",
+    async (w) => first((await internalUser(w)).listOwnedProjects()),
+    adminProjectTable,
+  ),
   subject("StackServerApp", "server", async (w) => serverApp(w), serverAppTable),
   subject("CurrentServerUser", "server", (w) => serverApp(w).getUser({ or: "throw" }), currentServerUser),
   subject("ServerUser", "server", byId, serverUser),

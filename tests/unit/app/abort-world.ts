@@ -107,7 +107,12 @@ export function world(kind: WorldKind, override: (sent: SentRequest) => Response
   };
 }
 
-function appOf(kind: WorldKind, env: Environment, browser: ReturnType<typeof fakeBrowser>["browser"], navigations: string[]): StackClientApp {
+function appOf(
+  kind: WorldKind,
+  env: Environment,
+  browser: ReturnType<typeof fakeBrowser>["browser"],
+  navigations: string[],
+): StackClientApp {
   const common = {
     tokenStore: createMemoryTokenStore(signedInTokens()),
     environment: env,
@@ -119,7 +124,8 @@ function appOf(kind: WorldKind, env: Environment, browser: ReturnType<typeof fak
   if (kind === "client" || kind === "internal") {
     return new StackClientApp({ projectId: kind === "internal" ? "internal" : "proj-1", publishableClientKey: "pck-1", ...common });
   }
-  if (kind === "server") return new StackServerApp({ projectId: "proj-1", publishableClientKey: "pck-1", secretServerKey: "ssk-1", ...common });
+  if (kind === "server")
+    return new StackServerApp({ projectId: "proj-1", publishableClientKey: "pck-1", secretServerKey: "ssk-1", ...common });
   return new StackAdminApp({
     projectId: ADMIN_PROJECT_ID,
     publishableClientKey: "pck-1",

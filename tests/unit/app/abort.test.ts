@@ -74,7 +74,8 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Until the call is waiting on the service or on a timer (or has settled), a few turns at most. */
 async function untilWaiting(w: World, outcome: { readonly now: Outcome }): Promise<void> {
-  for (let turn = 0; turn < 50 && outcome.now.state === "pending" && w.requests.length === 0 && w.activeTimers.size === 0; turn++) await tick();
+  for (let turn = 0; turn < 50 && outcome.now.state === "pending" && w.requests.length === 0 && w.activeTimers.size === 0; turn++)
+    await tick();
   await tick();
 }
 
@@ -139,8 +140,16 @@ describe("calls answered without a request", () => {
       "client",
       async (w: World, signal: AbortSignal) => (await w.app.getUser({ or: "throw" }))!.getTeam("x", { signal }),
     ],
-    ["serverApp.getUser of an id that is no user's", "server", (w: World, signal: AbortSignal) => (w.app as StackServerApp).getUser("x", { signal })],
-    ["serverApp.getTeam of an id that is no team's", "server", (w: World, signal: AbortSignal) => (w.app as StackServerApp).getTeam("x", { signal })],
+    [
+      "serverApp.getUser of an id that is no user's",
+      "server",
+      (w: World, signal: AbortSignal) => (w.app as StackServerApp).getUser("x", { signal }),
+    ],
+    [
+      "serverApp.getTeam of an id that is no team's",
+      "server",
+      (w: World, signal: AbortSignal) => (w.app as StackServerApp).getTeam("x", { signal }),
+    ],
   ] as const)("%s still rejects when the signal is already aborted", async (_, kind, call) => {
     const w = worldOf(kind);
     expectAbortError(await within(1000, watch(call(w, AbortSignal.abort())).settled));
@@ -152,7 +161,8 @@ describe("the low-level api client", () => {
     ["GET", (w: World, signal: AbortSignal) => w.app.api.GET("/users/me", { signal })],
     [
       "POST",
-      (w: World, signal: AbortSignal) => w.app.api.POST("/auth/password/sign-in", { body: { email: "a@example.com", password: "pw" }, signal }),
+      (w: World, signal: AbortSignal) =>
+        w.app.api.POST("/auth/password/sign-in", { body: { email: "a@example.com", password: "pw" }, signal }),
     ],
   ] as const)("%s takes the signal in its init", async (_, call) => {
     const w = worldOf("client");

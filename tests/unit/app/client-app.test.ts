@@ -12,7 +12,8 @@ import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type
 import { rejectionOf, settleOnFakeTime } from "../../helpers/outcome.js";
 
 const exampleUser = doc.components.examples["ClientUser"]!.value as Record<string, unknown>;
-const tokens = (sub: string) => wireTokens({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
+const tokens = (sub: string) =>
+  wireTokens({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
 
 function setup(handler: Handler, options: { tokens?: StoredTokens; href?: string; app?: Partial<StackClientAppOptions> } = {}) {
   const service = fakeService(handler);
@@ -83,14 +84,16 @@ describe("getUser", () => {
     const error = await rejectionOf(app.getUser({ or: "redirect" }));
     expect(error).toBeInstanceOf(UserNotSignedInError);
     expect((error as Error).message).toBe(
-      'User is not signed in; getUser({ or: \'redirect\' }) cannot go to the sign-in page because this app\'s redirectMethod is "none".',
+      "User is not signed in; getUser({ or: 'redirect' }) cannot go to the sign-in page because this app's redirectMethod is \"none\".",
     );
     expect(navigations).toEqual([]);
   });
 
   it("with tokenStore reads the user of those tokens, not of the app's store, as the reference does", async () => {
     const theirs = signedInTokens("rt-theirs");
-    const { app, service } = setup((r) => (r.headers["x-stack-access-token"] ? json(exampleUser) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.")));
+    const { app, service } = setup((r) =>
+      r.headers["x-stack-access-token"] ? json(exampleUser) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user."),
+    );
     expect(await app.getUser()).toBeNull();
     const user = await app.getUser({ tokenStore: { accessToken: theirs.accessToken!, refreshToken: theirs.refreshToken! } });
     expect(user?.id).toBe(exampleUser["id"]);
@@ -112,7 +115,9 @@ describe("getUser", () => {
   it("with or: 'anonymous' signs up once for ten concurrent calls", async () => {
     const handler: Handler = (r) => {
       if (r.path === "/api/v1/auth/anonymous/sign-up") return json(tokens("anon"));
-      return r.headers["x-stack-access-token"] ? json({ ...exampleUser, is_anonymous: true }) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
+      return r.headers["x-stack-access-token"]
+        ? json({ ...exampleUser, is_anonymous: true })
+        : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
     };
     const { app, service, store } = setup(handler);
     const users = await Promise.all(Array.from({ length: 10 }, () => app.getUser({ or: "anonymous" })));
@@ -124,8 +129,11 @@ describe("getUser", () => {
   it("with or: 'anonymous' can try again after a failed sign-up", async () => {
     let signUps = 0;
     const { app } = setup((r) => {
-      if (r.path === "/api/v1/auth/anonymous/sign-up") return ++signUps === 1 ? new Response("down", { status: 503 }) : json(tokens("anon"));
-      return r.headers["x-stack-access-token"] ? json({ ...exampleUser, is_anonymous: true }) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
+      if (r.path === "/api/v1/auth/anonymous/sign-up")
+        return ++signUps === 1 ? new Response("down", { status: 503 }) : json(tokens("anon"));
+      return r.headers["x-stack-access-token"]
+        ? json({ ...exampleUser, is_anonymous: true })
+        : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
     });
     await expect(app.getUser({ or: "anonymous" })).rejects.toMatchObject({ name: "HttpError", status: 503 });
     expect(await app.getUser({ or: "anonymous" })).toMatchObject({ isAnonymous: true });
@@ -179,7 +187,13 @@ describe("sign-in and sign-out", () => {
 describe("the app", () => {
   it("has the handler URL set with its defaults and overrides", () => {
     const { app } = setup(() => json({}), { app: { urls: { handler: "/auth", home: "/start" } } });
-    expect(app.urls).toMatchObject({ signIn: "/auth/sign-in", oauthCallback: "/auth/oauth-callback", afterSignIn: "/start", afterSignUp: "/start", afterSignOut: "/start" });
+    expect(app.urls).toMatchObject({
+      signIn: "/auth/sign-in",
+      oauthCallback: "/auth/oauth-callback",
+      afterSignIn: "/start",
+      afterSignUp: "/start",
+      afterSignOut: "/start",
+    });
   });
 
   it("prefetches the project once unless told not to, and getProject reuses it", async () => {
@@ -190,7 +204,9 @@ describe("the app", () => {
   });
 
   it("picks the browser base URL in a browser", async () => {
-    const { app, service } = setup(answerAsDocumented, { app: { baseUrl: { browser: "https://auth.example.com", server: "http://auth.internal" } } });
+    const { app, service } = setup(answerAsDocumented, {
+      app: { baseUrl: { browser: "https://auth.example.com", server: "http://auth.internal" } },
+    });
     await app.api.GET("/projects/current");
     expect(service.requests[0]!.url).toBe("https://auth.example.com/api/v1/projects/current");
   });
@@ -198,7 +214,11 @@ describe("the app", () => {
   it("exposes the typed low-level client with the app's headers", async () => {
     const { app, service } = setup(answerAsDocumented);
     await app.api.GET("/projects/current");
-    expect(service.requests[0]!.headers).toMatchObject({ "x-stack-access-type": "client", "x-stack-publishable-client-key": "pck-1", "x-stack-project-id": "proj-1" });
+    expect(service.requests[0]!.headers).toMatchObject({
+      "x-stack-access-type": "client",
+      "x-stack-publishable-client-key": "pck-1",
+      "x-stack-project-id": "proj-1",
+    });
   });
 
   it("refuses a relative callback URL when there is no page to resolve it against", async () => {

@@ -119,14 +119,18 @@ describe("after-sign-in and after-sign-up redirects", () => {
   });
 
   it("ignore after_auth_return_to with noRedirectBack", async () => {
-    const { methods, navigations } = appAt("https://app.example.com/handler/sign-in?after_auth_return_to=%2Fprojects", { urls: { afterSignUp: "/welcome" } });
+    const { methods, navigations } = appAt("https://app.example.com/handler/sign-in?after_auth_return_to=%2Fprojects", {
+      urls: { afterSignUp: "/welcome" },
+    });
     await methods.redirectToAfterSignIn({ noRedirectBack: true });
     await methods.redirectToAfterSignUp({ noRedirectBack: true });
     expect(navigations).toEqual(["/", "/welcome"]);
   });
 
   it("go to the configured URL when after_auth_return_to is unsafe", async () => {
-    const { methods, navigations } = appAt("https://app.example.com/handler/sign-in?after_auth_return_to=%2F%2Fevil.com", { urls: { afterSignUp: "/welcome" } });
+    const { methods, navigations } = appAt("https://app.example.com/handler/sign-in?after_auth_return_to=%2F%2Fevil.com", {
+      urls: { afterSignUp: "/welcome" },
+    });
     await methods.redirectToAfterSignIn();
     await methods.redirectToAfterSignUp();
     expect(navigations).toEqual(["/", "/welcome"]);

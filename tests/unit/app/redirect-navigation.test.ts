@@ -1,12 +1,7 @@
 // How the app navigates (issue #4 "Redirects and URLs"): each redirect method,
 // the exact 2000 ms wait after navigating, and the after_auth_return_to round trip.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import {
-  createNavigator,
-  REDIRECT_WAIT_MS,
-  returnToTarget,
-  withReturnTo,
-} from "../../../runtime/app/redirect.js";
+import { createNavigator, REDIRECT_WAIT_MS, returnToTarget, withReturnTo } from "../../../runtime/app/redirect.js";
 import type { RedirectMethod } from "../../../runtime/app/context.js";
 import { StackConfigurationError } from "../../../runtime/errors.js";
 import { fakeBrowser } from "../../helpers/app-context.js";
@@ -76,7 +71,9 @@ describe('redirectMethod "window"', () => {
     const page = fakeBrowser("https://app.example.com/");
     const { navigate, waits } = navigatorFor("window", page);
     const error = await rejectionOf(navigate("https://app.example.com.evil.com/"));
-    expect(error).toEqual(new StackConfigurationError("Redirect URL https://app.example.com.evil.com/ is not trusted; should be relative."));
+    expect(error).toEqual(
+      new StackConfigurationError("Redirect URL https://app.example.com.evil.com/ is not trusted; should be relative."),
+    );
     expect(page.assigned).toEqual([]);
     expect(waits).toEqual([]);
   });
@@ -143,7 +140,9 @@ describe("a custom redirectMethod { navigate }", () => {
   it("refuses a redirect method that is neither a name nor an object with navigate", async () => {
     const { navigate } = navigatorFor({} as RedirectMethod, fakeBrowser());
     const error = await rejectionOf(navigate("/dashboard"));
-    expect(error).toEqual(new StackConfigurationError('redirectMethod must be "window", "none" or an object with a navigate(url) function.'));
+    expect(error).toEqual(
+      new StackConfigurationError('redirectMethod must be "window", "none" or an object with a navigate(url) function.'),
+    );
   });
 });
 
@@ -193,7 +192,9 @@ describe("withReturnTo", () => {
 
   it("adds no relative return-to to a sign-in page on another origin", () => {
     const { browser } = fakeBrowser("https://app.example.com/projects");
-    expect(withReturnTo("https://auth.example.com/sign-in", browser, ["https://auth.example.com"])).toBe("https://auth.example.com/sign-in");
+    expect(withReturnTo("https://auth.example.com/sign-in", browser, ["https://auth.example.com"])).toBe(
+      "https://auth.example.com/sign-in",
+    );
   });
 
   it("carries an absolute return-to to a sign-in page on another origin", () => {

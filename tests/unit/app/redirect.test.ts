@@ -2,11 +2,7 @@
 // paths with exactly one leading slash, or absolute http(s) URLs on the page's
 // origin or a trusted one, compared as parsed origins, after every decoding.
 import { describe, expect, it } from "vitest";
-import {
-  assertSafeRedirectTarget,
-  isSafeRedirectTarget,
-  trustedOriginsOf,
-} from "../../../runtime/app/redirect.js";
+import { assertSafeRedirectTarget, isSafeRedirectTarget, trustedOriginsOf } from "../../../runtime/app/redirect.js";
 import { resolveHandlerUrls } from "../../../runtime/app/urls.js";
 import { StackConfigurationError } from "../../../runtime/errors.js";
 import { thrownBy } from "../../helpers/outcome.js";

@@ -338,8 +338,16 @@ describe("the app options", () => {
       onRequest: (e) => events.push(`client ${e.operationId} ${e.attempt}`),
     });
     const server = new StackServerApp({ inheritsFrom: client, secretServerKey: "ssk" });
-    const own = new StackServerApp({ ...common, tokenStore: null, secretServerKey: "ssk", requestTimeoutMs: 2_000, onRequest: (e) => events.push(`own ${e.operationId}`) });
-    const outcomes = [client.getProject(), server.listUsers(), own.getUser("3241a285-8329-4d69-8f3d-316e08cf140c")].map((p) => rejectionOf(p));
+    const own = new StackServerApp({
+      ...common,
+      tokenStore: null,
+      secretServerKey: "ssk",
+      requestTimeoutMs: 2_000,
+      onRequest: (e) => events.push(`own ${e.operationId}`),
+    });
+    const outcomes = [client.getProject(), server.listUsers(), own.getUser("3241a285-8329-4d69-8f3d-316e08cf140c")].map((p) =>
+      rejectionOf(p),
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     expect(events.sort()).toEqual(["client getCurrentProject 1", "client listUsers 1", "own getUser"].sort());
     await vi.runAllTimersAsync();

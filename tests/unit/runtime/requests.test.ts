@@ -8,7 +8,10 @@ import { fakeService, jwt, testEnvironment, useFakeClock } from "../../helpers/f
 const HOUR = 3600;
 const access = () => jwt({ exp: Math.floor(Date.now() / 1000) + HOUR });
 
-function setup(options: Partial<StackClientOptions> = {}, tokens = { refreshToken: "rt-1" as string | null, accessToken: null as string | null }) {
+function setup(
+  options: Partial<StackClientOptions> = {},
+  tokens = { refreshToken: "rt-1" as string | null, accessToken: null as string | null },
+) {
   const service = fakeService(answerAsDocumented);
   const { env } = testEnvironment(service.fetch);
   const store = createMemoryTokenStore({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken ?? access() });
@@ -166,7 +169,10 @@ describe("a client request", () => {
 
   it("does not share writes", async () => {
     const { service, client } = setup();
-    await Promise.all([client.api.POST("/teams", { body: { display_name: "A" } }), client.api.POST("/teams", { body: { display_name: "A" } })]);
+    await Promise.all([
+      client.api.POST("/teams", { body: { display_name: "A" } }),
+      client.api.POST("/teams", { body: { display_name: "A" } }),
+    ]);
     expect(service.requests).toHaveLength(2);
   });
 });

@@ -32,7 +32,10 @@ describe("a known error", () => {
 
   it("also arrives with its real HTTP status when the service does not override it", async () => {
     const { client } = setup(() =>
-      json({ code: "TEAM_NOT_FOUND", error: "Team t not found.", details: { team_id: "t" } }, { status: 404, headers: { "x-stack-known-error": "TEAM_NOT_FOUND" } }),
+      json(
+        { code: "TEAM_NOT_FOUND", error: "Team t not found.", details: { team_id: "t" } },
+        { status: 404, headers: { "x-stack-known-error": "TEAM_NOT_FOUND" } },
+      ),
     );
     const error = await failure(client.api.GET("/teams/{team_id}", { params: { path: { team_id: "t" } } }));
     expect(error).toBeInstanceOf(KnownErrors.TeamNotFound);
@@ -73,7 +76,10 @@ describe("a known error", () => {
 
   it("whose header differs from the body's code is an assertion error saying the response is invalid", async () => {
     const { client } = setup(() =>
-      json({ code: "USER_NOT_FOUND", error: "User not found." }, { headers: { "x-stack-actual-status": "404", "x-stack-known-error": "TEAM_NOT_FOUND" } }),
+      json(
+        { code: "USER_NOT_FOUND", error: "User not found." },
+        { headers: { "x-stack-actual-status": "404", "x-stack-known-error": "TEAM_NOT_FOUND" } },
+      ),
     );
     const error = await failure(client.api.GET("/projects/current"));
     expect(error).toBeInstanceOf(StackAssertionError);
@@ -83,7 +89,9 @@ describe("a known error", () => {
   });
 
   it("whose body is not JSON is an assertion error, not a SyntaxError", async () => {
-    const { client } = setup(() => new Response("<html>", { status: 200, headers: { "x-stack-actual-status": "400", "x-stack-known-error": "SCHEMA_ERROR" } }));
+    const { client } = setup(
+      () => new Response("<html>", { status: 200, headers: { "x-stack-actual-status": "400", "x-stack-known-error": "SCHEMA_ERROR" } }),
+    );
     const error = await failure(client.api.GET("/projects/current"));
     expect(error).toBeInstanceOf(StackAssertionError);
     expect((error as Error).message).toContain("the server's response is invalid");
@@ -108,10 +116,14 @@ describe("any other failure", () => {
   });
 
   it("is a ResponseFormatError naming the operation when a 2xx body is not the promised JSON", async () => {
-    const { client } = setup(() => new Response("<!doctype html><p>captive portal</p>", { status: 200, headers: { "content-type": "text/html" } }));
+    const { client } = setup(
+      () => new Response("<!doctype html><p>captive portal</p>", { status: 200, headers: { "content-type": "text/html" } }),
+    );
     const error = await failure(client.api.GET("/users/me"));
     expect(error).toBeInstanceOf(ResponseFormatError);
-    expect((error as Error).message).toBe("getCurrentUser: the service answered HTTP 200 with a body that is not JSON (content-type: text/html)");
+    expect((error as Error).message).toBe(
+      "getCurrentUser: the service answered HTTP 200 with a body that is not JSON (content-type: text/html)",
+    );
   });
 });
 
@@ -153,9 +165,24 @@ describe("an answer the document does not allow", () => {
   it.each([
     ["a user that is not an object", () => [user()], "$", "$ should be an object, not an array"],
     ["a required field missing", () => ({ ...user(), id: undefined }), "$.id", "$.id is missing"],
-    ["a field of the wrong type", () => ({ ...user(), primary_email_verified: "yes" }), "$.primary_email_verified", "$.primary_email_verified should be a boolean, not a string"],
-    ["oauth_providers that is not an array of objects", () => ({ ...user(), oauth_providers: [null] }), "$.oauth_providers[0]", "$.oauth_providers[0] should be an object, not null"],
-    ["a date out of a Date's range", () => ({ ...user(), signed_up_at_millis: 1e300 }), "$.signed_up_at_millis", "$.signed_up_at_millis should be a number from -8640000000000000 to 8640000000000000, not a number"],
+    [
+      "a field of the wrong type",
+      () => ({ ...user(), primary_email_verified: "yes" }),
+      "$.primary_email_verified",
+      "$.primary_email_verified should be a boolean, not a string",
+    ],
+    [
+      "oauth_providers that is not an array of objects",
+      () => ({ ...user(), oauth_providers: [null] }),
+      "$.oauth_providers[0]",
+      "$.oauth_providers[0] should be an object, not null",
+    ],
+    [
+      "a date out of a Date's range",
+      () => ({ ...user(), signed_up_at_millis: 1e300 }),
+      "$.signed_up_at_millis",
+      "$.signed_up_at_millis should be a number from -8640000000000000 to 8640000000000000, not a number",
+    ],
   ])("%s is a ResponseFormatError naming the operation and the first bad field", async (_, body, path, detail) => {
     const { client } = setup(() => json(body()), signedIn());
     const error = await failure(client.api.GET("/users/me"));
@@ -193,8 +220,18 @@ describe("an answer the document does not allow", () => {
   });
 
   it.each([
-    ["an access token that is not a JWT (é cannot travel in a header)", { access_token: "eyJ.é.sig", refresh_token: "rt-2" }, "$.access_token", "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$"],
-    ["a refresh token that cannot travel in a header", { access_token: "eyJ.eyJ.sig", refresh_token: "rt-\u00e9" }, "$.refresh_token", "^[\\x21-\\x7E]+$"],
+    [
+      "an access token that is not a JWT (é cannot travel in a header)",
+      { access_token: "eyJ.é.sig", refresh_token: "rt-2" },
+      "$.access_token",
+      "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*$",
+    ],
+    [
+      "a refresh token that cannot travel in a header",
+      { access_token: "eyJ.eyJ.sig", refresh_token: "rt-\u00e9" },
+      "$.refresh_token",
+      "^[\\x21-\\x7E]+$",
+    ],
   ])("%s is refused at sign-in, before it is stored", async (_, tokens, path, pattern) => {
     const { client } = setup(() => json({ ...tokens, user_id: "u1" }));
     const error = await failure(client.api.POST("/auth/password/sign-in", { body: { email: "a@b.co", password: "pw" } }));
@@ -219,7 +256,9 @@ describe("an answer the document does not allow", () => {
 
   it("a known error whose details are not what the catalogue says is a ResponseFormatError at $.details", async () => {
     const { client } = setup(() =>
-      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", { attempt_code: 42 }),
+      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", {
+        attempt_code: 42,
+      }),
     );
     const error = await failure(client.api.POST("/auth/password/sign-in", { body: { email: "a@b.co", password: "pw" } }));
     expect(error).toMatchObject({

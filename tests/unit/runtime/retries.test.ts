@@ -17,10 +17,11 @@ function setup(handler: Handler, overrides: Partial<Environment> = {}) {
 }
 
 /** Runs `call` to completion on fake time, returning what it threw (or undefined). */
-const settle = (call: Promise<unknown>): Promise<unknown> => settleOnFakeTime(call).then(
-  () => undefined,
-  (error: unknown) => error,
-);
+const settle = (call: Promise<unknown>): Promise<unknown> =>
+  settleOnFakeTime(call).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 const networkDown: Handler = () => {
   throw new TypeError("fetch failed");
@@ -90,7 +91,9 @@ describe("a POST or PATCH whose connection fails", () => {
 describe("HTTP 429", () => {
   it("with Retry-After in seconds waits exactly that long, instead of the backoff", async () => {
     let calls = 0;
-    const { client, waits } = setup(() => (++calls === 1 ? new Response("slow down", { status: 429, headers: { "retry-after": "2" } }) : json({})));
+    const { client, waits } = setup(() =>
+      ++calls === 1 ? new Response("slow down", { status: 429, headers: { "retry-after": "2" } }) : json({}),
+    );
     await settle(client.api.GET("/projects/current"));
     expect(waits).toEqual([2000]);
   });
@@ -112,14 +115,18 @@ describe("HTTP 429", () => {
 
   it("with an unreadable Retry-After backs off instead of waiting NaN", async () => {
     let calls = 0;
-    const { client, waits } = setup(() => (++calls === 1 ? new Response("", { status: 429, headers: { "retry-after": "soon" } }) : json({})));
+    const { client, waits } = setup(() =>
+      ++calls === 1 ? new Response("", { status: 429, headers: { "retry-after": "soon" } }) : json({}),
+    );
     await settle(client.api.GET("/projects/current"));
     expect(waits).toEqual([1000]);
   });
 
   it("is retried for a POST too: the service did not process it", async () => {
     let calls = 0;
-    const { service, client } = setup(() => (++calls === 1 ? new Response("", { status: 429, headers: { "retry-after": "1" } }) : json({})));
+    const { service, client } = setup(() =>
+      ++calls === 1 ? new Response("", { status: 429, headers: { "retry-after": "1" } }) : json({}),
+    );
     await settle(client.api.POST("/teams", { body: { display_name: "A" } }));
     expect(service.requests).toHaveLength(2);
   });
@@ -155,7 +162,9 @@ describe("HTTP 429", () => {
 describe("HTTP 508", () => {
   it("whose body says INFINITE_LOOP_DETECTED is retried with backoff", async () => {
     let calls = 0;
-    const { service, client, waits } = setup(() => (++calls === 1 ? new Response("INFINITE_LOOP_DETECTED", { status: 508 }) : json({ id: "p" })));
+    const { service, client, waits } = setup(() =>
+      ++calls === 1 ? new Response("INFINITE_LOOP_DETECTED", { status: 508 }) : json({ id: "p" }),
+    );
     await settle(client.api.GET("/projects/current"));
     expect(service.requests).toHaveLength(2);
     expect(waits).toEqual([1000]);

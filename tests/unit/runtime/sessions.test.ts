@@ -8,12 +8,25 @@ import { SessionManager } from "../../../runtime/session.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import { NO_TOKENS } from "../../../runtime/tokens/store.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
-import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler, type SentRequest } from "../../helpers/fake-service.js";
+import {
+  fakeService,
+  json,
+  jwt,
+  knownError,
+  testEnvironment,
+  useFakeClock,
+  type Handler,
+  type SentRequest,
+} from "../../helpers/fake-service.js";
 
 const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
 const isTokenRequest = (r: SentRequest) => r.path === "/api/v1/auth/oauth/token";
 
-function setup(handler: Handler, tokens = { refreshToken: "rt-1" as string | null, accessToken: null as string | null }, options: Partial<StackClientOptions> = {}) {
+function setup(
+  handler: Handler,
+  tokens = { refreshToken: "rt-1" as string | null, accessToken: null as string | null },
+  options: Partial<StackClientOptions> = {},
+) {
   const service = fakeService(handler);
   const { env, waits } = testEnvironment(service.fetch);
   const store = createMemoryTokenStore(tokens);
@@ -53,7 +66,12 @@ describe("refreshing", () => {
     const { service: s, client } = setup(service(() => fresh));
     await client.api.GET("/users/me");
     const [refresh, call] = s.requests;
-    expect(refresh).toMatchObject({ method: "POST", url: "https://api.stack-auth.com/api/v1/auth/oauth/token", cache: "no-store", credentials: "omit" });
+    expect(refresh).toMatchObject({
+      method: "POST",
+      url: "https://api.stack-auth.com/api/v1/auth/oauth/token",
+      cache: "no-store",
+      credentials: "omit",
+    });
     expect(refresh!.headers).toEqual({ "content-type": "application/x-www-form-urlencoded" });
     expect(Object.fromEntries(new URLSearchParams(refresh!.body))).toEqual({
       grant_type: "refresh_token",
@@ -66,7 +84,10 @@ describe("refreshing", () => {
 
   it("happens when less than 20 s of life is left, and not before", async () => {
     const old = jwt({ exp: inSeconds(21) });
-    const { service: s, client } = setup(service(() => jwt({ exp: inSeconds(600) })), { refreshToken: "rt-1", accessToken: old });
+    const { service: s, client } = setup(
+      service(() => jwt({ exp: inSeconds(600) })),
+      { refreshToken: "rt-1", accessToken: old },
+    );
     await client.api.GET("/users/me");
     expect(s.requests.filter(isTokenRequest)).toHaveLength(0);
     vi.setSystemTime(Date.now() + 1001);
@@ -76,7 +97,14 @@ describe("refreshing", () => {
 
   it("is shared: 100 concurrent calls with an expired access token make exactly 1 token request and 100 calls", async () => {
     const fresh = jwt({ exp: inSeconds(600) });
-    const { service: s, client, store } = setup(service(() => fresh), { refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(-5) }) });
+    const {
+      service: s,
+      client,
+      store,
+    } = setup(
+      service(() => fresh),
+      { refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(-5) }) },
+    );
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) => client.api.GET("/teams/{team_id}", { params: { path: { team_id: `t${i}` } } })),
     );
@@ -103,7 +131,11 @@ describe("refreshing", () => {
   it("is retried after a network error, the one POST that is", async () => {
     let refreshes = 0;
     const fresh = jwt({ exp: inSeconds(600) });
-    const { service: s, client, waits } = setup((r) => {
+    const {
+      service: s,
+      client,
+      waits,
+    } = setup((r) => {
       if (isTokenRequest(r) && ++refreshes === 1) throw new TypeError("fetch failed");
       return service(() => fresh)(r);
     });
@@ -115,7 +147,11 @@ describe("refreshing", () => {
   });
 
   it("that fails with a refresh-token error ends the session: the store is cleared and the call goes without user tokens", async () => {
-    const { service: s, client, store } = setup(service(() => knownError(401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "Refresh token not found.")));
+    const {
+      service: s,
+      client,
+      store,
+    } = setup(service(() => knownError(401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "Refresh token not found.")));
     const { data } = await client.api.GET("/projects/current");
     expect(data).toMatchObject({ seen: null });
     expect(s.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token", "/api/v1/projects/current"]);
@@ -127,7 +163,9 @@ describe("refreshing", () => {
   it("that finishes after a sign-out writes nothing back", async () => {
     let release!: (r: Response) => void;
     const { client, store } = setup((r) =>
-      isTokenRequest(r) ? new Promise<Response>((resolve) => (release = resolve)) : json({ seen: r.headers["x-stack-access-token"] ?? null }),
+      isTokenRequest(r)
+        ? new Promise<Response>((resolve) => (release = resolve))
+        : json({ seen: r.headers["x-stack-access-token"] ?? null }),
     );
     const session = client.sessions!.current();
     const pending = session.getTokens();
@@ -141,7 +179,9 @@ describe("refreshing", () => {
 
   it("does not write over tokens of a newer sign-in", async () => {
     let release!: (r: Response) => void;
-    const { client, store } = setup((r) => (isTokenRequest(r) ? new Promise<Response>((resolve) => (release = resolve)) : answerAsDocumented(r)));
+    const { client, store } = setup((r) =>
+      isTokenRequest(r) ? new Promise<Response>((resolve) => (release = resolve)) : answerAsDocumented(r),
+    );
     const pending = client.sessions!.current().getTokens();
     await vi.waitFor(() => expect(release).toBeDefined());
     store.set({ refreshToken: "rt-2", accessToken: "at-2" });
@@ -174,7 +214,10 @@ describe("an access token the service rejects", () => {
 
   it("is retried only once: a second rejection reaches the caller", async () => {
     const { service: s, client } = setup(
-      (r) => (isTokenRequest(r) ? json({ access_token: jwt({ exp: inSeconds(700) }) }) : knownError(401, "ACCESS_TOKEN_EXPIRED", "Access token has expired.")),
+      (r) =>
+        isTokenRequest(r)
+          ? json({ access_token: jwt({ exp: inSeconds(700) }) })
+          : knownError(401, "ACCESS_TOKEN_EXPIRED", "Access token has expired."),
       { refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(600) }) },
     );
     await expect(client.api.GET("/users/me")).rejects.toBeInstanceOf(KnownErrors.AccessTokenExpired);
@@ -188,7 +231,8 @@ describe("an access token the service rejects", () => {
       const ownerService = fakeService(() => json({ access_token: fresh }));
       const ownerSessions = new SessionManager(owner, testEnvironment(ownerService.fetch).env, async () => fresh);
       const { service: s, client } = setup(
-        (r) => (r.headers["x-stack-admin-access-token"] === fresh ? answerAsDocumented(r, { ok: true }) : knownError(401, code, "rejected")),
+        (r) =>
+          r.headers["x-stack-admin-access-token"] === fresh ? answerAsDocumented(r, { ok: true }) : knownError(401, code, "rejected"),
         { refreshToken: null, accessToken: null },
         { accessType: "admin", tokenStore: null, projectOwnerSession: ownerSessions.current() },
       );
@@ -202,7 +246,10 @@ describe("an access token the service rejects", () => {
 
 describe("a session", () => {
   it("with neither token is known-invalid from the start and sends no user token", async () => {
-    const { service: s, client } = setup(service(() => "x"), { refreshToken: null, accessToken: null });
+    const { service: s, client } = setup(
+      service(() => "x"),
+      { refreshToken: null, accessToken: null },
+    );
     expect(client.sessions!.current().isKnownInvalid).toBe(true);
     await client.api.GET("/projects/current");
     expect(s.requests).toHaveLength(1);
@@ -220,7 +267,9 @@ describe("a session", () => {
   it("refuses to promise 60 s or more of access-token life", async () => {
     const { client } = setup(service(() => "x"));
     await expect(client.sessions!.current().getTokens(60_000)).rejects.toThrow(
-      new StackConfigurationError("Required access token expiry 60000ms is too long; access tokens are too short to be used for more than 60s"),
+      new StackConfigurationError(
+        "Required access token expiry 60000ms is too long; access tokens are too short to be used for more than 60s",
+      ),
     );
   });
 

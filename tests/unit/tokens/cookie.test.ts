@@ -57,7 +57,10 @@ function channelHub() {
   return { factory, open, posted };
 }
 
-function storeOn(document: CookieDocument, extra: { location?: { protocol: string }; broadcastChannel?: ((name: string) => BroadcastChannelLike) | null } = {}): TokenStore {
+function storeOn(
+  document: CookieDocument,
+  extra: { location?: { protocol: string }; broadcastChannel?: ((name: string) => BroadcastChannelLike) | null } = {},
+): TokenStore {
   return createCookieTokenStore({ projectId, document, location: http, env: timers, broadcastChannel: null, ...extra });
 }
 
@@ -119,19 +122,34 @@ describe("cookies written", () => {
   });
 
   it("deletes with the same name and path, max-age 0 and a past expiry", () => {
-    const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", '["rt-1","at-1"]']]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh-proj-1", "rt-1"],
+        ["stack-access", '["rt-1","at-1"]'],
+      ]),
+    );
     storeOn(doc).set(NO_TOKENS);
     expect(doc.writes).toEqual([`stack-refresh-proj-1=; ${DELETED}`, `stack-access=; ${DELETED}`]);
   });
 
   it("writes no cookie when nothing changes", () => {
-    const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", '["rt-1","at-1"]']]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh-proj-1", "rt-1"],
+        ["stack-access", '["rt-1","at-1"]'],
+      ]),
+    );
     storeOn(doc).set({ refreshToken: "rt-1", accessToken: "at-1" });
     expect(doc.writes).toEqual([]);
   });
 
   it("rewrites only stack-access when only the access token changes", () => {
-    const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", '["rt-1","at-1"]']]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh-proj-1", "rt-1"],
+        ["stack-access", '["rt-1","at-1"]'],
+      ]),
+    );
     storeOn(doc).set({ refreshToken: "rt-1", accessToken: "at-2" });
     expect(doc.writes).toEqual(["stack-access=%5B%22rt-1%22%2C%22at-2%22%5D; Max-Age=86400; Path=/; SameSite=Lax"]);
   });
@@ -145,12 +163,22 @@ describe("cookies written", () => {
 
 describe("cookies read", () => {
   it("uses the access token of a pair whose first element is the refresh token", () => {
-    const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", "%5B%22rt-1%22%2C%22at-1%22%5D"]]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh-proj-1", "rt-1"],
+        ["stack-access", "%5B%22rt-1%22%2C%22at-1%22%5D"],
+      ]),
+    );
     expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: "at-1" });
   });
 
   it("ignores a pair made for another refresh token, and leaves it to its project", () => {
-    const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", '["rt-other","at-other"]']]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh-proj-1", "rt-1"],
+        ["stack-access", '["rt-other","at-other"]'],
+      ]),
+    );
     expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: null });
     expect(doc.writes).toEqual([]);
   });
@@ -158,19 +186,34 @@ describe("cookies read", () => {
   it.each(["at-1", "%5B", '["rt-1"]', '["rt-1",42]', '{"0":"rt-1","1":"at-1"}', '["rt-1","at-1","x"]'])(
     "ignores the malformed pair %s, and deletes it",
     (value) => {
-      const doc = fakeDocument(new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", value]]));
+      const doc = fakeDocument(
+        new Map([
+          ["stack-refresh-proj-1", "rt-1"],
+          ["stack-access", value],
+        ]),
+      );
       expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: null });
       expect(doc.writes).toEqual([`stack-access=; ${DELETED}`]);
     },
   );
 
   it("falls back to the legacy stack-refresh cookie when the project's is absent", () => {
-    const doc = fakeDocument(new Map([["stack-refresh", "legacy-rt"], ["stack-access", '["legacy-rt","at-1"]']]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh", "legacy-rt"],
+        ["stack-access", '["legacy-rt","at-1"]'],
+      ]),
+    );
     expect(storeOn(doc).get()).toEqual({ refreshToken: "legacy-rt", accessToken: "at-1" });
   });
 
   it("prefers the project's refresh cookie to the legacy one", () => {
-    const doc = fakeDocument(new Map([["stack-refresh", "legacy-rt"], ["stack-refresh-proj-1", "rt-1"]]));
+    const doc = fakeDocument(
+      new Map([
+        ["stack-refresh", "legacy-rt"],
+        ["stack-refresh-proj-1", "rt-1"],
+      ]),
+    );
     expect(storeOn(doc).get()).toEqual({ refreshToken: "rt-1", accessToken: null });
   });
 
@@ -206,7 +249,11 @@ describe("an access token without a refresh token", () => {
 });
 
 describe("following other tabs", () => {
-  const signedIn = (): Jar => new Map([["stack-refresh-proj-1", "rt-1"], ["stack-access", '["rt-1","at-1"]']]);
+  const signedIn = (): Jar =>
+    new Map([
+      ["stack-refresh-proj-1", "rt-1"],
+      ["stack-access", '["rt-1","at-1"]'],
+    ]);
 
   it("polls only while someone subscribes", () => {
     const store = storeOn(fakeDocument(signedIn()));
@@ -299,7 +346,7 @@ describe("following other tabs", () => {
     expect(told).toEqual([{ refreshToken: "rt-1", accessToken: "at-2" }]);
   });
 
-  it("throws a StackConfigurationError for a set() with the string \"undefined\"", () => {
+  it('throws a StackConfigurationError for a set() with the string "undefined"', () => {
     const doc = fakeDocument(new Map());
     let caught: unknown;
     try {

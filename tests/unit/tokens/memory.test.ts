@@ -89,8 +89,14 @@ describe("createMemoryTokenStore", () => {
   // token is the app's bug, reported at once and never stored (tokens/check.ts).
   const notAToken = "holds a character that a token cannot have (tokens are visible ASCII without spaces, as HTTP headers need)";
   it.each([
-    [{ refreshToken: "null", accessToken: null }, 'The refresh token from set() is the string "null", usually a missing value turned into text. Pass null when there is no refresh token.'],
-    [{ refreshToken: "rt-1", accessToken: "at-\u20ac" }, `The access token from set() ${notAToken}. Pass null when there is no access token.`],
+    [
+      { refreshToken: "null", accessToken: null },
+      'The refresh token from set() is the string "null", usually a missing value turned into text. Pass null when there is no refresh token.',
+    ],
+    [
+      { refreshToken: "rt-1", accessToken: "at-\u20ac" },
+      `The access token from set() ${notAToken}. Pass null when there is no access token.`,
+    ],
     [{ refreshToken: "rt\n1", accessToken: null }, `The refresh token from set() ${notAToken}. Pass null when there is no refresh token.`],
     [{ refreshToken: "rt 1", accessToken: null }, `The refresh token from set() ${notAToken}. Pass null when there is no refresh token.`],
   ])("rejects set(%j) without quoting the token, and keeps what it held", (tokens, message) => {

@@ -8,7 +8,6 @@ function request(headers: Record<string, string>): { headers: Headers } {
   return { headers: new Headers(headers) };
 }
 
-
 describe("createRequestTokenStore", () => {
   it("reads x-stack-auth", () => {
     const store = createRequestTokenStore(request({ "x-stack-auth": '{"accessToken":"at-1","refreshToken":"rt-1"}' }), projectId);
@@ -29,17 +28,13 @@ describe("createRequestTokenStore", () => {
   });
 
   // The header comes from the browser: whatever it holds must not make the server throw.
-  it.each([
-    '{"accessToken":"secret-at"',
-    '["secret-at","secret-rt"]',
-    '"secret-at"',
-    "null",
-    "",
-    '{"accessToken":["secret-at"]}',
-  ])("reads the malformed x-stack-auth header %j as no user", (header) => {
-    const store = createRequestTokenStore(request({ "x-stack-auth": header, cookie: "stack-refresh-proj-1=rt-c" }), projectId);
-    expect(store.get()).toEqual({ refreshToken: null, accessToken: null });
-  });
+  it.each(['{"accessToken":"secret-at"', '["secret-at","secret-rt"]', '"secret-at"', "null", "", '{"accessToken":["secret-at"]}'])(
+    "reads the malformed x-stack-auth header %j as no user",
+    (header) => {
+      const store = createRequestTokenStore(request({ "x-stack-auth": header, cookie: "stack-refresh-proj-1=rt-c" }), projectId);
+      expect(store.get()).toEqual({ refreshToken: null, accessToken: null });
+    },
+  );
 
   it.each([
     ['{"accessToken":"undefined","refreshToken":"rt-1"}', { refreshToken: "rt-1", accessToken: null }],

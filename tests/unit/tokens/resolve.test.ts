@@ -9,7 +9,6 @@ import { thrownBy } from "../../helpers/outcome.js";
 
 const options = { projectId: "proj-1" };
 
-
 describe("resolveTokenStore", () => {
   it("returns null for null: no user", () => {
     expect(resolveTokenStore(null, options)).toBeNull();
@@ -58,9 +57,18 @@ describe("resolveTokenStore", () => {
 
   const notAToken = "holds a character that a token cannot have (tokens are visible ASCII without spaces, as HTTP headers need)";
   it.each([
-    [{ accessToken: "null", refreshToken: "rt-1" }, 'The access token from the { accessToken, refreshToken } token store is the string "null", usually a missing value turned into text. Pass null when there is no access token.'],
-    [{ accessToken: "at-\u20ac", refreshToken: null }, `The access token from the { accessToken, refreshToken } token store ${notAToken}. Pass null when there is no access token.`],
-    [{ accessToken: null, refreshToken: "rt\n1" }, `The refresh token from the { accessToken, refreshToken } token store ${notAToken}. Pass null when there is no refresh token.`],
+    [
+      { accessToken: "null", refreshToken: "rt-1" },
+      'The access token from the { accessToken, refreshToken } token store is the string "null", usually a missing value turned into text. Pass null when there is no access token.',
+    ],
+    [
+      { accessToken: "at-\u20ac", refreshToken: null },
+      `The access token from the { accessToken, refreshToken } token store ${notAToken}. Pass null when there is no access token.`,
+    ],
+    [
+      { accessToken: null, refreshToken: "rt\n1" },
+      `The refresh token from the { accessToken, refreshToken } token store ${notAToken}. Pass null when there is no refresh token.`,
+    ],
   ])("rejects the explicit pair %j that cannot be tokens, without quoting them", (init, message) => {
     const error = thrownBy(() => resolveTokenStore(init, options));
     expect(isStackError(error, "StackConfigurationError")).toBe(true);
@@ -78,15 +86,15 @@ describe("resolveTokenStore", () => {
     expect(resolveTokenStore(init, options)?.get()).toEqual({ refreshToken: null, accessToken: null });
   });
 
-  it.each([["session" as unknown as TokenStoreInit, 'Unknown tokenStore "session".'], [{} as TokenStoreInit, "Unknown tokenStore an object without tokens or headers."]])(
-    "rejects the unknown value %j, naming the valid ones",
-    (init, start) => {
-      expect(thrownBy(() => resolveTokenStore(init, options)).message).toBe(
-        `${start} Valid values are "cookie", "memory", a request object with headers (e.g. a Request), ` +
-          "{ accessToken, refreshToken }, or a TokenStore, or null for no user.",
-      );
-    },
-  );
+  it.each([
+    ["session" as unknown as TokenStoreInit, 'Unknown tokenStore "session".'],
+    [{} as TokenStoreInit, "Unknown tokenStore an object without tokens or headers."],
+  ])("rejects the unknown value %j, naming the valid ones", (init, start) => {
+    expect(thrownBy(() => resolveTokenStore(init, options)).message).toBe(
+      `${start} Valid values are "cookie", "memory", a request object with headers (e.g. a Request), ` +
+        "{ accessToken, refreshToken }, or a TokenStore, or null for no user.",
+    );
+  });
 
   it('fails clearly for "cookie" on a server', () => {
     expect(thrownBy(() => resolveTokenStore("cookie", options)).message).toBe(

@@ -203,7 +203,10 @@ describe("a custom store holding a token that cannot be one", () => {
       { request: "POST /api/v1/auth/oauth/token", accessToken: null, refreshToken: "rt-1" },
       { request: "GET /api/v1/users/me", accessToken, refreshToken: null },
     ]);
-    expect(custom.sets).toEqual([{ refreshToken: "rt-1", accessToken: null }, { refreshToken: "rt-1", accessToken }]);
+    expect(custom.sets).toEqual([
+      { refreshToken: "rt-1", accessToken: null },
+      { refreshToken: "rt-1", accessToken },
+    ]);
   });
 
   it("a store that refuses the write: getUser() is still null without a request, and the write is not retried on every read", async () => {

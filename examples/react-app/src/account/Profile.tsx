@@ -22,7 +22,8 @@ export function Profile({ user }: { readonly user: CurrentUser }) {
         <dt>Primary e-mail</dt>
         <dd>
           {user.primaryEmail ?? "none"}{" "}
-          {user.primaryEmail !== null && (user.primaryEmailVerified ? <Badge kind="good">verified</Badge> : <Badge kind="warn">not verified</Badge>)}
+          {user.primaryEmail !== null &&
+            (user.primaryEmailVerified ? <Badge kind="good">verified</Badge> : <Badge kind="warn">not verified</Badge>)}
         </dd>
         <dt>Signed up</dt>
         <dd>{formatDate(user.signedUpAt)}</dd>

@@ -17,9 +17,7 @@ export function Passkeys({ user }: { readonly user: CurrentUser }) {
   if (!project.config.passkeyEnabled) return <p className="muted">This project does not offer passkeys.</p>;
   return (
     <div className="subsection" id="passkey">
-      <h3>
-        Passkey {user.passkeyAuthEnabled ? <Badge kind="good">on</Badge> : <Badge>off</Badge>}
-      </h3>
+      <h3>Passkey {user.passkeyAuthEnabled ? <Badge kind="good">on</Badge> : <Badge>off</Badge>}</h3>
       <p className="muted">Sign in with your device's screen lock or a security key instead of a password.</p>
       {done && <Note kind="success">Passkey registered. You can sign in with it from now on.</Note>}
       <ErrorNote error={register.error} />
@@ -47,13 +45,33 @@ function QrCode({ value }: { readonly value: string }) {
   }, [value]);
   if (failed) return <p className="muted small">The QR code could not be drawn; type the key below into your app instead.</p>;
   if (src === null) return <div className="qr qr-loading" aria-hidden="true" />;
-  return <img className="qr" src={src} width={176} height={176} alt="QR code of the two-factor key, for an authenticator app" data-otpauth={value} />;
+  return (
+    <img
+      className="qr"
+      src={src}
+      width={176}
+      height={176}
+      alt="QR code of the two-factor key, for an authenticator app"
+      data-otpauth={value}
+    />
+  );
 }
 
-function EnableTwoFactor({ user, onDone, onCancel }: { readonly user: CurrentUser; readonly onDone: () => void; readonly onCancel: () => void }) {
+function EnableTwoFactor({
+  user,
+  onDone,
+  onCancel,
+}: {
+  readonly user: CurrentUser;
+  readonly onDone: () => void;
+  readonly onCancel: () => void;
+}) {
   const project = useProject();
   const [secret] = useState(newTotpSecret);
-  const uri = useMemo(() => otpauthUri(secret, user.primaryEmail ?? user.id, project.displayName), [secret, user.primaryEmail, user.id, project.displayName]);
+  const uri = useMemo(
+    () => otpauthUri(secret, user.primaryEmail ?? user.id, project.displayName),
+    [secret, user.primaryEmail, user.id, project.displayName],
+  );
   const [code, setCode] = useState("");
   const [wrong, setWrong] = useState(false);
   const enable = useUpdateUser();
@@ -119,7 +137,11 @@ export function TwoFactor({ user }: { readonly user: CurrentUser }) {
       {changed === "off" && !on && <Note kind="success">Two-factor authentication is off.</Note>}
       <ErrorNote error={disable.error} />
       {on ? (
-        <Button kind="danger" busy={disable.isPending} onClick={() => disable.mutate({ totpMultiFactorSecret: null }, { onSuccess: () => setChanged("off") })}>
+        <Button
+          kind="danger"
+          busy={disable.isPending}
+          onClick={() => disable.mutate({ totpMultiFactorSecret: null }, { onSuccess: () => setChanged("off") })}
+        >
           Turn off
         </Button>
       ) : setting ? (

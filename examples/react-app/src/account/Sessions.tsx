@@ -29,11 +29,7 @@ export function Sessions() {
             </div>
             <div className="item-actions">
               {!session.isCurrentSession && (
-                <Button
-                  kind="danger"
-                  busy={revoke.isPending && revoke.variables === session.id}
-                  onClick={() => revoke.mutate(session.id)}
-                >
+                <Button kind="danger" busy={revoke.isPending && revoke.variables === session.id} onClick={() => revoke.mutate(session.id)}>
                   Sign out
                 </Button>
               )}

@@ -16,9 +16,7 @@ import { Badge, Button, ErrorNote, Field, formatDate, Loading, Note } from "../c
 function Members({ team }: { readonly team: Team }) {
   const users = useTeamUsers(team);
   return (
-    <p className="muted small">
-      Members: {users.map((member) => member.teamProfile.displayName ?? "(no name)").join(", ") || "none"}
-    </p>
+    <p className="muted small">Members: {users.map((member) => member.teamProfile.displayName ?? "(no name)").join(", ") || "none"}</p>
   );
 }
 
@@ -31,12 +29,15 @@ function Invitations({ team }: { readonly team: Team }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const address = email.trim();
-    invite.mutate({ team, email: address }, {
-      onSuccess: () => {
-        setSentTo(address);
-        setEmail("");
+    invite.mutate(
+      { team, email: address },
+      {
+        onSuccess: () => {
+          setSentTo(address);
+          setEmail("");
+        },
       },
-    });
+    );
   };
   return (
     <div className="subsection">
@@ -50,7 +51,11 @@ function Invitations({ team }: { readonly team: Team }) {
               <span>
                 {invitation.recipientEmail ?? "(no e-mail)"} <span className="muted small">expires {formatDate(invitation.expiresAt)}</span>
               </span>
-              <Button kind="link" busy={revoke.isPending && revoke.variables?.id === invitation.id} onClick={() => revoke.mutate(invitation)}>
+              <Button
+                kind="link"
+                busy={revoke.isPending && revoke.variables?.id === invitation.id}
+                onClick={() => revoke.mutate(invitation)}
+              >
                 Revoke
               </Button>
             </li>

@@ -41,9 +41,7 @@ export function OAuthCallback() {
   const app = useStackApp();
   // The callback removes code and state from the address bar; key on the URL it arrived with.
   const [arrivedAt] = useState(() => window.location.href);
-  const outcome = useOnce(["oauth-callback", arrivedAt], () =>
-    settle(async () => ({ status: "ok", data: await app.callOAuthCallback() })),
-  );
+  const outcome = useOnce(["oauth-callback", arrivedAt], () => settle(async () => ({ status: "ok", data: await app.callOAuthCallback() })));
   return (
     <Card title="Signing you in">
       {outcome.status === "ok" && outcome.data === true && <Loading what="Signed in, redirecting" />}

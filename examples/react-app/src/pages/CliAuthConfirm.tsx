@@ -16,7 +16,10 @@ function Confirm({ loginCode }: { readonly loginCode: string }) {
     if (result.status === "error") throw result.error;
     setDone(true);
   }, []);
-  if (done) return <Note kind="success">The command-line tool is signed in as {user.primaryEmail ?? user.displayName}. You can close this tab.</Note>;
+  if (done)
+    return (
+      <Note kind="success">The command-line tool is signed in as {user.primaryEmail ?? user.displayName}. You can close this tab.</Note>
+    );
   return (
     <>
       <p>
@@ -40,7 +43,11 @@ export function CliAuthConfirm() {
   const loginCode = useSearchParam("login_code");
   return (
     <Card title="Sign in a command-line tool">
-      {loginCode ? <Confirm loginCode={loginCode} /> : <Note>This link carries no login code. Start the login from your terminal again.</Note>}
+      {loginCode ? (
+        <Confirm loginCode={loginCode} />
+      ) : (
+        <Note>This link carries no login code. Start the login from your terminal again.</Note>
+      )}
     </Card>
   );
 }

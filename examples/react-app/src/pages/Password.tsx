@@ -36,7 +36,15 @@ export function ForgotPassword() {
       ) : (
         <form className="form" onSubmit={submit}>
           <p className="muted">We will e-mail you a link to choose a new password.</p>
-          <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Field
+            label="E-mail"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <ErrorNote error={error} />
           <Button type="submit" busy={busy}>
             Send the link
@@ -110,7 +118,11 @@ export function PasswordReset() {
   const code = useSearchParam("code");
   return (
     <Card title="Choose a new password">
-      {code ? <NewPasswordForm code={code} /> : <Note>This link is incomplete: it carries no code. Open the link from the e-mail again.</Note>}
+      {code ? (
+        <NewPasswordForm code={code} />
+      ) : (
+        <Note>This link is incomplete: it carries no code. Open the link from the e-mail again.</Note>
+      )}
     </Card>
   );
 }

@@ -42,7 +42,15 @@ function PasswordForm({ step }: { readonly step: ReturnType<typeof useSignInStep
   };
   return (
     <form className="form" onSubmit={submit} aria-label="Sign in with e-mail and password">
-      <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      <Field
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
       <Field
         label="Password"
         name="password"
@@ -83,7 +91,15 @@ function MagicLinkForm({ step }: { readonly step: ReturnType<typeof useSignInSte
   if (nonce === null) {
     return (
       <form className="form" onSubmit={send} aria-label="Sign in with a magic link">
-        <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <Button type="submit" busy={step.pending === "magic-link"} disabled={step.busy}>
           Send me a sign-in link
         </Button>

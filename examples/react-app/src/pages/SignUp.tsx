@@ -20,7 +20,9 @@ export function SignUp() {
   if (!project.config.signUpEnabled) {
     return (
       <Card title="Sign-up is closed">
-        <Note>This project does not accept new accounts. <Link href={app.urls.signIn}>Sign in</Link> instead.</Note>
+        <Note>
+          This project does not accept new accounts. <Link href={app.urls.signIn}>Sign in</Link> instead.
+        </Note>
       </Card>
     );
   }
@@ -50,7 +52,15 @@ export function SignUp() {
   return (
     <Card title={`Create your ${project.displayName} account`}>
       <form className="form" onSubmit={submit}>
-        <Field label="E-mail" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <NewPasswordFields
           label="Password"
           repeatLabel="Repeat the password"

@@ -162,7 +162,13 @@ describe("new StackAdminApp({ ..., projectOwnerSession })", () => {
 describe("each admin method sends its request", () => {
   const answers = {
     "/internal/projects/current": WIRE_PROJECT,
-    "POST /internal/api-keys": { id: "k", description: "d", expires_at_millis: 4102444800000, created_at_millis: 1, secret_server_key: "ssk_full" },
+    "POST /internal/api-keys": {
+      id: "k",
+      description: "d",
+      expires_at_millis: 4102444800000,
+      created_at_millis: 1,
+      secret_server_key: "ssk_full",
+    },
     "POST /team-permission-definitions": { id: "p", contained_permission_ids: [] },
     "POST /project-permission-definitions": { id: "p", contained_permission_ids: [] },
     "/internal/send-test-email": { success: true },
@@ -192,7 +198,11 @@ describe("each admin method sends its request", () => {
     ["listSentEmails", (a) => a.listSentEmails(), "GET /internal/emails"],
     ["listTeamPermissionDefinitions", (a) => a.listTeamPermissionDefinitions(), "GET /team-permission-definitions"],
     ["createTeamPermissionDefinition", (a) => a.createTeamPermissionDefinition({ id: "p" }), "POST /team-permission-definitions"],
-    ["updateTeamPermissionDefinition", (a) => a.updateTeamPermissionDefinition("p", { description: "x" }), "PATCH /team-permission-definitions/p"],
+    [
+      "updateTeamPermissionDefinition",
+      (a) => a.updateTeamPermissionDefinition("p", { description: "x" }),
+      "PATCH /team-permission-definitions/p",
+    ],
     ["deleteTeamPermissionDefinition", (a) => a.deleteTeamPermissionDefinition("p"), "DELETE /team-permission-definitions/p"],
     ["listProjectPermissionDefinitions", (a) => a.listProjectPermissionDefinitions(), "GET /project-permission-definitions"],
     ["createProjectPermissionDefinition", (a) => a.createProjectPermissionDefinition({ id: "p" }), "POST /project-permission-definitions"],
@@ -220,7 +230,9 @@ describe("the admin project of an app", () => {
     const project = await app.getProject();
     await project.update({ config: { allowLocalhost: false } });
     await project.delete();
-    expect((await project.getProductionModeErrors()).map((e) => e.message)).toEqual(["Trusted domains should be HTTPS: http://app.example.com"]);
+    expect((await project.getProductionModeErrors()).map((e) => e.message)).toEqual([
+      "Trusted domains should be HTTPS: http://app.example.com",
+    ]);
     expect(sent(service).slice(1)).toEqual([
       { method: "PATCH", path: "/api/v1/internal/projects/current", body: { config: { allow_localhost: false } } },
       { method: "DELETE", path: "/api/v1/internal/projects/current", body: undefined },
@@ -229,7 +241,9 @@ describe("the admin project of an app", () => {
 
   it("createTeamPermissionDefinition of an existing id rejects with KnownErrors.PermissionIdAlreadyExists", async () => {
     const { app } = adminApp(() =>
-      knownError(400, "PERMISSION_ID_ALREADY_EXISTS", 'Permission with ID "p" already exists. Choose a different ID.', { permission_id: "p" }),
+      knownError(400, "PERMISSION_ID_ALREADY_EXISTS", 'Permission with ID "p" already exists. Choose a different ID.', {
+        permission_id: "p",
+      }),
     );
     expect(await rejectionOf(app.createTeamPermissionDefinition({ id: "p" }))).toBeInstanceOf(KnownErrors.PermissionIdAlreadyExists);
   });

@@ -50,7 +50,9 @@ export const sent = (s: { requests: SentRequest[] }) =>
 /** The x-stack-* headers of a request whose values do not change between requests (the nonce does). */
 export function stackHeadersOf(request: SentRequest | undefined): Record<string, string> {
   if (!request) throw new Error("no request was sent");
-  return Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.startsWith("x-stack-") && name !== "x-stack-random-nonce"));
+  return Object.fromEntries(
+    Object.entries(request.headers).filter(([name]) => name.startsWith("x-stack-") && name !== "x-stack-random-nonce"),
+  );
 }
 
 /** A project owner's session whose access token the test controls; counts what the pipeline asks of it. */

@@ -33,7 +33,12 @@ describe("getSvixToken", () => {
 
 describe("getMetrics", () => {
   it("is GET /internal/metrics, answering the metrics as sent", async () => {
-    const metrics = { ...(documentedAnswer("getMetrics").body as object), total_users: 42, daily_users: [{ date: "2026-11-20", activity: 3 }], users_by_country: { CH: 5 } };
+    const metrics = {
+      ...(documentedAnswer("getMetrics").body as object),
+      total_users: 42,
+      daily_users: [{ date: "2026-11-20", activity: 3 }],
+      users_by_country: { CH: 5 },
+    };
     const { ctx, service } = adminContext(() => json(metrics));
     expect(await getMetrics(ctx)).toEqual(metrics);
     expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/internal/metrics", body: undefined }]);

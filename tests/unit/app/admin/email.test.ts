@@ -13,7 +13,14 @@ import { rejectionOf } from "../../../helpers/outcome.js";
 import { adminContext, KEYS, sent } from "./admin-context.js";
 
 const DOC = { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Click the link." }] }] };
-const SMTP = { host: "smtp.example.com", port: 587, username: "mailer", password: "pw", senderEmail: "noreply@example.com", senderName: "Acme" };
+const SMTP = {
+  host: "smtp.example.com",
+  port: 587,
+  username: "mailer",
+  password: "pw",
+  senderEmail: "noreply@example.com",
+  senderName: "Acme",
+};
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
@@ -23,7 +30,9 @@ describe("listEmailTemplates", () => {
     const { ctx, service } = adminContext(() =>
       json({ items: [{ type: "email_verification", subject: "Verify your e-mail", content: DOC, is_default: true }], is_paginated: false }),
     );
-    expect(await listEmailTemplates(ctx)).toEqual([{ type: "email_verification", subject: "Verify your e-mail", content: DOC, isDefault: true }]);
+    expect(await listEmailTemplates(ctx)).toEqual([
+      { type: "email_verification", subject: "Verify your e-mail", content: DOC, isDefault: true },
+    ]);
     expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/email-templates", body: undefined }]);
     expect(service.requests[0]!.headers["x-stack-access-type"]).toBe("admin");
   });
@@ -33,7 +42,9 @@ describe("updateEmailTemplate", () => {
   it("is PATCH /email-templates/{type} {subject, content}", async () => {
     const { ctx, service } = adminContext(() => json({ type: "magic_link", subject: "Sign in", content: DOC, is_default: false }));
     await updateEmailTemplate(ctx, "magic_link", { subject: "Sign in", content: DOC });
-    expect(sent(service)).toEqual([{ method: "PATCH", path: "/api/v1/email-templates/magic_link", body: { subject: "Sign in", content: DOC } }]);
+    expect(sent(service)).toEqual([
+      { method: "PATCH", path: "/api/v1/email-templates/magic_link", body: { subject: "Sign in", content: DOC } },
+    ]);
   });
 
   it("sends only the fields given", async () => {
@@ -105,7 +116,14 @@ describe("listSentEmails", () => {
       json({
         items: [
           { id: "e-1", subject: "Verify", sent_at_millis: 1763683200000, to: ["ada@example.com"], sender_config: {}, error: null },
-          { id: "e-2", subject: "Reset", sent_at_millis: 1763683300000, to: ["bob@example.com"], sender_config: null, error: { message: "bounced" } },
+          {
+            id: "e-2",
+            subject: "Reset",
+            sent_at_millis: 1763683300000,
+            to: ["bob@example.com"],
+            sender_config: null,
+            error: { message: "bounced" },
+          },
         ],
         is_paginated: false,
       }),

@@ -2,11 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isStackError } from "../../../../runtime/errors.js";
 import { apiKeyFromWire } from "../../../../runtime/app/objects/api-key.js";
-import {
-  createInternalApiKey,
-  listInternalApiKeys,
-  type InternalApiKeyBase,
-} from "../../../../runtime/app/admin/internal-api-keys.js";
+import { createInternalApiKey, listInternalApiKeys, type InternalApiKeyBase } from "../../../../runtime/app/admin/internal-api-keys.js";
 import { json, useFakeClock } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { adminContext, KEYS, sent } from "./admin-context.js";
@@ -37,16 +33,14 @@ afterEach(() => vi.useRealTimers());
 describe("createInternalApiKey", () => {
   it("is POST /internal/api-keys in snake_case, answering the first view with the full keys", async () => {
     const { ctx, service } = adminContext(() =>
-      json(
-        {
-          id: KEY_ID,
-          description: "Production backend",
-          expires_at_millis: FUTURE,
-          created_at_millis: 1763251200000,
-          publishable_client_key: "pck_full_key_a1b2",
-          secret_server_key: "ssk_full_key_c3d4",
-        },
-      ),
+      json({
+        id: KEY_ID,
+        description: "Production backend",
+        expires_at_millis: FUTURE,
+        created_at_millis: 1763251200000,
+        publishable_client_key: "pck_full_key_a1b2",
+        secret_server_key: "ssk_full_key_c3d4",
+      }),
     );
     const key = await createInternalApiKey(ctx, {
       description: "Production backend",
@@ -121,7 +115,9 @@ describe("listInternalApiKeys", () => {
 
 describe("InternalApiKey.revoke", () => {
   it("is PATCH /internal/api-keys/{id} {revoked: true}", async () => {
-    const { ctx, service } = adminContext((r) => (r.method === "PATCH" ? json(listed({ manually_revoked_at_millis: NOW })) : json({ items: [listed()] })));
+    const { ctx, service } = adminContext((r) =>
+      r.method === "PATCH" ? json(listed({ manually_revoked_at_millis: NOW })) : json({ items: [listed()] }),
+    );
     const [key] = await listInternalApiKeys(ctx);
     await key!.revoke();
     expect(sent(service)[1]).toEqual({ method: "PATCH", path: `/api/v1/internal/api-keys/${KEY_ID}`, body: { revoked: true } });

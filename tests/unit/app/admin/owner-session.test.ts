@@ -39,7 +39,9 @@ const WIRE_PROJECT = {
 };
 
 const EXPIRED = () =>
-  knownError(401, "ADMIN_ACCESS_TOKEN_EXPIRED", "Admin access token has expired. Please refresh it and try again.", { expired_at_millis: null });
+  knownError(401, "ADMIN_ACCESS_TOKEN_EXPIRED", "Admin access token has expired. Please refresh it and try again.", {
+    expired_at_millis: null,
+  });
 
 /** Answers `first` to the first request and the project to every later one. */
 const firstThen = (first: () => Response): Handler => {

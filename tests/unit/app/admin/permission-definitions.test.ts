@@ -17,7 +17,9 @@ describe.each(["team", "project"] as const)("%s permission definitions", (scope)
   const base = `/api/v1/${scope}-permission-definitions`;
 
   it(`list is GET /${scope}-permission-definitions, mapped to { id, description, containedPermissionIds }`, async () => {
-    const { ctx, service } = adminContext(() => json({ items: [WIRE, { id: "plain", contained_permission_ids: [] }], is_paginated: false }));
+    const { ctx, service } = adminContext(() =>
+      json({ items: [WIRE, { id: "plain", contained_permission_ids: [] }], is_paginated: false }),
+    );
     expect(await permissionDefinitions(ctx, scope).list()).toEqual([MAPPED, { id: "plain", containedPermissionIds: [] }]);
     expect(sent(service)).toEqual([{ method: "GET", path: base, body: undefined }]);
     expect(service.requests[0]!.headers["x-stack-super-secret-admin-key"]).toBe(KEYS.superSecretAdminKey);
@@ -32,7 +34,11 @@ describe.each(["team", "project"] as const)("%s permission definitions", (scope)
     });
     expect(created).toEqual(MAPPED);
     expect(sent(service)).toEqual([
-      { method: "POST", path: base, body: { id: "team_admin", description: "Manage the team", contained_permission_ids: ["$read_members"] } },
+      {
+        method: "POST",
+        path: base,
+        body: { id: "team_admin", description: "Manage the team", contained_permission_ids: ["$read_members"] },
+      },
     ]);
   });
 

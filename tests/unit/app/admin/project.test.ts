@@ -183,7 +183,15 @@ describe("project.update", () => {
           { id: "microsoft", type: "standard", clientId: "c", clientSecret: "s", microsoftTenantId: "t" },
           { id: "facebook", type: "standard", clientId: "fc", clientSecret: "fs", facebookConfigId: "cfg" },
         ],
-        emailConfig: { type: "standard", host: "h", port: 465, username: "u", password: "p", senderName: "n", senderEmail: "e@example.com" },
+        emailConfig: {
+          type: "standard",
+          host: "h",
+          port: 465,
+          username: "u",
+          password: "p",
+          senderName: "n",
+          senderEmail: "e@example.com",
+        },
       },
     });
     expect(sent(service)[1]).toEqual({
@@ -214,7 +222,15 @@ describe("project.update", () => {
             { id: "microsoft", type: "standard", client_id: "c", client_secret: "s", microsoft_tenant_id: "t" },
             { id: "facebook", type: "standard", client_id: "fc", client_secret: "fs", facebook_config_id: "cfg" },
           ],
-          email_config: { type: "standard", host: "h", port: 465, username: "u", password: "p", sender_name: "n", sender_email: "e@example.com" },
+          email_config: {
+            type: "standard",
+            host: "h",
+            port: 465,
+            username: "u",
+            password: "p",
+            sender_name: "n",
+            sender_email: "e@example.com",
+          },
         },
       },
     });

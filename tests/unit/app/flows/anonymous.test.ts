@@ -28,9 +28,12 @@ describe("signUpAnonymously", () => {
   });
 
   it("throws ANONYMOUS_ACCOUNTS_NOT_ENABLED", async () => {
-    const { ctx, store } = testAppContext(() => knownError(400, "ANONYMOUS_ACCOUNTS_NOT_ENABLED", "Anonymous accounts are not enabled for this project."), {
-      tokens: NO_TOKENS,
-    });
+    const { ctx, store } = testAppContext(
+      () => knownError(400, "ANONYMOUS_ACCOUNTS_NOT_ENABLED", "Anonymous accounts are not enabled for this project."),
+      {
+        tokens: NO_TOKENS,
+      },
+    );
     expect(await rejectionOf(signUpAnonymously(ctx))).toBeInstanceOf(KnownErrors.AnonymousAccountsNotEnabled);
     expect(store!.get()).toEqual(NO_TOKENS);
   });

@@ -12,7 +12,10 @@ afterEach(() => vi.useRealTimers());
 
 const STARTED = { polling_code: "poll-7f3k", login_code: "login code/9", expires_at: "2026-11-21T14:00:00.000Z" };
 const waiting = () => json({ status: "waiting" });
-const success = (status = 201) => () => json({ status: "success", refresh_token: "rt-cli" }, { status });
+const success =
+  (status = 201) =>
+  () =>
+    json({ status: "success", refresh_token: "rt-cli" }, { status });
 
 /** A service that starts every attempt with STARTED and answers the polls in order (the last answer repeats). */
 function cliService(polls: readonly (() => Response)[]) {
@@ -93,7 +96,10 @@ describe("promptCliLogin: the confirmation link", () => {
   it("waits for a promptLink that returns a promise before polling", async () => {
     const { ctx, service } = cli([success()]);
     let opened = () => {};
-    const pending = promptCliLogin(ctx, { appUrl: "https://app.example.com", promptLink: () => new Promise<void>((resolve) => (opened = resolve)) });
+    const pending = promptCliLogin(ctx, {
+      appUrl: "https://app.example.com",
+      promptLink: () => new Promise<void>((resolve) => (opened = resolve)),
+    });
     await vi.advanceTimersByTimeAsync(10_000);
     expect(polls(service.requests)).toHaveLength(0);
     opened();
@@ -180,7 +186,8 @@ describe("promptCliLogin: the final statuses", () => {
       operationId: "pollCliLogin",
       status: 200,
       path: "$.status",
-      message: 'pollCliLogin: the service answered HTTP 200 with a body the API does not allow: $.status should be one of "waiting", "expired", "used" or one of "success", not a string',
+      message:
+        'pollCliLogin: the service answered HTTP 200 with a body the API does not allow: $.status should be one of "waiting", "expired", "used" or one of "success", not a string',
     });
     expect(polls(service.requests)).toHaveLength(1);
   });

@@ -10,7 +10,8 @@ import { json, jwt, knownError, type Handler, type SentRequest } from "../../../
 import { rejectionOf } from "../../../helpers/outcome.js";
 
 const NEW_ACCESS = jwt({ exp: Math.floor(Date.now() / 1000) + 600 });
-const issued = (isNewUser: boolean) => json({ access_token: NEW_ACCESS, refresh_token: "rt-new", user_id: "user-1", is_new_user: isNewUser });
+const issued = (isNewUser: boolean) =>
+  json({ access_token: NEW_ACCESS, refresh_token: "rt-new", user_id: "user-1", is_new_user: isNewUser });
 const sent = (r: SentRequest) => ({ method: r.method, path: r.path, body: JSON.parse(r.body) as unknown });
 
 function signedOut(handler: Handler) {
@@ -49,13 +50,17 @@ describe("sendMagicLinkEmail", () => {
   });
 
   it("returns REDIRECT_URL_NOT_WHITELISTED as a Result error", async () => {
-    const { ctx } = testAppContext(() => knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Redirect URL not whitelisted."), { tokens: NO_TOKENS });
+    const { ctx } = testAppContext(() => knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Redirect URL not whitelisted."), {
+      tokens: NO_TOKENS,
+    });
     const result = await sendMagicLinkEmail(ctx, "a@example.com", { callbackUrl: "https://evil.example.net/" });
     expect((result as { error: unknown }).error).toBeInstanceOf(KnownErrors.RedirectUrlNotWhitelisted);
   });
 
   it("throws USER_EMAIL_ALREADY_EXISTS", async () => {
-    const { ctx } = testAppContext(() => knownError(409, "USER_EMAIL_ALREADY_EXISTS", "User with this email already exists."), { tokens: NO_TOKENS });
+    const { ctx } = testAppContext(() => knownError(409, "USER_EMAIL_ALREADY_EXISTS", "User with this email already exists."), {
+      tokens: NO_TOKENS,
+    });
     expect(await rejectionOf(sendMagicLinkEmail(ctx, "a@example.com"))).toBeInstanceOf(KnownErrors.UserWithEmailAlreadyExists);
   });
 
@@ -115,7 +120,9 @@ describe("signInWithMagicLink", () => {
 
   it("returns MULTI_FACTOR_AUTHENTICATION_REQUIRED with its attempt code", async () => {
     const { ctx, store, redirects } = signedOut(() =>
-      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", { attempt_code: "attempt-2" }),
+      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", {
+        attempt_code: "attempt-2",
+      }),
     );
     const result = await signInWithMagicLink(ctx, "code-1", {}, redirects);
     if (result.status !== "error") throw new Error("expected an error Result");
@@ -125,7 +132,9 @@ describe("signInWithMagicLink", () => {
   });
 
   it("throws SIGN_UP_NOT_ENABLED", async () => {
-    const { ctx, redirects } = signedOut(() => knownError(400, "SIGN_UP_NOT_ENABLED", "Creation of new accounts is not enabled for this project"));
+    const { ctx, redirects } = signedOut(() =>
+      knownError(400, "SIGN_UP_NOT_ENABLED", "Creation of new accounts is not enabled for this project"),
+    );
     expect(await rejectionOf(signInWithMagicLink(ctx, "code-1", {}, redirects))).toBeInstanceOf(KnownErrors.SignUpNotEnabled);
   });
 

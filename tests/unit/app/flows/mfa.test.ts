@@ -10,7 +10,8 @@ import { json, jwt, knownError, type Handler, type SentRequest } from "../../../
 import { rejectionOf } from "../../../helpers/outcome.js";
 
 const NEW_ACCESS = jwt({ exp: Math.floor(Date.now() / 1000) + 600 });
-const issued = (isNewUser: boolean) => json({ access_token: NEW_ACCESS, refresh_token: "rt-new", user_id: "user-1", is_new_user: isNewUser });
+const issued = (isNewUser: boolean) =>
+  json({ access_token: NEW_ACCESS, refresh_token: "rt-new", user_id: "user-1", is_new_user: isNewUser });
 const sent = (r: SentRequest) => ({ method: r.method, path: r.path, body: JSON.parse(r.body) as unknown });
 const MFA_MESSAGE = "Multi-factor authentication is required for this user.";
 
@@ -54,7 +55,9 @@ describe("signInWithMfa", () => {
   });
 
   it("returns INVALID_TOTP_CODE as a Result error and stores nothing", async () => {
-    const { ctx, store, redirects, redirected } = signedOut(() => knownError(400, "INVALID_TOTP_CODE", "The TOTP code is invalid. Please try again."));
+    const { ctx, store, redirects, redirected } = signedOut(() =>
+      knownError(400, "INVALID_TOTP_CODE", "The TOTP code is invalid. Please try again."),
+    );
     const result = await signInWithMfa(ctx, "000000", "attempt-1", {}, redirects);
     expect((result as { error: unknown }).error).toBeInstanceOf(KnownErrors.InvalidTotpCode);
     expect(store!.get()).toEqual(NO_TOKENS);
@@ -87,7 +90,8 @@ describe("a sign-in that needs a second factor", () => {
         : issued(false),
     );
     const first = await signInWithCredential(ctx, { email: "a@example.com", password: "pw-1" }, redirects);
-    if (first.status !== "error" || !(first.error instanceof KnownErrors.MultiFactorAuthenticationRequired)) throw new Error("expected MFA");
+    if (first.status !== "error" || !(first.error instanceof KnownErrors.MultiFactorAuthenticationRequired))
+      throw new Error("expected MFA");
     const attemptCode = first.error.details?.attempt_code ?? "";
     expect(await signInWithMfa(ctx, "123456", attemptCode, {}, redirects)).toEqual({ status: "ok", data: undefined });
     expect(sent(service.requests[1]!).body).toEqual({ type: "totp", totp: "123456", code: "attempt-7" });
@@ -97,14 +101,18 @@ describe("a sign-in that needs a second factor", () => {
 
   it("is an assertion error when the service gives no attempt code", async () => {
     const { ctx } = signedOut(() => knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", MFA_MESSAGE));
-    const error = await rejectionOf(signInResultOf(() => ctx.client.api.POST("/auth/password/sign-in", { body: { email: "a", password: "b" } }), []));
+    const error = await rejectionOf(
+      signInResultOf(() => ctx.client.api.POST("/auth/password/sign-in", { body: { email: "a", password: "b" } }), []),
+    );
     expect(isStackError(error, "StackAssertionError")).toBe(true);
     expect((error as Error).cause).toBeInstanceOf(KnownErrors.MultiFactorAuthenticationRequired);
   });
 
   it("is a ResponseFormatError when a sign-in answers without tokens", async () => {
     const { ctx } = signedOut(() => json({ access_token: NEW_ACCESS }));
-    const error = await rejectionOf(signInResultOf(() => ctx.client.api.POST("/auth/password/sign-in", { body: { email: "a", password: "b" } }), []));
+    const error = await rejectionOf(
+      signInResultOf(() => ctx.client.api.POST("/auth/password/sign-in", { body: { email: "a", password: "b" } }), []),
+    );
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error).toMatchObject({
       operationId: "signInWithPassword",

@@ -3,7 +3,13 @@ import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import type { ClientAppContext } from "../../../../runtime/app/context.js";
-import { callOAuthCallback, getOAuthAuthorizeUrl, linkOAuthAccount, signInWithOAuth, type SignInRedirectTarget } from "../../../../runtime/app/flows/oauth.js";
+import {
+  callOAuthCallback,
+  getOAuthAuthorizeUrl,
+  linkOAuthAccount,
+  signInWithOAuth,
+  type SignInRedirectTarget,
+} from "../../../../runtime/app/flows/oauth.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -144,12 +150,15 @@ describe("signInWithOAuth", () => {
     expect(t.writes).toEqual([]);
   });
 
-  it.each([[""], [undefined as unknown as string], [42 as unknown as string]])("rejects the provider %j with a configuration error", async (provider) => {
-    const t = setup();
-    const error = await rejectionOf(signInWithOAuth(t.ctx, provider));
-    expect(isStackError(error, "StackConfigurationError")).toBe(true);
-    expect(t.assigned).toEqual([]);
-  });
+  it.each([[""], [undefined as unknown as string], [42 as unknown as string]])(
+    "rejects the provider %j with a configuration error",
+    async (provider) => {
+      const t = setup();
+      const error = await rejectionOf(signInWithOAuth(t.ctx, provider));
+      expect(isStackError(error, "StackConfigurationError")).toBe(true);
+      expect(t.assigned).toEqual([]);
+    },
+  );
 
   it("rejects a baseUrl that is not an http(s) URL instead of navigating to it", async () => {
     const t = setup();
@@ -253,7 +262,12 @@ describe("callOAuthCallback", () => {
     await callOAuthCallback(t.ctx, { redirectAfter: t.redirectAfter });
     expect(t.service.requests).toHaveLength(1);
     const sent: SentRequest = t.service.requests[0]!;
-    expect(sent).toMatchObject({ method: "POST", url: "https://api.stack-auth.com/api/v1/auth/oauth/token", cache: "no-store", credentials: "omit" });
+    expect(sent).toMatchObject({
+      method: "POST",
+      url: "https://api.stack-auth.com/api/v1/auth/oauth/token",
+      cache: "no-store",
+      credentials: "omit",
+    });
     expect(sent.headers).toEqual({ "content-type": "application/x-www-form-urlencoded" });
     expect([...new URLSearchParams(sent.body)]).toEqual([
       ["grant_type", "authorization_code"],
@@ -324,7 +338,11 @@ describe("callOAuthCallback", () => {
   });
 
   it("surfaces MULTI_FACTOR_AUTHENTICATION_REQUIRED as a typed error carrying the attempt code, with nothing stored", async () => {
-    const t = callback(() => knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", { attempt_code: "att-1" }));
+    const t = callback(() =>
+      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", {
+        attempt_code: "att-1",
+      }),
+    );
     const error = await rejectionOf(callOAuthCallback(t.ctx, { redirectAfter: t.redirectAfter }));
     expect(error).toBeInstanceOf(KnownErrors.MultiFactorAuthenticationRequired);
     expect((error as InstanceType<typeof KnownErrors.MultiFactorAuthenticationRequired>).details).toEqual({ attempt_code: "att-1" });

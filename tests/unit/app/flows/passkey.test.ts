@@ -24,9 +24,27 @@ const REGISTRATION_OPTIONS = {
   timeout: 60000,
   authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
 };
-const AUTHENTICATION_OPTIONS = { challenge: "Y2hhbGxlbmdl", rpId: RP_ID_SENTINEL, allowCredentials: [], userVerification: "preferred", timeout: 60000 };
-const CREDENTIAL = { id: "cred-1", rawId: "cred-1", type: "public-key", response: { clientDataJSON: "e30", attestationObject: "o2M" }, clientExtensionResults: {} };
-const ASSERTION = { id: "cred-1", rawId: "cred-1", type: "public-key", response: { clientDataJSON: "e30", authenticatorData: "YQ", signature: "c2ln" }, clientExtensionResults: {} };
+const AUTHENTICATION_OPTIONS = {
+  challenge: "Y2hhbGxlbmdl",
+  rpId: RP_ID_SENTINEL,
+  allowCredentials: [],
+  userVerification: "preferred",
+  timeout: 60000,
+};
+const CREDENTIAL = {
+  id: "cred-1",
+  rawId: "cred-1",
+  type: "public-key",
+  response: { clientDataJSON: "e30", attestationObject: "o2M" },
+  clientExtensionResults: {},
+};
+const ASSERTION = {
+  id: "cred-1",
+  rawId: "cred-1",
+  type: "public-key",
+  response: { clientDataJSON: "e30", authenticatorData: "YQ", signature: "c2ln" },
+  clientExtensionResults: {},
+};
 
 /** Ceremonies that record what they are given and answer (or fail) as told. */
 function fakeWebAuthn(failure?: unknown) {
@@ -80,7 +98,8 @@ function setup(handler: Handler, href = "https://app.example.com/account", optio
   return { ...fake, ...app, targets, redirectAfter };
 }
 
-const sent = (t: ReturnType<typeof setup>) => t.service.requests.map((r) => [r.method, r.path, r.body === "" ? undefined : JSON.parse(r.body)]);
+const sent = (t: ReturnType<typeof setup>) =>
+  t.service.requests.map((r) => [r.method, r.path, r.body === "" ? undefined : JSON.parse(r.body)]);
 
 describe("signInWithPasskey", () => {
   it("initiates, runs the get ceremony with the page hostname as rpId, signs in, stores the tokens and redirects after sign-in", async () => {
@@ -123,7 +142,12 @@ describe("signInWithPasskey", () => {
 
   it("returns MULTI_FACTOR_AUTHENTICATION_REQUIRED as a result carrying the attempt code, with nothing stored", async () => {
     const t = setup(
-      passkeyService({ signIn: () => knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", { attempt_code: "att-1" }) }),
+      passkeyService({
+        signIn: () =>
+          knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", {
+            attempt_code: "att-1",
+          }),
+      }),
       undefined,
       { tokens: { refreshToken: null, accessToken: null } },
     );
@@ -274,14 +298,20 @@ describe("registerPasskey", () => {
     const result = await registerPasskey(t.ctx, {}, fakeWebAuthn(cancelled()).webauthn);
     const error = (result as { error: unknown }).error;
     expect(error).toBeInstanceOf(KnownErrors.PasskeyWebAuthnError);
-    expect((error as { details: unknown }).details).toEqual({ message: "The operation either timed out or was not allowed.", code: "NotAllowedError" });
+    expect((error as { details: unknown }).details).toEqual({
+      message: "The operation either timed out or was not allowed.",
+      code: "NotAllowedError",
+    });
     expect(t.service.requests.map((r) => r.path)).toEqual(["/api/v1/auth/passkey/initiate-passkey-registration"]);
   });
 
   it("returns a PasskeyWebAuthnError result for a browser without WebAuthn", async () => {
     const t = setup(passkeyService());
     const result = await registerPasskey(t.ctx, {}, fakeWebAuthn(new Error("WebAuthn is not supported in this browser")).webauthn);
-    expect((result as { error: { details: unknown } }).error.details).toEqual({ message: "WebAuthn is not supported in this browser", code: "Error" });
+    expect((result as { error: { details: unknown } }).error.details).toEqual({
+      message: "WebAuthn is not supported in this browser",
+      code: "Error",
+    });
   });
 
   it("returns PASSKEY_REGISTRATION_FAILED from the service as a result", async () => {

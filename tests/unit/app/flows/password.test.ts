@@ -18,7 +18,8 @@ import { json, jwt, knownError, type Handler, type SentRequest } from "../../../
 import { rejectionOf } from "../../../helpers/outcome.js";
 
 const NEW_ACCESS = jwt({ exp: Math.floor(Date.now() / 1000) + 600 });
-const issued = (extra: Record<string, unknown> = {}) => json({ access_token: NEW_ACCESS, refresh_token: "rt-new", user_id: "user-1", ...extra });
+const issued = (extra: Record<string, unknown> = {}) =>
+  json({ access_token: NEW_ACCESS, refresh_token: "rt-new", user_id: "user-1", ...extra });
 
 /** A signed-out app whose redirects are recorded, with the tokens stored at the moment each redirect was asked for. */
 function signedOut(handler: Handler) {
@@ -70,7 +71,9 @@ describe("signInWithCredential", () => {
 
   it("returns MULTI_FACTOR_AUTHENTICATION_REQUIRED with its attempt code", async () => {
     const { ctx, store, redirects, redirected } = signedOut(() =>
-      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", { attempt_code: "attempt-1" }),
+      knownError(400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", "Multi-factor authentication is required for this user.", {
+        attempt_code: "attempt-1",
+      }),
     );
     const result = await signInWithCredential(ctx, { email: "a@example.com", password: "pw-1" }, redirects);
     if (result.status !== "error") throw new Error("expected an error Result");
@@ -81,14 +84,18 @@ describe("signInWithCredential", () => {
   });
 
   it("throws other known errors", async () => {
-    const { ctx, redirects } = signedOut(() => knownError(400, "PASSWORD_AUTHENTICATION_NOT_ENABLED", "Password authentication is not enabled."));
+    const { ctx, redirects } = signedOut(() =>
+      knownError(400, "PASSWORD_AUTHENTICATION_NOT_ENABLED", "Password authentication is not enabled."),
+    );
     const error = await rejectionOf(signInWithCredential(ctx, { email: "a@example.com", password: "pw-1" }, redirects));
     expect(error).toBeInstanceOf(KnownErrors.PasswordAuthenticationNotEnabled);
   });
 
   it("fails before sending the password when the app has no token store", async () => {
     const t = testAppContext(() => issued(), { tokens: null });
-    const error = await rejectionOf(signInWithCredential(t.ctx, { email: "a@example.com", password: "pw-1" }, { redirectAfter: async () => {} }));
+    const error = await rejectionOf(
+      signInWithCredential(t.ctx, { email: "a@example.com", password: "pw-1" }, { redirectAfter: async () => {} }),
+    );
     expect(isStackError(error, "StackConfigurationError")).toBe(true);
     expect(t.service.requests).toEqual([]);
   });
@@ -143,7 +150,9 @@ describe("signUpWithCredential", () => {
   });
 
   it("throws SIGN_UP_NOT_ENABLED", async () => {
-    const { ctx, redirects } = signedOut(() => knownError(400, "SIGN_UP_NOT_ENABLED", "Creation of new accounts is not enabled for this project"));
+    const { ctx, redirects } = signedOut(() =>
+      knownError(400, "SIGN_UP_NOT_ENABLED", "Creation of new accounts is not enabled for this project"),
+    );
     expect(await rejectionOf(signUpWithCredential(ctx, { email: "a@example.com", password: "pw-1" }, redirects))).toBeInstanceOf(
       KnownErrors.SignUpNotEnabled,
     );
@@ -176,7 +185,9 @@ describe("sendForgotPasswordEmail", () => {
   });
 
   it("throws REDIRECT_URL_NOT_WHITELISTED", async () => {
-    const { ctx } = testAppContext(() => knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Redirect URL not whitelisted."), { tokens: NO_TOKENS });
+    const { ctx } = testAppContext(() => knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Redirect URL not whitelisted."), {
+      tokens: NO_TOKENS,
+    });
     expect(await rejectionOf(sendForgotPasswordEmail(ctx, "a@example.com"))).toBeInstanceOf(KnownErrors.RedirectUrlNotWhitelisted);
   });
 });
@@ -192,7 +203,9 @@ describe("verifyPasswordResetCode", () => {
   it("posts the code to /auth/password/reset/check-code", async () => {
     const { ctx, service } = testAppContext(() => json({ is_code_valid: true }), { tokens: NO_TOKENS });
     expect(await verifyPasswordResetCode(ctx, "code-1")).toEqual({ status: "ok", data: undefined });
-    expect(service.requests.map(sent)).toEqual([{ method: "POST", path: "/api/v1/auth/password/reset/check-code", body: { code: "code-1" } }]);
+    expect(service.requests.map(sent)).toEqual([
+      { method: "POST", path: "/api/v1/auth/password/reset/check-code", body: { code: "code-1" } },
+    ]);
   });
 
   it.each(VERIFICATION_ERRORS)("returns %s as a Result error", async (code, status, cls) => {
@@ -207,7 +220,9 @@ describe("resetPassword", () => {
   it("posts code and password to /auth/password/reset", async () => {
     const { ctx, service } = testAppContext(() => json({ success: true }), { tokens: NO_TOKENS });
     expect(await resetPassword(ctx, { code: "code-1", password: "new-pw" })).toEqual({ status: "ok", data: undefined });
-    expect(service.requests.map(sent)).toEqual([{ method: "POST", path: "/api/v1/auth/password/reset", body: { code: "code-1", password: "new-pw" } }]);
+    expect(service.requests.map(sent)).toEqual([
+      { method: "POST", path: "/api/v1/auth/password/reset", body: { code: "code-1", password: "new-pw" } },
+    ]);
   });
 
   it.each(VERIFICATION_ERRORS)("returns %s as a Result error", async (code, status, cls) => {
@@ -247,8 +262,12 @@ describe("updatePassword", () => {
   });
 
   it("throws USER_AUTHENTICATION_REQUIRED", async () => {
-    const { ctx } = testAppContext(() => knownError(401, "USER_AUTHENTICATION_REQUIRED", "User authentication required for this endpoint."));
-    expect(await rejectionOf(updatePassword(ctx, { oldPassword: "a", newPassword: "b" }))).toBeInstanceOf(KnownErrors.UserAuthenticationRequired);
+    const { ctx } = testAppContext(() =>
+      knownError(401, "USER_AUTHENTICATION_REQUIRED", "User authentication required for this endpoint."),
+    );
+    expect(await rejectionOf(updatePassword(ctx, { oldPassword: "a", newPassword: "b" }))).toBeInstanceOf(
+      KnownErrors.UserAuthenticationRequired,
+    );
   });
 });
 

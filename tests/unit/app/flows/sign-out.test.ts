@@ -44,7 +44,13 @@ describe("signOut", () => {
   });
 
   it("clears the store even when the service answers REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", async () => {
-    const { ctx, store, session, redirects, afterSignOut } = app(() => knownError(401, "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "Refresh token not found for this project, or the session has expired/been revoked."));
+    const { ctx, store, session, redirects, afterSignOut } = app(() =>
+      knownError(
+        401,
+        "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",
+        "Refresh token not found for this project, or the session has expired/been revoked.",
+      ),
+    );
     await signOut(ctx, {}, redirects);
     expect(session.isKnownInvalid).toBe(true);
     expect(store!.get()).toEqual(NO_TOKENS);
@@ -63,12 +69,18 @@ describe("signOut", () => {
     const { ctx, service, store, redirects, afterSignOut } = app(
       (r) =>
         r.path === "/api/v1/auth/oauth/token"
-          ? json({ code: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", error: "gone" }, { status: 401, headers: { "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" } })
+          ? json(
+              { code: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", error: "gone" },
+              { status: 401, headers: { "x-stack-known-error": "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" } },
+            )
           : knownError(401, "USER_AUTHENTICATION_REQUIRED", "User authentication required for this endpoint."),
       expired,
     );
     await signOut(ctx, {}, redirects);
-    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /api/v1/auth/oauth/token", "DELETE /api/v1/auth/sessions/current"]);
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /api/v1/auth/oauth/token",
+      "DELETE /api/v1/auth/sessions/current",
+    ]);
     expect(store!.get()).toEqual(NO_TOKENS);
     expect(afterSignOut).toHaveLength(1);
   });
@@ -109,7 +121,9 @@ describe("signOut", () => {
   });
 
   it("signs out locally, then throws a known error that says nothing about the session", async () => {
-    const { ctx, store, redirects, afterSignOut } = app(() => knownError(401, "INVALID_PUBLISHABLE_CLIENT_KEY", "The publishable key is not valid for the project."));
+    const { ctx, store, redirects, afterSignOut } = app(() =>
+      knownError(401, "INVALID_PUBLISHABLE_CLIENT_KEY", "The publishable key is not valid for the project."),
+    );
     expect(await rejectionOf(signOut(ctx, {}, redirects))).toBeInstanceOf(KnownErrors.InvalidPublishableClientKey);
     expect(store!.get()).toEqual(NO_TOKENS);
     expect(afterSignOut).toEqual([]);

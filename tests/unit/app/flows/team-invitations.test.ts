@@ -1,7 +1,11 @@
 // The invitee's side of team invitations (SPEC §7 teams, endpoints.md §A).
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import { acceptTeamInvitation, getTeamInvitationDetails, verifyTeamInvitationCode } from "../../../../runtime/app/flows/team-invitations.js";
+import {
+  acceptTeamInvitation,
+  getTeamInvitationDetails,
+  verifyTeamInvitationCode,
+} from "../../../../runtime/app/flows/team-invitations.js";
 import { ResponseFormatError } from "../../../../runtime/errors.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, type SentRequest } from "../../../helpers/fake-service.js";
@@ -20,14 +24,16 @@ describe("verifyTeamInvitationCode", () => {
   it("posts the code to /team-invitations/accept/check-code with the user's access token", async () => {
     const { ctx, service, store } = testAppContext(() => json({ is_code_valid: true }));
     expect(await verifyTeamInvitationCode(ctx, "inv-1")).toEqual({ status: "ok", data: undefined });
-    expect(service.requests.map(sent)).toEqual([{ method: "POST", path: "/api/v1/team-invitations/accept/check-code", body: { code: "inv-1" } }]);
+    expect(service.requests.map(sent)).toEqual([
+      { method: "POST", path: "/api/v1/team-invitations/accept/check-code", body: { code: "inv-1" } },
+    ]);
     expect(service.requests[0]!.headers["x-stack-access-token"]).toBe(store!.get().accessToken);
     expect(service.requests[0]!.headers["x-stack-refresh-token"]).toBeUndefined();
   });
 
   it.each(VERIFICATION_ERRORS)("returns %s as a Result error", async (code, status, cls) => {
     const { ctx } = testAppContext(() => knownError(status, code, "bad code"));
-    expect((await verifyTeamInvitationCode(ctx, "inv-1") as { error: unknown }).error).toBeInstanceOf(cls);
+    expect(((await verifyTeamInvitationCode(ctx, "inv-1")) as { error: unknown }).error).toBeInstanceOf(cls);
   });
 });
 
@@ -40,11 +46,13 @@ describe("acceptTeamInvitation", () => {
 
   it.each(VERIFICATION_ERRORS)("returns %s as a Result error", async (code, status, cls) => {
     const { ctx } = testAppContext(() => knownError(status, code, "bad code"));
-    expect((await acceptTeamInvitation(ctx, "inv-1") as { error: unknown }).error).toBeInstanceOf(cls);
+    expect(((await acceptTeamInvitation(ctx, "inv-1")) as { error: unknown }).error).toBeInstanceOf(cls);
   });
 
   it("throws USER_AUTHENTICATION_REQUIRED", async () => {
-    const { ctx } = testAppContext(() => knownError(401, "USER_AUTHENTICATION_REQUIRED", "User authentication required for this endpoint."));
+    const { ctx } = testAppContext(() =>
+      knownError(401, "USER_AUTHENTICATION_REQUIRED", "User authentication required for this endpoint."),
+    );
     expect(await rejectionOf(acceptTeamInvitation(ctx, "inv-1"))).toBeInstanceOf(KnownErrors.UserAuthenticationRequired);
   });
 });
@@ -53,12 +61,14 @@ describe("getTeamInvitationDetails", () => {
   it("posts the code to /team-invitations/accept/details and returns the team's display name", async () => {
     const { ctx, service } = testAppContext(() => json({ team_id: "team-1", team_display_name: "Blue Team" }));
     expect(await getTeamInvitationDetails(ctx, "inv-1")).toEqual({ status: "ok", data: { teamDisplayName: "Blue Team" } });
-    expect(service.requests.map(sent)).toEqual([{ method: "POST", path: "/api/v1/team-invitations/accept/details", body: { code: "inv-1" } }]);
+    expect(service.requests.map(sent)).toEqual([
+      { method: "POST", path: "/api/v1/team-invitations/accept/details", body: { code: "inv-1" } },
+    ]);
   });
 
   it.each(VERIFICATION_ERRORS)("returns %s as a Result error", async (code, status, cls) => {
     const { ctx } = testAppContext(() => knownError(status, code, "bad code"));
-    expect((await getTeamInvitationDetails(ctx, "inv-1") as { error: unknown }).error).toBeInstanceOf(cls);
+    expect(((await getTeamInvitationDetails(ctx, "inv-1")) as { error: unknown }).error).toBeInstanceOf(cls);
   });
 
   it("is a ResponseFormatError when the answer has no team_display_name", async () => {

@@ -30,7 +30,9 @@ describe("verifyEmail", () => {
   });
 
   it("throws EMAIL_ALREADY_VERIFIED", async () => {
-    const { ctx } = testAppContext(() => knownError(409, "EMAIL_ALREADY_VERIFIED", "The e-mail is already verified."), { tokens: NO_TOKENS });
+    const { ctx } = testAppContext(() => knownError(409, "EMAIL_ALREADY_VERIFIED", "The e-mail is already verified."), {
+      tokens: NO_TOKENS,
+    });
     expect(await rejectionOf(verifyEmail(ctx, "code-1"))).toBeInstanceOf(KnownErrors.EmailAlreadyVerified);
   });
 });

@@ -39,10 +39,25 @@ describe("getActiveSessions", () => {
   });
 
   it("gives lastUsedAt and geoInfo undefined and isCurrentSession false when the service leaves them out", async () => {
-    const bare = { id: "s-2", user_id: "u-1", created_at: 1763251200000, is_impersonation: true, last_used_at: null, last_used_at_end_user_ip_info: null };
+    const bare = {
+      id: "s-2",
+      user_id: "u-1",
+      created_at: 1763251200000,
+      is_impersonation: true,
+      last_used_at: null,
+      last_used_at_end_user_ip_info: null,
+    };
     const { methods } = setup(() => json({ items: [bare], is_paginated: false }));
     expect(await methods.getActiveSessions()).toEqual([
-      { id: "s-2", userId: "u-1", createdAt: new Date(1763251200000), isImpersonation: true, lastUsedAt: undefined, isCurrentSession: false, geoInfo: undefined },
+      {
+        id: "s-2",
+        userId: "u-1",
+        createdAt: new Date(1763251200000),
+        isImpersonation: true,
+        lastUsedAt: undefined,
+        isCurrentSession: false,
+        geoInfo: undefined,
+      },
     ]);
   });
 

@@ -44,7 +44,12 @@ function setup(routes: Record<string, Route | Response>) {
     if (route === undefined) throw new Error(`unexpected request ${key}`);
     return typeof route === "function" ? route(request) : route.clone();
   });
-  const sent = () => t.service.requests.map((r) => ({ method: r.method, path: r.path.replace(/^\/api\/v1/, ""), body: r.body === "" ? undefined : JSON.parse(r.body) }));
+  const sent = () =>
+    t.service.requests.map((r) => ({
+      method: r.method,
+      path: r.path.replace(/^\/api\/v1/, ""),
+      body: r.body === "" ? undefined : JSON.parse(r.body),
+    }));
   return { ...t, sent };
 }
 
@@ -82,14 +87,18 @@ describe("the current user's API keys", () => {
   });
 
   it("leaves expiresAt out and sets manuallyRevokedAt to null when the wire fields are absent", async () => {
-    const { ctx } = setup({ "GET /user-api-keys?user_id=me": json({ items: [userKey({ expires_at_millis: undefined, manually_revoked_at_millis: undefined })] }) });
+    const { ctx } = setup({
+      "GET /user-api-keys?user_id=me": json({ items: [userKey({ expires_at_millis: undefined, manually_revoked_at_millis: undefined })] }),
+    });
     const [key] = await userApiKeyMethods(ctx).listApiKeys();
     expect("expiresAt" in key!).toBe(false);
     expect(key!.manuallyRevokedAt).toBeNull();
   });
 
   it("a null expires_at_millis (the service leaves it out instead) is a ResponseFormatError naming the field", async () => {
-    const { ctx } = setup({ "GET /user-api-keys?user_id=me": json({ items: [userKey({ expires_at_millis: null, manually_revoked_at_millis: null })] }) });
+    const { ctx } = setup({
+      "GET /user-api-keys?user_id=me": json({ items: [userKey({ expires_at_millis: null, manually_revoked_at_millis: null })] }),
+    });
     const error = await rejectionOf(userApiKeyMethods(ctx).listApiKeys());
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect(error).toMatchObject({
@@ -103,9 +112,17 @@ describe("the current user's API keys", () => {
 
   it("createApiKey() sends POST /user-api-keys {user_id: me, description, expires_at_millis, is_public} and answers the full value once", async () => {
     const { ctx, sent } = setup({ "POST /user-api-keys": json(userKey({ value: "sk_user_full_secret", is_public: true })) });
-    const key = await userApiKeyMethods(ctx).createApiKey({ description: "CI deploys", expiresAt: new Date(NOW + 86_400_000), isPublic: true });
+    const key = await userApiKeyMethods(ctx).createApiKey({
+      description: "CI deploys",
+      expiresAt: new Date(NOW + 86_400_000),
+      isPublic: true,
+    });
     expect(sent()).toEqual([
-      { method: "POST", path: "/user-api-keys", body: { user_id: "me", description: "CI deploys", expires_at_millis: NOW + 86_400_000, is_public: true } },
+      {
+        method: "POST",
+        path: "/user-api-keys",
+        body: { user_id: "me", description: "CI deploys", expires_at_millis: NOW + 86_400_000, is_public: true },
+      },
     ]);
     expect(fieldsOf(key)).toEqual({
       id: KEY_ID,
@@ -161,7 +178,11 @@ describe("a team's API keys", () => {
     const { ctx, sent } = setup({ "POST /team-api-keys": json(teamKey({ value: "sk_team_full" })) });
     const key = await teamApiKeyMethods(ctx, TEAM_ID).createApiKey({ description: "bot", expiresAt: new Date(NOW + 1), isPublic: false });
     expect(sent()).toEqual([
-      { method: "POST", path: "/team-api-keys", body: { team_id: TEAM_ID, description: "bot", expires_at_millis: NOW + 1, is_public: false } },
+      {
+        method: "POST",
+        path: "/team-api-keys",
+        body: { team_id: TEAM_ID, description: "bot", expires_at_millis: NOW + 1, is_public: false },
+      },
     ]);
     expect([key.type, key.teamId, key.value]).toEqual(["team", TEAM_ID, "sk_team_full"]);
   });
@@ -191,7 +212,11 @@ describe("ApiKey.update() and revoke()", () => {
     const { key, sent } = await listedUserKey();
     await key.update({ description: "only" });
     await key.update({ description: "again", revoked: false });
-    expect(sent().slice(1).map((r) => r.body)).toEqual([{ description: "only" }, { description: "again" }]);
+    expect(
+      sent()
+        .slice(1)
+        .map((r) => r.body),
+    ).toEqual([{ description: "only" }, { description: "again" }]);
   });
 
   it("refuses a new expiry before sending: the service cannot change it (expires_at_millis is a SCHEMA_ERROR)", async () => {
@@ -286,7 +311,9 @@ describe("checkApiKey()", () => {
   });
 
   it("throws other known errors typed", async () => {
-    const { ctx } = setup({ "POST /user-api-keys/check": knownError(401, "INVALID_PUBLISHABLE_CLIENT_KEY", "bad key", { project_id: "proj-1" }) });
+    const { ctx } = setup({
+      "POST /user-api-keys/check": knownError(401, "INVALID_PUBLISHABLE_CLIENT_KEY", "bad key", { project_id: "proj-1" }),
+    });
     expect(await rejectionOf(checkApiKey(ctx, "sk"))).toBeInstanceOf(KnownErrors.InvalidPublishableClientKey);
   });
 

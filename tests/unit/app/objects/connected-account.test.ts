@@ -7,8 +7,7 @@ import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpe
 import { json, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
-const NOT_CONNECTED = () =>
-  knownError(400, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", "The OAuth connection is not connected to any user.");
+const NOT_CONNECTED = () => knownError(400, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", "The OAuth connection is not connected to any user.");
 const MISSING_SCOPE = () =>
   knownError(400, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE", "The OAuth connection does not have the required scope.");
 
@@ -56,7 +55,11 @@ describe("getConnectedAccount", () => {
     expect(await connection.getAccessToken()).toEqual({ accessToken: "gh-token-1" });
     expect(service.requests).toHaveLength(1);
     expect(await connection.getAccessToken()).toEqual({ accessToken: "gh-token-2" });
-    expect(sent(service)[1]).toEqual({ method: "POST", path: "/api/v1/connected-accounts/me/github/access-token", body: { scope: "repo" } });
+    expect(sent(service)[1]).toEqual({
+      method: "POST",
+      path: "/api/v1/connected-accounts/me/github/access-token",
+      body: { scope: "repo" },
+    });
   });
 
   it.each([
@@ -93,7 +96,9 @@ describe("getConnectedAccount", () => {
     const { methods } = setup(() =>
       knownError(400, "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", "Access tokens are not available with shared OAuth keys."),
     );
-    expect(await rejectionOf(methods.getConnectedAccount("github"))).toBeInstanceOf(KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys);
+    expect(await rejectionOf(methods.getConnectedAccount("github"))).toBeInstanceOf(
+      KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys,
+    );
   });
 
   it("with or: redirect starts the link flow for the provider and scopes, and never answers", async () => {

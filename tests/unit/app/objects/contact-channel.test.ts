@@ -52,7 +52,14 @@ describe("listContactChannels", () => {
 
 describe("createContactChannel", () => {
   it("is POST /contact-channels for user me, snake_case, answering the new channel", async () => {
-    const created = { ...CHANNEL, id: "7b1e2c3d-0000-4000-8000-000000000001", value: "ada@work.example", used_for_auth: false, is_primary: false, is_verified: false };
+    const created = {
+      ...CHANNEL,
+      id: "7b1e2c3d-0000-4000-8000-000000000001",
+      value: "ada@work.example",
+      used_for_auth: false,
+      is_primary: false,
+      is_verified: false,
+    };
     const { methods, service } = setup(() => json(created, { status: 201 }));
     const channel = await methods.createContactChannel({ value: "ada@work.example", type: "email", usedForAuth: false, isPrimary: false });
     expect(sent(service)).toEqual([

@@ -5,7 +5,15 @@ import { isStackError } from "../../../../runtime/errors.js";
 import { StackAdminApp } from "../../../../runtime/app/admin-app.js";
 import { createProject, getProject, listOwnedProjects } from "../../../../runtime/app/objects/project.js";
 import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
-import { fakeService, json, knownError, testEnvironment, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
+import {
+  fakeService,
+  json,
+  knownError,
+  testEnvironment,
+  useFakeClock,
+  type Handler,
+  type SentRequest,
+} from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { doc } from "../../../fixtures/document.js";
 
@@ -65,7 +73,9 @@ describe("listOwnedProjects", () => {
     expect(projects).toHaveLength(1);
     expect(projects[0]).toMatchObject(OWNED);
     expect(projects[0]!.createdAt).toBeInstanceOf(Date);
-    expect(projects[0]!.config.signUpEnabled).toBe((example("AdminProject") as { config: { sign_up_enabled: boolean } }).config.sign_up_enabled);
+    expect(projects[0]!.config.signUpEnabled).toBe(
+      (example("AdminProject") as { config: { sign_up_enabled: boolean } }).config.sign_up_enabled,
+    );
     expect(projects[0]!.app).toBeInstanceOf(StackAdminApp);
     expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/internal/projects", body: undefined }]);
   });
@@ -93,7 +103,12 @@ describe("createProject", () => {
     await createProject(ctx, {
       displayName: "Acme",
       isProductionMode: false,
-      config: { allowUserApiKeys: true, clientTeamCreationEnabled: true, signUpEnabled: false, domains: [{ domain: "https://acme.example.com", handlerPath: "/handler" }] },
+      config: {
+        allowUserApiKeys: true,
+        clientTeamCreationEnabled: true,
+        signUpEnabled: false,
+        domains: [{ domain: "https://acme.example.com", handlerPath: "/handler" }],
+      },
     });
     expect(sent(service)[0]!.body).toEqual({
       display_name: "Acme",
@@ -130,7 +145,9 @@ describe("an owned project (the reference's AdminOwnedProject)", () => {
   const PROJECT = example("AdminProject") as { id: string };
 
   async function owned() {
-    const t = internal((r) => json(r.method === "GET" && r.path === "/api/v1/internal/projects" ? example("AdminProjectList") : example("AdminProject")));
+    const t = internal((r) =>
+      json(r.method === "GET" && r.path === "/api/v1/internal/projects" ? example("AdminProjectList") : example("AdminProject")),
+    );
     const [project] = await listOwnedProjects(t.ctx);
     t.service.requests.length = 0;
     return { ...t, project: project! };
@@ -147,7 +164,12 @@ describe("an owned project (the reference's AdminOwnedProject)", () => {
       "x-stack-access-type": "admin",
       "x-stack-admin-access-token": store!.get().accessToken,
     });
-    for (const key of ["x-stack-publishable-client-key", "x-stack-secret-server-key", "x-stack-super-secret-admin-key", "x-stack-access-token"]) {
+    for (const key of [
+      "x-stack-publishable-client-key",
+      "x-stack-secret-server-key",
+      "x-stack-super-secret-admin-key",
+      "x-stack-access-token",
+    ]) {
       expect(request!.headers[key]).toBeUndefined();
     }
   });
@@ -156,7 +178,11 @@ describe("an owned project (the reference's AdminOwnedProject)", () => {
     const { project, service } = await owned();
     await project.update({ displayName: "Acme 2", config: { magicLinkEnabled: false } });
     expect(sent(service)).toEqual([
-      { method: "PATCH", path: "/api/v1/internal/projects/current", body: { display_name: "Acme 2", config: { magic_link_enabled: false } } },
+      {
+        method: "PATCH",
+        path: "/api/v1/internal/projects/current",
+        body: { display_name: "Acme 2", config: { magic_link_enabled: false } },
+      },
     ]);
     expect(service.requests[0]!.headers["x-stack-project-id"]).toBe(PROJECT.id);
   });
@@ -181,7 +207,15 @@ describe("the package entry", () => {
     vi.resetModules();
     const entry = await import("../../../../runtime/index.js");
     const user = example("ClientUser") as Record<string, unknown>;
-    const service = fakeService((r) => json(r.path.startsWith("/api/v1/users/me") ? user : r.path === "/api/v1/internal/projects" ? example("AdminProjectList") : example("AdminProject")));
+    const service = fakeService((r) =>
+      json(
+        r.path.startsWith("/api/v1/users/me")
+          ? user
+          : r.path === "/api/v1/internal/projects"
+            ? example("AdminProjectList")
+            : example("AdminProject"),
+      ),
+    );
     const { env } = testEnvironment(service.fetch);
     const app = new entry.StackClientApp({
       projectId: "internal",

@@ -33,7 +33,12 @@ function setup(routes: Record<string, Route | Response>, options: TestAppOptions
     if (route === undefined) throw new Error(`unexpected request ${key}`);
     return typeof route === "function" ? route(request) : route.clone();
   }, options);
-  const sent = () => t.service.requests.map((r) => ({ method: r.method, path: r.path.replace(/^\/api\/v1/, ""), body: r.body === "" ? undefined : JSON.parse(r.body) }));
+  const sent = () =>
+    t.service.requests.map((r) => ({
+      method: r.method,
+      path: r.path.replace(/^\/api\/v1/, ""),
+      body: r.body === "" ? undefined : JSON.parse(r.body),
+    }));
   return { ...t, sent };
 }
 
@@ -53,7 +58,20 @@ describe("a Team object", () => {
       clientReadOnlyMetadata: { seats: 5 },
     });
     expect(Object.keys(team).sort()).toEqual(
-      ["id", "displayName", "profileImageUrl", "clientMetadata", "clientReadOnlyMetadata", "inviteUser", "listUsers", "listInvitations", "update", "delete", "createApiKey", "listApiKeys"].sort(),
+      [
+        "id",
+        "displayName",
+        "profileImageUrl",
+        "clientMetadata",
+        "clientReadOnlyMetadata",
+        "inviteUser",
+        "listUsers",
+        "listInvitations",
+        "update",
+        "delete",
+        "createApiKey",
+        "listApiKeys",
+      ].sort(),
     );
   });
 
@@ -69,7 +87,11 @@ describe("a Team object", () => {
     await createTeamObject(ctx, wireTeam()).update({ displayName: "New name", profileImageUrl: null, clientMetadata: { a: [1, "b"] } });
     await createTeamObject(ctx, wireTeam()).update({ displayName: "Only this" });
     expect(sent()).toEqual([
-      { method: "PATCH", path: `/teams/${TEAM_ID}`, body: { display_name: "New name", profile_image_url: null, client_metadata: { a: [1, "b"] } } },
+      {
+        method: "PATCH",
+        path: `/teams/${TEAM_ID}`,
+        body: { display_name: "New name", profile_image_url: null, client_metadata: { a: [1, "b"] } },
+      },
       { method: "PATCH", path: `/teams/${TEAM_ID}`, body: { display_name: "Only this" } },
     ]);
   });
@@ -88,7 +110,10 @@ describe("a Team object", () => {
 
   it("inviteUser() sends email, team_id and the absolute team-invitation page as callback_url by default", async () => {
     const { browser } = fakeBrowser("https://app.example.com/dashboard?tab=1");
-    const { ctx, sent } = setup({ "POST /team-invitations/send-code": json({ success: true, id: INVITATION_ID }) }, { browser, urls: { handler: "/auth" } });
+    const { ctx, sent } = setup(
+      { "POST /team-invitations/send-code": json({ success: true, id: INVITATION_ID }) },
+      { browser, urls: { handler: "/auth" } },
+    );
     await createTeamObject(ctx, wireTeam()).inviteUser({ email: "grace@example.com" });
     expect(sent()).toEqual([
       {
@@ -106,7 +131,9 @@ describe("a Team object", () => {
   });
 
   it("inviteUser() lets REDIRECT_URL_NOT_WHITELISTED through typed", async () => {
-    const { ctx } = setup({ "POST /team-invitations/send-code": knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Redirect URL not whitelisted.") });
+    const { ctx } = setup({
+      "POST /team-invitations/send-code": knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Redirect URL not whitelisted."),
+    });
     const error = await rejectionOf(createTeamObject(ctx, wireTeam()).inviteUser({ email: "grace@example.com" }));
     expect(error).toBeInstanceOf(KnownErrors.RedirectUrlNotWhitelisted);
   });
@@ -149,7 +176,9 @@ describe("a Team object", () => {
 
   it("an invitation's revoke() sends DELETE /team-invitations/{id}?team_id=", async () => {
     const { ctx, sent } = setup({
-      [`GET /team-invitations?team_id=${TEAM_ID}`]: json({ items: [{ id: "inv-1", team_id: TEAM_ID, expires_at_millis: 1, recipient_email: null }] }),
+      [`GET /team-invitations?team_id=${TEAM_ID}`]: json({
+        items: [{ id: "inv-1", team_id: TEAM_ID, expires_at_millis: 1, recipient_email: null }],
+      }),
       [`DELETE /team-invitations/inv-1?team_id=${TEAM_ID}`]: json({ success: true }),
     });
     const [invitation] = await createTeamObject(ctx, wireTeam()).listInvitations();
@@ -197,13 +226,18 @@ describe("the current user's team methods", () => {
   });
 
   it("getTeam(id) answers null for TEAM_NOT_FOUND", async () => {
-    const { ctx } = setup({ [`GET /teams/${TEAM_ID}`]: knownError(404, "TEAM_NOT_FOUND", `Team ${TEAM_ID} not found.`, { team_id: TEAM_ID }) });
+    const { ctx } = setup({
+      [`GET /teams/${TEAM_ID}`]: knownError(404, "TEAM_NOT_FOUND", `Team ${TEAM_ID} not found.`, { team_id: TEAM_ID }),
+    });
     await expect(userTeamMethods(ctx).getTeam(TEAM_ID)).resolves.toBeNull();
   });
 
   it("getTeam(id) answers null when the user is not a member (TEAM_MEMBERSHIP_NOT_FOUND)", async () => {
     const { ctx } = setup({
-      [`GET /teams/${TEAM_ID}`]: knownError(404, "TEAM_MEMBERSHIP_NOT_FOUND", "User is not found in team.", { team_id: TEAM_ID, user_id: USER_ID }),
+      [`GET /teams/${TEAM_ID}`]: knownError(404, "TEAM_MEMBERSHIP_NOT_FOUND", "User is not found in team.", {
+        team_id: TEAM_ID,
+        user_id: USER_ID,
+      }),
     });
     await expect(userTeamMethods(ctx).getTeam(TEAM_ID)).resolves.toBeNull();
   });
@@ -226,7 +260,11 @@ describe("the current user's team methods", () => {
     });
     const team = await userTeamMethods(ctx).createTeam({ displayName: "New team", profileImageUrl: "https://img.example.com/n.png" });
     expect(sent()).toEqual([
-      { method: "POST", path: "/teams", body: { display_name: "New team", profile_image_url: "https://img.example.com/n.png", creator_user_id: "me" } },
+      {
+        method: "POST",
+        path: "/teams",
+        body: { display_name: "New team", profile_image_url: "https://img.example.com/n.png", creator_user_id: "me" },
+      },
       { method: "PATCH", path: "/users/me", body: { selected_team_id: TEAM_ID } },
     ]);
     expect([team.id, team.displayName]).toEqual([TEAM_ID, "New team"]);
@@ -272,7 +310,12 @@ describe("the current user's team methods", () => {
 
   it("getTeamProfile(team) sends GET /team-member-profiles/{teamId}/me and maps displayName and profileImageUrl", async () => {
     const { ctx, sent } = setup({
-      [`GET /team-member-profiles/${TEAM_ID}/me`]: json({ team_id: TEAM_ID, user_id: USER_ID, display_name: "Ada at Acme", profile_image_url: null }),
+      [`GET /team-member-profiles/${TEAM_ID}/me`]: json({
+        team_id: TEAM_ID,
+        user_id: USER_ID,
+        display_name: "Ada at Acme",
+        profile_image_url: null,
+      }),
     });
     const { update: _, ...profile } = await userTeamMethods(ctx).getTeamProfile({ id: TEAM_ID });
     expect(sent()).toEqual([{ method: "GET", path: `/team-member-profiles/${TEAM_ID}/me`, body: undefined }]);
@@ -281,12 +324,19 @@ describe("the current user's team methods", () => {
 
   it("the team profile's update() sends PATCH /team-member-profiles/{teamId}/me with snake_case fields", async () => {
     const wire = { team_id: TEAM_ID, user_id: USER_ID, display_name: "Ada", profile_image_url: null };
-    const { ctx, sent } = setup({ [`GET /team-member-profiles/${TEAM_ID}/me`]: json(wire), [`PATCH /team-member-profiles/${TEAM_ID}/me`]: json(wire) });
+    const { ctx, sent } = setup({
+      [`GET /team-member-profiles/${TEAM_ID}/me`]: json(wire),
+      [`PATCH /team-member-profiles/${TEAM_ID}/me`]: json(wire),
+    });
     const profile = await userTeamMethods(ctx).getTeamProfile({ id: TEAM_ID });
     await profile.update({ displayName: "Ada L.", profileImageUrl: "https://img.example.com/a.png" });
     await profile.update({ profileImageUrl: null });
     expect(sent().slice(1)).toEqual([
-      { method: "PATCH", path: `/team-member-profiles/${TEAM_ID}/me`, body: { display_name: "Ada L.", profile_image_url: "https://img.example.com/a.png" } },
+      {
+        method: "PATCH",
+        path: `/team-member-profiles/${TEAM_ID}/me`,
+        body: { display_name: "Ada L.", profile_image_url: "https://img.example.com/a.png" },
+      },
       { method: "PATCH", path: `/team-member-profiles/${TEAM_ID}/me`, body: { profile_image_url: null } },
     ]);
   });

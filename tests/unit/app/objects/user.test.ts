@@ -60,14 +60,28 @@ describe("the fields", () => {
     const { user } = setup({
       wire: { auth_with_email: false, requires_totp_mfa: true, otp_auth_enabled: true, passkey_auth_enabled: true, is_anonymous: true },
     });
-    expect(user).toMatchObject({ emailAuthEnabled: false, isMultiFactorRequired: true, otpAuthEnabled: true, passkeyAuthEnabled: true, isAnonymous: true });
+    expect(user).toMatchObject({
+      emailAuthEnabled: false,
+      isMultiFactorRequired: true,
+      otpAuthEnabled: true,
+      passkeyAuthEnabled: true,
+      isAnonymous: true,
+    });
   });
 
   it("give oauthProviders as { id, accountId, email }, email only when the service has one", () => {
     const { user } = setup({
-      wire: { oauth_providers: [{ id: "github", account_id: "583231", email: "ada@github.example" }, { id: "google", account_id: "1049", email: null }] },
+      wire: {
+        oauth_providers: [
+          { id: "github", account_id: "583231", email: "ada@github.example" },
+          { id: "google", account_id: "1049", email: null },
+        ],
+      },
     });
-    expect(user.oauthProviders).toEqual([{ id: "github", accountId: "583231", email: "ada@github.example" }, { id: "google", accountId: "1049" }]);
+    expect(user.oauthProviders).toEqual([
+      { id: "github", accountId: "583231", email: "ada@github.example" },
+      { id: "google", accountId: "1049" },
+    ]);
   });
 
   it("give selectedTeam as a Team object, or null without one", () => {
@@ -124,7 +138,9 @@ describe("update", () => {
   it("refuses a non-object, or a TOTP secret that is not bytes, without a request", async () => {
     const { user, service } = setup();
     expect(isStackError(await rejectionOf(user.update(undefined as never)), "StackConfigurationError")).toBe(true);
-    expect(isStackError(await rejectionOf(user.update({ totpMultiFactorSecret: "JBSWY3DP" as never })), "StackConfigurationError")).toBe(true);
+    expect(isStackError(await rejectionOf(user.update({ totpMultiFactorSecret: "JBSWY3DP" as never })), "StackConfigurationError")).toBe(
+      true,
+    );
     expect(service.requests).toEqual([]);
   });
 });

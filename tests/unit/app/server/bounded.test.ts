@@ -17,7 +17,14 @@ class ProbeApp extends StackServerApp {
 function probe(handler: Handler) {
   const service = fakeService(handler);
   const { env } = testEnvironment(service.fetch);
-  const app = new ProbeApp({ projectId: "proj-1", publishableClientKey: "pck-1", secretServerKey: "ssk-1", tokenStore: null, environment: env, browser: null });
+  const app = new ProbeApp({
+    projectId: "proj-1",
+    publishableClientKey: "pck-1",
+    secretServerKey: "ssk-1",
+    tokenStore: null,
+    environment: env,
+    browser: null,
+  });
   return { app, service };
 }
 
@@ -62,7 +69,10 @@ describe("sessions of the callers", () => {
     const { app, service } = probe((r) =>
       r.path === "/api/v1/auth/oauth/token" ? json({ access_token: jwt({ exp: inAnHour() }) }) : json(USER),
     );
-    const tokenStore = () => new Request("https://app.example.com/", { headers: { "x-stack-auth": JSON.stringify({ accessToken: expired, refreshToken: "rt-shared" }) } });
+    const tokenStore = () =>
+      new Request("https://app.example.com/", {
+        headers: { "x-stack-auth": JSON.stringify({ accessToken: expired, refreshToken: "rt-shared" }) },
+      });
     const users = await Promise.all(Array.from({ length: 10 }, () => app.getUser({ tokenStore: tokenStore() })));
     expect(users.every((u) => u?.id === USER.id)).toBe(true);
     expect(service.requests.filter((r) => r.path === "/api/v1/auth/oauth/token")).toHaveLength(1);

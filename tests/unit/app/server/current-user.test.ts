@@ -13,7 +13,8 @@ import { settleOnFakeTime } from "../../../helpers/outcome.js";
 const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 const requestWith = (headers: Record<string, string>) => new Request("https://app.example.com/api/things", { headers });
 /** The service answers GET /users/me for requests that carry an access token. */
-const me: Handler = (r) => (r.headers["x-stack-access-token"] ? json(USER) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user."));
+const me: Handler = (r) =>
+  r.headers["x-stack-access-token"] ? json(USER) : knownError(400, "CANNOT_GET_OWN_USER_WITHOUT_USER", "No user.");
 
 const settle = settleOnFakeTime;
 
@@ -24,9 +25,15 @@ describe("whose user", () => {
   it("reads the user of a request's x-stack-auth header with a server request", async () => {
     const accessToken = jwt({ exp: inAnHour() });
     const { app, service } = setup(me);
-    const user = await app.getUser({ tokenStore: requestWith({ "x-stack-auth": JSON.stringify({ accessToken, refreshToken: "rt-req" }) }) });
+    const user = await app.getUser({
+      tokenStore: requestWith({ "x-stack-auth": JSON.stringify({ accessToken, refreshToken: "rt-req" }) }),
+    });
     expect(sent(service)).toEqual([{ method: "GET", path: "/users/me" }]);
-    expect(service.requests[0]!.headers).toMatchObject({ "x-stack-access-token": accessToken, "x-stack-secret-server-key": "ssk-1", "x-stack-access-type": "server" });
+    expect(service.requests[0]!.headers).toMatchObject({
+      "x-stack-access-token": accessToken,
+      "x-stack-secret-server-key": "ssk-1",
+      "x-stack-access-type": "server",
+    });
     expect(user).toMatchObject({ id: USER_ID, lastActiveAt: new Date(USER.last_active_at_millis), serverMetadata: {} });
     expect(await user!.currentSession.getTokens()).toEqual({ accessToken, refreshToken: "rt-req" });
   });
@@ -75,7 +82,9 @@ describe("when nobody is signed in", () => {
 
   it("with or: 'throw' fails with the spec's message", async () => {
     const { app } = setup(me);
-    await expect(app.getUser({ or: "throw" })).rejects.toThrow(new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }"));
+    await expect(app.getUser({ or: "throw" })).rejects.toThrow(
+      new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }"),
+    );
   });
 
   it("with or: 'redirect' goes to sign-in, then resolves null, as the reference does", async () => {
@@ -92,7 +101,9 @@ describe("when nobody is signed in", () => {
 
   it("with or: 'anonymous' signs up into the request's session, not the app's store", async () => {
     const tokens = { access_token: jwt({ exp: inAnHour(), sub: "anon" }), refresh_token: "rt-anon" };
-    const { app, service, store } = setup((r) => (r.path === "/api/v1/auth/anonymous/sign-up" ? json(wireTokens({ ...tokens, user_id: USER_ID })) : me(r)));
+    const { app, service, store } = setup((r) =>
+      r.path === "/api/v1/auth/anonymous/sign-up" ? json(wireTokens({ ...tokens, user_id: USER_ID })) : me(r),
+    );
     const user = await app.getUser({ or: "anonymous", tokenStore: requestWith({}) });
     expect(user).toMatchObject({ id: USER_ID });
     expect(sent(service).map((r) => `${r.method} ${r.path}`)).toEqual(["POST /auth/anonymous/sign-up", "GET /users/me"]);
@@ -116,7 +127,10 @@ describe("the current server user", () => {
     service.requests.length = 0;
     await user.setServerMetadata({ plan: "pro" });
     await user.leaveTeam({ id: USER.selected_team_id! });
-    expect(sent(service).map((r) => `${r.method} ${r.path}`)).toEqual([`PATCH /users/${USER_ID}`, `DELETE /team-memberships/${USER.selected_team_id}/${USER_ID}`]);
+    expect(sent(service).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PATCH /users/${USER_ID}`,
+      `DELETE /team-memberships/${USER.selected_team_id}/${USER_ID}`,
+    ]);
     for (const r of service.requests) {
       expect(r.headers["x-stack-access-token"]).toBeUndefined();
       expect(r.headers).toMatchObject({ "x-stack-secret-server-key": "ssk-1", "x-stack-access-type": "server" });

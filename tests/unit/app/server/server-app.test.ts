@@ -137,7 +137,12 @@ describe("getUser(id) and getUser({ apiKey })", () => {
     const user = await app.getUser(USER_ID);
     expect(sent(service)).toEqual([{ method: "GET", path: `/users/${USER_ID}` }]);
     expectServerRequests(service);
-    expect(user).toMatchObject({ id: USER_ID, displayName: "Ada Lovelace", serverMetadata: {}, signedUpAt: new Date(USER.signed_up_at_millis) });
+    expect(user).toMatchObject({
+      id: USER_ID,
+      displayName: "Ada Lovelace",
+      serverMetadata: {},
+      signedUpAt: new Date(USER.signed_up_at_millis),
+    });
   });
 
   it("getUser(id) is null on USER_NOT_FOUND", async () => {
@@ -184,7 +189,8 @@ describe("getUser(id) and getUser({ apiKey })", () => {
 });
 
 describe("listUsers", () => {
-  const page = (ids: string[], next: string | null) => json({ items: ids.map((id) => ({ ...USER, id })), is_paginated: true, pagination: { next_cursor: next } });
+  const page = (ids: string[], next: string | null) =>
+    json({ items: ids.map((id) => ({ ...USER, id })), is_paginated: true, pagination: { next_cursor: next } });
 
   it("sends every option as the wire's query and returns the users with nextCursor", async () => {
     const { app, service } = setup(() => page([USER_ID], "cursor-2"));
@@ -228,7 +234,11 @@ describe("listUsers", () => {
 describe("teams of the project", () => {
   it("createTeam sends POST /teams with creator_user_id and returns the ServerTeam", async () => {
     const { app, service } = setup(routes({ "POST /teams": () => json(TEAM, { status: 201 }) }));
-    const team = await app.createTeam({ displayName: "Acme Engineering", profileImageUrl: "https://img.example.com/a.png", creatorUserId: USER_ID });
+    const team = await app.createTeam({
+      displayName: "Acme Engineering",
+      profileImageUrl: "https://img.example.com/a.png",
+      creatorUserId: USER_ID,
+    });
     expect(sent(service)).toEqual([
       {
         method: "POST",
@@ -237,7 +247,12 @@ describe("teams of the project", () => {
       },
     ]);
     expectServerRequests(service);
-    expect(team).toMatchObject({ id: TEAM_ID, displayName: "Acme Engineering", createdAt: new Date(TEAM.created_at_millis), serverMetadata: {} });
+    expect(team).toMatchObject({
+      id: TEAM_ID,
+      displayName: "Acme Engineering",
+      createdAt: new Date(TEAM.created_at_millis),
+      serverMetadata: {},
+    });
   });
 
   it("createTeam without a creator sends only the display name", async () => {
@@ -262,7 +277,9 @@ describe("teams of the project", () => {
   });
 
   it("getTeam({ apiKey }) checks the team key, then reads its team; null for an invalid key", async () => {
-    const { app, service } = setup(routes({ "POST /team-api-keys/check": () => json(TEAM_KEY), [`GET /teams/${TEAM_ID}`]: () => json(TEAM) }));
+    const { app, service } = setup(
+      routes({ "POST /team-api-keys/check": () => json(TEAM_KEY), [`GET /teams/${TEAM_ID}`]: () => json(TEAM) }),
+    );
     expect((await app.getTeam({ apiKey: "sk_team_full" }))?.id).toBe(TEAM_ID);
     expect(sent(service)).toEqual([
       { method: "POST", path: "/team-api-keys/check", body: { api_key: "sk_team_full" } },

@@ -8,7 +8,12 @@ import { rejectionOf } from "../../../helpers/outcome.js";
 import { expectServerRequests, OTHER_ID, sent, TEAM, TEAM_ID, USER, USER_ID, withServerTeam } from "./setup.js";
 
 const TEAM_KEY = doc.components.examples["TeamApiKey"]!.value as Record<string, unknown>;
-const INVITATION = { id: "e7c1a3b5-9d2f-4c6e-8a0b-1d3f5a7c9e2b", team_id: TEAM_ID, expires_at_millis: 1764000000000, recipient_email: "grace@example.com" };
+const INVITATION = {
+  id: "e7c1a3b5-9d2f-4c6e-8a0b-1d3f5a7c9e2b",
+  team_id: TEAM_ID,
+  expires_at_millis: 1764000000000,
+  recipient_email: "grace@example.com",
+};
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
@@ -79,7 +84,13 @@ describe("changing the team", () => {
       {
         method: "PATCH",
         path: `/teams/${TEAM_ID}`,
-        body: { display_name: "Acme Inc.", profile_image_url: null, client_metadata: { a: 1 }, client_read_only_metadata: { b: 2 }, server_metadata: { c: 3 } },
+        body: {
+          display_name: "Acme Inc.",
+          profile_image_url: null,
+          client_metadata: { a: 1 },
+          client_read_only_metadata: { b: 2 },
+          server_metadata: { c: 3 },
+        },
       },
     ]);
     expectServerRequests(service);
@@ -116,7 +127,11 @@ describe("invitations", () => {
   it("listInvitations maps each invitation, and revoke sends DELETE /team-invitations/{id}?team_id=", async () => {
     const { team, service } = await withServerTeam({ [`GET /team-invitations?team_id=${TEAM_ID}`]: () => json({ items: [INVITATION] }) });
     const [invitation] = await team.listInvitations();
-    expect(invitation).toMatchObject({ id: INVITATION.id, recipientEmail: "grace@example.com", expiresAt: new Date(INVITATION.expires_at_millis) });
+    expect(invitation).toMatchObject({
+      id: INVITATION.id,
+      recipientEmail: "grace@example.com",
+      expiresAt: new Date(INVITATION.expires_at_millis),
+    });
     await invitation!.revoke();
     expect(sent(service)).toEqual([
       { method: "GET", path: `/team-invitations?team_id=${TEAM_ID}` },

@@ -68,7 +68,8 @@ describe("permissions", () => {
 
   it("hasPermission and getPermission look the id up in the list", async () => {
     const { user } = await withServerUser({
-      [`GET /team-permissions?team_id=${TEAM_ID}&user_id=${USER_ID}&recursive=true`]: () => json({ items: [{ id: "team_admin", user_id: USER_ID, team_id: TEAM_ID }] }),
+      [`GET /team-permissions?team_id=${TEAM_ID}&user_id=${USER_ID}&recursive=true`]: () =>
+        json({ items: [{ id: "team_admin", user_id: USER_ID, team_id: TEAM_ID }] }),
       [`GET /project-permissions?user_id=${USER_ID}&recursive=true`]: () => json({ items: [] }),
     });
     expect(await user.hasPermission(team, "team_admin")).toBe(true);
@@ -87,12 +88,25 @@ describe("contact channels", () => {
     const [channel] = await user.listContactChannels();
     expect(sent(service)).toEqual([{ method: "GET", path: `/contact-channels?user_id=${USER_ID}` }]);
     expectServerRequests(service);
-    expect({ ...channel }).toMatchObject({ id: CHANNEL.id, value: "ada@example.com", type: "email", usedForAuth: true, isVerified: true, isPrimary: true });
+    expect({ ...channel }).toMatchObject({
+      id: CHANNEL.id,
+      value: "ada@example.com",
+      type: "email",
+      usedForAuth: true,
+      isVerified: true,
+      isPrimary: true,
+    });
   });
 
   it("createContactChannel sends the user's id and every field, isVerified included", async () => {
     const { user, service } = await withServerUser({ "POST /contact-channels": () => json(CHANNEL, { status: 201 }) });
-    const channel = await user.createContactChannel({ value: "ada@example.com", type: "email", usedForAuth: true, isPrimary: true, isVerified: true });
+    const channel = await user.createContactChannel({
+      value: "ada@example.com",
+      type: "email",
+      usedForAuth: true,
+      isPrimary: true,
+      isVerified: true,
+    });
     expect(sent(service)).toEqual([
       {
         method: "POST",
@@ -195,7 +209,9 @@ describe("connected accounts", () => {
   it("is null for a user who is not connected, and throws it with or: 'throw'", async () => {
     const { user } = await withServerUser({ [route]: () => knownError(400, "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER", "Not connected.") });
     expect(await user.getConnectedAccount("github")).toBeNull();
-    await expect(user.getConnectedAccount("github", { or: "throw" })).rejects.toMatchObject({ code: "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER" });
+    await expect(user.getConnectedAccount("github", { or: "throw" })).rejects.toMatchObject({
+      code: "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+    });
   });
 
   it("refuses or: 'redirect', which needs the user's browser", async () => {
@@ -208,7 +224,9 @@ describe("connected accounts", () => {
 describe("API keys", () => {
   it("listApiKeys reads GET /user-api-keys?user_id={id} and applies the validity rules", async () => {
     const revoked = { ...USER_KEY, id: "k2", manually_revoked_at_millis: Date.now() - 1000, expires_at_millis: Date.now() - 1000 };
-    const { user, service } = await withServerUser({ [`GET /user-api-keys?user_id=${USER_ID}`]: () => json({ items: [USER_KEY, revoked] }) });
+    const { user, service } = await withServerUser({
+      [`GET /user-api-keys?user_id=${USER_ID}`]: () => json({ items: [USER_KEY, revoked] }),
+    });
     const keys = await user.listApiKeys();
     expect(sent(service)).toEqual([{ method: "GET", path: `/user-api-keys?user_id=${USER_ID}` }]);
     expectServerRequests(service);
@@ -222,7 +240,11 @@ describe("API keys", () => {
     const { user, service } = await withServerUser({ "POST /user-api-keys": () => json(USER_KEY_FIRST) });
     const key = await user.createApiKey({ description: "CI deploys", expiresAt: new Date(4102444800000), isPublic: false });
     expect(sent(service)).toEqual([
-      { method: "POST", path: "/user-api-keys", body: { user_id: USER_ID, description: "CI deploys", expires_at_millis: 4102444800000, is_public: false } },
+      {
+        method: "POST",
+        path: "/user-api-keys",
+        body: { user_id: USER_ID, description: "CI deploys", expires_at_millis: 4102444800000, is_public: false },
+      },
     ]);
     expect(key.value).toBe(USER_KEY_FIRST["value"]);
   });
@@ -232,7 +254,9 @@ describe("API keys", () => {
     const [key] = await user.listApiKeys();
     service.requests.length = 0;
     await key!.revoke();
-    expect(sent(service)).toEqual([{ method: "PATCH", path: `/user-api-keys/${USER_KEY["id"]}?user_id=${USER_ID}`, body: { revoked: true } }]);
+    expect(sent(service)).toEqual([
+      { method: "PATCH", path: `/user-api-keys/${USER_KEY["id"]}?user_id=${USER_ID}`, body: { revoked: true } },
+    ]);
     expectServerRequests(service);
   });
 

@@ -7,7 +7,15 @@ import { json, knownError, useFakeClock } from "../../../helpers/fake-service.js
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { expectServerRequests, OTHER_ID, sent, TEAM, TEAM_ID, USER, USER_ID, withServerUser } from "./setup.js";
 
-const CHANNEL = { id: "5a8e2c1f-7b3d-4e9a-a6c2-8f1d3b5e7a9c", user_id: USER_ID, value: "ada@example.com", type: "email", used_for_auth: true, is_verified: false, is_primary: true };
+const CHANNEL = {
+  id: "5a8e2c1f-7b3d-4e9a-a6c2-8f1d3b5e7a9c",
+  user_id: USER_ID,
+  value: "ada@example.com",
+  type: "email",
+  used_for_auth: true,
+  is_verified: false,
+  is_primary: true,
+};
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
@@ -39,7 +47,12 @@ describe("the fields", () => {
 
   it("give selectedTeam as a ServerTeam, or null without one", async () => {
     const { user } = await withServerUser();
-    expect(user.selectedTeam).toMatchObject({ id: TEAM_ID, displayName: "Acme Engineering", createdAt: new Date(TEAM.created_at_millis), serverMetadata: {} });
+    expect(user.selectedTeam).toMatchObject({
+      id: TEAM_ID,
+      displayName: "Acme Engineering",
+      createdAt: new Date(TEAM.created_at_millis),
+      serverMetadata: {},
+    });
     const none = await withServerUser({}, { selected_team: null, selected_team_id: null });
     expect(none.user.selectedTeam).toBeNull();
   });
@@ -125,7 +138,10 @@ describe("changing the user", () => {
     const { user, service } = await withServerUser();
     await user.setPrimaryEmail("ada@lovelace.example", { verified: true });
     await user.setPrimaryEmail(null);
-    expect(sent(service).map((r) => r.body)).toEqual([{ primary_email: "ada@lovelace.example", primary_email_verified: true }, { primary_email: null }]);
+    expect(sent(service).map((r) => r.body)).toEqual([
+      { primary_email: "ada@lovelace.example", primary_email_verified: true },
+      { primary_email: null },
+    ]);
   });
 
   it("delete sends DELETE /users/{id} with an empty body", async () => {
@@ -139,7 +155,10 @@ describe("changing the user", () => {
     const ok = await withServerUser();
     expect(await ok.user.setPassword({ password: "long enough" })).toBeUndefined();
     expect(sent(ok.service)).toEqual([{ method: "PATCH", path: `/users/${USER_ID}`, body: { password: "long enough" } }]);
-    const short = await withServerUser({ [`PATCH /users/${USER_ID}`]: () => knownError(400, "PASSWORD_TOO_SHORT", "Password too short. Minimum length is 8.", { min_length: 8 }) });
+    const short = await withServerUser({
+      [`PATCH /users/${USER_ID}`]: () =>
+        knownError(400, "PASSWORD_TOO_SHORT", "Password too short. Minimum length is 8.", { min_length: 8 }),
+    });
     expect(await short.user.setPassword({ password: "x" })).toMatchObject({ code: "PASSWORD_TOO_SHORT", errorCode: "PASSWORD_TOO_SHORT" });
   });
 
@@ -168,7 +187,8 @@ describe("changing the user", () => {
   it("sendVerificationEmail returns EMAIL_ALREADY_VERIFIED (not thrown), as the reference SDK does", async () => {
     const { user } = await withServerUser({
       [`GET /contact-channels?user_id=${USER_ID}`]: () => json({ items: [CHANNEL] }),
-      [`POST /contact-channels/${USER_ID}/${CHANNEL.id}/send-verification-code`]: () => knownError(409, "EMAIL_ALREADY_VERIFIED", "Already verified."),
+      [`POST /contact-channels/${USER_ID}/${CHANNEL.id}/send-verification-code`]: () =>
+        knownError(409, "EMAIL_ALREADY_VERIFIED", "Already verified."),
     });
     expect(await user.sendVerificationEmail()).toMatchObject({ code: "EMAIL_ALREADY_VERIFIED", statusCode: 409 });
   });

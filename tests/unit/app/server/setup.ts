@@ -35,7 +35,10 @@ export function setup(handler: Handler, options: ServerSetup = {}) {
     environment: env,
     browser: null,
     redirectMethod: { navigate: (url) => void navigations.push(url) },
-    urls: { emailVerification: "https://app.example.com/handler/email-verification", teamInvitation: "https://app.example.com/handler/team-invitation" },
+    urls: {
+      emailVerification: "https://app.example.com/handler/email-verification",
+      teamInvitation: "https://app.example.com/handler/team-invitation",
+    },
     ...options.app,
   } as StackServerAppOptions);
   return { app, service, store, env, waits, navigations };
@@ -63,14 +66,22 @@ export function sent(service: { requests: SentRequest[] }) {
 export function expectServerRequests(service: { requests: SentRequest[] }) {
   expect(service.requests.length).toBeGreaterThan(0);
   for (const request of service.requests) {
-    expect(request.headers).toMatchObject({ "x-stack-secret-server-key": "ssk-1", "x-stack-access-type": "server", "x-stack-project-id": "proj-1" });
+    expect(request.headers).toMatchObject({
+      "x-stack-secret-server-key": "ssk-1",
+      "x-stack-access-type": "server",
+      "x-stack-project-id": "proj-1",
+    });
     expect(request.headers["x-stack-access-token"]).toBeUndefined();
     expect(request.headers["x-stack-refresh-token"]).toBeUndefined();
   }
 }
 
 /** An app whose service knows the fixture user (and answers `table`), and that user as a ServerUser; requests are then emptied. */
-export async function withServerUser(table: Record<string, () => Response> = {}, wire: Partial<Record<keyof WireServerUser, unknown>> = {}, options: ServerSetup = {}) {
+export async function withServerUser(
+  table: Record<string, () => Response> = {},
+  wire: Partial<Record<keyof WireServerUser, unknown>> = {},
+  options: ServerSetup = {},
+) {
   const s = setup(routes({ [`GET /users/${USER_ID}`]: () => json({ ...USER, ...wire }), ...table }), options);
   const user = await s.app.getUser(USER_ID);
   if (!user) throw new Error("the fixture user was not found");
@@ -79,7 +90,10 @@ export async function withServerUser(table: Record<string, () => Response> = {},
 }
 
 /** An app whose service knows the fixture team (and answers `table`), and that team as a ServerTeam; requests are then emptied. */
-export async function withServerTeam(table: Record<string, () => Response> = {}, wire: Partial<Record<keyof WireServerTeam, unknown>> = {}) {
+export async function withServerTeam(
+  table: Record<string, () => Response> = {},
+  wire: Partial<Record<keyof WireServerTeam, unknown>> = {},
+) {
   const s = setup(routes({ [`GET /teams/${TEAM_ID}`]: () => json({ ...TEAM, ...wire }), ...table }));
   const team = await s.app.getTeam(TEAM_ID);
   if (!team) throw new Error("the fixture team was not found");
