@@ -9,6 +9,7 @@ import { expect, vi } from "vitest";
 import type { Browser } from "../../runtime/index.js";
 import { SoftAuthenticator } from "../helpers/webauthn.js";
 import type { E2E } from "./harness.js";
+import { formOf } from "../helpers/provider-page.js";
 
 /** A page of the customer's site: assign/replace move it, cookies live in a jar, history.replaceState rewrites the address. */
 export class FakePage {
@@ -94,23 +95,6 @@ export async function browse(e: E2E, url: string, init: RequestInit = {}): Promi
     url = next.toString();
   }
   throw new Error("too many redirects");
-}
-
-/** The fields of a form of the page (by id, or the nth with a data-testid), as a browser would post them. */
-function formOf(page: Visit, pick: { id?: string; testid?: string; index?: number }) {
-  const forms = [...page.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
-  const chosen = forms.filter(([, attrs]) =>
-    pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`),
-  )[pick.index ?? 0];
-  if (!chosen) throw new Error(`no form ${JSON.stringify(pick)} on the page`);
-  const attr = (tag: string, name: string) =>
-    new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
-  const fields = new URLSearchParams();
-  for (const [input] of chosen[2]!.matchAll(/<input\b[^>]*>/g)) {
-    if (attr(input, "type") === "checkbox" && !/\bchecked\b/.test(input)) continue;
-    fields.set(attr(input, "name") ?? "", attr(input, "value") ?? "");
-  }
-  return { action: new URL(attr(chosen[1]!, "action") ?? "", page.url).toString(), fields };
 }
 
 const post = (e: E2E, form: { action: string; fields: URLSearchParams }) =>

@@ -9,6 +9,7 @@ import { DEMO_KEYS } from "../../emulator/index.js";
 import type { ProjectConfig } from "../../emulator/engine/store.js";
 import { isKnownError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
 import { useEmulator } from "../helpers/emulator.js";
+import { formOf } from "../helpers/provider-page.js";
 
 const emulator = useEmulator();
 const APP = "http://localhost:3000";
@@ -115,23 +116,6 @@ async function browse(url: string, init: RequestInit = {}): Promise<Visit> {
     url = next.toString();
   }
   throw new Error("too many redirects");
-}
-
-/** The fields of a form of the page (by id, or the nth with a data-testid), as the browser would post them. */
-function formOf(page: Visit, pick: { id?: string; testid?: string; index?: number }) {
-  const forms = [...page.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
-  const chosen = forms.filter(([, attrs]) =>
-    pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`),
-  )[pick.index ?? 0];
-  if (!chosen) throw new Error(`no form ${JSON.stringify(pick)} on the page`);
-  const attr = (tag: string, name: string) =>
-    new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
-  const fields = new URLSearchParams();
-  for (const [input] of chosen[2]!.matchAll(/<input\b[^>]*>/g)) {
-    if (attr(input, "type") === "checkbox" && !/\bchecked\b/.test(input)) continue;
-    fields.set(attr(input, "name") ?? "", attr(input, "value") ?? "");
-  }
-  return { action: new URL(attr(chosen[1]!, "action") ?? "", page.url).toString(), fields };
 }
 
 const post = (form: { action: string; fields: URLSearchParams }) =>

@@ -1,0 +1,19 @@
+// Reading the emulator's OAuth provider page as a browser would, without one:
+// the fields of a form, ready to post.
+
+/** The fields of a form of the page (by id, or the nth with a data-testid), as a browser would post them. */
+export function formOf(page: { readonly text: string; readonly url: string }, pick: { id?: string; testid?: string; index?: number }) {
+  const forms = [...page.text.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
+  const chosen = forms.filter(([, attrs]) =>
+    pick.id ? attrs!.includes(`id="${pick.id}"`) : attrs!.includes(`data-testid="${pick.testid}"`),
+  )[pick.index ?? 0];
+  if (!chosen) throw new Error(`no form ${JSON.stringify(pick)} on the page`);
+  const attr = (tag: string, name: string) =>
+    new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+  const fields = new URLSearchParams();
+  for (const [input] of chosen[2]!.matchAll(/<input\b[^>]*>/g)) {
+    if (attr(input, "type") === "checkbox" && !/\bchecked\b/.test(input)) continue;
+    fields.set(attr(input, "name") ?? "", attr(input, "value") ?? "");
+  }
+  return { action: new URL(attr(chosen[1]!, "action") ?? "", page.url).toString(), fields };
+}
