@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { HttpError, isKnownError, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { demoAppOptions, signedInUser, useEmulator } from "../helpers/emulator.js";
+import { demoAppOptions, rawDemoRequest, signedInUser, useEmulator } from "../helpers/emulator.js";
 
 const emulator = useEmulator();
 const CALLBACK = "http://localhost:3000/handler/email-verification";
@@ -21,18 +21,8 @@ async function signedIn(email: string, emailVerified = true) {
   return signedInUser(emulator(), email, { emailVerified });
 }
 
-async function raw(method: string, path: string, o: { access?: "client" | "server"; token?: string; body?: unknown } = {}) {
-  const access = o.access ?? "client";
-  const headers: Record<string, string> = { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": access };
-  if (access === "client") headers["x-stack-publishable-client-key"] = DEMO_KEYS.publishableClientKey;
-  else headers["x-stack-secret-server-key"] = DEMO_KEYS.secretServerKey;
-  if (o.token) headers["x-stack-access-token"] = o.token;
-  if (o.body !== undefined) headers["content-type"] = "application/json";
-  const init: RequestInit = { method, headers, ...(o.body !== undefined && { body: JSON.stringify(o.body) }) };
-  const response = await emulator().fetch(new Request(`${emulator().apiOrigin}/api/v1${path}`, init));
-  const text = await response.text();
-  return { status: response.status, text, knownError: response.headers.get("x-stack-known-error") };
-}
+/** A request of the given access type, outside the SDK, for what the SDK never sends. */
+const raw = (method: string, path: string, o: Parameters<typeof rawDemoRequest>[3] = {}) => rawDemoRequest(emulator(), method, path, o);
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {

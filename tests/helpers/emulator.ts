@@ -138,3 +138,28 @@ export async function signedInUser(
   const user = await app.getUser({ or: "throw" });
   return { record, tokens, app, user };
 }
+
+/** A request to the demo project with the given access type, outside the SDK: for what the SDK never sends. */
+export async function rawDemoRequest(
+  emulator: Emulator,
+  method: string,
+  path: string,
+  o: { access?: "client" | "server"; token?: string; body?: unknown } = {},
+) {
+  const access = o.access ?? "client";
+  const headers: Record<string, string> = { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": access };
+  if (access === "client") headers["x-stack-publishable-client-key"] = DEMO_KEYS.publishableClientKey;
+  else headers["x-stack-secret-server-key"] = DEMO_KEYS.secretServerKey;
+  if (o.token) headers["x-stack-access-token"] = o.token;
+  if (o.body !== undefined) headers["content-type"] = "application/json";
+  const init: RequestInit = { method, headers, ...(o.body !== undefined && { body: JSON.stringify(o.body) }) };
+  const response = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1${path}`, init));
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, text, json, knownError: response.headers.get("x-stack-known-error") };
+}
