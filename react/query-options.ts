@@ -7,10 +7,11 @@ import type { DataTag } from "@tanstack/react-query";
 import type { Client } from "openapi-fetch";
 import {
   HttpError,
-  operations,
+  readOperationPaths,
   StackAssertionError,
   StackConfigurationError,
   type OperationId,
+  type operations,
   type paths,
   type StackkitError,
 } from "../runtime/index.js";
@@ -68,11 +69,10 @@ type UntypedGet = (
 ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
 
 /** Every read operation id, in the order of the generated table. */
-export const STACK_READ_OPERATIONS: readonly ReadOperationId[] = (Object.keys(operations) as OperationId[]).filter(isReadOperation);
+export const STACK_READ_OPERATIONS = Object.keys(readOperationPaths) as readonly ReadOperationId[];
 
 function isReadOperation(id: string): id is ReadOperationId {
-  const info = (operations as Record<string, { method: string; navigation?: true }>)[id];
-  return info !== undefined && info.method === "GET" && info.navigation !== true;
+  return Object.prototype.hasOwnProperty.call(readOperationPaths, id);
 }
 
 /**
@@ -98,7 +98,7 @@ export function stackQueryOptions<K extends ReadOperationId>(
       "stackQueryOptions needs the app (or a stack client) as its first argument: stackQueryOptions(app, operationId, params).",
     );
   }
-  const path = operations[operationId].path;
+  const path: string = readOperationPaths[operationId];
   const given = params as Record<string, unknown> | undefined;
   const queryKey = stackQueryKey(operationId, given ?? {}) as StackReadQueryOptions<K>["queryKey"];
   return {

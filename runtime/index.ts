@@ -26,6 +26,8 @@ export {
 export type { OwnerSession } from "./pipeline.js";
 export { Session, SessionManager, type RefreshAccessToken, type SessionTokens } from "./session.js";
 export * from "./tokens/index.js";
+export * from "./verify/index.js";
+export * from "./messages/index.js";
 export { CLIENT_VERSION, VERSION } from "./version.js";
 
 export {
@@ -47,6 +49,7 @@ export {
 export {
   operationKnownErrors,
   operations,
+  readOperationPaths,
   type AccessType,
   type HttpMethod,
   type OperationId,

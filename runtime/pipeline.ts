@@ -5,14 +5,15 @@
 // For each request it finds the operation, adds the headers the wire contract
 // asks for, sends it under the retry policy, turns known errors into their typed
 // classes (thrown), and hands back a Response with the real status.
-import { isKnownError, type KnownError } from "../generated/known-errors.js";
+import { isKnownError } from "../generated/known-error-guard.js";
+import type { KnownError } from "../generated/known-errors.js";
 import { API_PREFIX, NONCE_BITS } from "./constants.js";
 import type { Environment } from "./env.js";
 import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
 import { StackAssertionError } from "./errors.js";
 import { randomNonce, stackHeaders, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
-import { checkAnswer, knownErrorOf, toResponse, withBody, type Answer } from "./response.js";
+import { checkAnswer, knownErrorOf, loadAnswerCheck, toResponse, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager, SessionTokens } from "./session.js";
 import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
 
@@ -193,6 +194,8 @@ async function sendOperation(
 ): Promise<Answer> {
   const describe = `${request.method} ${request.url}`;
   const renewed = { user: false, owner: false };
+  // The answer checker loads while the request is on its way (a failure shows where it is used).
+  loadAnswerCheck().catch(() => {});
   for (;;) {
     let session: Session | undefined;
     let sent: SessionTokens | null = null;
@@ -225,7 +228,7 @@ async function sendOperation(
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );
-    const known = knownErrorOf(answer, operationName(op));
+    const known = await knownErrorOf(answer, operationName(op));
     if (known) {
       if (isKnownError(known, "INVALID_ACCESS_TOKEN")) {
         const tokens = sent as SessionTokens | null;
@@ -248,7 +251,7 @@ async function sendOperation(
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
     if (op.responseBody === "json") {
       // The checked body goes with the answer, so its first reader need not parse it again.
-      return withBody(answer, checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]));
+      return withBody(answer, await checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]));
     }
     return answer;
   }

@@ -1,9 +1,21 @@
 // Reading an answer of the service: the real status behind the
 // override-error-status protocol, and the typed error behind a known-error code.
-import { createKnownError, type KnownError } from "../generated/known-errors.js";
-import { ResponseFormatError, StackAssertionError } from "./errors.js";
+// The answer checker (the document's shapes) and the error catalogue are loaded
+// on first use, not with the app: `loadAnswerCheck()` starts with the first
+// request, so the checker arrives while the answer is on its way, and the
+// catalogue's classes and messages load only when a known error does.
+import type { KnownError } from "../generated/known-errors.js";
 import type { OperationId } from "../generated/operations.js";
-import { answerShapeOf, describeMismatch, detailsShapeOf, mismatchOf, type View } from "./shape.js";
+import { ResponseFormatError } from "./errors.js";
+import { lazy } from "./lazy.js";
+import type { View } from "./shape.js";
+
+type AnswerCheck = typeof import("./shape.js");
+type KnownErrorReader = typeof import("./known-error-answer.js");
+
+/** Starts loading the answer checker (or answers it, loaded). Requests call it as they start. */
+export const loadAnswerCheck: () => Promise<AnswerCheck> = lazy("answer checker", () => import("./shape.js"));
+const loadKnownErrorReader: () => Promise<KnownErrorReader> = lazy("known-error catalogue", () => import("./known-error-answer.js"));
 
 /** A response read to the end, so several callers (or attempts) can use it. */
 export interface Answer {
@@ -131,41 +143,13 @@ class AnswerResponse extends Response {
   }
 }
 
-const MISMATCH = "Mismatch between x-stack-known-error header and error code in body; the server's response is invalid";
-
 /**
  * The typed error of a known-error answer, or undefined when the answer carries
- * no `x-stack-known-error` header. The header must equal the body's `code`, and
- * the `details` must be what the catalogue says that code carries (`operation`
- * names the call in the error when they are not).
+ * no `x-stack-known-error` header (see runtime/known-error-answer.ts).
  */
-export function knownErrorOf(answer: Answer, operation: string): KnownError | undefined {
-  const header = answer.headers.get("x-stack-known-error");
-  if (header === null) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(answer.text);
-  } catch {
-    throw new StackAssertionError(`${MISMATCH} (the body is not JSON; header: ${header}, status: ${answer.status})`);
-  }
-  const { code, details, error } = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-  if (code !== header) {
-    throw new StackAssertionError(`${MISMATCH} (header: ${header}, body: ${typeof code === "string" ? code : String(code)})`);
-  }
-  const shape = details === undefined ? undefined : detailsShapeOf(header);
-  const mismatch = shape === undefined ? undefined : mismatchOf(shape, details, "$.details");
-  if (mismatch) {
-    throw new ResponseFormatError(
-      operation,
-      answer.status,
-      `${operation}: the service answered with known error ${header} whose details the API does not allow: ${describeMismatch(mismatch)}`,
-      mismatch.path,
-    );
-  }
-  return createKnownError(header, details, {
-    status: answer.status,
-    message: typeof error === "string" ? error : undefined,
-  });
+export async function knownErrorOf(answer: Answer, operation: string): Promise<KnownError | undefined> {
+  if (!answer.headers.has("x-stack-known-error")) return undefined;
+  return (await loadKnownErrorReader()).readKnownError(answer, operation);
 }
 
 /**
@@ -174,7 +158,8 @@ export function knownErrorOf(answer: Answer, operation: string): KnownError | un
  * depend on it); anything else fails here, naming the operation (`name`) and
  * the first bad field, before any caller reads it. Returns the parsed body.
  */
-export function checkAnswer(answer: Answer, id: OperationId | undefined, name: string, view?: View): unknown {
+export async function checkAnswer(answer: Answer, id: OperationId | undefined, name: string, view?: View): Promise<unknown> {
+  const { answerShapeOf, mismatchOf, describeMismatch } = await loadAnswerCheck();
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

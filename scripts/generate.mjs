@@ -4,6 +4,7 @@
 //   generated/openapi.json     the bundled document, error responses expanded (shipped as stackkit/openapi.json)
 //   generated/schema.ts        openapi-typescript types of it
 //   generated/known-errors.ts  one class per known-error code, and the registry
+//   generated/known-error-guard.ts  isKnownError and the brand, apart from the catalogue
 //   generated/operations.ts    operationId -> method, path, access types, retry safety, known errors
 //   generated/shapes.ts        what each 2xx answer and each known error's details must look like
 // Usage: node scripts/generate.mjs [--out <dir>]   (default: generated/)
@@ -14,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { expandKnownErrors, readCatalogue, redoclyBundle } from "./lib/bundle.mjs";
-import { emitKnownErrors } from "./lib/emit-known-errors.mjs";
+import { emitKnownErrorGuard, emitKnownErrors } from "./lib/emit-known-errors.mjs";
 import { emitOperations } from "./lib/emit-operations.mjs";
 import { emitShapes } from "./lib/emit-shapes.mjs";
 
@@ -31,6 +32,7 @@ export async function generate(outDir) {
     "openapi.json": JSON.stringify(stamped, undefined, 2) + "\n",
     "schema.ts": STAMP + "\n" + types,
     "known-errors.ts": emitKnownErrors(readCatalogue(doc), path.join(root, "scripts/templates/known-errors-prelude.ts"), STAMP),
+    "known-error-guard.ts": emitKnownErrorGuard(path.join(root, "scripts/templates/known-error-guard.ts"), STAMP),
     "operations.ts": emitOperations(doc, STAMP),
     "shapes.ts": emitShapes(doc, STAMP, path.join(root, "scripts/templates/shape-check.ts")),
   };

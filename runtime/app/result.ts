@@ -1,6 +1,7 @@
 // The reference SDK's Result: expected failures (a wrong password, a used code)
 // come back as values; everything else is thrown.
-import { isKnownError, type KnownErrorCode, type KnownErrorOf } from "../../generated/known-errors.js";
+import { isKnownError } from "../../generated/known-error-guard.js";
+import type { KnownErrorCode, KnownErrorOf } from "../../generated/known-errors.js";
 
 export type Result<T, E = unknown> = { readonly status: "ok"; readonly data: T } | { readonly status: "error"; readonly error: E };
 

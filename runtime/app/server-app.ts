@@ -3,7 +3,7 @@
 // the secret server key and access type "server"; users and teams come back as
 // server objects. Server objects act by id on a runtime client without user
 // tokens; the request's own user (getUser()) also gets its session.
-import { isKnownError } from "../../generated/known-errors.js";
+import { isKnownError } from "../../generated/known-error-guard.js";
 import { createStackClient, type StackClientOptions } from "../client.js";
 import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";

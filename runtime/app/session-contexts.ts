@@ -13,7 +13,7 @@ import { resolveTokenStore, type TokenStoreInit } from "../tokens/resolve.js";
 import type { StoredTokens, TokenStore } from "../tokens/store.js";
 import { signalOf, untilAborted, type CallOptions } from "./call-options.js";
 import type { ClientAppContext } from "./context.js";
-import { isKnownError } from "../../generated/known-errors.js";
+import { isKnownError } from "../../generated/known-error-guard.js";
 import { StackAssertionError } from "../errors.js";
 import { createAnonymousSignUp } from "./flows/anonymous.js";
 

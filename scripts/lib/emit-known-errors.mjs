@@ -43,7 +43,13 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
 
   const prelude = readFileSync(preludePath, "utf8").replace(/^(\/\/.*\n)+\n/, "");
   /** @type {(string | null)[]} */
-  const out = [stamp, 'import type { components } from "./schema.js";', "", prelude.trimEnd(), ""];
+  const out = [
+    stamp,
+    'import type { components } from "./schema.js";',
+    'export { isKnownError, type KnownErrorLike } from "./known-error-guard.js";',
+    prelude.trimEnd(),
+    "",
+  ];
   out.push(
     "// CATALOGUE",
     "",
@@ -136,19 +142,6 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     " */",
     "export type KnownErrorOf<C extends KnownErrorCode> = KnownErrorsByCode[C];",
     "",
-    "/**",
-    " * True when `value` is a known error and, if `code` is given, belongs to that",
-    " * code's family (the code itself or any descendant: `ACCESS_TOKEN_EXPIRED` is an",
-    " * `INVALID_ACCESS_TOKEN`); with a code, `value` narrows to that code's class and its",
-    " * typed `details`. A code the catalogue does not have is a type error. Works across",
-    " * package copies: it reads a brand, not the prototype.",
-    " */",
-    "export function isKnownError(value: unknown): value is KnownErrorLike;",
-    "export function isKnownError<C extends KnownErrorCode>(value: unknown, code: C): value is KnownErrorOf<C>;",
-    "export function isKnownError(value: unknown, code?: string): boolean {",
-    "  return isInFamily(value, code);",
-    "}",
-    "",
     "/** code -> class. */",
     "export const knownErrorClasses = byCode as { readonly [C in KnownErrorCode]: KnownErrorClassOf<C> };",
     "",
@@ -179,4 +172,35 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "",
   );
   return out.filter((l) => l !== null).join("\n");
+}
+
+/**
+ * Writes generated/known-error-guard.ts: the brand and family test (copied from
+ * scripts/templates/known-error-guard.ts) and isKnownError's typed overloads. It
+ * imports the catalogue's types only, so testing a code never loads the classes.
+ * @param {string} guardPath scripts/templates/known-error-guard.ts
+ * @param {string} stamp
+ */
+export function emitKnownErrorGuard(guardPath, stamp) {
+  const guard = readFileSync(guardPath, "utf8").replace(/^(\/\/.*\n)+\n/, "");
+  return [
+    stamp,
+    'import type { KnownErrorCode, KnownErrorOf } from "./known-errors.js";',
+    "",
+    guard.trimEnd(),
+    "",
+    "/**",
+    " * True when `value` is a known error and, if `code` is given, belongs to that",
+    " * code's family (the code itself or any descendant: `ACCESS_TOKEN_EXPIRED` is an",
+    " * `INVALID_ACCESS_TOKEN`); with a code, `value` narrows to that code's class and its",
+    " * typed `details`. A code the catalogue does not have is a type error. Works across",
+    " * package copies: it reads a brand, not the prototype.",
+    " */",
+    "export function isKnownError(value: unknown): value is KnownErrorLike;",
+    "export function isKnownError<C extends KnownErrorCode>(value: unknown, code: C): value is KnownErrorOf<C>;",
+    "export function isKnownError(value: unknown, code?: string): boolean {",
+    "  return isInFamily(value, code);",
+    "}",
+    "",
+  ].join("\n");
 }

@@ -13,6 +13,7 @@ export function emitOperations(doc, stamp) {
   const rows = [];
   const errorRows = [];
   const routeRows = [];
+  const readRows = [];
   const ids = new Set();
   for (const { path, method, op } of listOperations(doc)) {
     const id = op.operationId;
@@ -46,6 +47,7 @@ export function emitOperations(doc, stamp) {
       (access.refreshTokenHeader ? 2 : 0) |
       (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0);
     routeRows.push(`  [${JSON.stringify(id)}, ${JSON.stringify(method.toUpperCase())}, ${JSON.stringify(path)}, ${flags}],`);
+    if (method.toUpperCase() === "GET" && !op["x-stack-navigation"]) readRows.push(`  ${id}: ${JSON.stringify(path)},`);
     rows.push(
       `  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`,
     );
@@ -108,6 +110,14 @@ export function emitOperations(doc, stamp) {
     "} as const satisfies { readonly [K in OperationId]: readonly KnownErrorCode[] };",
     "",
     "export type OperationKnownError<K extends OperationId> = (typeof operationKnownErrors)[K][number];",
+    "",
+    "/**",
+    " * The path of every read (a GET that is fetched, not a navigation): what query",
+    " * options need, without the rest of the table.",
+    " */",
+    "export const readOperationPaths = {",
+    ...readRows,
+    '} as const satisfies { readonly [K in OperationId]?: (typeof operations)[K]["path"] };',
     "",
   ].join("\n");
 }

@@ -2,10 +2,10 @@
 // the base class and the factory that makes one class per row of the catalogue's
 // table. scripts/generate.mjs copies it verbatim above the generated table and
 // types; it lives here as real TypeScript so that it is type-checked and read like
-// any source.
+// any source. BRAND and isInFamily come from generated/known-error-guard.ts
+// (scripts/templates/known-error-guard.ts).
 
-/** Marks our errors so that guards work across two loaded copies of the package. */
-const BRAND = Symbol.for("stackkit.KnownError");
+import { BRAND, isInFamily } from "./known-error-guard.js";
 
 export interface KnownErrorInit {
   /** The HTTP status the error arrived with; defaults to the code's catalogue status. */
@@ -23,36 +23,8 @@ export interface KnownErrorJSON {
   readonly details: unknown;
 }
 
-/** The shape every known error has, whichever copy of the package built it. */
-export interface KnownErrorLike {
-  readonly code: string;
-  readonly status: number;
-  readonly details: unknown;
-  readonly message: string;
-  /** The error's own code, then each parent's, up to the root of its family. */
-  readonly codeChain: readonly string[];
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isBranded(value: unknown): value is KnownErrorLike {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { [BRAND]?: unknown })[BRAND] === true &&
-    Array.isArray((value as { codeChain?: unknown }).codeChain)
-  );
-}
-
-/**
- * True when `value` is a known error and, if `code` is given, belongs to that
- * code's family. The test behind {@link isKnownError} (whose typed overloads
- * are generated with the catalogue) and `instanceof`.
- */
-function isInFamily(value: unknown, code: string | undefined): value is KnownErrorLike {
-  return isBranded(value) && (code === undefined || value.codeChain.includes(code));
 }
 
 type Filter = (value: unknown) => string | undefined;

@@ -6,13 +6,8 @@
 // SDK then asks for the code with window.prompt(); we return the error as a
 // Result instead, with the attempt code in `details.attempt_code`, and the app
 // finishes with signInWithMfa(totp, attemptCode) once it has the six digits.
-import {
-  isKnownError,
-  type InvalidTotpCode,
-  type KnownErrorCode,
-  type KnownErrorOf,
-  type VerificationCodeError,
-} from "../../../generated/known-errors.js";
+import { isKnownError } from "../../../generated/known-error-guard.js";
+import type { InvalidTotpCode, KnownErrorCode, KnownErrorOf, VerificationCodeError } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError } from "../../errors.js";
 import { callOf, signalOf, type CallOptions } from "../call-options.js";

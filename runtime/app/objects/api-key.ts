@@ -1,7 +1,7 @@
 // User and team API keys (SPEC §3-§5): the reference SDK's `ApiKey` objects over
 // /user-api-keys and /team-api-keys. The reference sends `update()` in camelCase,
 // which the service ignores; we send the wire's snake_case (wire contract §14).
-import { isKnownError } from "../../../generated/known-errors.js";
+import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";

@@ -2,7 +2,7 @@
 // signed-in user, and the provider access token the service keeps for it. A user
 // who has not connected the provider, or whose connection lacks a scope, is
 // "not connected": null, a thrown error, or the link flow, as the caller chooses.
-import { isKnownError } from "../../../generated/known-errors.js";
+import { isKnownError } from "../../../generated/known-error-guard.js";
 import { StackConfigurationError } from "../../errors.js";
 import { callOf, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";

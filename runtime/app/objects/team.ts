@@ -1,7 +1,7 @@
 // Teams of the current user: the reference SDK's `Team` object and the team
 // methods of `CurrentUser` (listTeams, getTeam, createTeam, leaveTeam,
 // getTeamProfile), each one call of the service (SPEC §7 "Teams").
-import { isKnownError } from "../../../generated/known-errors.js";
+import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { checkAborted, signalOf, type CallOptions } from "../call-options.js";

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { isStackError, NetworkError } from "../../../runtime/errors.js";
+import { lazy } from "../../../runtime/lazy.js";
+import { knownErrorOf, loadAnswerCheck, type Answer } from "../../../runtime/response.js";
+import { isKnownError } from "../../../generated/known-error-guard.js";
+
+describe("lazy", () => {
+  it("loads once for every caller", async () => {
+    let loads = 0;
+    const load = lazy("thing", async () => ({ n: ++loads }));
+    const [a, b] = await Promise.all([load(), load()]);
+    expect(a).toBe(b);
+    expect(await load()).toBe(a);
+    expect(loads).toBe(1);
+  });
+
+  it("fails as a NetworkError naming what could not load, keeps the cause, and tries again on the next call", async () => {
+    const chunkError = new TypeError("Failed to fetch dynamically imported module: https://app.example/assets/shape-1234.js");
+    let loads = 0;
+    const load = lazy("answer checker", async () => {
+      loads++;
+      if (loads === 1) throw chunkError;
+      return "loaded";
+    });
+    const error = await load().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(isStackError(error, "NetworkError")).toBe(true);
+    expect((error as NetworkError).message).toBe(
+      "Could not load stackkit's answer checker; check the network and that all of the app's files are deployed.",
+    );
+    expect((error as NetworkError).cause).toBe(chunkError);
+    expect(await load()).toBe("loaded");
+    expect(loads).toBe(2);
+  });
+});
+
+describe("what loads on first use", () => {
+  const answer = (headers: Record<string, string>, body: unknown): Answer => ({
+    status: 400,
+    headers: new Headers(headers),
+    text: JSON.stringify(body),
+  });
+
+  it("answers no known error without loading the catalogue when the header is absent", async () => {
+    expect(await knownErrorOf(answer({}, { code: "USER_NOT_FOUND" }), "getUser")).toBeUndefined();
+  });
+
+  it("builds the typed known error once the catalogue has loaded", async () => {
+    const error = await knownErrorOf(
+      answer({ "x-stack-known-error": "EMAIL_PASSWORD_MISMATCH" }, { code: "EMAIL_PASSWORD_MISMATCH", error: "Wrong e-mail or password." }),
+      "signInWithPassword",
+    );
+    expect(isKnownError(error, "EMAIL_PASSWORD_MISMATCH")).toBe(true);
+    expect(error?.message).toBe("Wrong e-mail or password.");
+    expect(error?.status).toBe(400);
+  });
+
+  it("shares one load of the answer checker", async () => {
+    expect(loadAnswerCheck()).toBe(loadAnswerCheck());
+    expect(typeof (await loadAnswerCheck()).mismatchOf).toBe("function");
+  });
+});
