@@ -8,7 +8,7 @@ NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
 EMULATOR_PORT ?= 8102
 
-.PHONY: install generate check-generated format check-format lint typecheck test test-browser build check-package mock emulator demo example size bench clean
+.PHONY: install generate check-generated format check-format lint typecheck test test-browser build check-package docs mock emulator demo example size bench clean
 
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -48,6 +48,11 @@ build: install
 check-package: install
 	npm run check-package --silent
 
+# The API reference (TypeDoc) of every entry, from the sources' TSDoc, into docs/api/index.html.
+# Warnings (a broken {@link}, an unknown tag) fail it; `make test` builds it too (tests/docs).
+docs: install
+	$(NODE_BIN)/typedoc
+
 # Prism's mock of the document (contract tests): every call gets the document's example answer.
 mock: install
 	node scripts/mock.mjs --port $(MOCK_PORT)
@@ -77,4 +82,4 @@ bench: install
 	node --expose-gc scripts/bench.mjs
 
 clean:
-	rm -rf dist examples/react-app/dist tests/browser/artifacts
+	rm -rf dist docs/api examples/react-app/dist tests/browser/artifacts

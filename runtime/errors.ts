@@ -3,6 +3,7 @@
 // HTTP failures without a known code, broken responses and misuse.
 // Every class carries a brand, so `isStackError` works across package copies.
 import type { KnownError } from "../generated/known-errors.js";
+import type { AccessTokenInvalidError } from "./verify/errors.js";
 
 const BRAND = Symbol.for("stackkit.StackError");
 
@@ -15,9 +16,11 @@ export type StackErrorName =
   | "NetworkError"
   | "RequestTimeoutError"
   | "ResponseFormatError"
-  | "UserNotSignedInError";
+  | "UserNotSignedInError"
+  | "AccessTokenInvalidError";
 
-abstract class StackError extends Error {
+/** The base of the runtime's own errors (not exported from the package: test with `isStackError`). */
+export abstract class StackError extends Error {
   abstract override readonly name: StackErrorName;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -137,4 +140,5 @@ export type StackkitError =
   | RequestTimeoutError
   | ResponseFormatError
   | UserNotSignedInError
+  | AccessTokenInvalidError
   | DOMException;

@@ -160,7 +160,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     " * Rebuilds the typed error of a wire body `{code, details?, error}`. `init.status`",
     " * is the status the response arrived with; `init.message` the server's `error`",
     " * text, kept as the message. A code the catalogue does not know becomes",
-    " * {@link UnsupportedError} keeping the original code (`details.originalErrorCode`),",
+    " * `KnownErrors.UnsupportedError` keeping the original code (`details.originalErrorCode`),",
     " * `originalDetails`, the status and the text. Never throws.",
     " */",
     "export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {",
