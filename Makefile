@@ -62,11 +62,13 @@ mock: install
 emulator: install
 	node scripts/emulator.mjs --port $(EMULATOR_PORT) $(ARGS)
 
-# The example React app against the emulator (fresh state), on 127.0.0.1; prints the app and mailbox URLs, runs until Ctrl-C.
+# The example React app on 127.0.0.1, against the emulator (fresh state) or, with STACK_API_URL, STACK_PROJECT_ID and
+# STACK_PUBLISHABLE_CLIENT_KEY (environment, or a .env file: see .env.example), a real or self-hosted project.
+# Prints the URLs to open, runs until Ctrl-C.
 demo: install
 	node scripts/demo.mjs --api-port $(EMULATOR_PORT)
 
-# Only the example app's build (examples/react-app/dist), pointed at the emulator's default address.
+# Only the example app's build (examples/react-app/dist), pointed at the emulator's default address and demo project.
 example: install
 	node scripts/serve-example.mjs --build-only
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // @ts-check
-// Builds the example React app (examples/react-app) against a given API URL and
-// serves the build from 127.0.0.1 only. Used by `make demo`, `make example` and
-// the browser smoke test (tests/browser).
+// Builds the example React app (examples/react-app) against a given Stack Auth
+// project (by default the emulator's demo project) and serves the build from
+// 127.0.0.1 only. Used by `make demo`, `make example` and the browser tests
+// (tests/browser).
 //
 // The server is a plain static one with a single-page-app fallback: every path
 // that is not a file of the build (/handler/sign-in, /handler/oauth-callback?…)
 // gets index.html, and the app's own router picks the page.
-// Usage: node scripts/serve-example.mjs [--api-url http://127.0.0.1:8102] [--port 5173] [--out dir]
+// Usage: node scripts/serve-example.mjs [--api-url http://127.0.0.1:8102] [--project-id id --publishable-client-key key]
+//        [--port 5173] [--out dir] [--build-only]
 
 import { createReadStream, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -19,20 +21,33 @@ export const EXAMPLE_DIR = path.join(root, "examples/react-app");
 /** Where `make emulator` listens. */
 export const DEFAULT_API_URL = "http://127.0.0.1:8102";
 
+/** The emulator's demo project (emulator/engine/seed.ts), which the example uses when given no other. */
+export const EMULATOR_DEMO_PROJECT = {
+  projectId: "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
+  publishableClientKey: "pck_example_publishable_client_key",
+};
+
 /**
- * `vite build` of the example app with `VITE_STACK_API_URL` set to `apiUrl`.
- * @param {{ apiUrl: string, outDir?: string, quiet?: boolean }} options
+ * `vite build` of the example app for one project: its API's origin, id and
+ * publishable client key are baked into the bundle, as a customer's build does
+ * (examples/react-app/vite.config.ts). All three are set here, so that a .env
+ * left in the example's folder cannot point a test build at another project.
+ * @param {{ apiUrl: string, projectId?: string, publishableClientKey?: string, outDir?: string, quiet?: boolean }} options
  * @returns {Promise<string>} the folder holding the build
  */
 export async function buildExample(options) {
   const { build } = await import("vite");
   const outDir = options.outDir ?? path.join(EXAMPLE_DIR, "dist");
+  const settings = {
+    STACK_API_URL: options.apiUrl,
+    STACK_PROJECT_ID: options.projectId ?? EMULATOR_DEMO_PROJECT.projectId,
+    STACK_PUBLISHABLE_CLIENT_KEY: options.publishableClientKey ?? EMULATOR_DEMO_PROJECT.publishableClientKey,
+  };
   await build({
     configFile: path.join(EXAMPLE_DIR, "vite.config.ts"),
     root: EXAMPLE_DIR,
     logLevel: options.quiet ? "error" : "info",
-    // The API's address is baked into the bundle, as a customer's build would do.
-    define: { "import.meta.env.VITE_STACK_API_URL": JSON.stringify(options.apiUrl) },
+    define: Object.fromEntries(Object.entries(settings).map(([name, value]) => [`import.meta.env.${name}`, JSON.stringify(value)])),
     build: { outDir, emptyOutDir: true },
   });
   return outDir;
@@ -116,8 +131,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
+  const projectId = arg("--project-id");
+  const publishableClientKey = arg("--publishable-client-key");
   const outDir = await buildExample({
     apiUrl: arg("--api-url") ?? DEFAULT_API_URL,
+    ...(projectId ? { projectId } : {}),
+    ...(publishableClientKey ? { publishableClientKey } : {}),
     outDir: arg("--out") ?? path.join(EXAMPLE_DIR, "dist"),
   });
   if (process.argv.includes("--build-only")) process.exit(0);

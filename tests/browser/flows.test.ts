@@ -215,7 +215,8 @@ describe.skipIf(chromium.skip)(title, { timeout: 60_000 }, () => {
     await page.waitForURL((url) => url.pathname === "/emulator/oauth/github/authorize");
     await page.getByTestId("oauth-deny").click();
     await page.waitForURL((url) => url.pathname === "/handler/error");
-    await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
+    await page.getByRole("heading", { name: "Sign-in cancelled" }).waitFor();
+    await page.getByText("The provider didn't grant access. Try again if you want to continue.").waitFor();
     expect(await page.locator("main code").innerText()).toBe("OAUTH_PROVIDER_ACCESS_DENIED");
     await page.locator(".menu").getByRole("link", { name: "Sign in" }).waitFor();
     expect(errors).toEqual([]);

@@ -1,7 +1,12 @@
-// The frame of every page: the project's name and who is signed in.
+// The frame of every page: the project's name, who is signed in, and the
+// banner of an offline browser or an unreachable service. On a phone-width
+// screen the header stays one line: the name shortens, the user's name gives
+// way to their initial (styles/base.css).
 import { Suspense, type ReactNode } from "react";
 import { useProject, useStackApp, useUser } from "stackkit/react";
-import { ErrorBoundary } from "./components/ui.js";
+import { APP_NAME } from "./app-name.js";
+import { ConnectionBanner } from "./components/Connection.js";
+import { ErrorBoundary } from "./components/errors.js";
 import { Link } from "./router.js";
 
 function ProjectName() {
@@ -21,12 +26,19 @@ function UserMenu() {
       </nav>
     );
   }
+  const name = user.displayName ?? user.primaryEmail ?? "Signed in";
   return (
     <nav className="menu">
       <span className="menu-user" title={user.primaryEmail ?? undefined}>
-        {user.displayName ?? user.primaryEmail ?? "Signed in"}
+        <span className="menu-initial" aria-hidden="true">
+          {name.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="menu-name">{name}</span>
       </span>
-      <Link href={app.urls.accountSettings}>Account settings</Link>
+      <Link href={app.urls.accountSettings} aria-label="Account settings">
+        <span className="long-label">Account settings</span>
+        <span className="short-label">Account</span>
+      </Link>
       <Link href={app.urls.signOut}>Sign out</Link>
     </nav>
   );
@@ -40,18 +52,22 @@ export function Layout({ children }: { readonly children: ReactNode }) {
           <span className="brand-mark" aria-hidden="true">
             ◆
           </span>
-          <ErrorBoundary>
-            <Suspense fallback="stackkit example">
-              <ProjectName />
-            </Suspense>
-          </ErrorBoundary>
+          {/* Until (or unless) the project answers, the app's own name: the header never shows an error. */}
+          <span className="brand-name">
+            <ErrorBoundary fallback={APP_NAME}>
+              <Suspense fallback={APP_NAME}>
+                <ProjectName />
+              </Suspense>
+            </ErrorBoundary>
+          </span>
         </Link>
-        <ErrorBoundary>
+        <ErrorBoundary fallback={<nav className="menu" />}>
           <Suspense fallback={<nav className="menu" />}>
             <UserMenu />
           </Suspense>
         </ErrorBoundary>
       </header>
+      <ConnectionBanner />
       <main className="content">{children}</main>
       <footer className="footer">
         A customer app built on <code>stackkit</code> and <code>stackkit/react</code>; the handler pages live under <code>/handler</code>.

@@ -1,10 +1,13 @@
 /// <reference types="vite/client" />
 
+// The project settings vite.config.ts puts into the bundle ("" when unset).
 interface ImportMetaEnv {
-  /** The API's origin (without /api/v1); default the local emulator, http://127.0.0.1:8102. */
-  readonly VITE_STACK_API_URL?: string;
-  readonly VITE_STACK_PROJECT_ID?: string;
-  readonly VITE_STACK_PUBLISHABLE_CLIENT_KEY?: string;
+  /** The Stack Auth project's id. */
+  readonly STACK_PROJECT_ID: string;
+  /** The project's publishable client key. */
+  readonly STACK_PUBLISHABLE_CLIENT_KEY: string;
+  /** The API's origin, without /api/v1. */
+  readonly STACK_API_URL: string;
 }
 
 interface ImportMeta {

@@ -1,9 +1,12 @@
-// The user's API keys: a new key is shown in full once, then only its last four
-// characters; a key can be revoked for good.
+// The user's API keys: a new key is shown in full once, with a button that
+// copies it, then only its last four characters; revoking one asks first, as
+// apps using the key stop working at once.
 import { useState, type FormEvent } from "react";
 import type { UserApiKey } from "stackkit";
-import { useApiKeys, useCreateApiKey, useRevokeApiKey } from "stackkit/react";
-import { Badge, Button, ErrorNote, Field, formatDate, Note } from "../components/ui.js";
+import { useApiKeys, useCreateApiKey, useProject, useRevokeApiKey } from "stackkit/react";
+import { ConfirmButton, CopyButton } from "../components/actions.js";
+import { ErrorNote } from "../components/errors.js";
+import { Badge, Button, Field, formatDate } from "../components/ui.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -14,16 +17,69 @@ function status(key: UserApiKey) {
   return <Badge kind="good">active</Badge>;
 }
 
-export function ApiKeys() {
+function NewKey({ value }: { readonly value: string }) {
+  return (
+    <div className="note note-success new-key" role="status">
+      <p>Your new key. Copy it now: it is not shown again.</p>
+      <div className="row-between">
+        <code className="secret" data-testid="new-api-key">
+          {value}
+        </code>
+        <CopyButton text={value} label="Copy key" />
+      </div>
+    </div>
+  );
+}
+
+function KeyList() {
   const keys = useApiKeys();
+  const revoke = useRevokeApiKey();
+  if (keys.length === 0) return <p className="muted">No API keys yet.</p>;
+  return (
+    <>
+      <ul className="items">
+        {keys.map((key) => (
+          <li key={key.id} className="item">
+            <div className="item-main">
+              <strong>{key.description || "(no description)"}</strong>
+              <div className="badges">
+                {status(key)}
+                <code>…{key.value.lastFour}</code>
+              </div>
+              <span className="muted small">
+                Created {formatDate(key.createdAt)} · expires {formatDate(key.expiresAt)}
+              </span>
+            </div>
+            <div className="item-actions">
+              {key.isValid() && (
+                <ConfirmButton
+                  question="Revoke this key? Apps using it stop working."
+                  confirm="Revoke key"
+                  busy={revoke.isPending && revoke.variables?.id === key.id}
+                  onConfirm={() => revoke.mutate(key)}
+                >
+                  Revoke
+                </ConfirmButton>
+              )}
+            </div>
+          </li>
+        ))}
+      </ul>
+      <ErrorNote error={revoke.error} onRetry={() => revoke.variables && revoke.mutate(revoke.variables)} />
+    </>
+  );
+}
+
+export function ApiKeys() {
+  const project = useProject();
   const [description, setDescription] = useState("");
   const [days, setDays] = useState("90");
   const [created, setCreated] = useState<string | null>(null);
   const create = useCreateApiKey();
-  const revoke = useRevokeApiKey();
+  if (!project.config.allowUserApiKeys) return <p className="muted">This app does not offer API keys.</p>;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
     const expiresAt = days === "never" ? null : new Date(Date.now() + Number(days) * DAY);
     create.mutate(
       { description: description.trim(), expiresAt },
@@ -38,38 +94,8 @@ export function ApiKeys() {
 
   return (
     <>
-      {created !== null && (
-        <Note kind="success">
-          Your new key — copy it now, it is not shown again: <code className="secret">{created}</code>
-        </Note>
-      )}
-      {keys.length === 0 ? (
-        <p className="muted">No API keys yet.</p>
-      ) : (
-        <ul className="items">
-          {keys.map((key) => (
-            <li key={key.id} className="item">
-              <div className="item-main">
-                <strong>{key.description || "(no description)"}</strong>
-                <div className="badges">
-                  {status(key)}
-                  <code>…{key.value.lastFour}</code>
-                </div>
-                <span className="muted small">
-                  Created {formatDate(key.createdAt)} · expires {formatDate(key.expiresAt)}
-                </span>
-              </div>
-              <div className="item-actions">
-                {key.isValid() && (
-                  <Button kind="danger" busy={revoke.isPending && revoke.variables?.id === key.id} onClick={() => revoke.mutate(key)}>
-                    Revoke
-                  </Button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      {created !== null && <NewKey value={created} />}
+      <KeyList />
       <form className="inline-form" onSubmit={submit} aria-label="Create an API key">
         <Field label="Description" name="description" required value={description} onChange={(e) => setDescription(e.target.value)} />
         <label className="field field-narrow">
@@ -85,7 +111,7 @@ export function ApiKeys() {
           Create key
         </Button>
       </form>
-      <ErrorNote error={create.error ?? revoke.error} />
+      <ErrorNote error={create.error} onRetry={() => submit()} />
     </>
   );
 }

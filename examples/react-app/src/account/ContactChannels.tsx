@@ -1,8 +1,10 @@
-// The user's e-mail addresses: add, verify, make primary, remove.
+// The user's e-mail addresses: add, verify, make primary, remove (after asking).
 import { useState, type FormEvent } from "react";
 import type { ContactChannel } from "stackkit";
 import { useContactChannels, useCreateContactChannel, useDeleteContactChannel, useUpdateContactChannel } from "stackkit/react";
-import { Badge, Button, ErrorNote, Field, Note } from "../components/ui.js";
+import { ConfirmButton } from "../components/actions.js";
+import { ErrorNote } from "../components/errors.js";
+import { Badge, Button, Field, Note } from "../components/ui.js";
 import { useAction } from "../hooks.js";
 
 function Channel({ channel }: { readonly channel: ContactChannel }) {
@@ -13,7 +15,6 @@ function Channel({ channel }: { readonly channel: ContactChannel }) {
   }, []);
   const update = useUpdateContactChannel();
   const remove = useDeleteContactChannel();
-  const error = verify.error ?? update.error ?? remove.error;
   return (
     <li className="item">
       <div className="item-main">
@@ -24,7 +25,9 @@ function Channel({ channel }: { readonly channel: ContactChannel }) {
           {channel.usedForAuth && <Badge>used for sign-in</Badge>}
         </div>
         {sent && <Note kind="success">Verification e-mail sent.</Note>}
-        <ErrorNote error={error} />
+        <ErrorNote error={verify.error} onRetry={() => verify.mutate(undefined)} />
+        <ErrorNote error={update.error} onRetry={() => update.variables && update.mutate(update.variables)} />
+        <ErrorNote error={remove.error} onRetry={() => remove.mutate(channel)} />
       </div>
       <div className="item-actions">
         {!channel.isVerified && (
@@ -37,9 +40,16 @@ function Channel({ channel }: { readonly channel: ContactChannel }) {
             Make primary
           </Button>
         )}
-        <Button kind="danger" busy={remove.isPending} disabled={channel.isPrimary} onClick={() => remove.mutate(channel)}>
-          Remove
-        </Button>
+        {!channel.isPrimary && (
+          <ConfirmButton
+            question={channel.usedForAuth ? "Remove this address? You can no longer sign in with it." : "Remove this address?"}
+            confirm="Remove address"
+            busy={remove.isPending}
+            onConfirm={() => remove.mutate(channel)}
+          >
+            Remove
+          </ConfirmButton>
+        )}
       </div>
     </li>
   );
@@ -49,8 +59,8 @@ export function ContactChannels() {
   const channels = useContactChannels();
   const [value, setValue] = useState("");
   const add = useCreateContactChannel();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
     add.mutate({ value: value.trim(), type: "email", usedForAuth: false }, { onSuccess: () => setValue("") });
   };
   return (
@@ -64,13 +74,13 @@ export function ContactChannels() {
           ))}
         </ul>
       )}
-      <form className="inline-form" onSubmit={submit}>
+      <form className="inline-form" onSubmit={submit} aria-label="Add an e-mail address">
         <Field label="Add an e-mail address" name="email" type="email" required value={value} onChange={(e) => setValue(e.target.value)} />
         <Button type="submit" kind="secondary" busy={add.isPending}>
           Add
         </Button>
       </form>
-      <ErrorNote error={add.error} />
+      <ErrorNote error={add.error} onRetry={() => submit()} />
     </>
   );
 }

@@ -2,7 +2,8 @@
 import { useState, type FormEvent } from "react";
 import type { CurrentUser } from "stackkit";
 import { useUpdateUser } from "stackkit/react";
-import { Badge, Button, ErrorNote, Field, formatDate, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Badge, Button, Field, formatDate, Note } from "../components/ui.js";
 
 export function Profile({ user }: { readonly user: CurrentUser }) {
   const [displayName, setDisplayName] = useState(user.displayName ?? "");

@@ -2,7 +2,8 @@
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { CurrentUser } from "stackkit";
 import { useProject, useUpdateUser } from "stackkit/react";
-import { Badge, Button, ErrorNote, Field, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Badge, Button, Field, Note } from "../components/ui.js";
 import { useAction } from "../hooks.js";
 import { newTotpSecret, otpauthUri, qrCodeDataUrl, typedSecret, verifyTotp } from "./totp.js";
 
@@ -20,7 +21,7 @@ export function Passkeys({ user }: { readonly user: CurrentUser }) {
       <h3>Passkey {user.passkeyAuthEnabled ? <Badge kind="good">on</Badge> : <Badge>off</Badge>}</h3>
       <p className="muted">Sign in with your device's screen lock or a security key instead of a password.</p>
       {done && <Note kind="success">Passkey registered. You can sign in with it from now on.</Note>}
-      <ErrorNote error={register.error} />
+      <ErrorNote error={register.error} onRetry={() => register.mutate(undefined)} />
       <Button kind="secondary" busy={register.isPending} onClick={() => register.mutate(undefined)}>
         {user.passkeyAuthEnabled ? "Replace your passkey" : "Register a passkey"}
       </Button>

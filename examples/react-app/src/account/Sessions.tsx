@@ -1,7 +1,11 @@
-// The devices where the user is signed in; any but this one can be signed out.
-import type { ActiveSession } from "stackkit";
+// The devices where the user is signed in. Any but this one can be signed out,
+// one at a time or all at once, after a question.
+import type { ActiveSession, CurrentUser } from "stackkit";
 import { useActiveSessions, useRevokeSession } from "stackkit/react";
-import { Badge, Button, ErrorNote, formatDate } from "../components/ui.js";
+import { ConfirmButton } from "../components/actions.js";
+import { ErrorNote } from "../components/errors.js";
+import { Badge, formatDate, Note } from "../components/ui.js";
+import { useAction } from "../hooks.js";
 
 function where(session: ActiveSession): string {
   const geo = session.geoInfo;
@@ -9,9 +13,17 @@ function where(session: ActiveSession): string {
   return [place, geo?.ip].filter(Boolean).join(" · ") || "unknown location";
 }
 
-export function Sessions() {
+export function Sessions({ user }: { readonly user: CurrentUser }) {
   const sessions = useActiveSessions();
   const revoke = useRevokeSession();
+  const others = sessions.filter((session) => !session.isCurrentSession);
+  // There is no call for "all others": each is signed out in turn, and the list is read again at the end.
+  const revokeOthers = useAction(
+    async (ids: readonly string[]) => {
+      for (const id of ids) await user.revokeSession(id);
+    },
+    ["listSessions"],
+  );
   return (
     <>
       <ul className="items">
@@ -29,15 +41,36 @@ export function Sessions() {
             </div>
             <div className="item-actions">
               {!session.isCurrentSession && (
-                <Button kind="danger" busy={revoke.isPending && revoke.variables === session.id} onClick={() => revoke.mutate(session.id)}>
+                <ConfirmButton
+                  question="Sign this device out?"
+                  confirm="Sign it out"
+                  busy={revoke.isPending && revoke.variables === session.id}
+                  disabled={revokeOthers.isPending}
+                  onConfirm={() => revoke.mutate(session.id)}
+                >
                   Sign out
-                </Button>
+                </ConfirmButton>
               )}
             </div>
           </li>
         ))}
       </ul>
-      <ErrorNote error={revoke.error} />
+      <ErrorNote error={revoke.error} onRetry={() => revoke.variables && revoke.mutate(revoke.variables)} />
+      <ErrorNote error={revokeOthers.error} onRetry={() => revokeOthers.mutate(others.map((session) => session.id))} />
+      {revokeOthers.isSuccess && others.length === 0 && <Note kind="success">Every other device is signed out.</Note>}
+      {others.length > 0 && (
+        <div className="actions">
+          <ConfirmButton
+            question={`Sign out ${others.length === 1 ? "the other device" : `all ${others.length} other devices`}? This one stays signed in.`}
+            confirm="Sign them out"
+            busy={revokeOthers.isPending}
+            disabled={revoke.isPending}
+            onConfirm={() => revokeOthers.mutate(others.map((session) => session.id))}
+          >
+            Sign out of all other devices
+          </ConfirmButton>
+        </div>
+      )}
     </>
   );
 }

@@ -1,17 +1,20 @@
-// The user's teams: create one, leave one, and for each its members and the
-// invitations it has sent (send and revoke).
+// The user's teams: create one (when the project lets users), leave one (after
+// asking), and for each its members and the invitations it has sent (send and revoke).
 import { Suspense, useState, type FormEvent } from "react";
 import type { CurrentUser, Team } from "stackkit";
 import {
   useCreateTeam,
   useInviteUser,
   useLeaveTeam,
+  useProject,
   useRevokeTeamInvitation,
   useTeamInvitations,
   useTeams,
   useTeamUsers,
 } from "stackkit/react";
-import { Badge, Button, ErrorNote, Field, formatDate, Loading, Note } from "../components/ui.js";
+import { ConfirmButton } from "../components/actions.js";
+import { ErrorNote } from "../components/errors.js";
+import { Badge, Button, Field, formatDate, Loading, Note } from "../components/ui.js";
 
 function Members({ team }: { readonly team: Team }) {
   const users = useTeamUsers(team);
@@ -26,8 +29,8 @@ function Invitations({ team }: { readonly team: Team }) {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const invite = useInviteUser();
   const revoke = useRevokeTeamInvitation();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
     const address = email.trim();
     invite.mutate(
       { team, email: address },
@@ -69,7 +72,8 @@ function Invitations({ team }: { readonly team: Team }) {
         </Button>
       </form>
       {sentTo !== null && <Note kind="success">Invitation sent to {sentTo}.</Note>}
-      <ErrorNote error={invite.error ?? revoke.error} />
+      <ErrorNote error={invite.error} onRetry={() => submit()} />
+      <ErrorNote error={revoke.error} onRetry={() => revoke.variables && revoke.mutate(revoke.variables)} />
     </div>
   );
 }
@@ -87,12 +91,17 @@ function TeamItem({ user, team }: { readonly user: CurrentUser; readonly team: T
           <Button kind="link" onClick={() => setOpen(!open)} aria-expanded={open}>
             {open ? "Hide details" : "Members & invitations"}
           </Button>
-          <Button kind="danger" busy={leave.isPending} onClick={() => leave.mutate(team)}>
+          <ConfirmButton
+            question={`Leave ${team.displayName}? You need a new invitation to join again.`}
+            confirm="Leave team"
+            busy={leave.isPending}
+            onConfirm={() => leave.mutate(team)}
+          >
             Leave
-          </Button>
+          </ConfirmButton>
         </div>
       </div>
-      <ErrorNote error={leave.error} />
+      <ErrorNote error={leave.error} onRetry={() => leave.mutate(team)} />
       {open && (
         <Suspense fallback={<Loading />}>
           <Members team={team} />
@@ -105,10 +114,11 @@ function TeamItem({ user, team }: { readonly user: CurrentUser; readonly team: T
 
 export function Teams({ user }: { readonly user: CurrentUser }) {
   const teams = useTeams();
+  const project = useProject();
   const [name, setName] = useState("");
   const create = useCreateTeam();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
     create.mutate({ displayName: name.trim() }, { onSuccess: () => setName("") });
   };
   return (
@@ -122,13 +132,15 @@ export function Teams({ user }: { readonly user: CurrentUser }) {
           ))}
         </ul>
       )}
-      <form className="inline-form" onSubmit={submit} aria-label="Create a team">
-        <Field label="New team name" name="teamName" required value={name} onChange={(e) => setName(e.target.value)} />
-        <Button type="submit" kind="secondary" busy={create.isPending}>
-          Create team
-        </Button>
-      </form>
-      <ErrorNote error={create.error} />
+      {project.config.clientTeamCreationEnabled && (
+        <form className="inline-form" onSubmit={submit} aria-label="Create a team">
+          <Field label="New team name" name="teamName" required value={name} onChange={(e) => setName(e.target.value)} />
+          <Button type="submit" kind="secondary" busy={create.isPending}>
+            Create team
+          </Button>
+        </form>
+      )}
+      <ErrorNote error={create.error} onRetry={() => submit()} />
     </>
   );
 }

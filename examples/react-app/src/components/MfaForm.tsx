@@ -4,7 +4,8 @@
 import { useState, type FormEvent } from "react";
 import { isKnownError } from "stackkit";
 import { useStackApp } from "stackkit/react";
-import { Button, ErrorNote, Field } from "./ui.js";
+import { ErrorNote } from "./errors.js";
+import { Button, Field } from "./ui.js";
 
 /** The attempt code of a MultiFactorAuthenticationRequired error, or null for any other error. */
 export function mfaAttemptCode(error: unknown): string | null {
@@ -19,8 +20,8 @@ export function MfaForm({ attemptCode }: { readonly attemptCode: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
     setBusy(true);
     setError(null);
     try {
@@ -48,7 +49,7 @@ export function MfaForm({ attemptCode }: { readonly attemptCode: string }) {
         value={totp}
         onChange={(e) => setTotp(e.target.value)}
       />
-      <ErrorNote error={error} />
+      <ErrorNote error={error} onRetry={() => void submit()} />
       <Button type="submit" busy={busy}>
         Verify
       </Button>

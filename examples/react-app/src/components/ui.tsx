@@ -1,6 +1,6 @@
 // The few building blocks every page uses: a card, a labelled field, a button
-// that shows it is busy, and messages.
-import { Component, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+// that shows it is busy, notes and badges. Errors have their own (errors.tsx).
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
 
 export function Card({ title, children, wide }: { readonly title?: ReactNode; readonly children: ReactNode; readonly wide?: boolean }) {
   return (
@@ -20,32 +20,29 @@ export function Field({ label, ...input }: InputHTMLAttributes<HTMLInputElement>
   );
 }
 
+export type ButtonKind = "primary" | "secondary" | "danger" | "link";
+
+/**
+ * A button; `busy` is for the one button whose action is in flight (it says
+ * "Please wait…"), the others of the form are only `disabled` meanwhile.
+ */
 export function Button({
   busy,
   kind = "primary",
   children,
   disabled,
+  className,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { readonly busy?: boolean; readonly kind?: "primary" | "secondary" | "danger" | "link" }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & { readonly busy?: boolean; readonly kind?: ButtonKind }) {
   return (
-    <button className={`button button-${kind}`} {...rest} disabled={busy || disabled} aria-busy={busy || undefined}>
+    <button
+      className={`button button-${kind}${className ? ` ${className}` : ""}`}
+      {...rest}
+      disabled={busy || disabled}
+      aria-busy={busy || undefined}
+    >
       {busy ? "Please wait…" : children}
     </button>
-  );
-}
-
-/** The message of whatever went wrong: known errors carry the service's own words. */
-export function messageOf(error: unknown): string {
-  if (error instanceof Error && error.message !== "") return error.message;
-  return "Something went wrong.";
-}
-
-export function ErrorNote({ error }: { readonly error: unknown }) {
-  if (error === null || error === undefined) return null;
-  return (
-    <p className="note note-error" role="alert">
-      {messageOf(error)}
-    </p>
   );
 }
 
@@ -57,24 +54,21 @@ export function Note({ children, kind = "info" }: { readonly children: ReactNode
   );
 }
 
+/** Something the page itself found wrong before sending anything (two passwords that differ). */
+export function Problem({ children }: { readonly children: ReactNode }) {
+  return (
+    <p className="note note-error" role="alert">
+      {children}
+    </p>
+  );
+}
+
 export function Loading({ what = "Loading" }: { readonly what?: string }) {
   return <p className="loading">{what}…</p>;
 }
 
 export function Badge({ children, kind = "neutral" }: { readonly children: ReactNode; readonly kind?: "neutral" | "good" | "warn" }) {
   return <span className={`badge badge-${kind}`}>{children}</span>;
-}
-
-/** Shows a failed page or section instead of a blank screen. */
-export class ErrorBoundary extends Component<{ readonly children: ReactNode }, { readonly error: unknown }> {
-  override state: { readonly error: unknown } = { error: null };
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
-  }
-  override render() {
-    if (this.state.error !== null) return <ErrorNote error={this.state.error} />;
-    return this.props.children;
-  }
 }
 
 export function formatDate(date: Date | undefined | null): string {

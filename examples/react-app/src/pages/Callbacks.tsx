@@ -3,7 +3,8 @@
 // app itself goes on to after-sign-in.
 import { useState } from "react";
 import { MfaForm, mfaAttemptCode } from "../components/MfaForm.js";
-import { Card, ErrorNote, Loading, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Card, Loading, Note } from "../components/ui.js";
 import { Link, useSearchParam } from "../router.js";
 import { useStackApp } from "stackkit/react";
 import { useOnce } from "../hooks.js";

@@ -2,7 +2,8 @@
 // over the signed-in user's session (promptCliLogin on the tool's side).
 import { useState } from "react";
 import { useStackApp, useUser } from "stackkit/react";
-import { Button, Card, ErrorNote, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Button, Card, Note } from "../components/ui.js";
 import { useAction } from "../hooks.js";
 import { Link, useSearchParam } from "../router.js";
 
@@ -26,7 +27,7 @@ function Confirm({ loginCode }: { readonly loginCode: string }) {
         A command-line tool asks to sign in as <strong>{user.displayName ?? user.primaryEmail}</strong>. Only confirm if you started it
         yourself just now.
       </p>
-      <ErrorNote error={confirm.error} />
+      <ErrorNote error={confirm.error} onRetry={() => confirm.mutate(undefined)} />
       <div className="actions">
         <Button busy={confirm.isPending} onClick={() => confirm.mutate(undefined)}>
           Confirm sign-in

@@ -1,6 +1,10 @@
 // /handler/error: where the service sends the browser when an OAuth sign-in
-// fails (error_redirect_url), with the known error's code and message.
+// fails (error_redirect_url), with the known error's code. The page shows the
+// code's words (describeError), never the message in the URL: that one is the
+// service's text for developers, and anyone can put anything in a link.
+import { createKnownError } from "stackkit";
 import { useStackApp } from "stackkit/react";
+import { userFacing } from "../errors.js";
 import { Card } from "../components/ui.js";
 import { Link, useLocation } from "../router.js";
 
@@ -8,13 +12,12 @@ export function ErrorPage() {
   const app = useStackApp();
   const { search } = useLocation();
   const code = search.get("errorCode") ?? search.get("error");
-  const message = search.get("message") ?? search.get("error_description");
+  const described = code ? userFacing(createKnownError(code)) : null;
   return (
-    <Card title="Something went wrong">
-      {/* Rendered as text, never as HTML: these come from the URL. */}
-      <p>{message ?? "The sign-in could not be completed."}</p>
+    <Card title={described?.title ?? "Sign-in failed"}>
+      <p>{described?.message ?? "The sign-in could not be completed. Please try again."}</p>
       {code && (
-        <p className="muted">
+        <p className="muted small">
           Error code: <code>{code}</code>
         </p>
       )}

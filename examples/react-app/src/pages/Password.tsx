@@ -1,7 +1,8 @@
 // /handler/forgot-password sends the reset e-mail; /handler/password-reset is
 // the page that e-mail opens, where the user chooses a new password.
 import { useState, type FormEvent } from "react";
-import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Button, Card, Field, Note, Problem } from "../components/ui.js";
 import { Link, useSearchParam } from "../router.js";
 import { NewPasswordFields, PASSWORDS_DIFFER } from "../components/NewPasswordFields.js";
 import { useStackApp } from "stackkit/react";
@@ -14,8 +15,8 @@ export function ForgotPassword() {
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
     setBusy(true);
     setError(null);
     try {
@@ -45,7 +46,7 @@ export function ForgotPassword() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
           />
-          <ErrorNote error={error} />
+          <ErrorNote error={error} onRetry={() => void submit()} />
           <Button type="submit" busy={busy}>
             Send the link
           </Button>
@@ -67,6 +68,7 @@ function NewPasswordForm({ code }: { readonly code: string }) {
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const [differ, setDiffer] = useState(false);
 
   if (check.status === "error") return <ErrorNote error={check.error} />;
   if (done) {
@@ -77,12 +79,10 @@ function NewPasswordForm({ code }: { readonly code: string }) {
     );
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (password !== repeat) {
-      setError(new Error(PASSWORDS_DIFFER));
-      return;
-    }
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    setDiffer(password !== repeat);
+    if (password !== repeat) return;
     setBusy(true);
     setError(null);
     try {
@@ -106,7 +106,8 @@ function NewPasswordForm({ code }: { readonly code: string }) {
         onPassword={setPassword}
         onRepeat={setRepeat}
       />
-      <ErrorNote error={error} />
+      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
+      <ErrorNote error={error} onRetry={() => void submit()} />
       <Button type="submit" busy={busy}>
         Set the new password
       </Button>

@@ -4,8 +4,11 @@ import { useState, type FormEvent } from "react";
 import { useProject, useStackApp, useUser } from "stackkit/react";
 import { MfaForm, mfaAttemptCode } from "../components/MfaForm.js";
 import { OAuthButtons } from "../components/OAuthButtons.js";
-import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Button, Card, Field, Note } from "../components/ui.js";
 import { Link } from "../router.js";
+
+type Step = () => Promise<{ status: "ok" } | { status: "error"; error: unknown } | void>;
 
 /** Runs a sign-in step; an error Result or a thrown error is shown, a second factor asked for. */
 function useSignInStep() {
@@ -13,7 +16,10 @@ function useSignInStep() {
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [attemptCode, setAttemptCode] = useState<string | null>(null);
-  const run = async (key: string, step: () => Promise<{ status: "ok" } | { status: "error"; error: unknown } | void>) => {
+  // The last step, for "Try again" after a failure that may pass (the network, a busy service).
+  const [last, setLast] = useState<{ readonly key: string; readonly step: Step } | null>(null);
+  const run = async (key: string, step: Step) => {
+    setLast({ key, step });
     setPending(key);
     setError(null);
     try {
@@ -29,7 +35,10 @@ function useSignInStep() {
       setPending(null);
     }
   };
-  return { busy: pending !== null, pending, error, attemptCode, run };
+  const retry = () => {
+    if (last !== null) void run(last.key, last.step);
+  };
+  return { busy: pending !== null, pending, error, attemptCode, run, retry };
 }
 
 function PasswordForm({ step }: { readonly step: ReturnType<typeof useSignInStep> }) {
@@ -157,7 +166,7 @@ export function SignIn() {
       )}
       {tab === "password" && config.credentialEnabled && <PasswordForm step={step} />}
       {tab === "magic-link" && config.magicLinkEnabled && <MagicLinkForm step={step} />}
-      <ErrorNote error={step.error} />
+      <ErrorNote error={step.error} onRetry={step.retry} />
       {(config.oauthProviders.length > 0 || config.passkeyEnabled) && <div className="divider">or</div>}
       <div className="stack">
         <OAuthButtons providers={config.oauthProviders} pending={step.pending} disabled={step.busy} run={step.run} />

@@ -2,7 +2,8 @@
 import { useEffect, useState } from "react";
 import type { StackClientApp } from "stackkit";
 import { useStackApp } from "stackkit/react";
-import { Card, ErrorNote, Loading } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Card, Loading } from "../components/ui.js";
 import { Link } from "../router.js";
 
 // StrictMode runs effects twice; one sign-out at a time is enough.
@@ -20,13 +21,17 @@ export function SignOut() {
   useEffect(() => {
     signOutOnce(app).catch(setError);
   }, [app]);
+  const retry = () => {
+    setError(null);
+    signOutOnce(app).catch(setError);
+  };
   return (
     <Card title="Signing out">
       {error === null ? (
         <Loading what="Signing out" />
       ) : (
         <>
-          <ErrorNote error={error} />
+          <ErrorNote error={error} onRetry={retry} />
           <p>
             This device is signed out, but the service could not be told. <Link href="/">Go home</Link>
           </p>

@@ -4,7 +4,8 @@ import { useState, type FormEvent } from "react";
 import { useProject, useStackApp } from "stackkit/react";
 import { NewPasswordFields, PASSWORDS_DIFFER } from "../components/NewPasswordFields.js";
 import { OAuthButtons } from "../components/OAuthButtons.js";
-import { Button, Card, ErrorNote, Field, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Button, Card, Field, Note, Problem } from "../components/ui.js";
 import { Link } from "../router.js";
 
 export function SignUp() {
@@ -16,6 +17,7 @@ export function SignUp() {
   // Which button started what is in flight: "password", or "oauth:<provider>".
   const [pending, setPending] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const [differ, setDiffer] = useState(false);
 
   if (!project.config.signUpEnabled) {
     return (
@@ -40,12 +42,10 @@ export function SignUp() {
     }
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (password !== repeat) {
-      setError(new Error(PASSWORDS_DIFFER));
-      return;
-    }
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    setDiffer(password !== repeat);
+    if (password !== repeat) return;
     void run("password", () => app.signUpWithCredential({ email, password }));
   };
 
@@ -69,7 +69,8 @@ export function SignUp() {
           onPassword={setPassword}
           onRepeat={setRepeat}
         />
-        <ErrorNote error={error} />
+        {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
+        <ErrorNote error={error} onRetry={pending === null ? () => submit() : undefined} />
         <Button type="submit" busy={pending === "password"} disabled={pending !== null}>
           Sign up
         </Button>

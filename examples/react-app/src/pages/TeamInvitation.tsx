@@ -3,7 +3,8 @@
 // and comes back here; then the page names the team and the user joins it.
 import { useState } from "react";
 import { useStackApp, useUser } from "stackkit/react";
-import { Button, Card, ErrorNote, Note } from "../components/ui.js";
+import { ErrorNote } from "../components/errors.js";
+import { Button, Card, Note } from "../components/ui.js";
 import { useAction, useOnce } from "../hooks.js";
 import { Link, useSearchParam } from "../router.js";
 
@@ -29,7 +30,7 @@ function Invitation({ code }: { readonly code: string }) {
   return (
     <>
       <p>You are invited to join {team}.</p>
-      <ErrorNote error={accept.error} />
+      <ErrorNote error={accept.error} onRetry={() => accept.mutate(undefined)} />
       <div className="actions">
         <Button busy={accept.isPending} onClick={() => accept.mutate(undefined)}>
           Join {details.data.teamDisplayName}
