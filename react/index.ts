@@ -4,7 +4,8 @@ export { stackQueryKey, stackQueryPrefix, isStackQueryKey, type StackQueryKey, t
 export { createStackQueryClient, STACK_GC_TIME_MS, STACK_STALE_TIME_MS } from "./query-client.js";
 export { StackProvider, useStackApp, useStackQueryClient, type StackProviderProps } from "./provider.js";
 export { isUserScopedQuery, resetUserScopedQueries } from "./session-sync.js";
-export { currentUserQueryOptions, useUser, useUserQuery } from "./user.js";
+export { currentUserQueryOptions, prefetchUser, useUser, useUserQuery, type CurrentUserQueryOptions } from "./user.js";
+export type { TeamJson, UserJson } from "./user-json.js";
 export {
   useActiveSessions,
   useApiKeys,

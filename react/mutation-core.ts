@@ -17,7 +17,7 @@ export interface StackMutationSpec<TVariables, TData> {
   run(context: MutationContext, variables: TVariables): Promise<TData>;
   /** The operations whose reads the change made stale. */
   changes(context: MutationContext, variables: TVariables, data: TData): readonly OperationId[];
-  /** Extra work after success, e.g. the user reset of a sign-in. */
+  /** Extra work after success, e.g. the session sync of a sign-in. */
   after?(context: MutationContext, variables: TVariables, data: TData): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 // Mutations of the signed-in user and of the session: sign-in, sign-up,
 // sign-out, profile, password, contact channels, sessions. Each invalidates the
-// reads it changes; session changes reset all user data (session-sync.ts).
+// reads it changes; session changes bring all user data in step (session-sync.ts).
 import type { UseMutationResult } from "@tanstack/react-query";
 import {
   Result,
@@ -13,21 +13,23 @@ import {
   type UserUpdateOptions,
 } from "../runtime/index.js";
 import { requireObject, useStackMutation, type MutationContext } from "./mutation-core.js";
-import { ensureUserScopedReset, resetCount } from "./session-sync.js";
+import { ensureSessionSync, sessionSyncCount } from "./session-sync.js";
 import { requireUser } from "./user.js";
 
 const user = (context: MutationContext, hook: string): Promise<CurrentUser> => requireUser(context.app, context.client, hook);
 
 /**
- * A change of session: runs `change`, then makes sure user data was reset
- * (the store's change event normally did it already; see ensureUserScopedReset).
+ * A change of session: runs `change`, then waits until user data follows the
+ * new session (the store's change event normally started that; see
+ * ensureSessionSync), so that once the mutation succeeds every reader shows
+ * the new user, or nobody after a sign-out.
  */
 function sessionChange<TVariables, TData>(hook: string, change: (context: MutationContext, variables: TVariables) => Promise<TData>) {
   return useStackMutation<TVariables, TData>(hook, {
     run: async (context, variables) => {
-      const before = resetCount(context.client);
+      const before = sessionSyncCount(context.client);
       const data = await change(context, variables);
-      await ensureUserScopedReset(context.client, before);
+      await ensureSessionSync(context.client, before);
       return data;
     },
     changes: () => [],

@@ -1,11 +1,13 @@
-// <StackProvider>: hands the app and a QueryClient to every hook below it, and
-// resets user data when the session changes. Nothing here runs on the server
-// beyond creating the QueryClient: subscriptions start in an effect.
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+// <StackProvider>: hands the app and a QueryClient to every hook below it,
+// hydrates what the server rendered with, and keeps user data in step with the
+// session. Nothing here runs on the server beyond creating the QueryClient and
+// hydrating: subscriptions start in an effect.
+import { HydrationBoundary, QueryClientProvider, type DehydratedState, type QueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from "react";
 import { StackConfigurationError, type StackClientApp } from "../runtime/index.js";
 import { createStackQueryClient } from "./query-client.js";
-import { resetUserScopedQueries } from "./session-sync.js";
+import { syncSession } from "./session-sync.js";
+import { watchHydratedUser } from "./hydrated-user.js";
 
 interface StackContextValue {
   readonly app: StackClientApp;
@@ -22,10 +24,16 @@ export interface StackProviderProps {
    * createStackQueryClient(). Pass your own to share it with the rest of the app.
    */
   readonly queryClient?: QueryClient;
+  /**
+   * What the server rendered with: `dehydrate(queryClient)` of a QueryClient
+   * filled by prefetchUser. Hydrated before the first render, so that useUser
+   * shows the user at once, without a request or a Suspense fallback.
+   */
+  readonly dehydratedState?: DehydratedState | null;
   readonly children?: ReactNode;
 }
 
-export function StackProvider({ app, queryClient, children }: StackProviderProps) {
+export function StackProvider({ app, queryClient, dehydratedState, children }: StackProviderProps) {
   if (typeof app !== "object" || app === null || typeof app.getUser !== "function") {
     throw new StackConfigurationError(
       "<StackProvider> needs the client app: <StackProvider app={new StackClientApp({ projectId, tokenStore })}>.",
@@ -39,12 +47,16 @@ export function StackProvider({ app, queryClient, children }: StackProviderProps
   const value = useMemo(() => ({ app, queryClient: client }), [app, client]);
 
   useEffect(() => {
-    return app.onSessionChange(() => void resetUserScopedQueries(client));
+    return app.onSessionChange(() => void syncSession(client));
   }, [app, client]);
+  // After the children's effects, so that a hydrated user is shown before it is checked.
+  useEffect(() => watchHydratedUser(app, client), [app, client]);
 
   return (
     <QueryClientProvider client={client}>
-      <StackContext.Provider value={value}>{children}</StackContext.Provider>
+      <HydrationBoundary state={dehydratedState} queryClient={client}>
+        <StackContext.Provider value={value}>{children}</StackContext.Provider>
+      </HydrationBoundary>
     </QueryClientProvider>
   );
 }

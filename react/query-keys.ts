@@ -32,3 +32,9 @@ export function stackQueryPrefix<K extends OperationId>(operationId: K): readonl
 export function isStackQueryKey(key: readonly unknown[]): key is StackQueryKey {
   return key[0] === "stackkit" && typeof key[1] === "string";
 }
+
+/**
+ * The key of the signed-in user's query (`GET /users/me`), which every
+ * reader of the user shares: the hooks, prefetchUser, and session syncing.
+ */
+export const CURRENT_USER_QUERY_KEY = stackQueryKey("getCurrentUser", { user_id: "me" });

@@ -1,7 +1,8 @@
 // The signed-in user as React Query state. One query per app holds the user the
-// tokens belong to (anonymous users included); `or` is applied on top of it, so
+// tokens belong to (anonymous users included), as JSON (user-json.ts) so that
+// server rendering can hand it to the browser; `or` is applied on top of it, so
 // every component and every `or` option shares one request.
-import { useQuery, useSuspenseQuery, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { useQuery, useSuspenseQuery, type Query, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import {
   StackConfigurationError,
@@ -11,27 +12,83 @@ import {
   type GetUserOr,
   type StackClientApp,
   type StackkitError,
+  type TokenStoreInit,
 } from "../runtime/index.js";
 import { objectQueryOptions } from "./object-query.js";
 import { useStackContextFor } from "./provider.js";
-import { stackQueryKey } from "./query-keys.js";
+import { CURRENT_USER_QUERY_KEY } from "./query-keys.js";
 import { never, peekTracked, readTracked, trackedAction, type Tracked } from "./suspend.js";
+import { isForeignUserJson, isUncheckedUserJson, isUserJson, userJsonOf, userOf, type UserJson } from "./user-json.js";
 
 const REDIRECT = "redirect-to-sign-in";
 const ANONYMOUS_SIGN_UP = "anonymous-sign-up";
 
+export interface CurrentUserQueryOptions {
+  /**
+   * Whose user to read, in place of the app's own token store: on a server,
+   * the incoming request (its cookies or `x-stack-auth` header).
+   */
+  readonly tokenStore?: TokenStoreInit;
+}
+
 /**
- * The query of the current user (`GET /users/me`): the CurrentUser, anonymous
- * ones included, or null when nobody is signed in. Users are objects with
- * methods, so React Query keeps each answer as it is (no structural sharing).
+ * The query of the current user (`GET /users/me`): the user's JSON (anonymous
+ * users included), or null when nobody is signed in. The hooks turn it into
+ * the CurrentUser. It is JSON rather than the user object so that
+ * `dehydrate()` can carry it; each answer is kept as it is (no structural
+ * sharing), because the copy remembers the user it was made from.
  */
-export function currentUserQueryOptions(app: StackClientApp) {
+export function currentUserQueryOptions(app: StackClientApp, options: CurrentUserQueryOptions = {}) {
+  const tokenStore = options.tokenStore;
   return objectQueryOptions(
-    stackQueryKey("getCurrentUser", { user_id: "me" }),
+    CURRENT_USER_QUERY_KEY,
     // React Query's signal: a query nobody waits for any more (cancelled, or its
     // last component unmounted) stops its request instead of finishing it.
-    ({ signal }): Promise<CurrentUser | null> => app.getUser({ or: "anonymous-if-exists", signal }),
+    async ({ signal }): Promise<UserJson | null> => {
+      const user = await app.getUser({ or: "anonymous-if-exists", signal, ...(tokenStore !== undefined && { tokenStore }) });
+      return user && userJsonOf(user);
+    },
   );
+}
+
+/**
+ * Fills `queryClient` with the signed-in user, so that `dehydrate(queryClient)`
+ * carries it to the browser and useUser renders it there at once. On a server,
+ * pass the incoming request as `tokenStore` (and a QueryClient made for this
+ * request only). Only the user's client fields travel, also when `app` is a
+ * server app. Like React Query's prefetchQuery it never rejects: a failure
+ * leaves nothing to hydrate, and the browser asks for the user itself.
+ *
+ * @example
+ * // On the server, for each request: render with the filled client, and put its state into the page.
+ * const queryClient = createStackQueryClient();
+ * await prefetchUser(queryClient, stackServerApp, { tokenStore: request });
+ * const html = renderToString(<StackProvider app={app} queryClient={queryClient}><App /></StackProvider>);
+ * const dehydratedState = dehydrate(queryClient);
+ * // In the browser: hydrate with the same state.
+ * hydrateRoot(root, <StackProvider app={app} dehydratedState={dehydratedState}><App /></StackProvider>);
+ */
+export function prefetchUser(queryClient: QueryClient, app: StackClientApp, options: CurrentUserQueryOptions = {}): Promise<void> {
+  return queryClient.prefetchQuery(currentUserQueryOptions(app, options));
+}
+
+/**
+ * The user query as the hooks observe it. A copy hydrated from the server is
+ * not refetched when a component mounts (that would be the second request
+ * server rendering saves): the provider checks it against the browser's own
+ * session instead (hydrated-user.ts). Any other answer is refetched on mount
+ * as the client's defaults say.
+ */
+function userObserverOptions(app: StackClientApp, client: QueryClient) {
+  const options = currentUserQueryOptions(app);
+  const inherited = client.defaultQueryOptions(options).refetchOnMount;
+  return {
+    ...options,
+    refetchOnMount: (query: Query<UserJson | null, StackkitError, UserJson | null, typeof CURRENT_USER_QUERY_KEY>) => {
+      if (isUncheckedUserJson(query.state.data)) return false;
+      return typeof inherited === "function" ? inherited(query) : (inherited ?? true);
+    },
+  };
 }
 
 /**
@@ -39,9 +96,13 @@ export function currentUserQueryOptions(app: StackClientApp) {
  * The user query is shared: an aborted `signal` stops this caller waiting for it, not the query.
  */
 export async function requireUser(app: StackClientApp, client: QueryClient, what: string, signal?: AbortSignal): Promise<CurrentUser> {
-  const user = await untilAborted(client.ensureQueryData(currentUserQueryOptions(app)), signal);
-  if (user === null) throw new UserNotSignedInError(`${what} needs a signed-in user, and nobody is signed in.`);
-  return user;
+  const options = currentUserQueryOptions(app);
+  let data: UserJson | CurrentUser | null = await untilAborted(client.ensureQueryData(options), signal);
+  // A copy from the server has no user object behind it: fetch the user once,
+  // which puts one in the cache for every later caller too.
+  if (isUserJson(data) && isForeignUserJson(data)) data = await untilAborted(client.fetchQuery({ ...options, staleTime: 0 }), signal);
+  if (data === null) throw new UserNotSignedInError(`${what} needs a signed-in user, and nobody is signed in.`);
+  return userOf(app, data);
 }
 
 /**
@@ -91,7 +152,7 @@ const notSignedIn = (hook: string) => new UserNotSignedInError(`User is not sign
 /**
  * The redirect of `or: "redirect"` or the sign-up of `or: "anonymous"`, once per
  * answer of the user query (`stamp`). The sign-up puts its user into the query,
- * so the hooks see it even before the session-change reset refetches.
+ * so the hooks see it even before the session-change sync refetches.
  */
 function userAction(app: StackClientApp, client: QueryClient, or: "redirect" | "anonymous", stamp: number): Tracked<CurrentUser> {
   if (or === "redirect") {
@@ -103,7 +164,7 @@ function userAction(app: StackClientApp, client: QueryClient, or: "redirect" | "
   }
   return trackedAction(app, ANONYMOUS_SIGN_UP, stamp, async () => {
     const user = await app.getUser({ or: "anonymous" });
-    client.setQueryData(currentUserQueryOptions(app).queryKey, user);
+    client.setQueryData(CURRENT_USER_QUERY_KEY, userJsonOf(user));
     return user;
   });
 }
@@ -115,13 +176,19 @@ function userAction(app: StackClientApp, client: QueryClient, or: "redirect" | "
  * error boundary (`throw`), a redirect to sign-in while staying suspended
  * (`redirect`), or an anonymous sign-up (`anonymous`). Anonymous users count as
  * nobody unless `or` is `anonymous` or `anonymous-if-exists`.
+ *
+ * It suspends only while nothing is known. After a session change (a sign-in,
+ * a sign-out, a new token, another tab) it keeps the previous user until the
+ * new session's user is known; after a sign-out that is null at once, with no
+ * request. A page rendered on the server with prefetchUser hydrates with the
+ * user, so the first render in the browser neither suspends nor asks.
  */
 export function useUser(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): CurrentUser;
 export function useUser(options?: GetUserOptions): CurrentUser | null;
 export function useUser(options?: GetUserOptions): CurrentUser | null {
   const { app, queryClient } = useStackContextFor("useUser()");
   const or = orOfHook(options, "useUser()");
-  const query = useSuspenseQuery(currentUserQueryOptions(app), queryClient);
+  const query = useSuspenseQuery({ ...userObserverOptions(app, queryClient), select: (data) => data && userOf(app, data) }, queryClient);
   const user = visibleUser(query.data, or);
   if (user !== null || or === "return-null" || or === "anonymous-if-exists") return user;
   if (or === "throw") throw notSignedIn("useUser()");
@@ -135,7 +202,9 @@ export function useUser(options?: GetUserOptions): CurrentUser | null {
  * `throw`, nobody signed in is `error` (a UserNotSignedInError); with
  * `redirect` and `anonymous` the result stays pending while the redirect or
  * the anonymous sign-up happens (a failed sign-up is `error`). On the server,
- * and in the first render in the browser, it is pending: both render alike.
+ * and in the first render in the browser, it is pending (both render alike),
+ * unless the server filled the cache with prefetchUser: then both have the user.
+ * A session change keeps the previous answer while the new one loads.
  */
 export function useUserQuery(
   options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" },
@@ -146,9 +215,9 @@ export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUs
   const or = orOfHook(options, "useUserQuery()");
   const result = useQuery(
     {
-      ...currentUserQueryOptions(app),
-      select: (user: CurrentUser | null) => {
-        const visible = visibleUser(user, or);
+      ...userObserverOptions(app, queryClient),
+      select: (data) => {
+        const visible = visibleUser(data && userOf(app, data), or);
         if (visible === null && or === "throw") throw notSignedIn("useUserQuery()");
         return visible;
       },

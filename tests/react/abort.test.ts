@@ -67,7 +67,7 @@ describe("cancelling a query", () => {
     const [team] = await user.listTeams();
     const client = createStackQueryClient();
     // The user is known, as it is once a component has read it: the query's own request is the one that waits.
-    if (!c.isUserQuery) client.setQueryData(currentUserQueryOptions(w.app).queryKey, user);
+    if (!c.isUserQuery) await client.fetchQuery(currentUserQueryOptions(w.app));
     const options = c.options(w.app, team!);
     w.hang();
     const fetched = client.fetchQuery(options as Parameters<typeof client.fetchQuery>[0]);

@@ -92,6 +92,66 @@ describe("a session change in another tab", () => {
     await waitFor(() => expect(teams).toBe(2));
     await screen.findByText("teams:1");
   });
+
+  function Teams() {
+    return <p>{`teams:${useTeams().length}`}</p>;
+  }
+
+  it("a session of the same user (a new refresh token): the user and the teams stay on screen while refetched", async () => {
+    let teams = 0;
+    server.use(
+      get("/users/me", () => HttpResponse.json(ada)),
+      get("/teams", () => {
+        teams++;
+        return HttpResponse.json(example("ClientTeamList"));
+      }),
+    );
+    const { app, store } = testApp({ tokens: signedIn() });
+    renderWithStack(
+      <>
+        <Who />
+        <Suspended>
+          <Teams />
+        </Suspended>
+      </>,
+      { app },
+    );
+    await screen.findByText("teams:1");
+    act(() => store.set(signedIn("rt-rotated")));
+    expect(screen.getByText("user:Ada Lovelace")).toBeTruthy();
+    await waitFor(() => expect(teams).toBe(2));
+    expect(screen.queryByText("loading")).toBeNull();
+    expect(screen.queryByText("inner loading")).toBeNull();
+    expect(calls()).toEqual(["GET /users/me", "GET /teams?user_id=me", "GET /users/me", "GET /teams?user_id=me"]);
+  });
+
+  it("a session of another user: the previous user stays until the new one is known, the previous teams are dropped", async () => {
+    const bob = { ...ada, id: "5f1c3a9e-2b7d-4c8e-9a1f-3d5b7c9e1a2b", display_name: "Bob" };
+    let answers = 0;
+    server.use(
+      get("/users/me", () => HttpResponse.json(answers++ === 0 ? ada : bob)),
+      get("/teams", () => HttpResponse.json(answers <= 1 ? example("ClientTeamList") : { ...example("ClientTeamList"), items: [] })),
+    );
+    const { app, store } = testApp({ tokens: signedIn() });
+    renderWithStack(
+      <>
+        <Who />
+        <Suspended>
+          <Teams />
+        </Suspended>
+      </>,
+      { app },
+    );
+    await screen.findByText("teams:1");
+    act(() => store.set(signedIn("rt-bob")));
+    // useUser does not suspend: Ada until Bob's answer is in.
+    expect(screen.getByText("user:Ada Lovelace")).toBeTruthy();
+    await screen.findByText("user:Bob");
+    // Ada's teams are gone by the time Bob shows: never Bob beside Ada's teams.
+    expect(screen.queryByText("teams:1")).toBeNull();
+    await screen.findByText("teams:0");
+    expect(screen.queryByText("loading")).toBeNull();
+  });
 });
 
 describe("sign-in and sign-out mutations", () => {
