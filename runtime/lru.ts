@@ -9,6 +9,9 @@ export class LruMap<K, V> {
   // A Map iterates in insertion order, so re-inserting an entry on use keeps the
   // least recently used one first.
   readonly #entries = new Map<K, V>();
+  // The key inserted last (the last in the Map's order), so that using it again moves nothing.
+  #newest: K | undefined;
+  #hasNewest = false;
 
   constructor(limit: number) {
     if (!Number.isInteger(limit) || limit < 1) {
@@ -23,10 +26,14 @@ export class LruMap<K, V> {
 
   /** The value for `key`, which now counts as the most recently used. */
   get(key: K): V | undefined {
-    if (!this.#entries.has(key)) return undefined;
-    const value = this.#entries.get(key) as V;
+    const value = this.#entries.get(key);
+    if (value === undefined && !this.#entries.has(key)) return undefined;
+    // The entry used last is asked for again most of the time (the same session,
+    // the same token, call after call): it is the most recent already.
+    if (this.#hasNewest && key === this.#newest) return value;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
+    this.#entries.set(key, value as V);
+    this.#markNewest(key);
     return value;
   }
 
@@ -34,6 +41,7 @@ export class LruMap<K, V> {
   set(key: K, value: V): this {
     this.#entries.delete(key);
     this.#entries.set(key, value);
+    this.#markNewest(key);
     while (this.#entries.size > this.limit) {
       const oldest = this.#entries.keys().next();
       if (oldest.done === true) break;
@@ -43,6 +51,15 @@ export class LruMap<K, V> {
   }
 
   delete(key: K): boolean {
+    if (this.#hasNewest && key === this.#newest) {
+      this.#hasNewest = false;
+      this.#newest = undefined;
+    }
     return this.#entries.delete(key);
+  }
+
+  #markNewest(key: K): void {
+    this.#newest = key;
+    this.#hasNewest = true;
   }
 }

@@ -51,15 +51,26 @@ const PUBLIC_QUERY =
 
 /** The event for one attempt, redacted. */
 export function requestEvent(
-  request: { readonly url: string; readonly method: string; readonly headers: Headers },
+  request: { readonly url: string; readonly method: string; readonly headers: Headers | Readonly<Record<string, string>> },
   operationId: string | undefined,
   attempt: number,
 ): RequestEvent {
   const headers: Record<string, string> = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = PUBLIC_HEADERS.has(name) ? value : REDACTED;
-  });
+  // Sorted by name, lowercase, as a Headers iterates, whichever form the request holds them in.
+  const entries = request.headers instanceof Headers ? [...request.headers] : Object.entries(request.headers).sort(byName);
+  for (const [name, value] of entries) {
+    Object.defineProperty(headers, name, {
+      value: PUBLIC_HEADERS.has(name) ? value : REDACTED,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return { operationId, method: request.method, url: redactedUrl(request.url), attempt, headers };
+}
+
+function byName([a]: [string, string], [b]: [string, string]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function redactedUrl(url: string): string {

@@ -11,11 +11,11 @@ import { API_PREFIX, NONCE_BITS } from "./constants.js";
 import type { Environment } from "./env.js";
 import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
 import { StackAssertionError } from "./errors.js";
-import { randomNonce, stackHeaders, type AppIdentity } from "./headers.js";
+import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
 import { checkAnswer, knownErrorOf, loadAnswerCheck, toResponse, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager, SessionTokens } from "./session.js";
-import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
+import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
 
 /** What an admin app built on a project owner's session needs of that session. */
 export type OwnerSession = Pick<Session, "getTokens" | "markAccessTokenExpired">;
@@ -71,14 +71,13 @@ export function createStackFetch(o: PipelineOptions): (request: PipelineRequest)
       // A read started by a caller that cannot give up (no signal) is never
       // cancelled: that caller waits for it to the end. It needs no controller.
       const controller = signal ? new AbortController() : undefined;
-      const read: SharedRead = {
-        controller,
-        callers: 0,
-        answer: sendOperation(o, op, request, body, controller?.signal, nonces).finally(() => {
-          if (reads.get(key) === read) reads.delete(key);
-        }),
+      const read: SharedRead = { controller, callers: 0, answer: sendOperation(o, op, request, body, controller?.signal, nonces) };
+      // Forgotten once settled (before any caller resumes); a branch beside the
+      // callers' wait rather than a step in it. It also handles a failure nobody waits for.
+      const forget = () => {
+        if (reads.get(key) === read) reads.delete(key);
       };
-      read.answer.catch(() => {});
+      read.answer.then(forget, forget);
       reads.set(key, read);
       shared = read;
     }
@@ -141,11 +140,24 @@ export class StackRequest {
     const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
     // What a Request adds to a text body that has no content type.
     if (body !== null && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
-    return new StackRequest(new URL(input).href, method, headers, body, signal);
+    return new StackRequest(normalizedUrl(input), method, headers, body, signal);
   }
 }
 
 const PLAIN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** `new URL(url).href` (the URL as a Request holds it), parsed once per URL: the same few come back call after call. */
+function normalizedUrl(url: string): string {
+  let href = hrefs.get(url);
+  if (href === undefined) {
+    href = new URL(url).href;
+    if (hrefs.size >= OPERATION_CACHE_LIMIT) hrefs.clear();
+    hrefs.set(url, href);
+  }
+  return href;
+}
+
+const hrefs = new Map<string, string>();
 
 interface SharedRead {
   /** Absent when the read cannot be cancelled (its first caller had no signal). */
@@ -166,23 +178,22 @@ function readKey(o: PipelineOptions, request: PipelineRequest): string {
 }
 
 /**
- * Nonces from random bytes drawn a few requests ahead: one call to the
- * platform's generator per 32 requests instead of one per request.
+ * Nonces made a few requests ahead: one call to the platform's generator, and
+ * one loop that encodes them, per 32 requests instead of per request.
  */
 function noncePool(env: Environment): () => string {
   const size = Math.ceil(NONCE_BITS / 8);
-  let pool: Uint8Array = new Uint8Array(0);
-  let at = 0;
+  let nonces: string[] = [];
   return () => {
-    if (at + size > pool.length) {
-      pool = env.randomBytes(size * 32);
-      at = 0;
+    if (nonces.length === 0) {
+      const pool = env.randomBytes(size * NONCES_AHEAD);
+      nonces = Array.from({ length: NONCES_AHEAD }, (_, i) => randomNonce(() => pool.subarray(i * size, (i + 1) * size), NONCE_BITS));
     }
-    const bytes = pool.subarray(at, at + size);
-    at += size;
-    return randomNonce(() => bytes, NONCE_BITS);
+    return nonces.pop() as string;
   };
 }
+
+const NONCES_AHEAD = 32;
 
 async function sendOperation(
   o: PipelineOptions,
@@ -200,31 +211,43 @@ async function sendOperation(
     let session: Session | undefined;
     let sent: SessionTokens | null = null;
     let sentAdmin: string | null | undefined;
+    const outgoing = (): OutgoingRequest => {
+      const headers = op.stackHeaders
+        ? stackHeaderFields(op, {
+            projectId: o.projectId,
+            accessType: o.accessType,
+            clientVersion: o.clientVersion,
+            publishableClientKey: o.publishableClientKey,
+            secretServerKey: o.secretServerKey,
+            superSecretAdminKey: o.superSecretAdminKey,
+            extraRequestHeaders: o.extraRequestHeaders,
+            adminAccessToken: sentAdmin,
+            accessToken: sent?.accessToken,
+            refreshToken: sent?.refreshToken,
+            nonce: nonce(),
+          })
+        : {};
+      // What the caller set on this request (its content type, per-call headers) comes last.
+      request.headers.forEach((value, name) => setHeaderField(headers, name, value));
+      return { url: request.url, method: request.method, headers, body };
+    };
     const answer = await sendWithRetries(
       o.env,
       o.policy,
-      async () => {
+      () => {
         session = o.sessions?.current();
-        sent = op.stackHeaders && session ? await session.getTokens() : null;
-        sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
-        const headers = op.stackHeaders
-          ? stackHeaders(op, {
-              projectId: o.projectId,
-              accessType: o.accessType,
-              clientVersion: o.clientVersion,
-              publishableClientKey: o.publishableClientKey,
-              secretServerKey: o.secretServerKey,
-              superSecretAdminKey: o.superSecretAdminKey,
-              extraRequestHeaders: o.extraRequestHeaders,
-              adminAccessToken: sentAdmin,
-              accessToken: sent?.accessToken,
-              refreshToken: sent?.refreshToken,
-              nonce: nonce(),
-            })
-          : new Headers();
-        // What the caller set on this request (its content type, per-call headers) comes last.
-        request.headers.forEach((value, name) => headers.set(name, value));
-        return { url: request.url, method: request.method, headers, body };
+        // Tokens that need no refresh (the usual case): the request is made without a wait.
+        const now = op.stackHeaders && session ? session.tokensNow() : null;
+        if (now !== undefined && !o.projectOwnerSession) {
+          sent = now;
+          sentAdmin = undefined;
+          return outgoing();
+        }
+        return (async () => {
+          sent = now === undefined ? await (session as Session).getTokens() : now;
+          sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
+          return outgoing();
+        })();
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );

@@ -72,10 +72,8 @@ export class Session {
         `Required access token expiry ${minMillisLeft}ms is too long; access tokens are too short to be used for more than 60s`,
       );
     }
-    if (this.#invalid) return null;
-    const current = this.#accessToken;
-    if (current !== null && this.#lifeLeft(current) >= minMillisLeft) return this.peek();
-    if (this.refreshToken === null) return this.peek();
+    const now = this.#tokensWithoutRefresh(minMillisLeft);
+    if (now !== undefined) return now;
     const accessToken = await this.#refresh();
     if (accessToken === null) return null;
     if (this.#lifeLeft(accessToken) < minMillisLeft) {
@@ -84,6 +82,23 @@ export class Session {
       );
     }
     return { accessToken, refreshToken: this.refreshToken };
+  }
+
+  /**
+   * What getTokens() answers when it need not wait, for the default life left:
+   * the tokens, or null when the session is invalid; undefined when it would
+   * refresh first. Requests use it so that the usual case takes no extra step.
+   */
+  tokensNow(): SessionTokens | null | undefined {
+    return this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
+  }
+
+  #tokensWithoutRefresh(minMillisLeft: number): SessionTokens | null | undefined {
+    if (this.#invalid) return null;
+    const current = this.#accessToken;
+    if (current !== null && this.#lifeLeft(current) >= minMillisLeft) return this.peek();
+    if (this.refreshToken === null) return this.peek();
+    return undefined;
   }
 
   /**
@@ -170,6 +185,9 @@ export class SessionManager {
   readonly #host: SessionHost;
   /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
   #cleared: unknown = null;
+  /** The pair the store last handed back, a copy of its tokens then, what it read as, and that pair's cache key. */
+  #lastRead: { readonly held: StoredTokens; readonly copy: StoredTokens; readonly tokens: StoredTokens; readonly key: string } | null =
+    null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
     this.store = store;
@@ -200,7 +218,26 @@ export class SessionManager {
 
   /** The usable tokens the store holds; an unusable pair is cleared from it, once. */
   #read(): StoredTokens {
+    return this.#readWithKey().tokens;
+  }
+
+  /**
+   * `#read()`, with the key of the pair's Session. Stores hand back the same
+   * pair until it changes, and every request reads it (issue 13 §5): the same
+   * pair, still holding the same tokens, reads as it did, without checking it again.
+   */
+  #readWithKey(): { readonly tokens: StoredTokens; readonly key: string } {
     const held: unknown = this.store.get();
+    const last = this.#lastRead;
+    if (last !== null && held === last.held && sameTokens(last.held, last.copy)) return last;
+    const tokens = this.#readAnew(held);
+    const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
+    const pair = typeof held === "object" && held !== null ? (held as StoredTokens) : null;
+    this.#lastRead = pair && { held: pair, copy: { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, tokens, key };
+    return { tokens, key };
+  }
+
+  #readAnew(held: unknown): StoredTokens {
     const tokens = usableTokens(held);
     const same = typeof held === "object" && held !== null && sameTokens(tokens, held as StoredTokens);
     if (!same && !this.#isCleared(held)) {
@@ -222,8 +259,7 @@ export class SessionManager {
 
   /** The Session of the tokens the store holds now. */
   current(): Session {
-    const tokens = this.#read();
-    const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
+    const { tokens, key } = this.#readWithKey();
     let session = this.#sessions.get(key);
     // An invalid session stays invalid, even if a store cannot forget its tokens.
     if (!session) {

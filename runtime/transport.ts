@@ -28,7 +28,8 @@ export interface TransportPolicy {
 export interface OutgoingRequest {
   readonly url: string;
   readonly method: string;
-  readonly headers: Headers;
+  /** A Headers, or a plain object of lowercase names (what the pipeline builds: the fetch reads it faster). */
+  readonly headers: Headers | Readonly<Record<string, string>>;
   readonly body: BodyInit | null;
 }
 
@@ -42,17 +43,21 @@ export interface SendOptions {
   readonly signal?: AbortSignal | null | undefined;
 }
 
-/** Sends `makeRequest()` (made afresh per attempt) until it is answered or the policy gives up. */
+/**
+ * Sends `makeRequest()` (made afresh per attempt) until it is answered or the
+ * policy gives up. A request that can be made at once is sent without a wait.
+ */
 export async function sendWithRetries(
   env: Environment,
   policy: TransportPolicy,
-  makeRequest: () => Promise<OutgoingRequest>,
+  makeRequest: () => OutgoingRequest | Promise<OutgoingRequest>,
   options: SendOptions,
 ): Promise<Answer> {
   const { signal, describe } = options;
   for (let attempt = 1; ; attempt++) {
     const last = attempt >= MAX_ATTEMPTS;
-    const outgoing = await raceAbort(makeRequest(), signal);
+    const made = makeRequest();
+    const outgoing = made instanceof Promise ? await raceAbort(made, signal) : made;
     const retry = async (reason: RetryReason, delayMs: number, status?: number) => {
       if (policy.hooks.onRetry) policy.hooks.onRetry({ ...requestEvent(outgoing, options.operationId, attempt), reason, delayMs, status });
       await sleep(env, delayMs, signal);
@@ -108,8 +113,10 @@ class AttemptTimedOut extends Error {}
 
 /**
  * One attempt, read to the end, bounded by `timeoutMs`. The attempt has its own
- * controller, so its timer and the caller's signal both cancel the fetch; and it
- * races the fetch, so an injected fetch that ignores signals cannot hold the call.
+ * controller, so its timer and the caller's signal both cancel the fetch; and
+ * either also rejects the wait itself, so an injected fetch that ignores signals
+ * cannot hold the call. The wait is ended directly rather than by a listener on
+ * the attempt's signal, which every call would pay for (issue 13 §5).
  */
 async function sendOnce(
   env: Environment,
@@ -118,15 +125,22 @@ async function sendOnce(
   describe: string,
   signal: AbortSignal | null | undefined,
 ): Promise<Answer> {
+  if (signal?.aborted) throw abortReason(signal);
   const attempt = new AbortController();
-  const onAbort = () => attempt.abort(abortReason(signal as AbortSignal));
+  let stopWaiting: (reason: unknown) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stopWaiting = reject));
+  const end = (reason: unknown) => {
+    attempt.abort(reason);
+    stopWaiting(reason);
+  };
+  const onAbort = () => end(abortReason(signal as AbortSignal));
   signal?.addEventListener("abort", onAbort, { once: true });
   let timer: TimerId | undefined;
-  if (timeoutMs > 0) timer = env.setTimeout(() => attempt.abort(new AttemptTimedOut()), timeoutMs);
+  if (timeoutMs > 0) timer = env.setTimeout(() => end(new AttemptTimedOut()), timeoutMs);
   try {
     const init: RequestInit = {
       method: outgoing.method,
-      headers: outgoing.headers,
+      headers: headersInit(outgoing.headers),
       body: outgoing.body,
       cache: "no-store",
       credentials: "omit",
@@ -137,12 +151,20 @@ async function sendOnce(
     // itself: building it here too would build, and tie to the signal, two.
     const sent =
       env.fetch === platformEnvironment.fetch ? globalThis.fetch(outgoing.url, init) : env.fetch(new Request(outgoing.url, init));
-    // One race for the answer and its body: the attempt's signal ends either wait.
-    return await raceAbort(answerOf(sent, describe), attempt.signal);
+    // One race for the answer and its body.
+    return await Promise.race([answerOf(sent, describe), stopped]);
   } finally {
     if (timer !== undefined) env.clearTimeout(timer);
     signal?.removeEventListener("abort", onAbort);
   }
+}
+
+/**
+ * The headers as the fetch takes them. A fetch reads plain fields into a plain
+ * object, where a header named `__proto__` would be lost: such fields go as pairs.
+ */
+function headersInit(headers: OutgoingRequest["headers"]): HeadersInit {
+  return headers instanceof Headers || !Object.hasOwn(headers, "__proto__") ? headers : Object.entries(headers);
 }
 
 /** The answer of a sent request, read to the end; a redirect is refused, not followed. */

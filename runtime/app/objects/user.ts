@@ -5,6 +5,7 @@
 import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
+import type { TokenPair } from "../../tokens/store.js";
 import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
@@ -55,11 +56,6 @@ export interface BaseUser {
   readonly isAnonymous: boolean;
 }
 
-export interface SessionTokenPair {
-  readonly accessToken: string | null;
-  readonly refreshToken: string | null;
-}
-
 export interface UserUpdateOptions {
   readonly displayName?: string | null;
   readonly profileImageUrl?: string | null;
@@ -82,11 +78,11 @@ export interface CurrentUserExtras {
 export interface Auth {
   readonly currentSession: {
     /** The session's tokens, the access token with at least 20 s of life; nulls once the session has ended. */
-    getTokens(options?: CallOptions): Promise<SessionTokenPair>;
+    getTokens(options?: CallOptions): Promise<TokenPair>;
   };
   /** `{ "x-stack-auth": JSON }` for requests to the app's own backend (never sent to the service). */
   getAuthHeaders(options?: CallOptions): Promise<{ "x-stack-auth": string }>;
-  getAuthJson(options?: CallOptions): Promise<SessionTokenPair>;
+  getAuthJson(options?: CallOptions): Promise<TokenPair>;
   signOut(options?: { readonly redirectUrl?: string | URL } & CallOptions): Promise<void>;
   registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
 }
@@ -145,28 +141,8 @@ export type CurrentInternalUser = CurrentUser & InternalUserExtra;
 
 export type ProjectCurrentUser<ProjectId extends string> = ProjectId extends typeof INTERNAL_PROJECT_ID ? CurrentInternalUser : CurrentUser;
 
-function baseUserFromWire(wire: WireClientUser): BaseUser {
-  return {
-    id: wire.id,
-    displayName: wire.display_name,
-    primaryEmail: wire.primary_email,
-    primaryEmailVerified: wire.primary_email_verified,
-    profileImageUrl: wire.profile_image_url,
-    signedUpAt: new Date(wire.signed_up_at_millis),
-    clientMetadata: wire.client_metadata,
-    clientReadOnlyMetadata: wire.client_read_only_metadata,
-    hasPassword: wire.has_password,
-    emailAuthEnabled: wire.auth_with_email,
-    otpAuthEnabled: wire.otp_auth_enabled,
-    oauthProviders: wire.oauth_providers.map((p) => ({
-      id: p.id,
-      accountId: p.account_id,
-      ...(typeof p.email === "string" && { email: p.email }),
-    })),
-    passkeyAuthEnabled: wire.passkey_auth_enabled,
-    isMultiFactorRequired: wire.requires_totp_mfa,
-    isAnonymous: wire.is_anonymous,
-  };
+function oauthProviderFromWire(p: WireClientUser["oauth_providers"][number]): OAuthProviderConnection {
+  return typeof p.email === "string" ? { id: p.id, accountId: p.account_id, email: p.email } : { id: p.id, accountId: p.account_id };
 }
 
 function base64(bytes: Uint8Array): string {
@@ -202,9 +178,10 @@ function selectedTeamIdOf(team: { readonly id: string } | string | null): string
   throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
 }
 
-function authMethods(ctx: ClientAppContext, extras: CurrentUserExtras): Auth {
+/** The session tokens, for the app's own backend: they need only the app's context. */
+function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "registerPasskey"> {
   const currentSession = {
-    async getTokens(options?: CallOptions): Promise<SessionTokenPair> {
+    async getTokens(options?: CallOptions): Promise<TokenPair> {
       checkAborted(options);
       // The refresh may be shared with other callers: this one only stops waiting.
       const tokens = await untilAborted(ctx.sessions().current().getTokens(), options);
@@ -212,22 +189,22 @@ function authMethods(ctx: ClientAppContext, extras: CurrentUserExtras): Auth {
     },
   };
   return {
-    currentSession,
+    currentSession: Object.freeze(currentSession),
     async getAuthHeaders(options) {
       return { "x-stack-auth": JSON.stringify(await currentSession.getTokens(options)) };
     },
     getAuthJson: (options) => currentSession.getTokens(options),
-    signOut: (options) => extras.signOut(options),
-    registerPasskey: (options) => extras.registerPasskey(options),
   };
 }
 
-function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfileMethods & UserAccountMethods {
+/** The profile and account methods that need only the app's context (sendVerificationEmail needs the user's e-mail). */
+function profileMethods(
+  ctx: ClientAppContext,
+): Omit<UserProfileMethods, "selectedTeam"> & Omit<UserAccountMethods, "sendVerificationEmail"> {
   const update = async (options: UserUpdateOptions & CallOptions) => {
     await ctx.client.api.PATCH("/users/me", { body: userUpdateToWire(options), ...signalOf(options) });
   };
   return {
-    selectedTeam: wire.selected_team ? createTeamObject(ctx, wire.selected_team) : null,
     update,
     setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
     setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
@@ -238,45 +215,102 @@ function profileMethods(ctx: ClientAppContext, wire: WireClientUser): UserProfil
       await ctx.client.api.DELETE("/users/me", signalOf(options));
       session.invalidate();
     },
-    async sendVerificationEmail(options) {
-      const email = wire.primary_email;
-      if (email === null) {
-        throw new StackConfigurationError(
-          'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
-        );
-      }
-      const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
-      return errorOf(
-        () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
-        ["EMAIL_ALREADY_VERIFIED"],
-      );
-    },
     updatePassword: (options) => updatePassword(ctx, options),
     setPassword: (options) => setPassword(ctx, options),
   };
 }
 
+function sendVerificationEmailOf(ctx: ClientAppContext, email: string | null): UserAccountMethods["sendVerificationEmail"] {
+  return async (options) => {
+    if (email === null) {
+      throw new StackConfigurationError(
+        'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
+      );
+    }
+    const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
+    return errorOf(
+      () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
+      ["EMAIL_ALREADY_VERIFIED"],
+    );
+  };
+}
+
+/** What every user of one context shares: the methods that need nothing but the context. */
+type SharedUserMethods = Omit<
+  CurrentUser,
+  keyof BaseUser | "currentSession" | "selectedTeam" | "signOut" | "registerPasskey" | "sendVerificationEmail"
+> &
+  Partial<InternalUserExtra>;
+
+interface SharedUserParts {
+  /** The users' prototype. */
+  readonly methods: SharedUserMethods;
+  /** An own property of each user (a frozen prototype's property could not be shadowed), so it shows as data does. */
+  readonly currentSession: Auth["currentSession"];
+}
+
+// Built once per context, not per user: a getUser() answer then costs one object
+// with the wire data (issue 13 §5). Keyed weakly, so a context that goes also takes its methods.
+const sharedParts = new WeakMap<ClientAppContext, SharedUserParts>();
+
+function sharedPartsOf(ctx: ClientAppContext): SharedUserParts {
+  let parts = sharedParts.get(ctx);
+  if (parts === undefined) {
+    const { currentSession, ...tokenMethods } = sessionTokenMethods(ctx);
+    const methods: SharedUserMethods = Object.freeze({
+      ...tokenMethods,
+      ...profileMethods(ctx),
+      ...userTeamMethods(ctx),
+      ...userApiKeyMethods(ctx),
+      ...userContactChannelMethods(ctx),
+      ...userSessionMethods(ctx),
+      ...userPermissionMethods(ctx),
+      ...userConnectedAccountMethods(ctx),
+      ...(ctx.projectId === INTERNAL_PROJECT_ID && {
+        createProject: (newProject: AdminProjectCreateOptions & CallOptions) => createProject(ctx, newProject),
+        listOwnedProjects: (options?: CallOptions) => listOwnedProjects(ctx, options),
+      }),
+    });
+    parts = { methods, currentSession };
+    sharedParts.set(ctx, parts);
+  }
+  return parts;
+}
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
 /**
  * The CurrentUser of `wire` (the answer of GET /users/me). Users of the
  * internal project also get createProject and listOwnedProjects.
+ *
+ * The fields, `currentSession`, `selectedTeam` and what depends on this user
+ * (signOut, registerPasskey, sendVerificationEmail) are own properties; the
+ * other methods are inherited from an object shared by the context's users.
+ * Every method is a closure, never reads `this`, and so works detached
+ * (`const { listTeams } = user`), as the server's current user uses them.
  */
 export function createCurrentUser(ctx: ClientAppContext, wire: WireClientUser, extras: CurrentUserExtras): CurrentUser {
-  const user: CurrentUser = {
-    ...baseUserFromWire(wire),
-    ...authMethods(ctx, extras),
-    ...profileMethods(ctx, wire),
-    ...userTeamMethods(ctx),
-    ...userApiKeyMethods(ctx),
-    ...userContactChannelMethods(ctx),
-    ...userSessionMethods(ctx),
-    ...userPermissionMethods(ctx),
-    ...userConnectedAccountMethods(ctx),
-  };
-  if (ctx.projectId !== INTERNAL_PROJECT_ID) return Object.freeze(user);
-  const internal: CurrentInternalUser = {
-    ...user,
-    createProject: (newProject) => createProject(ctx, newProject),
-    listOwnedProjects: (options) => listOwnedProjects(ctx, options),
-  };
-  return Object.freeze(internal);
+  const shared = sharedPartsOf(ctx);
+  const user: Writable<CurrentUser> = Object.create(shared.methods);
+  user.id = wire.id;
+  user.displayName = wire.display_name;
+  user.primaryEmail = wire.primary_email;
+  user.primaryEmailVerified = wire.primary_email_verified;
+  user.profileImageUrl = wire.profile_image_url;
+  user.signedUpAt = new Date(wire.signed_up_at_millis);
+  user.clientMetadata = wire.client_metadata;
+  user.clientReadOnlyMetadata = wire.client_read_only_metadata;
+  user.hasPassword = wire.has_password;
+  user.emailAuthEnabled = wire.auth_with_email;
+  user.otpAuthEnabled = wire.otp_auth_enabled;
+  user.oauthProviders = wire.oauth_providers.map(oauthProviderFromWire);
+  user.passkeyAuthEnabled = wire.passkey_auth_enabled;
+  user.isMultiFactorRequired = wire.requires_totp_mfa;
+  user.isAnonymous = wire.is_anonymous;
+  user.currentSession = shared.currentSession;
+  user.selectedTeam = wire.selected_team ? createTeamObject(ctx, wire.selected_team) : null;
+  user.signOut = (options) => extras.signOut(options);
+  user.registerPasskey = (options) => extras.registerPasskey(options);
+  user.sendVerificationEmail = sendVerificationEmailOf(ctx, wire.primary_email);
+  return Object.freeze(user);
 }
