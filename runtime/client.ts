@@ -51,6 +51,11 @@ export interface StackClientOptions {
 export interface StackClient {
   /** Typed calls over every operation of the document (openapi-fetch). Failures are thrown as typed errors. */
   readonly api: Client<paths>;
+  readonly projectId: string;
+  /** The API's origin as requests use it: the default filled in, without trailing slashes and without `/api/v1`. */
+  readonly baseUrl: string;
+  readonly accessType: AccessType;
+  readonly publishableClientKey: string | undefined;
   readonly env: Environment;
   /** The timeout, Retry-After limit and hooks the client was made with. */
   readonly policy: TransportPolicy;
@@ -58,6 +63,12 @@ export interface StackClient {
   readonly sessions: SessionManager | null;
   /** The session manager, or the error that explains how to get one. */
   requireSessions(): SessionManager;
+  /**
+   * A client with everything of this one (keys, environment, timeouts, hooks)
+   * but its own `tokenStore`: a per-call user's session, or none for calls
+   * that act by id. Keys are handed on here rather than exposed.
+   */
+  withTokenStore(tokenStore: TokenStoreInit): StackClient;
 }
 
 export function createStackClient(options: StackClientOptions): StackClient {
@@ -118,6 +129,10 @@ export function createStackClient(options: StackClientOptions): StackClient {
   };
   return {
     api,
+    projectId: options.projectId,
+    baseUrl,
+    accessType,
+    publishableClientKey: options.publishableClientKey,
     env,
     policy,
     sessions,
@@ -125,6 +140,8 @@ export function createStackClient(options: StackClientOptions): StackClient {
       if (!sessions) throw noTokenStoreError();
       return sessions;
     },
+    // Derived clients run on this environment: the same fetch, clock and timers.
+    withTokenStore: (tokenStore) => createStackClient({ ...options, environment: env, tokenStore }),
   };
 }
 

@@ -1,10 +1,7 @@
-// The runtime entry, `stackkit`. It re-exports, and makes one hand-over: owned
-// projects carry an admin app, which is built on the client app, so the client
-// half gets it from here, loaded on first use, rather than importing it. It is
-// here because an entry's own statements are kept by every bundler.
-import { provideOwnedProjectFactory } from "./app/objects/project.js";
-
-provideOwnedProjectFactory(async () => (await import("./app/admin-app.js")).ownedProjectOf);
+// The runtime entry, `stackkit`: re-exports only. It has no statements of its
+// own, so that a bundler follows only what an app imports: a file the entry merely
+// re-exports (the error catalogue, the admin app) stays out of an app's first load
+// and arrives with the code that uses it.
 
 export * from "./app/index.js";
 export { createStackClient, type StackClient, type StackClientOptions } from "./client.js";
@@ -24,11 +21,13 @@ export {
   type StackkitError,
 } from "./errors.js";
 export type { OwnerSession } from "./pipeline.js";
-export { Session, SessionManager, type RefreshAccessToken, type SessionTokens } from "./session.js";
+export { Session, SessionManager, type RefreshAccessToken } from "./session.js";
 export * from "./tokens/index.js";
 export * from "./verify/index.js";
+export * from "./adapters/index.js";
 export * from "./messages/index.js";
 export { CLIENT_VERSION, VERSION } from "./version.js";
+export { preloadAll as preloadStackkit } from "./lazy.js";
 
 export {
   createKnownError,

@@ -4,14 +4,34 @@
 // again, and it fails as a NetworkError, like any other request that could not be made.
 import { NetworkError } from "./errors.js";
 
+/** Every loader made so far; a loaded module may make more (preloadAll follows them). */
+const loaders = new Set<() => Promise<unknown>>();
+
 /** A loader of `what` (named in the error) that runs `load` once, until it succeeds. */
 export function lazy<T>(what: string, load: () => Promise<T>): () => Promise<T> {
   let loading: Promise<T> | undefined;
-  return () =>
+  const loader = (): Promise<T> =>
     (loading ??= load().catch((cause: unknown) => {
       loading = undefined;
       throw new NetworkError(`Could not load stackkit's ${what}; check the network and that all of the app's files are deployed.`, {
         cause,
       });
     }));
+  loaders.add(loader);
+  return loader;
+}
+
+/**
+ * Loads now everything stackkit would load on first use (flows, objects' calls,
+ * the server and admin halves, the answer checker, the error catalogue). For
+ * tests on fake timers, whose clocks do not wait for a module to load, and for
+ * apps that would rather load it all up front (`stackkit/testing` exports it as
+ * preloadStackkit).
+ */
+export async function preloadAll(): Promise<void> {
+  const done = new Set<() => Promise<unknown>>();
+  for (let pending = [...loaders]; pending.length > 0; pending = [...loaders].filter((l) => !done.has(l))) {
+    for (const loader of pending) done.add(loader);
+    await Promise.all(pending.map((loader) => loader()));
+  }
 }

@@ -68,7 +68,7 @@ async function measureSplit(contents) {
   const result = await bundle(contents, true);
   const outputs = result.metafile.outputs;
   const files = new Map(result.outputFiles.map((f) => [path.relative(root, f.path), f]));
-  const entry = Object.keys(outputs).find((o) => outputs[o]?.entryPoint !== undefined && o.endsWith(".js"));
+  const entry = Object.keys(outputs).find((o) => outputs[o]?.entryPoint === "app.ts" && o.endsWith(".js"));
   if (!entry) throw new Error("esbuild produced no entry chunk");
   const first = new Set([entry]);
   for (const queue = [entry]; queue.length > 0;) {

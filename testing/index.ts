@@ -187,4 +187,6 @@ export function appsFor(emulator: Emulator & { readonly url?: string | undefined
 }
 
 export { DEMO_KEYS, INTERNAL_KEYS } from "../emulator/index.js";
+/** Loads now what stackkit loads on first use: call it before a test moves fake timers. */
+export { preloadStackkit } from "../runtime/index.js";
 export type { CodeRecord, EmailRecord, Emulator, EmulatorOptions, UserRecord } from "../emulator/index.js";

@@ -2,45 +2,28 @@
 // reference SDK's public API. It is a server app whose requests carry access
 // type "admin" and either the project's super secret admin key or, for a
 // project owner, the owner's access token from the internal project (then no
-// key headers at all). Every feature lives in its module under ./admin/.
+// key headers at all). Every feature lives in its module under ./admin/,
+// loaded with the app's first admin call (admin/app-methods.ts).
 import { StackConfigurationError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { OwnerSession } from "../pipeline.js";
-import { getMetrics, getSvixToken, type AdminMetrics } from "./admin/dashboard-data.js";
-import {
-  listEmailTemplates,
-  listSentEmails,
-  resetEmailTemplate,
-  sendTestEmail,
-  updateEmailTemplate,
-  type AdminEmailTemplate,
-  type AdminEmailTemplateUpdateOptions,
-  type AdminSentEmail,
-  type EmailConfig,
-  type EmailTemplateType,
-} from "./admin/email.js";
-import {
-  createInternalApiKey,
-  listInternalApiKeys,
-  type InternalApiKey,
-  type InternalApiKeyCreateOptions,
-  type InternalApiKeyFirstView,
-} from "./admin/internal-api-keys.js";
-import {
-  permissionDefinitions,
-  type AdminPermissionDefinition,
-  type AdminPermissionDefinitionCreateOptions,
-  type AdminPermissionDefinitionUpdateOptions,
-  type PermissionDefinitionMethods,
+import type { AdminMetrics } from "./admin/dashboard-data.js";
+import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
+import type { InternalApiKey, InternalApiKeyCreateOptions, InternalApiKeyFirstView } from "./admin/internal-api-keys.js";
+import type {
+  AdminPermissionDefinition,
+  AdminPermissionDefinitionCreateOptions,
+  AdminPermissionDefinitionUpdateOptions,
+  PermissionScope,
 } from "./admin/permission-definitions.js";
-import type { components } from "../../generated/schema.js";
-import { adminProjectFromWire, getAdminProject, type AdminProject } from "./admin/project.js";
+import type { AdminProject } from "./admin/project.js";
 import type { CallOptions } from "./call-options.js";
-import type { RuntimeClientSettings } from "./client-app.js";
-import type { ClientAppContext } from "./context.js";
-import type { AdminOwnedProject } from "./objects/project.js";
-
+import { withRuntimeSettings, type RuntimeClientSettings } from "./runtime-settings.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
+import { provideServerContextOf } from "./admin/server-context.js";
+
+const loadAdmin = lazy("admin app", () => import("./admin/app-methods.js"));
 
 /** Omit over each member of a union (the plain Omit would merge the members). */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -56,22 +39,16 @@ export type StackAdminAppOptions =
       readonly projectOwnerSession: OwnerSession;
     });
 
-/** An owned project's view through its admin app; set by the class below, which alone reaches the app's context. */
-let projectThrough: (app: StackAdminApp, wire: components["schemas"]["AdminProject"], call: string) => AdminProject;
-
+/** An admin app's server context; set by the class below, which alone reaches it, for owned projects. */
 export class StackAdminApp extends StackServerApp {
   static {
-    projectThrough = (app, wire, call) => adminProjectFromWire(app.serverCtx, wire, call);
+    // Owned projects (admin/owned-project.ts) build their admin view on the app's server context, which stays protected.
+    provideServerContextOf((app) => (app as StackAdminApp).serverCtx);
   }
-
-  readonly #teamPermissions: PermissionDefinitionMethods;
-  readonly #projectPermissions: PermissionDefinitionMethods;
 
   constructor(options: StackAdminAppOptions) {
     const { serverOptions, settings } = adminSettingsOf(options);
-    super(serverOptions, settings);
-    this.#teamPermissions = permissionDefinitions(this.serverCtx, "team");
-    this.#projectPermissions = permissionDefinitions(this.serverCtx, "project");
+    super(withRuntimeSettings(serverOptions, settings));
   }
 
   // THE PROJECT
@@ -79,94 +56,82 @@ export class StackAdminApp extends StackServerApp {
   /** The project with its full configuration, read afresh on every call (`GET /internal/projects/current`). */
   override getProject(options?: CallOptions): Promise<AdminProject> {
     // Admin calls carry no user tokens: the server context's client has none.
-    return getAdminProject(this.serverCtx, options);
+    return loadAdmin().then((m) => m.getAdminProject(this.serverCtx, options));
   }
 
   // PROJECT KEYS
 
   listInternalApiKeys(options?: CallOptions): Promise<InternalApiKey[]> {
-    return listInternalApiKeys(this.serverCtx, options);
+    return loadAdmin().then((m) => m.listInternalApiKeys(this.serverCtx, options));
   }
   createInternalApiKey(options: InternalApiKeyCreateOptions & CallOptions): Promise<InternalApiKeyFirstView> {
-    return createInternalApiKey(this.serverCtx, options);
+    return loadAdmin().then((m) => m.createInternalApiKey(this.serverCtx, options));
   }
 
   // E-MAIL
 
   listEmailTemplates(options?: CallOptions): Promise<AdminEmailTemplate[]> {
-    return listEmailTemplates(this.serverCtx, options);
+    return loadAdmin().then((m) => m.listEmailTemplates(this.serverCtx, options));
   }
   updateEmailTemplate(type: EmailTemplateType, data: AdminEmailTemplateUpdateOptions & CallOptions): Promise<void> {
-    return updateEmailTemplate(this.serverCtx, type, data);
+    return loadAdmin().then((m) => m.updateEmailTemplate(this.serverCtx, type, data));
   }
   resetEmailTemplate(type: EmailTemplateType, options?: CallOptions): Promise<void> {
-    return resetEmailTemplate(this.serverCtx, type, options);
+    return loadAdmin().then((m) => m.resetEmailTemplate(this.serverCtx, type, options));
   }
   /** Sends a test message through `emailConfig`; a delivery failure is an error Result with the reason. */
   sendTestEmail(
     options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig } & CallOptions,
   ): Promise<Result<undefined, { readonly errorMessage: string }>> {
-    return sendTestEmail(this.serverCtx, options);
+    return loadAdmin().then((m) => m.sendTestEmail(this.serverCtx, options));
   }
   listSentEmails(options?: CallOptions): Promise<AdminSentEmail[]> {
-    return listSentEmails(this.serverCtx, options);
+    return loadAdmin().then((m) => m.listSentEmails(this.serverCtx, options));
   }
 
   // PERMISSION DEFINITIONS
 
   listTeamPermissionDefinitions(options?: CallOptions): Promise<AdminPermissionDefinition[]> {
-    return this.#teamPermissions.list(options);
+    return this.permissionDefinitions("team").then((d) => d.list(options));
   }
   createTeamPermissionDefinition(data: AdminPermissionDefinitionCreateOptions & CallOptions): Promise<AdminPermissionDefinition> {
-    return this.#teamPermissions.create(data);
+    return this.permissionDefinitions("team").then((d) => d.create(data));
   }
   updateTeamPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions & CallOptions): Promise<void> {
-    return this.#teamPermissions.update(permissionId, data);
+    return this.permissionDefinitions("team").then((d) => d.update(permissionId, data));
   }
   deleteTeamPermissionDefinition(permissionId: string, options?: CallOptions): Promise<void> {
-    return this.#teamPermissions.delete(permissionId, options);
+    return this.permissionDefinitions("team").then((d) => d.delete(permissionId, options));
   }
   listProjectPermissionDefinitions(options?: CallOptions): Promise<AdminPermissionDefinition[]> {
-    return this.#projectPermissions.list(options);
+    return this.permissionDefinitions("project").then((d) => d.list(options));
   }
   createProjectPermissionDefinition(data: AdminPermissionDefinitionCreateOptions & CallOptions): Promise<AdminPermissionDefinition> {
-    return this.#projectPermissions.create(data);
+    return this.permissionDefinitions("project").then((d) => d.create(data));
   }
   updateProjectPermissionDefinition(permissionId: string, data: AdminPermissionDefinitionUpdateOptions & CallOptions): Promise<void> {
-    return this.#projectPermissions.update(permissionId, data);
+    return this.permissionDefinitions("project").then((d) => d.update(permissionId, data));
   }
   deleteProjectPermissionDefinition(permissionId: string, options?: CallOptions): Promise<void> {
-    return this.#projectPermissions.delete(permissionId, options);
+    return this.permissionDefinitions("project").then((d) => d.delete(permissionId, options));
   }
 
   // WEBHOOKS AND METRICS
 
   /** A short-lived token that opens the project's webhook settings at Svix. */
   getSvixToken(options?: CallOptions): Promise<string> {
-    return getSvixToken(this.serverCtx, options);
+    return loadAdmin().then((m) => m.getSvixToken(this.serverCtx, options));
   }
   /** The dashboard's usage figures, as the service sends them. */
   getMetrics(options?: CallOptions): Promise<AdminMetrics> {
-    return getMetrics(this.serverCtx, options);
+    return loadAdmin().then((m) => m.getMetrics(this.serverCtx, options));
   }
-}
 
-/**
- * A project the signed-in user of `ctx` owns, as the reference SDK hands it out:
- * its admin view, whose update and delete act through `app`, an admin app for
- * that project on the owner's session (the reference's `AdminOwnedProject`).
- */
-export function ownedProjectOf(ctx: ClientAppContext, owner: OwnerSession, wire: components["schemas"]["AdminProject"]): AdminOwnedProject {
-  const app = new StackAdminApp({
-    projectId: wire.id,
-    baseUrl: ctx.baseUrl,
-    tokenStore: null,
-    projectOwnerSession: owner,
-    environment: ctx.env,
-    browser: ctx.browser,
-    redirectMethod: ctx.redirectMethod,
-  });
-  return Object.freeze({ ...projectThrough(app, wire, "GET /internal/projects"), app });
+  // INTERNALS
+
+  private permissionDefinitions(scope: PermissionScope) {
+    return loadAdmin().then((m) => m.permissionDefinitions(this.serverCtx, scope));
+  }
 }
 
 /**

@@ -1,43 +1,44 @@
 // StackClientApp: the end-user half of the product with the reference SDK's
 // public API. It wires the context (runtime client, URLs, navigation, browser)
-// and delegates every feature to its flow or object module.
+// and delegates every feature to its flow or object module. What a minimal app
+// needs (the user, password sign-in) is here from the start; every other flow
+// loads on its first call.
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "../../generated/schema.js";
 import { createStackClient, type StackClient, type StackClientOptions } from "../client.js";
-import type { OwnerSession } from "../pipeline.js";
 import type { Environment } from "../env.js";
 import { StackConfigurationError, UserNotSignedInError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
+import type { TokenPair } from "../tokens/store.js";
 import { VERSION } from "../version.js";
 import { platformBrowser, type Browser } from "./browser.js";
 import { callOf, checkAborted, untilAborted, type CallOptions } from "./call-options.js";
-import type { ClientAppContext, RedirectMethod } from "./context.js";
-import { completeCliLogin, promptCliLogin, type PromptCliLoginOptions } from "./flows/cli.js";
-import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
-import { signInWithMfa, type AfterAuthRedirects, type SignInOptions } from "./flows/mfa.js";
-import { callOAuthCallback, signInWithOAuth, type RedirectAfterSignIn } from "./flows/oauth.js";
-import { registerPasskey, signInWithPasskey } from "./flows/passkey.js";
-import {
-  resetPassword,
-  sendForgotPasswordEmail,
-  signInWithCredential,
-  signUpWithCredential,
-  verifyPasswordResetCode,
-} from "./flows/password.js";
-import { signOut } from "./flows/sign-out.js";
-import { acceptTeamInvitation, getTeamInvitationDetails, verifyTeamInvitationCode } from "./flows/team-invitations.js";
-import { verifyEmail } from "./flows/verification.js";
+import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "./context.js";
+import type { PromptCliLoginOptions } from "./flows/cli.js";
+import type { RedirectAfterSignIn } from "./flows/oauth.js";
+import { signInWithCredential } from "./flows/password.js";
+import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
+import type { SignOutRedirects } from "./flows/sign-out.js";
 import { getProject, type Project } from "./objects/project.js";
-import { createCurrentUser, type CurrentUser } from "./objects/user.js";
-import { createNavigator, createRedirectMethods, trustedOriginsOf, type RedirectMethods } from "./redirect.js";
-import {
-  createSessionContexts,
-  sessionContextOf,
-  signedInUserWire,
-  type SessionContext,
-  type SessionContexts,
-} from "./session-contexts.js";
+import { createCurrentUser, type CurrentUser, type CurrentUserExtras } from "./objects/user.js";
+import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
+import type { SessionContexts } from "./session-cache.js";
+import { sessionContextOf, signedInUserWire, type SessionContext } from "./session-contexts.js";
+import { runtimeSettingsOf } from "./runtime-settings.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
+
+const loadOAuth = lazy("OAuth sign-in", () => import("./flows/oauth.js"));
+const loadPasskey = lazy("passkeys", () => import("./flows/passkey.js"));
+const loadMagicLink = lazy("magic-link sign-in", () => import("./flows/magic-link.js"));
+const loadMfa = lazy("multi-factor sign-in", () => import("./flows/mfa.js"));
+const loadCli = lazy("command-line login", () => import("./flows/cli.js"));
+const loadTeamInvitations = lazy("team invitations", () => import("./flows/team-invitations.js"));
+const loadVerification = lazy("e-mail verification", () => import("./flows/verification.js"));
+const loadSignUp = lazy("sign-up", () => import("./flows/sign-up.js"));
+const loadPasswordReset = lazy("password reset", () => import("./flows/password-reset.js"));
+const loadSignOut = lazy("sign-out", () => import("./flows/sign-out.js"));
+const loadSessionCache = lazy("per-call sessions", () => import("./session-cache.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
@@ -89,15 +90,6 @@ export interface StackClientAppOptions {
   readonly onRetry?: StackClientOptions["onRetry"];
 }
 
-/** The settings a subclass (server or admin app) adds to the runtime client. */
-export interface RuntimeClientSettings {
-  readonly accessType?: "client" | "server" | "admin";
-  readonly secretServerKey?: string;
-  readonly superSecretAdminKey?: string;
-  /** Admin apps acting for a project owner: the owner's session in the internal project, instead of keys. */
-  readonly projectOwnerSession?: OwnerSession;
-}
-
 export interface StackClientApp extends RedirectMethods {}
 
 export class StackClientApp {
@@ -110,18 +102,18 @@ export class StackClientApp {
   protected readonly runtime: StackClient;
   /** The app's own session (its token store). */
   protected readonly ownSession: SessionContext;
-  /** Sessions named per call (`getUser({ tokenStore })`), in a bounded cache. */
-  protected readonly sessionContexts: SessionContexts;
-  #project: Promise<Project> | null = null;
+  /** Sessions named per call (`getUser({ tokenStore })`), in a bounded cache made with the first such call. */
+  protected sessionContexts: SessionContexts | null = null;
+  private projectRead: Promise<Project> | null = null;
 
-  constructor(options: StackClientAppOptions, settings: RuntimeClientSettings = {}) {
+  constructor(options: StackClientAppOptions) {
+    const settings = runtimeSettingsOf(options);
     const browser = options.browser === undefined ? platformBrowser() : options.browser;
-    const baseUrl = pickBaseUrl(options.baseUrl, browser);
-    const runtimeOptions: Omit<StackClientOptions, "tokenStore"> = {
+    this.runtime = createStackClient({
       projectId: options.projectId,
       accessType: settings.accessType ?? "client",
       ...defined({
-        baseUrl,
+        baseUrl: pickBaseUrl(options.baseUrl, browser),
         publishableClientKey: options.publishableClientKey,
         secretServerKey: settings.secretServerKey,
         superSecretAdminKey: settings.superSecretAdminKey,
@@ -133,35 +125,25 @@ export class StackClientApp {
         onRequest: options.onRequest,
         onRetry: options.onRetry,
       }),
-    };
-    this.runtime = createStackClient({ ...runtimeOptions, tokenStore: options.tokenStore });
-    const runtime = this.runtime;
+      tokenStore: options.tokenStore,
+    });
+    const env = this.runtime.env;
     this.projectId = options.projectId;
     this.urls = resolveHandlerUrls(options.urls);
-    this.api = runtime.api;
+    this.api = this.runtime.api;
     const redirectMethod = options.redirectMethod ?? (browser ? "window" : "none");
-    const navigate = createNavigator({ redirectMethod, browser, env: runtime.env, trustedOrigins: trustedOriginsOf(this.urls) });
-    this.ctx = {
-      client: runtime,
-      env: runtime.env,
-      projectId: options.projectId,
-      publishableClientKey: options.publishableClientKey,
-      baseUrl: (baseUrl ?? "https://api.stack-auth.com").replace(/\/+$/, ""),
+    this.ctx = createClientAppContext(this.runtime, {
       urls: this.urls,
       redirectMethod,
       oauthScopesOnSignIn: Object.fromEntries(
         Object.entries(options.oauthScopesOnSignIn ?? {}).filter((e): e is [string, readonly string[]] => Array.isArray(e[1])),
       ),
       browser,
-      sessions: () => runtime.requireSessions(),
-      signIn: (tokens) => void runtime.requireSessions().signIn({ refreshToken: tokens.refresh_token, accessToken: tokens.access_token }),
-      redirect: navigate,
+      redirect: createAppNavigator({ redirectMethod, browser, env, urls: this.urls }),
       absoluteUrl: (pathOrUrl) => absoluteUrl(pathOrUrl, browser),
-    };
+    });
     Object.assign(this, createRedirectMethods(this.ctx));
-    this.ownSession = sessionContextOf(this.ctx, runtime);
-    // Per-call sessions share the app's environment: the same fetch, clock and keys.
-    this.sessionContexts = createSessionContexts(this.ctx, { ...runtimeOptions, environment: runtime.env });
+    this.ownSession = sessionContextOf(this.ctx);
     if (!options.noAutomaticPrefetch && browser) this.getProject().catch(() => undefined);
   }
 
@@ -169,23 +151,43 @@ export class StackClientApp {
 
   getUser(options: GetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
   getUser(options?: GetUserOptions & CallOptions): Promise<CurrentUser | null>;
-  async getUser(options: GetUserOptions & CallOptions = {}): Promise<CurrentUser | null> {
+  getUser(options: GetUserOptions & CallOptions = {}): Promise<CurrentUser | null> {
+    return this.currentUser(
+      options,
+      (answer) => answer as components["schemas"]["ClientUser"],
+      (session, wire) => createCurrentUser(session.ctx, wire, this.userExtras(session)),
+    );
+  }
+
+  /**
+   * The getUser of both apps: the signed-in user of the session `options`
+   * names, its `GET /users/me` answer read with `read` and made into a user
+   * with `build`; when nobody is signed in, what `or` asks for.
+   */
+  protected async currentUser<W extends { readonly is_anonymous: boolean }, U>(
+    options: GetUserOptions & CallOptions,
+    read: (answer: NonNullable<unknown>) => W,
+    build: (session: SessionContext, wire: W) => U,
+  ): Promise<U | null> {
     // Nobody signed in is answered without a request; an aborted call still rejects.
     checkAborted(options);
-    const session = this.sessionOf(options);
+    const session = await this.sessionOf(options);
     const or = orOf(options);
     const call = callOf(options);
-    const wire = await signedInUserWire(session, or, (answer) => answer as components["schemas"]["ClientUser"], call);
-    if (wire !== null) return this.#userFrom(session, wire);
+    const wire = await signedInUserWire(session, or, read, call);
+    if (wire !== null) return build(session, wire);
     return this.signedOutUser(or, call);
   }
 
   /** The session a getUser call reads: the one its `tokenStore` names, or the app's own. */
-  protected sessionOf(options: { readonly tokenStore?: TokenStoreInit }): SessionContext {
+  protected async sessionOf(options: { readonly tokenStore?: TokenStoreInit }): Promise<SessionContext> {
     if (typeof options !== "object" || options === null) {
       throw new StackConfigurationError("getUser takes options: { or?, tokenStore? }.");
     }
-    return options.tokenStore === undefined ? this.ownSession : this.sessionContexts.of(options.tokenStore);
+    if (options.tokenStore === undefined) return this.ownSession;
+    const { createSessionContexts } = await loadSessionCache();
+    this.sessionContexts ??= createSessionContexts(this.ctx);
+    return this.sessionContexts.of(options.tokenStore);
   }
 
   /**
@@ -208,9 +210,28 @@ export class StackClientApp {
     return null;
   }
 
+  /** What the user of `session` does through the app: its sign-out and passkey registration. */
+  protected userExtras(session: SessionContext): CurrentUserExtras {
+    return {
+      signOut: (options) => this.signOutOf(session, options),
+      registerPasskey: (options) => loadPasskey().then((m) => m.registerPasskey(session.ctx, options ?? {})),
+    };
+  }
+
   /** Signs the current session out (anonymous ones too) and goes to after-sign-out, or to `redirectUrl`. */
   async signOut(options: { readonly redirectUrl?: string | URL } & CallOptions = {}): Promise<void> {
-    await signOut(this.ctx, options, { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) });
+    const { signOut } = await loadSignOut();
+    await signOut(this.ctx, options, this.afterSignOut);
+  }
+
+  /** Signs `session` out: the app's own as app.signOut does, a per-call session itself. */
+  protected async signOutOf(
+    session: SessionContext,
+    options: ({ readonly redirectUrl?: string | URL } & CallOptions) | undefined,
+  ): Promise<void> {
+    if (session === this.ownSession) return this.signOut(options ?? {});
+    const { signOut } = await loadSignOut();
+    await signOut(session.ctx, options ?? {}, this.afterSignOut);
   }
 
   /**
@@ -221,7 +242,7 @@ export class StackClientApp {
   onSessionChange(listener: () => void): () => void {
     const sessions = this.runtime.sessions;
     if (!sessions) return () => undefined;
-    const identity = (t: { refreshToken: string | null; accessToken: string | null }) => t.refreshToken ?? `access:${t.accessToken ?? ""}`;
+    const identity = (t: TokenPair) => t.refreshToken ?? `access:${t.accessToken ?? ""}`;
     let last = identity(sessions.store.get());
     return sessions.store.subscribe((tokens) => {
       // An access-only session changes identity with its token; a refresh-token session does not.
@@ -233,7 +254,7 @@ export class StackClientApp {
   }
 
   /** `{ accessToken, refreshToken }` of the current session, for the app's own backend. */
-  async getAuthJson(options?: CallOptions): Promise<{ accessToken: string | null; refreshToken: string | null }> {
+  async getAuthJson(options?: CallOptions): Promise<TokenPair> {
     checkAborted(options);
     // A refresh may be shared with other callers: an aborted call only stops waiting for it.
     const tokens = await untilAborted(this.ctx.sessions().current().getTokens(), options);
@@ -254,17 +275,17 @@ export class StackClientApp {
    */
   async getProject(options?: CallOptions): Promise<Project> {
     checkAborted(options);
-    this.#project ??= getProject(this.ctx).catch((error: unknown) => {
-      this.#project = null;
+    this.projectRead ??= getProject(this.ctx).catch((error: unknown) => {
+      this.projectRead = null;
       throw error;
     });
-    return untilAborted(this.#project, options);
+    return untilAborted(this.projectRead, options);
   }
 
   // SIGN-IN AND ACCOUNT FLOWS
 
   signInWithCredential(options: { readonly email: string; readonly password: string; readonly noRedirect?: boolean } & CallOptions) {
-    return signInWithCredential(this.ctx, options, this.#afterAuth);
+    return signInWithCredential(this.ctx, options, this.afterAuth);
   }
   signUpWithCredential(
     options: {
@@ -274,88 +295,74 @@ export class StackClientApp {
       readonly verificationCallbackUrl?: string;
     } & CallOptions,
   ) {
-    return signUpWithCredential(this.ctx, options, this.#afterAuth);
+    return loadSignUp().then((m) => m.signUpWithCredential(this.ctx, options, this.afterAuth));
   }
   sendForgotPasswordEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
-    return sendForgotPasswordEmail(this.ctx, email, options);
+    return loadPasswordReset().then((m) => m.sendForgotPasswordEmail(this.ctx, email, options));
   }
   verifyPasswordResetCode(code: string, options?: CallOptions) {
-    return verifyPasswordResetCode(this.ctx, code, options);
+    return loadPasswordReset().then((m) => m.verifyPasswordResetCode(this.ctx, code, options));
   }
   resetPassword(options: { readonly code: string; readonly password: string } & CallOptions) {
-    return resetPassword(this.ctx, options);
+    return loadPasswordReset().then((m) => m.resetPassword(this.ctx, options));
   }
   verifyEmail(code: string, options?: CallOptions) {
-    return verifyEmail(this.ctx, code, options);
+    return loadVerification().then((m) => m.verifyEmail(this.ctx, code, options));
   }
   sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
-    return sendMagicLinkEmail(this.ctx, email, options);
+    return loadMagicLink().then((m) => m.sendMagicLinkEmail(this.ctx, email, options));
   }
   signInWithMagicLink(code: string, options?: SignInOptions) {
-    return signInWithMagicLink(this.ctx, code, options, this.#afterAuth);
+    return loadMagicLink().then((m) => m.signInWithMagicLink(this.ctx, code, options, this.afterAuth));
   }
   signInWithMfa(totp: string, attemptCode: string, options?: SignInOptions) {
-    return signInWithMfa(this.ctx, totp, attemptCode, options, this.#afterAuth);
+    return loadMfa().then((m) => m.signInWithMfa(this.ctx, totp, attemptCode, options, this.afterAuth));
   }
   signInWithPasskey(options?: CallOptions) {
-    return signInWithPasskey(this.ctx, { redirectAfter: this.#afterOAuth, ...callOf(options) });
+    return loadPasskey().then((m) => m.signInWithPasskey(this.ctx, { ...this.afterOAuth, ...callOf(options) }));
   }
   signInWithOAuth(provider: string, options?: { readonly returnTo?: string } & CallOptions) {
-    return signInWithOAuth(this.ctx, provider, options);
+    return loadOAuth().then((m) => m.signInWithOAuth(this.ctx, provider, options));
   }
   callOAuthCallback(options?: CallOptions) {
-    return callOAuthCallback(this.ctx, { redirectAfter: this.#afterOAuth, ...callOf(options) });
+    return loadOAuth().then((m) => m.callOAuthCallback(this.ctx, { ...this.afterOAuth, ...callOf(options) }));
   }
   promptCliLogin(options: PromptCliLoginOptions) {
-    return promptCliLogin(this.ctx, options);
+    return loadCli().then((m) => m.promptCliLogin(this.ctx, options));
   }
   /** The browser side of a command-line login: hands the signed-in user's session to the waiting tool. */
   completeCliLogin(loginCode: string, options?: CallOptions) {
-    return completeCliLogin(this.ctx, loginCode, options);
+    return loadCli().then((m) => m.completeCliLogin(this.ctx, loginCode, options));
   }
   verifyTeamInvitationCode(code: string, options?: CallOptions) {
-    return verifyTeamInvitationCode(this.ctx, code, options);
+    return loadTeamInvitations().then((m) => m.verifyTeamInvitationCode(this.ctx, code, options));
   }
   acceptTeamInvitation(code: string, options?: CallOptions) {
-    return acceptTeamInvitation(this.ctx, code, options);
+    return loadTeamInvitations().then((m) => m.acceptTeamInvitation(this.ctx, code, options));
   }
   getTeamInvitationDetails(code: string, options?: CallOptions) {
-    return getTeamInvitationDetails(this.ctx, code, options);
+    return loadTeamInvitations().then((m) => m.getTeamInvitationDetails(this.ctx, code, options));
   }
 
   // INTERNALS
 
-  readonly #afterAuth: AfterAuthRedirects = {
+  private readonly afterAuth: AfterAuthRedirects = {
     redirectAfter: (kind, call) =>
       kind === "sign-up"
         ? this.redirectToAfterSignUp({ replace: true, ...callOf(call) })
         : this.redirectToAfterSignIn({ replace: true, ...callOf(call) }),
   };
 
-  readonly #afterOAuth: RedirectAfterSignIn = (target, call) =>
-    "url" in target ? this.ctx.redirect(target.url, { replace: true, ...callOf(call) }) : this.#afterAuth.redirectAfter(target.kind, call);
+  private readonly afterOAuth: { readonly redirectAfter: RedirectAfterSignIn } = {
+    redirectAfter: (target, call) =>
+      "url" in target ? this.ctx.redirect(target.url, { replace: true, ...callOf(call) }) : this.afterAuth.redirectAfter(target.kind, call),
+  };
 
-  #userFrom(session: SessionContext, wire: components["schemas"]["ClientUser"]): CurrentUser {
-    const ctx = session.ctx;
-    return createCurrentUser(ctx, wire, {
-      signOut: (options) => this.signOutOf(session, options),
-      registerPasskey: (options) => registerPasskey(ctx, options ?? {}),
-    });
-  }
-
-  /** Signs `session` out: the app's own as app.signOut does, a per-call session itself. */
-  protected signOutOf(
-    session: SessionContext,
-    options: ({ readonly redirectUrl?: string | URL } & CallOptions) | undefined,
-  ): Promise<void> {
-    return session === this.ownSession
-      ? this.signOut(options ?? {})
-      : signOut(session.ctx, options ?? {}, { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) });
-  }
+  private readonly afterSignOut: SignOutRedirects = { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) };
 }
 
 /** The `or` of getUser options, with the reference's other name of "anonymous-if-exists" read as it. */
-export function orOf(options: { readonly or?: GetUserOr }): Exclude<GetUserOr, "anonymous-if-exists[deprecated]"> {
+function orOf(options: { readonly or?: GetUserOr }): Exclude<GetUserOr, "anonymous-if-exists[deprecated]"> {
   return options.or === "anonymous-if-exists[deprecated]" ? "anonymous-if-exists" : (options.or ?? "return-null");
 }
 

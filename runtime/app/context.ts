@@ -36,3 +36,33 @@ export interface ClientAppContext {
   /** An absolute URL for a path of this app (e.g. an email callback_url); uses the page's origin. */
   absoluteUrl(pathOrUrl: string): string;
 }
+
+/** What an app's contexts share whatever client they run on: its pages, browser and navigation. */
+export type AppSurroundings = Pick<
+  ClientAppContext,
+  "urls" | "redirectMethod" | "oauthScopesOnSignIn" | "browser" | "redirect" | "absoluteUrl"
+>;
+
+/**
+ * The context of an app on `client`. The app's own context, a per-call
+ * session's and the server objects' differ only in their client, so every one
+ * of them is made here: the project, keys and base URL are the client's, the
+ * rest is the app's (`app` may be another context of the same app).
+ */
+export function createClientAppContext(client: StackClient, app: AppSurroundings): ClientAppContext {
+  return {
+    client,
+    env: client.env,
+    projectId: client.projectId,
+    publishableClientKey: client.publishableClientKey,
+    baseUrl: client.baseUrl,
+    urls: app.urls,
+    redirectMethod: app.redirectMethod,
+    oauthScopesOnSignIn: app.oauthScopesOnSignIn,
+    browser: app.browser,
+    sessions: () => client.requireSessions(),
+    signIn: (tokens) => void client.requireSessions().signIn({ refreshToken: tokens.refresh_token, accessToken: tokens.access_token }),
+    redirect: app.redirect,
+    absoluteUrl: app.absoluteUrl,
+  };
+}

@@ -1,13 +1,15 @@
 // Redirects (wire contract §13, §15): which targets the app may follow, how it
-// navigates, the after_auth_return_to round trip, and the reference's
-// redirectTo… methods. Every target is checked before navigating even though
-// the service checks email callback URLs too: an open redirect on the app's
-// own origin is the app's problem, not the service's.
+// navigates, and the after_auth_return_to round trip behind the reference's
+// redirectTo… methods (redirect-methods.ts); loaded with the first redirect.
+// Every target is checked before navigating even though the service checks
+// email callback URLs too: an open redirect on the app's own origin is the
+// app's problem, not the service's.
 import { sleep, type Environment } from "../env.js";
 import { StackConfigurationError } from "../errors.js";
 import { requireBrowser, type Browser } from "./browser.js";
 import { checkAborted, untilAborted, type CallOptions } from "./call-options.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
+import type { RedirectToOptions } from "./redirect-methods.js";
 import type { HandlerUrls } from "./urls.js";
 
 /** How long a redirect waits after navigating, so code after it does not run while the page unloads. */
@@ -205,60 +207,21 @@ export function returnToTarget(browser: Browser | null, trustedOrigins: readonly
   return isSafeRedirectTarget(value, { origin: current.origin, trustedOrigins }) ? value : null;
 }
 
-export interface RedirectToOptions extends CallOptions {
-  readonly replace?: boolean;
-  /** Sign-in/up: do not add after_auth_return_to. After-sign-in/up: ignore it. */
-  readonly noRedirectBack?: boolean;
-}
+export type { RedirectMethods, RedirectToOptions } from "./redirect-methods.js";
 
-type RedirectTo = (options?: RedirectToOptions) => Promise<void>;
-
-export interface RedirectMethods {
-  redirectToSignIn: RedirectTo;
-  redirectToSignUp: RedirectTo;
-  redirectToSignOut: RedirectTo;
-  redirectToEmailVerification: RedirectTo;
-  redirectToPasswordReset: RedirectTo;
-  redirectToForgotPassword: RedirectTo;
-  redirectToHome: RedirectTo;
-  redirectToOAuthCallback: RedirectTo;
-  redirectToMagicLinkCallback: RedirectTo;
-  redirectToAfterSignIn: RedirectTo;
-  redirectToAfterSignUp: RedirectTo;
-  redirectToAfterSignOut: RedirectTo;
-  redirectToAccountSettings: RedirectTo;
-  redirectToError: RedirectTo;
-  redirectToTeamInvitation: RedirectTo;
-}
-
-/** The reference's redirectTo… methods over the app's URL set; all navigate through ctx.redirect. */
-export function createRedirectMethods(ctx: ClientAppContext): RedirectMethods {
+/**
+ * Where a redirectTo… method goes: the page's URL, with after_auth_return_to
+ * added for sign-in and sign-up, and followed for after-sign-in and after-sign-up.
+ */
+export function pageTarget(
+  ctx: Pick<ClientAppContext, "urls" | "browser">,
+  page: keyof HandlerUrls,
+  options: RedirectToOptions | undefined,
+): string {
+  const target = ctx.urls[page];
+  if (options?.noRedirectBack) return target;
   const trusted = trustedOriginsOf(ctx.urls);
-  const to =
-    (page: keyof HandlerUrls): RedirectTo =>
-    async (options) => {
-      let target = ctx.urls[page];
-      if (!options?.noRedirectBack) {
-        if (page === "signIn" || page === "signUp") target = withReturnTo(target, ctx.browser, trusted);
-        if (page === "afterSignIn" || page === "afterSignUp") target = returnToTarget(ctx.browser, trusted) ?? target;
-      }
-      await ctx.redirect(target, { replace: options?.replace ?? false, signal: options?.signal });
-    };
-  return {
-    redirectToSignIn: to("signIn"),
-    redirectToSignUp: to("signUp"),
-    redirectToSignOut: to("signOut"),
-    redirectToEmailVerification: to("emailVerification"),
-    redirectToPasswordReset: to("passwordReset"),
-    redirectToForgotPassword: to("forgotPassword"),
-    redirectToHome: to("home"),
-    redirectToOAuthCallback: to("oauthCallback"),
-    redirectToMagicLinkCallback: to("magicLinkCallback"),
-    redirectToAfterSignIn: to("afterSignIn"),
-    redirectToAfterSignUp: to("afterSignUp"),
-    redirectToAfterSignOut: to("afterSignOut"),
-    redirectToAccountSettings: to("accountSettings"),
-    redirectToError: to("error"),
-    redirectToTeamInvitation: to("teamInvitation"),
-  };
+  if (page === "signIn" || page === "signUp") return withReturnTo(target, ctx.browser, trusted);
+  if (page === "afterSignIn" || page === "afterSignUp") return returnToTarget(ctx.browser, trusted) ?? target;
+  return target;
 }

@@ -20,7 +20,7 @@
 // An empty string is "no token" on both ways.
 
 import { StackConfigurationError } from "../errors.js";
-import { NO_TOKENS, type StoredTokens } from "./store.js";
+import { NO_TOKENS, type TokenPair } from "./store.js";
 
 const TOKEN_CHARACTERS = /^[\x21-\x7e]+$/;
 
@@ -51,7 +51,7 @@ export function isUsableToken(value: unknown): value is string {
  * `stack-access` cookie does, since that token belongs to the broken session.
  * Anything that is not a token pair at all reads as no tokens.
  */
-export function usableTokens(tokens: unknown): StoredTokens {
+export function usableTokens(tokens: unknown): TokenPair {
   if (typeof tokens !== "object" || tokens === null) return NO_TOKENS;
   const { refreshToken: rawRefresh, accessToken: rawAccess } = tokens as { refreshToken?: unknown; accessToken?: unknown };
   const refreshToken = usableToken(rawRefresh);
@@ -66,7 +66,7 @@ export function usableTokens(tokens: unknown): StoredTokens {
  * with a StackConfigurationError that says what is wrong without quoting them,
  * and returns the pair with empty strings read as null.
  */
-export function assertUsableTokens(tokens: StoredTokens, source: string): StoredTokens {
+export function assertUsableTokens(tokens: TokenPair, source: string): TokenPair {
   for (const kind of ["refresh", "access"] as const) {
     const token = kind === "refresh" ? tokens.refreshToken : tokens.accessToken;
     if (token === null || token === "") continue;

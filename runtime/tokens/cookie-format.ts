@@ -4,7 +4,7 @@
 import { serialize } from "cookie";
 import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../constants.js";
 import { usableToken } from "./check.js";
-import type { StoredTokens } from "./store.js";
+import type { TokenPair } from "./store.js";
 
 /** Cookies by name, as `cookie`'s `parse` returns them. */
 export type CookieJar = Record<string, string | undefined>;
@@ -57,7 +57,7 @@ export function decodeAccessPair(value: string | undefined, refreshToken: string
  * cookies are the browser's, and whatever they hold must not lock anyone out.
  * Never throws.
  */
-export function readTokenCookies(cookies: CookieJar, projectId: string): StoredTokens {
+export function readTokenCookies(cookies: CookieJar, projectId: string): TokenPair {
   const refreshToken = usableToken(cookies[refreshCookieName(projectId)]) ?? usableToken(cookies[LEGACY_REFRESH_COOKIE]);
   const accessToken = decodeAccessPair(cookies[ACCESS_COOKIE], refreshToken);
   return { refreshToken, accessToken };
@@ -100,7 +100,7 @@ export function removeCookie(name: string, attributes: CookieAttributes): string
  * only those: a cookie that already has the wanted value is not rewritten.
  * An access token without a refresh token is not written (see decodeAccessPair).
  */
-export function tokenCookieWrites(cookies: CookieJar, tokens: StoredTokens, projectId: string, attributes: CookieAttributes): string[] {
+export function tokenCookieWrites(cookies: CookieJar, tokens: TokenPair, projectId: string, attributes: CookieAttributes): string[] {
   const writes: string[] = [];
   const name = refreshCookieName(projectId);
   const { refreshToken, accessToken } = tokens;

@@ -11,7 +11,7 @@ import { StackConfigurationError } from "../errors.js";
 import { assertUsableTokens } from "./check.js";
 import { readTokenCookies, removeCookie, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
 import { Listeners } from "./memory.js";
-import { sameTokens, type StoredTokens, type TokenStore } from "./store.js";
+import { sameTokens, type TokenPair, type TokenStore } from "./store.js";
 
 /** The part of `document` the store uses. Reading `cookie` gives `name=value; …`; assigning it sets one cookie. */
 export interface CookieDocument {
@@ -96,7 +96,7 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     }
   };
 
-  const readCookies = (): StoredTokens => {
+  const readCookies = (): TokenPair => {
     const cookies = parse(document.cookie);
     deleteUnusable(cookies);
     return readTokenCookies(cookies, projectId);

@@ -7,10 +7,10 @@ import { SESSION_CACHE_LIMIT } from "../constants.js";
 import { LruMap } from "../lru.js";
 import { assertUsableTokens } from "./check.js";
 import { createMemoryTokenStore } from "./memory.js";
-import type { StoredTokens, TokenStore } from "./store.js";
+import type { TokenPair, TokenStore } from "./store.js";
 
 /** A function like `explicitTokenStore` with its own cache of at most `limit` pairs. */
-export function createExplicitTokenStores(limit: number): (tokens: StoredTokens) => TokenStore {
+export function createExplicitTokenStores(limit: number): (tokens: TokenPair) => TokenStore {
   const stores = new LruMap<string, TokenStore>(limit);
   return (given) => {
     // Tokens written in the app's code: one that cannot be a token (the string
@@ -35,4 +35,4 @@ export function createExplicitTokenStores(limit: number): (tokens: StoredTokens)
  * by the pair it started with; a refresh that `set()`s a new access token does
  * not change which pair finds it.
  */
-export const explicitTokenStore: (tokens: StoredTokens) => TokenStore = createExplicitTokenStores(SESSION_CACHE_LIMIT);
+export const explicitTokenStore: (tokens: TokenPair) => TokenStore = createExplicitTokenStores(SESSION_CACHE_LIMIT);

@@ -1,5 +1,5 @@
 // Token stores: where a session's tokens live. Re-exports only.
-export { NO_TOKENS, sameTokens, type StoredTokens, type TokenStore } from "./store.js";
+export { NO_TOKENS, sameTokens, type SessionTokens, type StoredTokens, type TokenPair, type TokenStore } from "./store.js";
 export { createMemoryTokenStore } from "./memory.js";
 export { createCookieTokenStore, type BroadcastChannelLike, type CookieDocument, type CookieTokenStoreOptions } from "./cookie.js";
 export { createRequestTokenStore, type RequestLike } from "./request.js";

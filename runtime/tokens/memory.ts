@@ -2,9 +2,9 @@
 // one server request. Also the base of the request and explicit stores.
 
 import { assertUsableTokens } from "./check.js";
-import { NO_TOKENS, sameTokens, type StoredTokens, type TokenStore } from "./store.js";
+import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./store.js";
 
-type Listener = (tokens: StoredTokens) => void;
+type Listener = (tokens: TokenPair) => void;
 
 /** The subscriber list every store keeps. Each subscription is its own entry, so subscribing one function twice needs two unsubscribes. */
 export class Listeners {
@@ -22,14 +22,14 @@ export class Listeners {
     };
   }
 
-  notify(tokens: StoredTokens): void {
+  notify(tokens: TokenPair): void {
     // A copy, so a listener that unsubscribes (or subscribes) while being told
     // does not change who else is told this time.
     for (const entry of [...this.#entries]) entry.listener(tokens);
   }
 }
 
-function freeze(tokens: StoredTokens): StoredTokens {
+function freeze(tokens: TokenPair): TokenPair {
   return Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
 }
 
@@ -39,7 +39,7 @@ function freeze(tokens: StoredTokens): StoredTokens {
  * refresh, or a request already read leniently), so one that cannot be a token
  * is a StackConfigurationError here (see check.ts); an empty string is no token.
  */
-export function createMemoryTokenStore(initial: StoredTokens = NO_TOKENS): TokenStore {
+export function createMemoryTokenStore(initial: TokenPair = NO_TOKENS): TokenStore {
   let current = freeze(assertUsableTokens(initial, "the initial tokens of the memory store"));
   const listeners = new Listeners();
   return {

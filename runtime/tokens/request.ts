@@ -6,7 +6,7 @@ import { parse } from "cookie";
 import { usableTokens } from "./check.js";
 import { readTokenCookies } from "./cookie-format.js";
 import { createMemoryTokenStore } from "./memory.js";
-import { NO_TOKENS, type StoredTokens, type TokenStore } from "./store.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "./store.js";
 
 /** Anything with request headers: a fetch `Request`, a framework's request, `{ headers: new Headers(…) }`. */
 export interface RequestLike {
@@ -21,7 +21,7 @@ export interface RequestLike {
  * departs on purpose from the reference's `Invalid x-stack-auth header` error
  * (wire contract §8). Nothing of the value is ever quoted or logged.
  */
-export function parseStackAuthHeader(value: string): StoredTokens {
+export function parseStackAuthHeader(value: string): TokenPair {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
@@ -37,7 +37,7 @@ export function parseStackAuthHeader(value: string): StoredTokens {
  * reads as no tokens: it is what the app's own frontend sent), the token
  * cookies otherwise. Never throws for what the request holds.
  */
-export function readRequestTokens(request: RequestLike, projectId: string): StoredTokens {
+export function readRequestTokens(request: RequestLike, projectId: string): TokenPair {
   const header = request.headers.get("x-stack-auth");
   if (header !== null) return parseStackAuthHeader(header);
   return readTokenCookies(parse(request.headers.get("cookie") ?? ""), projectId);

@@ -1,4 +1,6 @@
-// Turns the `tokenStore` option into a store.
+// Turns the `tokenStore` option into a store. Every place that reads the option
+// (the app's own store, a per-call `getUser({ tokenStore })`) classifies it
+// here, with one set of guards.
 
 import type { Environment } from "../env.js";
 import { StackConfigurationError } from "../errors.js";
@@ -6,14 +8,22 @@ import { createCookieTokenStore } from "./cookie.js";
 import { explicitTokenStore } from "./explicit.js";
 import { createMemoryTokenStore } from "./memory.js";
 import { createRequestTokenStore, type RequestLike } from "./request.js";
-import type { TokenStore } from "./store.js";
+import type { TokenPair, TokenStore } from "./store.js";
 
 /**
  * Where a session's tokens live: `"cookie"` (browser), `"memory"`, a request of
  * the app's own backend, explicit tokens, a custom store, or `null` for no user.
  */
-export type TokenStoreInit =
-  "cookie" | "memory" | { accessToken: string | null; refreshToken: string | null } | RequestLike | TokenStore | null;
+export type TokenStoreInit = "cookie" | "memory" | TokenPair | RequestLike | TokenStore | null;
+
+/** What a `tokenStore` option is, its parts read and checked. */
+export type TokenStoreKind =
+  | { readonly kind: "none" }
+  | { readonly kind: "cookie" }
+  | { readonly kind: "memory" }
+  | { readonly kind: "store"; readonly store: TokenStore }
+  | { readonly kind: "request"; readonly request: RequestLike }
+  | { readonly kind: "tokens"; readonly tokens: TokenPair };
 
 export interface ResolveTokenStoreOptions {
   readonly projectId: string;
@@ -34,15 +44,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
 
-function isTokenStore(value: Record<string, unknown>): value is TokenStore & Record<string, unknown> {
-  return typeof value["get"] === "function" && typeof value["set"] === "function" && typeof value["subscribe"] === "function";
-}
-
-function isRequest(value: Record<string, unknown>): value is RequestLike & Record<string, unknown> {
-  const headers = value["headers"];
-  return isObject(headers) && typeof headers["get"] === "function";
-}
-
 function explicitToken(value: Record<string, unknown>, key: "accessToken" | "refreshToken"): string | null {
   const token = value[key];
   if (token === undefined || token === null) return null;
@@ -57,20 +58,43 @@ function unknownInit(init: unknown): StackConfigurationError {
   return new StackConfigurationError(`Unknown tokenStore ${shown}. Valid values are ${VALID_VALUES}, or null for no user.`);
 }
 
-/** The store `init` describes, or null when it is null (no user). */
-export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenStoreOptions): TokenStore | null {
-  if (init === null) return null;
-  if (init === "cookie") {
-    const { projectId, env } = options;
-    return createCookieTokenStore(env === undefined ? { projectId } : { projectId, env });
-  }
-  if (init === "memory") return createMemoryTokenStore();
+/** What `init` is; a value that is none of the valid ones is a StackConfigurationError. */
+export function classifyTokenStore(init: TokenStoreInit): TokenStoreKind {
+  if (init === null) return { kind: "none" };
+  if (init === "cookie" || init === "memory") return { kind: init };
   if (!isObject(init)) throw unknownInit(init);
   // A store first: it is the more specific shape, and it is used as given.
-  if (isTokenStore(init)) return init;
-  if (isRequest(init)) return createRequestTokenStore(init, options.projectId);
+  if (typeof init["get"] === "function" && typeof init["set"] === "function" && typeof init["subscribe"] === "function") {
+    return { kind: "store", store: init as unknown as TokenStore };
+  }
+  const headers = init["headers"];
+  if (isObject(headers) && typeof headers["get"] === "function") return { kind: "request", request: init as unknown as RequestLike };
   if ("accessToken" in init || "refreshToken" in init) {
-    return explicitTokenStore({ accessToken: explicitToken(init, "accessToken"), refreshToken: explicitToken(init, "refreshToken") });
+    return {
+      kind: "tokens",
+      tokens: { accessToken: explicitToken(init, "accessToken"), refreshToken: explicitToken(init, "refreshToken") },
+    };
   }
   throw unknownInit(init);
+}
+
+/** The store `init` describes, or null when it is null (no user). */
+export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenStoreOptions): TokenStore | null {
+  const found = classifyTokenStore(init);
+  switch (found.kind) {
+    case "none":
+      return null;
+    case "cookie": {
+      const { projectId, env } = options;
+      return createCookieTokenStore(env === undefined ? { projectId } : { projectId, env });
+    }
+    case "memory":
+      return createMemoryTokenStore();
+    case "store":
+      return found.store;
+    case "request":
+      return createRequestTokenStore(found.request, options.projectId);
+    case "tokens":
+      return explicitTokenStore(found.tokens);
+  }
 }

@@ -5,9 +5,9 @@
 import type { AccessType, OperationId } from "../../generated/operations.js";
 import { KnownError } from "../../generated/known-errors.js";
 import { StackAdminApp } from "../../runtime/app/admin-app.js";
+import "../helpers/lazy-modules.js";
 import { StackClientApp } from "../../runtime/app/client-app.js";
 import { StackServerApp } from "../../runtime/app/server-app.js";
-import { provideOwnedProjectFactory } from "../../runtime/app/objects/project.js";
 import type { Environment } from "../../runtime/env.js";
 import { isStackError } from "../../runtime/errors.js";
 import { matchOperation } from "../../runtime/operations.js";
@@ -17,9 +17,6 @@ import { jwt } from "../helpers/fake-service.js";
 import { ADMIN_PROJECT_ID, freshAccessToken, START_MILLIS, type BaseAnswer } from "./answers.js";
 import { toJsonText, type Mutation, type ServedAnswer } from "./mutations.js";
 import { walk, type Shape } from "./shapes.js";
-
-// What the package entry hands over (runtime/index.ts): owned projects come with their admin app.
-provideOwnedProjectFactory(async () => (await import("../../runtime/app/admin-app.js")).ownedProjectOf);
 
 // A VIRTUAL CLOCK
 

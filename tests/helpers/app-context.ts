@@ -4,14 +4,10 @@
 import { createStackClient } from "../../runtime/client.js";
 import type { Browser } from "../../runtime/app/browser.js";
 import type { ClientAppContext, RedirectMethod } from "../../runtime/app/context.js";
-import { provideOwnedProjectFactory } from "../../runtime/app/objects/project.js";
 import { resolveHandlerUrls, type HandlerUrls } from "../../runtime/app/urls.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
 import type { StoredTokens } from "../../runtime/tokens/store.js";
 import { fakeService, jwt, testEnvironment, type Handler } from "./fake-service.js";
-
-// What the package entry hands over (runtime/app/index.ts), for flows and objects tested on their own.
-provideOwnedProjectFactory(async () => (await import("../../runtime/app/admin-app.js")).ownedProjectOf);
 
 export interface TestAppOptions {
   readonly tokens?: StoredTokens | null;

@@ -54,9 +54,14 @@ describe("the client version header", () => {
 });
 
 describe("the package's side effects", () => {
-  it("keep the entry's hand-over of owned projects: bundlers must not drop runtime/index.ts's statements", () => {
+  it("are none: the entry only re-exports, so bundlers keep only what an app imports", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { sideEffects: unknown };
-    expect(pkg.sideEffects).toEqual(["./runtime/index.ts", "./dist/index.js"]);
-    expect(readFileSync(join(root, "runtime/index.ts"), "utf8")).toMatch(/^provideOwnedProjectFactory\(/m);
+    expect(pkg.sideEffects).toBe(false);
+    const statements = readFileSync(join(root, "runtime/index.ts"), "utf8")
+      .replace(/\/\/.*$/gm, "")
+      .split(/;\s*/)
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
+    expect(statements.filter((s) => !/^export\b[\s\S]*\bfrom\s+"[^"]+"$/.test(s))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // stick: the reference caches the rejected promise, so one network error makes
 // anonymous sign-up fail for the rest of the page's life (wire contract §14).
 import type { ClientAppContext } from "../context.js";
-import { tokensOf } from "./mfa.js";
+import { tokensOf } from "./sign-in.js";
 
 /** Creates an anonymous user (`POST /auth/anonymous/sign-up`) and signs it in. */
 export async function signUpAnonymously(ctx: ClientAppContext): Promise<void> {

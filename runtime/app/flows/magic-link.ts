@@ -10,7 +10,7 @@ import { StackAssertionError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { resultOf, type Result } from "../result.js";
-import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOptions } from "./mfa.js";
+import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
  * E-mails a magic link to `callbackUrl` (by default this app's

@@ -35,10 +35,11 @@ export interface OAuthAuthorizeOptions {
   readonly token?: string | undefined;
 }
 
+/** The API's root URL; `ctx.baseUrl` is the runtime client's, already without trailing slashes. */
 function apiRoot(ctx: ClientAppContext): URL {
   let root: URL;
   try {
-    root = new URL(`${ctx.baseUrl.replace(/\/+$/, "")}${API_PREFIX}`);
+    root = new URL(`${ctx.baseUrl}${API_PREFIX}`);
   } catch {
     throw new StackConfigurationError(`baseUrl "${ctx.baseUrl}" is not a URL; give the API's origin, e.g. https://api.stack-auth.com.`);
   }

@@ -16,6 +16,7 @@ import type { ClientAppContext } from "../context.js";
 import { Result, resultOf } from "../result.js";
 import { passkeyRpId } from "./hostname.js";
 import { assertRedirectAfter, type RedirectAfterSignIn } from "./oauth.js";
+import { lazy } from "../../lazy.js";
 
 /** The placeholder the service puts where the relying-party id goes. */
 export const RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
@@ -26,9 +27,10 @@ export interface WebAuthnCeremonies {
 }
 
 // Loaded on first use: apps that never touch passkeys do not download WebAuthn code.
+const loadWebAuthn = lazy("passkey support", () => import("@simplewebauthn/browser"));
 const platformWebAuthn: WebAuthnCeremonies = {
-  startRegistration: async (options) => (await import("@simplewebauthn/browser")).startRegistration(options),
-  startAuthentication: async (options) => (await import("@simplewebauthn/browser")).startAuthentication(options),
+  startRegistration: async (options) => (await loadWebAuthn()).startRegistration(options),
+  startAuthentication: async (options) => (await loadWebAuthn()).startAuthentication(options),
 };
 
 export type SignInWithPasskeyError =

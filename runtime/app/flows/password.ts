@@ -1,30 +1,17 @@
-// E-mail and password: sign-in, sign-up, the forgotten-password e-mail and
-// reset, and changing or setting the signed-in user's password (endpoints.md §A).
-// Expected failures (a wrong password, a used code) are Results, as in the
-// reference SDK; everything else is thrown.
+// E-mail and password: signing in, and changing or setting the signed-in
+// user's password (endpoints.md §A). Signing up is sign-up.ts; the
+// forgotten-password e-mail and reset are password-reset.ts. Expected failures
+// (a wrong password) are Results, as in the reference SDK; everything else is thrown.
 import type {
   EmailPasswordMismatch,
-  KnownErrorCode,
-  KnownErrorOf,
   MultiFactorAuthenticationRequired,
   PasswordConfirmationMismatch,
   PasswordRequirementsNotMet,
-  UserNotFound,
-  UserWithEmailAlreadyExists,
-  VerificationCodeError,
 } from "../../../generated/known-errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { errorOf, resultOf, type Result } from "../result.js";
-import { completeSignIn, signInResultOf, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./mfa.js";
-
-/** `resultOf` for a call whose answer the caller does not need. */
-function outcome<C extends KnownErrorCode>(call: () => Promise<unknown>, codes: readonly C[]): Promise<Result<undefined, KnownErrorOf<C>>> {
-  return resultOf(async () => {
-    await call();
-    return undefined;
-  }, codes);
-}
+import { errorOf, type Result } from "../result.js";
+import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
  * Signs in with e-mail and password, stores the tokens and, unless
@@ -46,65 +33,6 @@ export async function signInWithCredential(
   );
   if (result.status === "error") return result;
   return completeSignIn(ctx, result.data, "sign-in", options, redirects);
-}
-
-/**
- * Creates a user with e-mail and password and signs it in (an anonymous user
- * signed in now is upgraded instead). The verification e-mail links to
- * `verificationCallbackUrl`, by default this app's e-mail-verification page.
- */
-export async function signUpWithCredential(
-  ctx: ClientAppContext,
-  options: { readonly email: string; readonly password: string; readonly verificationCallbackUrl?: string | undefined } & SignInOptions,
-  redirects: AfterAuthRedirects,
-): Promise<Result<undefined, UserWithEmailAlreadyExists | PasswordRequirementsNotMet>> {
-  ctx.sessions();
-  const body = {
-    email: options.email,
-    password: options.password,
-    verification_callback_url: ctx.absoluteUrl(options.verificationCallbackUrl ?? ctx.urls.emailVerification),
-  };
-  // A brand-new user has no second factor yet, so MULTI_FACTOR_AUTHENTICATION_REQUIRED is not an expected answer here.
-  const result = await resultOf(
-    async () => tokensOf((await ctx.client.api.POST("/auth/password/sign-up", { body, ...signalOf(options) })).data),
-    ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"],
-  );
-  if (result.status === "error") return result;
-  return completeSignIn(ctx, result.data, "sign-up", options, redirects);
-}
-
-/** E-mails a password-reset link to `callbackUrl` (by default this app's password-reset page). */
-export async function sendForgotPasswordEmail(
-  ctx: ClientAppContext,
-  email: string,
-  options: { readonly callbackUrl?: string | undefined } & CallOptions = {},
-): Promise<Result<undefined, UserNotFound>> {
-  const callback_url = ctx.absoluteUrl(options.callbackUrl ?? ctx.urls.passwordReset);
-  return outcome(
-    () => ctx.client.api.POST("/auth/password/send-reset-code", { body: { email, callback_url }, ...signalOf(options) }),
-    ["USER_NOT_FOUND"],
-  );
-}
-
-/** Checks the code of a password-reset link without using it up. */
-export async function verifyPasswordResetCode(
-  ctx: ClientAppContext,
-  code: string,
-  options?: CallOptions,
-): Promise<Result<undefined, VerificationCodeError>> {
-  return outcome(
-    () => ctx.client.api.POST("/auth/password/reset/check-code", { body: { code }, ...signalOf(options) }),
-    ["VERIFICATION_ERROR"],
-  );
-}
-
-/** Sets a new password with the code of a password-reset link; the code works once. */
-export async function resetPassword(
-  ctx: ClientAppContext,
-  options: { readonly code: string; readonly password: string } & CallOptions,
-): Promise<Result<undefined, VerificationCodeError>> {
-  const body = { code: options.code, password: options.password };
-  return outcome(() => ctx.client.api.POST("/auth/password/reset", { body, ...signalOf(options) }), ["VERIFICATION_ERROR"]);
 }
 
 /**

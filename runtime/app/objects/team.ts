@@ -1,16 +1,18 @@
 // Teams of the current user: the reference SDK's `Team` object and the team
 // methods of `CurrentUser` (listTeams, getTeam, createTeam, leaveTeam,
-// getTeamProfile), each one call of the service (SPEC §7 "Teams").
-import { isKnownError } from "../../../generated/known-error-guard.js";
+// getTeamProfile), each one call of the service (SPEC §7 "Teams"). The calls
+// (team-calls.ts) load with the first of them.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError } from "../../errors.js";
+import { lazy } from "../../lazy.js";
+import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
-import { answered } from "../wire.js";
+import { lazyMethods } from "../lazy-methods.js";
+import type { ApiKeyCreationOptions, TeamApiKey, TeamApiKeyFirstView } from "./api-key.js";
+
+const loadTeams = lazy("teams", () => import("./team-calls.js"));
 
 type Schemas = components["schemas"];
-type WireMetadata = Schemas["Metadata"];
 
 /** JSON a caller may store as metadata. */
 export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
@@ -68,65 +70,27 @@ export type Team = {
   listApiKeys(options?: CallOptions): Promise<TeamApiKey[]>;
 };
 
+/** What a team does, as opposed to what it holds. */
+export type TeamMethods = Omit<Team, "id" | "displayName" | "profileImageUrl" | "clientMetadata" | "clientReadOnlyMetadata">;
+
 export function createTeamObject(ctx: ClientAppContext, wire: Schemas["ClientTeam"]): Team {
   if (typeof wire?.id !== "string") throw new StackAssertionError("The service answered a team without an id");
   const teamId = wire.id;
-  const keys = teamApiKeyMethods(ctx, teamId);
-  const path = { team_id: teamId };
   return {
     id: teamId,
     displayName: wire.display_name,
     profileImageUrl: wire.profile_image_url ?? null,
     clientMetadata: wire.client_metadata ?? null,
     clientReadOnlyMetadata: wire.client_read_only_metadata ?? null,
-    async inviteUser(options) {
-      requireObject(options, "team.inviteUser", "{ email, callbackUrl? }");
-      // The e-mail link must be absolute; by default it opens this app's team-invitation page.
-      const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
-      await ctx.client.api.POST("/team-invitations/send-code", {
-        body: { email: options.email, team_id: teamId, callback_url: callbackUrl },
-        ...signalOf(options),
-      });
-    },
-    async listUsers(options) {
-      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } }, ...signalOf(options) });
-      return itemsOf(data, "GET /team-member-profiles").map((profile) => ({
-        id: profile.user_id,
-        teamProfile: { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null },
-      }));
-    },
-    async listInvitations(options) {
-      const { data } = await ctx.client.api.GET("/team-invitations", { params: { query: { team_id: teamId } }, ...signalOf(options) });
-      return itemsOf(data, "GET /team-invitations").map((invitation) => ({
-        id: invitation.id,
-        recipientEmail: invitation.recipient_email ?? null,
-        expiresAt: dateOf(invitation.expires_at_millis, "a team invitation's expires_at_millis"),
-        async revoke(revokeOptions?: CallOptions) {
-          await ctx.client.api.DELETE("/team-invitations/{invitation_id}", {
-            params: { path: { invitation_id: invitation.id }, query: { team_id: teamId } },
-            ...signalOf(revokeOptions),
-          });
-        },
-      }));
-    },
-    async update(update) {
-      requireObject(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
-      await ctx.client.api.PATCH("/teams/{team_id}", {
-        params: { path },
-        body: {
-          ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
-          ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
-          // The generated Metadata type cannot spell "any JSON object"; the value is JSON all the same.
-          ...(update.clientMetadata === undefined ? {} : { client_metadata: update.clientMetadata as WireMetadata }),
-        },
-        ...signalOf(update),
-      });
-    },
-    async delete(options) {
-      await ctx.client.api.DELETE("/teams/{team_id}", { params: { path }, ...signalOf(options) });
-    },
-    createApiKey: (options) => keys.createApiKey(options),
-    listApiKeys: (options) => keys.listApiKeys(options),
+    ...lazyMethods(loadTeams, (m) => m.teamMethods(ctx, teamId), {
+      inviteUser: true,
+      listUsers: true,
+      listInvitations: true,
+      update: true,
+      delete: true,
+      createApiKey: true,
+      listApiKeys: true,
+    }),
   };
 }
 
@@ -140,95 +104,12 @@ export interface UserTeamMethods {
   getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
 }
 
-// Team ids are UUIDs (the service rejects anything else with SCHEMA_ERROR). Checking
-// first also keeps "", "." and ".." out of the path, where they would name other routes.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
-  return {
-    async listTeams(options) {
-      const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: "me" } }, ...signalOf(options) });
-      return itemsOf(data, "GET /teams").map((team) => createTeamObject(ctx, team));
-    },
-    async getTeam(teamId, options) {
-      checkAborted(options);
-      // One request instead of the reference's "list all, then filter". A team that
-      // does not exist and one the user is not a member of both read as "no such team".
-      if (typeof teamId !== "string" || !UUID.test(teamId)) return null;
-      try {
-        const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: teamId } }, ...signalOf(options) });
-        return createTeamObject(ctx, answered(data, "GET /teams/{team_id}"));
-      } catch (error) {
-        if (isKnownError(error, "TEAM_NOT_FOUND") || isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return null;
-        throw error;
-      }
-    },
-    async createTeam(data) {
-      requireObject(data, "createTeam", "{ displayName, profileImageUrl? }");
-      // Whether clients may create teams is the project's client_team_creation_enabled
-      // flag, enforced by the service; its refusal reaches the caller as thrown.
-      const created = await ctx.client.api.POST("/teams", {
-        body: {
-          display_name: data.displayName,
-          ...(data.profileImageUrl === undefined ? {} : { profile_image_url: data.profileImageUrl }),
-          creator_user_id: "me",
-        },
-        ...signalOf(data),
-      });
-      const team = createTeamObject(ctx, answered(created.data, "POST /teams"));
-      await ctx.client.api.PATCH("/users/me", { body: { selected_team_id: team.id }, ...signalOf(data) });
-      return team;
-    },
-    async leaveTeam(team, options) {
-      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
-        params: { path: { team_id: teamIdOf(team, "leaveTeam"), user_id: "me" } },
-        body: {},
-        ...signalOf(options),
-      });
-    },
-    async getTeamProfile(team, options) {
-      const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
-      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
-      const profile = answered(data, "GET /team-member-profiles/{team_id}/me");
-      return {
-        displayName: profile.display_name ?? null,
-        profileImageUrl: profile.profile_image_url ?? null,
-        async update(update) {
-          requireObject(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
-          await ctx.client.api.PATCH("/team-member-profiles/{team_id}/{user_id}", {
-            params: { path },
-            body: {
-              ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
-              ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
-            },
-            ...signalOf(update),
-          });
-        },
-      };
-    },
-  };
-}
-
-function teamIdOf(team: { readonly id: string } | null | undefined, method: string): string {
-  if (typeof team?.id !== "string" || team.id === "") {
-    throw new StackConfigurationError(`${method} needs a team (an object with its id), as returned by listTeams() or getTeam().`);
-  }
-  return team.id;
-}
-
-function requireObject(value: unknown, method: string, shape: string): void {
-  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
-}
-
-function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
-  const items = answered(data, call).items;
-  if (!Array.isArray(items)) throw new StackAssertionError(`${call} answered without an items list`);
-  return items;
-}
-
-function dateOf(millis: unknown, what: string): Date {
-  if (typeof millis !== "number" || !Number.isFinite(millis)) {
-    throw new StackAssertionError(`The service answered ${what} that is not a time in milliseconds`);
-  }
-  return new Date(millis);
+  return lazyMethods(loadTeams, (m) => m.userTeamMethods(ctx), {
+    listTeams: true,
+    getTeam: true,
+    createTeam: true,
+    leaveTeam: true,
+    getTeamProfile: true,
+  });
 }

@@ -1,7 +1,8 @@
 // A server user's connected accounts (endpoints.md §C): the client's methods
 // with the user's id instead of `me`. Linking an account needs the user's
 // browser, so server code cannot ask for the redirect.
-import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "../objects/connected-account.js";
+import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
+import { userConnectedAccountMethods } from "../objects/connected-account-calls.js";
 import type { ServerAppContext } from "./context.js";
 
 export function serverUserConnectedAccountMethods(ctx: ServerAppContext, userId: string): UserConnectedAccountMethods {

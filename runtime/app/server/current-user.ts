@@ -7,7 +7,7 @@ import type { GetConnectedAccountOptions, OAuthConnection } from "../objects/con
 import { createCurrentUser, type Auth, type CurrentInternalUser, type CurrentUserExtras, type InternalUserExtra } from "../objects/user.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
-import type { ServerUser } from "./server-user.js";
+import { createServerUser, type ServerUser } from "./server-user.js";
 
 export type CurrentServerUser = ServerUser & Auth;
 export type CurrentInternalServerUser = CurrentServerUser & InternalUserExtra;
@@ -23,7 +23,7 @@ export function createCurrentServerUser(
   extras: CurrentUserExtras,
 ): CurrentServerUser {
   const client = createCurrentUser(sessionCtx, wire, extras);
-  const server = serverCtx.objects.user(wire);
+  const server = createServerUser(serverCtx, wire);
 
   function getConnectedAccount(
     providerId: string,

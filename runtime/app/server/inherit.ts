@@ -1,7 +1,6 @@
 // `new StackServerApp({ inheritsFrom: clientApp, secretServerKey })`, as in the
 // reference SDK: the server app takes the client app's project, keys, URLs,
 // navigation, platform and token store, and options given alongside win.
-import type { StackClient } from "../../client.js";
 import { StackConfigurationError } from "../../errors.js";
 import { StackClientApp, type StackClientAppOptions } from "../client-app.js";
 import type { ClientAppContext } from "../context.js";
@@ -20,12 +19,6 @@ export type StackServerAppOptions = Omit<StackClientAppOptions, "projectId" | "t
       }
   );
 
-/** Where the inherited options live: the client app's context and runtime (protected there). */
-interface ClientAppInternals {
-  readonly ctx: ClientAppContext;
-  readonly runtime: StackClient;
-}
-
 /** The client-app options of `options`, with those of `inheritsFrom` filled in. */
 export function resolveServerAppOptions(options: StackServerAppOptions): StackClientAppOptions & { readonly secretServerKey?: string } {
   if (typeof options !== "object" || options === null) {
@@ -40,7 +33,8 @@ export function resolveServerAppOptions(options: StackServerAppOptions): StackCl
   }
   // A subclass may read protected members only through its own instances; the
   // parent is a plain client app, so its context is read through this view.
-  const { ctx, runtime } = parent as unknown as ClientAppInternals;
+  const { ctx } = parent as unknown as { readonly ctx: ClientAppContext };
+  const runtime = ctx.client;
   const inherited: StackClientAppOptions = {
     projectId: ctx.projectId,
     ...(ctx.publishableClientKey !== undefined && { publishableClientKey: ctx.publishableClientKey }),

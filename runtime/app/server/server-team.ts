@@ -15,7 +15,7 @@ import {
 import { signalOf, type CallOptions } from "../call-options.js";
 import { itemsOf, requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
-import type { ServerUser } from "./server-user.js";
+import { createServerUser, type ServerUser } from "./server-user.js";
 
 type WireMetadata = components["schemas"]["Metadata"];
 
@@ -105,7 +105,7 @@ export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTe
           displayName: profile.display_name ?? null,
           profileImageUrl: profile.profile_image_url ?? null,
         };
-        return Object.freeze({ ...ctx.objects.user(profile.user), teamProfile });
+        return Object.freeze({ ...createServerUser(ctx, profile.user), teamProfile });
       });
     },
     async update(update) {

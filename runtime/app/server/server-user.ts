@@ -7,13 +7,13 @@ import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
 import { createCurrentUser, type BaseUser, type UserAccountMethods } from "../objects/user.js";
-import { sendChannelVerification } from "../objects/contact-channel.js";
+import { sendChannelVerification } from "../objects/contact-channel-calls.js";
 import { errorOf } from "../result.js";
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { serverUserConnectedAccountMethods } from "./connected-accounts.js";
-import { asServerTeam, type ServerTeam } from "./server-team.js";
+import { asServerTeam, createServerTeamObject, type ServerTeam } from "./server-team.js";
 import { serverUserApiKeyMethods } from "./user-api-keys.js";
 import { serverUserContactChannelMethods, type ServerUserContactChannelMethods } from "./user-contact-channels.js";
 import { serverUserUpdateToWire, type ServerUserUpdateOptions } from "./user-options.js";
@@ -100,7 +100,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
   };
   const channels = serverUserContactChannelMethods(ctx, wire.id);
   return {
-    selectedTeam: wire.selected_team ? ctx.objects.team(asServerTeam(wire.selected_team, "The user's selected_team")) : null,
+    selectedTeam: wire.selected_team ? createServerTeamObject(ctx, asServerTeam(wire.selected_team, "The user's selected_team")) : null,
     update,
     setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
     setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),

@@ -4,14 +4,8 @@
 import { StackConfigurationError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import {
-  apiKeyEndpointFor,
-  apiKeyFromWire,
-  type ApiKeyCreationOptions,
-  type UserApiKey,
-  type UserApiKeyFirstView,
-  type UserApiKeyMethods,
-} from "../objects/api-key.js";
+import type { ApiKeyCreationOptions, UserApiKey, UserApiKeyFirstView, UserApiKeyMethods } from "../objects/api-key.js";
+import { apiKeyEndpointFor, apiKeyFromWire } from "../objects/api-key-calls.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";
 

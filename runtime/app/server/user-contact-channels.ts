@@ -2,13 +2,8 @@
 // /contact-channels/{userId}/{id} and the verification e-mail, for any user.
 // Server code may also mark a channel verified. Field mapping is the client's.
 import type { components } from "../../../generated/schema.js";
-import {
-  createContactChannelObject,
-  sendChannelVerification,
-  type ContactChannel,
-  type ContactChannelCreateOptions,
-  type ContactChannelUpdateOptions,
-} from "../objects/contact-channel.js";
+import type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../objects/contact-channel.js";
+import { createContactChannelObject, sendChannelVerification } from "../objects/contact-channel-calls.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";

@@ -1,7 +1,8 @@
 // A server user's permissions (SPEC §6; endpoints.md §C): listed, checked,
 // granted and revoked, in a team (any object with the team's id) or at project
 // level when no team is given. Lists are recursive unless asked otherwise.
-import { userPermissionMethods, type PermissionScope, type UserPermissionMethods } from "../objects/permission.js";
+import type { PermissionScope, UserPermissionMethods } from "../objects/permission.js";
+import { userPermissionMethods } from "../objects/permission-calls.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import { segment, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";

@@ -8,7 +8,13 @@ import type { EditableTeamMemberProfile } from "../objects/team.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";
-import { asServerTeam, serverTeamCreateToWire, type ServerTeam, type ServerTeamCreateOptions } from "./server-team.js";
+import {
+  asServerTeam,
+  createServerTeamObject,
+  serverTeamCreateToWire,
+  type ServerTeam,
+  type ServerTeamCreateOptions,
+} from "./server-team.js";
 
 export interface ServerUserTeamMethods {
   listTeams(options?: CallOptions): Promise<ServerTeam[]>;
@@ -23,7 +29,7 @@ export interface ServerUserTeamMethods {
 export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): ServerUserTeamMethods {
   const listTeams = async (options?: CallOptions) => {
     const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: userId } }, ...signalOf(options) });
-    return itemsOf(data, "GET /teams").map((team) => ctx.objects.team(asServerTeam(team, "GET /teams")));
+    return itemsOf(data, "GET /teams").map((team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
   };
   return {
     listTeams,
@@ -35,7 +41,7 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
       requireOptions(data, "user.createTeam", "{ displayName, profileImageUrl? }");
       const signal = signalOf(data);
       const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire({ ...data, creatorUserId: userId }), ...signal });
-      const team = ctx.objects.team(asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
+      const team = createServerTeamObject(ctx, asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
       await ctx.client.api.PATCH("/users/{user_id}", {
         params: { path: { user_id: userId } },
         body: { selected_team_id: team.id },

@@ -97,9 +97,11 @@ const clientApp: Table<StackClientApp> = {
   acceptTeamInvitation: { call: (a, signal) => a.acceptTeamInvitation("code", { signal }) },
   getTeamInvitationDetails: { call: (a, signal) => a.getTeamInvitationDetails("code", { signal }) },
   ...Object.fromEntries(REDIRECTS.map((name) => [name, { call: (a: StackClientApp, signal: AbortSignal) => a[name]({ signal }) }])),
+  currentUser: "protected",
   sessionOf: "protected",
   signedOutUser: "protected",
   signOutOf: "protected",
+  userExtras: "protected",
 };
 
 const serverAppTable: Table<StackServerApp> = {
@@ -155,6 +157,7 @@ const adminAppTable: Table<StackAdminApp> = {
   deleteProjectPermissionDefinition: { call: (a, signal) => a.deleteProjectPermissionDefinition("read", { signal }) },
   getSvixToken: { call: (a, signal) => a.getSvixToken({ signal }) },
   getMetrics: { call: (a, signal) => a.getMetrics({ signal }) },
+  permissionDefinitions: "protected",
 };
 
 // WHAT THE CLIENT APP HANDS OUT

@@ -1,10 +1,11 @@
 // StackClientApp end to end over a fake service: the user with each `or`
 // option, anonymous sign-up, sign-in and sign-out with their redirects.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "../../helpers/lazy-modules.js";
 import { StackClientApp, type StackClientAppOptions } from "../../../runtime/app/client-app.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../../runtime/errors.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import type { StoredTokens } from "../../../runtime/tokens/store.js";
+import type { TokenPair } from "../../../runtime/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
 import { fakeBrowser, signedInTokens } from "../../helpers/app-context.js";
 import { answerAsDocumented, wireTokens } from "../../helpers/documented-answers.js";
@@ -15,7 +16,7 @@ const exampleUser = doc.components.examples["ClientUser"]!.value as Record<strin
 const tokens = (sub: string) =>
   wireTokens({ access_token: jwt({ exp: Math.floor(Date.now() / 1000) + 3600, sub }), refresh_token: `rt-${sub}` });
 
-function setup(handler: Handler, options: { tokens?: StoredTokens; href?: string; app?: Partial<StackClientAppOptions> } = {}) {
+function setup(handler: Handler, options: { tokens?: TokenPair; href?: string; app?: Partial<StackClientAppOptions> } = {}) {
   const service = fakeService(handler);
   const { env, waits } = testEnvironment(service.fetch);
   const store = createMemoryTokenStore(options.tokens ?? { refreshToken: null, accessToken: null });
@@ -224,6 +225,50 @@ describe("the app", () => {
   it("refuses a relative callback URL when there is no page to resolve it against", async () => {
     const { app } = setup(() => json({}), { app: { browser: null } });
     await expect(app.sendForgotPasswordEmail("ada@example.com")).rejects.toBeInstanceOf(StackConfigurationError);
+  });
+});
+
+describe("the constructor", () => {
+  // Issue 13 §2: the second argument was meant for the server and admin apps only,
+  // yet any caller could hand secret keys to a client app through it.
+  it.each([
+    ["the secret server key", { secretServerKey: "ssk-leak" }],
+    ["the keys and another access type", { accessType: "server", secretServerKey: "ssk-leak", superSecretAdminKey: "sak-leak" }],
+  ])("takes no settings beside its options: %s given as a second argument are not sent", async (_, settings) => {
+    const service = fakeService(answerAsDocumented);
+    const { env } = testEnvironment(service.fetch);
+    const options: StackClientAppOptions = {
+      projectId: "proj-1",
+      publishableClientKey: "pck-1",
+      tokenStore: null,
+      environment: env,
+      browser: null,
+    };
+    // @ts-expect-error the constructor takes the options only
+    const app = new StackClientApp(options, settings);
+    await app.api.GET("/projects/current");
+    const headers = service.requests[0]!.headers;
+    expect(headers["x-stack-access-type"]).toBe("client");
+    expect(headers).not.toHaveProperty("x-stack-secret-server-key");
+    expect(headers).not.toHaveProperty("x-stack-super-secret-admin-key");
+    expect(JSON.stringify(service.requests[0])).not.toContain("-leak");
+  });
+
+  it("reads no keys but the publishable one from its options", async () => {
+    const service = fakeService(answerAsDocumented);
+    const { env } = testEnvironment(service.fetch);
+    const options = {
+      projectId: "proj-1",
+      tokenStore: null,
+      environment: env,
+      browser: null,
+      secretServerKey: "ssk-leak",
+      accessType: "server",
+    };
+    const app = new StackClientApp(options as StackClientAppOptions);
+    await app.api.GET("/projects/current");
+    expect(service.requests[0]!.headers["x-stack-access-type"]).toBe("client");
+    expect(JSON.stringify(service.requests[0])).not.toContain("-leak");
   });
 });
 

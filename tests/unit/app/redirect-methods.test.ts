@@ -2,7 +2,8 @@
 // overridden URL sets, and the after_auth_return_to round trip through them.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ClientAppContext } from "../../../runtime/app/context.js";
-import { createNavigator, createRedirectMethods, trustedOriginsOf, type RedirectMethods } from "../../../runtime/app/redirect.js";
+import { createNavigator, trustedOriginsOf } from "../../../runtime/app/redirect.js";
+import { createRedirectMethods, type RedirectMethods } from "../../../runtime/app/redirect-methods.js";
 import type { HandlerUrls } from "../../../runtime/app/urls.js";
 import { StackConfigurationError } from "../../../runtime/errors.js";
 import { fakeBrowser, testAppContext, type TestAppOptions } from "../../helpers/app-context.js";

@@ -2,6 +2,7 @@
 // through the pipeline (also during waits, and for shared reads), the
 // per-attempt timeout, the longest Retry-After, and the observability hooks.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "../../helpers/lazy-modules.js";
 import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
 import { RateLimitError, RequestTimeoutError, StackConfigurationError } from "../../../runtime/errors.js";
 import type { RequestEvent, RetryEvent } from "../../../runtime/observe.js";

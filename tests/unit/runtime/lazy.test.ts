@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isStackError, NetworkError } from "../../../runtime/errors.js";
-import { lazy } from "../../../runtime/lazy.js";
+import { lazy, preloadAll } from "../../../runtime/lazy.js";
 import { knownErrorOf, loadAnswerCheck, type Answer } from "../../../runtime/response.js";
 import { isKnownError } from "../../../generated/known-error-guard.js";
 
@@ -31,6 +31,26 @@ describe("lazy", () => {
     expect((error as NetworkError).cause).toBe(chunkError);
     expect(await load()).toBe("loaded");
     expect(loads).toBe(2);
+  });
+});
+
+describe("preloadAll", () => {
+  it("runs every loader, and the loaders that the loaded code makes, until none is left", async () => {
+    const loaded: string[] = [];
+    let inner: (() => Promise<string>) | undefined;
+    lazy("outer", async () => {
+      loaded.push("outer");
+      // What a loaded module does when it is evaluated: it makes its own loader.
+      inner ??= lazy("inner", async () => {
+        loaded.push("inner");
+        return "inner";
+      });
+      return "outer";
+    });
+    await preloadAll();
+    expect(loaded).toEqual(["outer", "inner"]);
+    await preloadAll();
+    expect(loaded).toEqual(["outer", "inner"]);
   });
 });
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isStackError } from "../../../runtime/errors.js";
 import { createCookieTokenStore, type BroadcastChannelLike, type CookieDocument } from "../../../runtime/tokens/cookie.js";
-import { NO_TOKENS, type StoredTokens, type TokenStore } from "../../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/tokens/store.js";
 
 const projectId = "proj-1";
 const http = { protocol: "http:" };
@@ -64,8 +64,8 @@ function storeOn(
   return createCookieTokenStore({ projectId, document, location: http, env: timers, broadcastChannel: null, ...extra });
 }
 
-function recorder(store: TokenStore): { told: StoredTokens[]; unsubscribe: () => void } {
-  const told: StoredTokens[] = [];
+function recorder(store: TokenStore): { told: TokenPair[]; unsubscribe: () => void } {
+  const told: TokenPair[] = [];
   return { told, unsubscribe: store.subscribe((tokens) => told.push(tokens)) };
 }
 

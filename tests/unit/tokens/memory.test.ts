@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isStackError } from "../../../runtime/errors.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { NO_TOKENS, type StoredTokens } from "../../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair } from "../../../runtime/tokens/store.js";
 import { thrownBy } from "../../helpers/outcome.js";
 
 const pair = { refreshToken: "rt-1", accessToken: "at-1" };
@@ -37,7 +37,7 @@ describe("createMemoryTokenStore", () => {
 
   it("tells subscribers of a changed pair", () => {
     const store = createMemoryTokenStore(pair);
-    const told: StoredTokens[] = [];
+    const told: TokenPair[] = [];
     store.subscribe((tokens) => told.push(tokens));
     store.set(NO_TOKENS);
     expect(told).toEqual([{ refreshToken: null, accessToken: null }]);
@@ -45,7 +45,7 @@ describe("createMemoryTokenStore", () => {
 
   it("does not tell subscribers when set() stores the same pair", () => {
     const store = createMemoryTokenStore(pair);
-    const told: StoredTokens[] = [];
+    const told: TokenPair[] = [];
     store.subscribe((tokens) => told.push(tokens));
     store.set({ refreshToken: "rt-1", accessToken: "at-1" });
     expect(told).toEqual([]);
@@ -53,7 +53,7 @@ describe("createMemoryTokenStore", () => {
 
   it("stops telling a subscriber that unsubscribed", () => {
     const store = createMemoryTokenStore(pair);
-    const told: StoredTokens[] = [];
+    const told: TokenPair[] = [];
     const unsubscribe = store.subscribe((tokens) => told.push(tokens));
     unsubscribe();
     store.set(NO_TOKENS);
@@ -62,8 +62,8 @@ describe("createMemoryTokenStore", () => {
 
   it("counts each subscription of one function separately", () => {
     const store = createMemoryTokenStore(pair);
-    const told: StoredTokens[] = [];
-    const listener = (tokens: StoredTokens) => told.push(tokens);
+    const told: TokenPair[] = [];
+    const listener = (tokens: TokenPair) => told.push(tokens);
     store.subscribe(listener);
     const second = store.subscribe(listener);
     second();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createRequestTokenStore } from "../../../runtime/tokens/request.js";
-import type { StoredTokens } from "../../../runtime/tokens/store.js";
+import type { TokenPair } from "../../../runtime/tokens/store.js";
 
 const projectId = "proj-1";
 
@@ -87,7 +87,7 @@ describe("createRequestTokenStore", () => {
 
   it("keeps set() tokens in memory and tells subscribers", () => {
     const store = createRequestTokenStore(request({ cookie: "stack-refresh-proj-1=rt-1" }), projectId);
-    const told: StoredTokens[] = [];
+    const told: TokenPair[] = [];
     store.subscribe((tokens) => told.push(tokens));
     store.set({ refreshToken: "rt-1", accessToken: "at-new" });
     expect(store.get()).toEqual({ refreshToken: "rt-1", accessToken: "at-new" });

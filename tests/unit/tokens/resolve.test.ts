@@ -4,10 +4,40 @@ import { LruMap } from "../../../runtime/lru.js";
 import { createCookieTokenStore } from "../../../runtime/tokens/cookie.js";
 import { createExplicitTokenStores } from "../../../runtime/tokens/explicit.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "../../../runtime/tokens/resolve.js";
+import { classifyTokenStore, noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "../../../runtime/tokens/resolve.js";
 import { thrownBy } from "../../helpers/outcome.js";
 
 const options = { projectId: "proj-1" };
+
+// The one reading of the tokenStore option: the app's own store and the per-call
+// stores of getUser({ tokenStore }) both classify it here (issue 13 §2).
+describe("classifyTokenStore", () => {
+  it("names each kind, with its parts read", () => {
+    const store = createMemoryTokenStore();
+    const request = { headers: new Headers() };
+    expect(classifyTokenStore(null)).toEqual({ kind: "none" });
+    expect(classifyTokenStore("cookie")).toEqual({ kind: "cookie" });
+    expect(classifyTokenStore("memory")).toEqual({ kind: "memory" });
+    expect(classifyTokenStore(store)).toEqual({ kind: "store", store });
+    expect(classifyTokenStore(request)).toEqual({ kind: "request", request });
+    expect(classifyTokenStore({ accessToken: "at-1" } as TokenStoreInit)).toEqual({
+      kind: "tokens",
+      tokens: { accessToken: "at-1", refreshToken: null },
+    });
+  });
+
+  it("takes an object with a store's methods as a store, even with headers or tokens beside them", () => {
+    const store = { ...createMemoryTokenStore(), headers: new Headers(), accessToken: "at-1" };
+    expect(classifyTokenStore(store as unknown as TokenStoreInit)).toEqual({ kind: "store", store });
+  });
+
+  it("refuses what is none of them, naming the valid values", () => {
+    expect(thrownBy(() => classifyTokenStore("session" as unknown as TokenStoreInit)).message).toContain('Unknown tokenStore "session"');
+    expect(thrownBy(() => classifyTokenStore({ accessToken: 42 } as unknown as TokenStoreInit)).message).toBe(
+      "tokenStore.accessToken must be a string or null, got a number.",
+    );
+  });
+});
 
 describe("resolveTokenStore", () => {
   it("returns null for null: no user", () => {

@@ -2,12 +2,13 @@
 // whatever a store holds, getUser() reads an unusable token as absent without
 // sending it, the store forgets it, and signOut() succeeds.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "../../helpers/lazy-modules.js";
 import { StackClientApp } from "../../../runtime/app/client-app.js";
 import { StackAssertionError } from "../../../runtime/errors.js";
 import { stackHeaders } from "../../../runtime/headers.js";
 import { matchOperation } from "../../../runtime/operations.js";
 import { createCookieTokenStore, type CookieDocument } from "../../../runtime/tokens/cookie.js";
-import { NO_TOKENS, type StoredTokens, type TokenStore } from "../../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
 import { fakeService, json, jwt, testEnvironment, useFakeClock, type Handler, type SentRequest } from "../../helpers/fake-service.js";
 import { rejectionOf, settleOnFakeTime } from "../../helpers/outcome.js";
@@ -69,12 +70,12 @@ function cookieJar(initial: Record<string, string>) {
 
 /** A store as an app may write one: it holds whatever it is given and records every set(). */
 function customStore(held: unknown, options: { getThrows?: boolean; setThrows?: boolean } = {}) {
-  const sets: StoredTokens[] = [];
+  const sets: TokenPair[] = [];
   let current = held;
   const store: TokenStore = {
     get() {
       if (options.getThrows) throw new Error("storage unavailable");
-      return current as StoredTokens;
+      return current as TokenPair;
     },
     set(tokens) {
       sets.push(tokens);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { sendMagicLinkEmail, signInWithMagicLink } from "../../../../runtime/app/flows/magic-link.js";
-import type { AfterAuthKind } from "../../../../runtime/app/flows/mfa.js";
+import type { AfterAuthKind } from "../../../../runtime/app/flows/sign-in.js";
 import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";

@@ -1,7 +1,8 @@
 // Multi-factor (TOTP) sign-in (SPEC §7, §8; wire contract §10, §14: no prompt()).
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import { signInWithMfa, signInResultOf, type AfterAuthKind } from "../../../../runtime/app/flows/mfa.js";
+import { signInWithMfa } from "../../../../runtime/app/flows/mfa.js";
+import { signInResultOf, type AfterAuthKind } from "../../../../runtime/app/flows/sign-in.js";
 import { signInWithCredential } from "../../../../runtime/app/flows/password.js";
 import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { NO_TOKENS } from "../../../../runtime/tokens/store.js";

@@ -1,16 +1,10 @@
 // E-mail and password flows (SPEC §7 auth, endpoints.md §A, wire contract §10, §13).
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import type { AfterAuthKind } from "../../../../runtime/app/flows/mfa.js";
-import {
-  resetPassword,
-  sendForgotPasswordEmail,
-  setPassword,
-  signInWithCredential,
-  signUpWithCredential,
-  updatePassword,
-  verifyPasswordResetCode,
-} from "../../../../runtime/app/flows/password.js";
+import type { AfterAuthKind } from "../../../../runtime/app/flows/sign-in.js";
+import { setPassword, signInWithCredential, updatePassword } from "../../../../runtime/app/flows/password.js";
+import { resetPassword, sendForgotPasswordEmail, verifyPasswordResetCode } from "../../../../runtime/app/flows/password-reset.js";
+import { signUpWithCredential } from "../../../../runtime/app/flows/sign-up.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";

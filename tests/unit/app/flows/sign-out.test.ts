@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { signOut } from "../../../../runtime/app/flows/sign-out.js";
 import { HttpError, isStackError } from "../../../../runtime/errors.js";
-import { NO_TOKENS, type StoredTokens } from "../../../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair } from "../../../../runtime/tokens/store.js";
 import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, type Handler } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
-function app(handler: Handler, tokens: StoredTokens = signedInTokens()) {
+function app(handler: Handler, tokens: TokenPair = signedInTokens()) {
   const t = testAppContext(handler, { tokens });
   const session = t.ctx.sessions().current();
   const afterSignOut: { refreshToken: string | null }[] = [];
@@ -140,9 +140,9 @@ describe("signOut", () => {
 describe("signOut whatever the store holds", () => {
   it("ends a session whose stored tokens cannot be tokens without telling the service, and clears the store", async () => {
     const { ctx, service, store, redirects, afterSignOut } = app(() => json({ success: true }));
-    const cleared: StoredTokens[] = [];
-    let held: StoredTokens = { refreshToken: "undefined", accessToken: "at\n1" };
-    Object.assign(store!, { get: () => held, set: (tokens: StoredTokens) => void cleared.push((held = tokens)) });
+    const cleared: TokenPair[] = [];
+    let held: TokenPair = { refreshToken: "undefined", accessToken: "at\n1" };
+    Object.assign(store!, { get: () => held, set: (tokens: TokenPair) => void cleared.push((held = tokens)) });
     await signOut(ctx, {}, redirects);
     expect(service.requests).toEqual([]);
     expect(held).toEqual(NO_TOKENS);
@@ -152,13 +152,13 @@ describe("signOut whatever the store holds", () => {
 
   it("clears a store that throws when read, and resolves", async () => {
     const { ctx, service, store } = app(() => json({ success: true }));
-    const cleared: StoredTokens[] = [];
+    const cleared: TokenPair[] = [];
     const afterSignOut: string[] = [];
     Object.assign(store!, {
       get: () => {
         throw new Error("storage unavailable");
       },
-      set: (tokens: StoredTokens) => void cleared.push(tokens),
+      set: (tokens: TokenPair) => void cleared.push(tokens),
     });
     // The app's own redirects read the store; this one does not.
     await signOut(ctx, {}, { redirectAfterSignOut: async () => void afterSignOut.push("after-sign-out") });

@@ -2,13 +2,8 @@
 // wire contract §14: update() is sent in snake_case; issue #4 "API keys").
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import {
-  apiKeyEndpointFor,
-  checkApiKey,
-  teamApiKeyMethods,
-  userApiKeyMethods,
-  type ApiKey,
-} from "../../../../runtime/app/objects/api-key.js";
+import { apiKeyEndpointFor, checkApiKey } from "../../../../runtime/app/objects/api-key-calls.js";
+import { teamApiKeyMethods, userApiKeyMethods, type ApiKey } from "../../../../runtime/app/objects/api-key.js";
 import { isStackError, ResponseFormatError } from "../../../../runtime/errors.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";

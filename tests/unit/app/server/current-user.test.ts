@@ -2,6 +2,7 @@
 // retrieval"; wire contract §8): the tokens of the app or of a request, the
 // `or` options, and what only the user's own session does.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "../../../helpers/lazy-modules.js";
 import { isStackError, UserNotSignedInError } from "../../../../runtime/errors.js";
 import { signedInTokens } from "../../../helpers/app-context.js";
 import { answerAsDocumented, wireTokens } from "../../../helpers/documented-answers.js";

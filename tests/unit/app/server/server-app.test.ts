@@ -6,6 +6,7 @@ import { StackServerApp, type StackServerAppOptions } from "../../../../runtime/
 import { isStackError } from "../../../../runtime/errors.js";
 import { createMemoryTokenStore } from "../../../../runtime/tokens/memory.js";
 import { doc } from "../../../fixtures/document.js";
+import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { fakeService, json, knownError, testEnvironment, useFakeClock } from "../../../helpers/fake-service.js";
 import { signedInTokens } from "../../../helpers/app-context.js";
 import { expectServerRequests, OTHER_ID, routes, sent, setup, TEAM, TEAM_ID, USER, USER_ID } from "./setup.js";
@@ -45,6 +46,24 @@ describe("construction", () => {
       expect(isStackError(error, "StackConfigurationError")).toBe(true);
       expect(String(error)).toMatch(/secretServerKey/);
     }
+  });
+
+  it("takes no settings beside its options: a second argument cannot make it an admin app", async () => {
+    const service = fakeService(answerAsDocumented);
+    const { env } = testEnvironment(service.fetch);
+    const options: StackServerAppOptions = {
+      projectId: "proj-1",
+      secretServerKey: "ssk-1",
+      tokenStore: null,
+      environment: env,
+      browser: null,
+    };
+    // @ts-expect-error the constructor takes the options only
+    const app = new StackServerApp(options, { accessType: "admin", superSecretAdminKey: "sak-leak" });
+    await app.api.GET("/projects/current");
+    const headers = service.requests[0]!.headers;
+    expect(headers).toMatchObject({ "x-stack-access-type": "server", "x-stack-secret-server-key": "ssk-1" });
+    expect(headers).not.toHaveProperty("x-stack-super-secret-admin-key");
   });
 
   it("is a StackClientApp", () => {

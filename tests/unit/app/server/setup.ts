@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import type { components } from "../../../../generated/schema.js";
 import { StackServerApp, type StackServerAppOptions } from "../../../../runtime/app/server-app.js";
 import { createMemoryTokenStore } from "../../../../runtime/tokens/memory.js";
-import type { StoredTokens } from "../../../../runtime/tokens/store.js";
+import type { TokenPair } from "../../../../runtime/tokens/store.js";
 import { doc } from "../../../fixtures/document.js";
 import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { fakeService, json, testEnvironment, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -18,7 +18,7 @@ export const TEAM_ID = TEAM.id;
 export const OTHER_ID = "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0";
 
 export interface ServerSetup {
-  readonly tokens?: StoredTokens;
+  readonly tokens?: TokenPair;
   readonly app?: Partial<StackServerAppOptions>;
 }
 

@@ -1,0 +1,61 @@
+// The projects a user of the internal project owns (SPEC §6), each with its
+// admin app on the owner's session. Loaded with the first listOwnedProjects()
+// or createProject(), and it loads the admin half itself (a dynamic import), so
+// that a client app's first load never carries it.
+import type { components } from "../../../generated/schema.js";
+import { StackConfigurationError } from "../../errors.js";
+import { adminProjectUpdateToWire } from "../admin/project.js";
+import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
+import type { ClientAppContext } from "../context.js";
+import { assertAnswered } from "../wire.js";
+import { lazy } from "../../lazy.js";
+import { INTERNAL_PROJECT_ID, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
+
+const loadAdminHalf = lazy("admin app", () => import("../admin/owned-project.js"));
+
+type WireAdminProject = components["schemas"]["AdminProject"];
+
+/** The owned projects of `wires`, each with its admin app on the owner's current session. */
+async function ownedProjectsOf(
+  ctx: ClientAppContext,
+  wires: readonly WireAdminProject[],
+  call: CallOptions | undefined,
+): Promise<AdminOwnedProject[]> {
+  const { ownedProjectOf } = await untilAborted(loadAdminHalf(), call);
+  const owner = ctx.sessions().current();
+  return untilAborted(Promise.all(wires.map((wire) => ownedProjectOf(ctx, owner, wire))), call);
+}
+
+/** The service would answer EXPECTED_INTERNAL_PROJECT; say what to do instead, before sending anything. */
+function requireInternalProject(ctx: ClientAppContext, what: string): void {
+  if (ctx.projectId !== INTERNAL_PROJECT_ID) {
+    throw new StackConfigurationError(
+      `${what} is only available to users of the internal project (projectId "${INTERNAL_PROJECT_ID}"); this app's projectId is "${ctx.projectId}". Manage other projects with an admin app.`,
+    );
+  }
+}
+
+/** The projects the signed-in user owns. */
+export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOptions): Promise<AdminOwnedProject[]> {
+  requireInternalProject(ctx, "listOwnedProjects");
+  const { data } = await ctx.client.api.GET("/internal/projects", signalOf(options));
+  assertAnswered(data, "GET /internal/projects");
+  return ownedProjectsOf(ctx, data.items, options);
+}
+
+/**
+ * Creates a project owned by the signed-in user, with the reference SDK's
+ * options (`displayName`, `description`, `isProductionMode`, `config`); what the
+ * config leaves out takes the service's defaults.
+ */
+export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
+  requireInternalProject(ctx, "createProject");
+  if (typeof options !== "object" || options === null || typeof options.displayName !== "string") {
+    throw new StackConfigurationError("createProject needs options: { displayName, description?, isProductionMode?, config? }.");
+  }
+  const body = { ...adminProjectUpdateToWire(options, "createProject"), display_name: options.displayName };
+  const { data } = await ctx.client.api.POST("/internal/projects", { body, ...signalOf(options) });
+  assertAnswered(data, "POST /internal/projects", "the new project");
+  const [project] = await ownedProjectsOf(ctx, [data], options);
+  return project!;
+}

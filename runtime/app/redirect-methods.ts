@@ -1,0 +1,79 @@
+// The reference's redirectTo… methods and the app's navigation, as an app
+// holds them from construction on. What a redirect checks and where it goes
+// (redirect.ts) loads with the first redirect: an app that never navigates, a
+// server's for one, does not carry it.
+import type { Environment } from "../env.js";
+import { lazy } from "../lazy.js";
+import type { Browser } from "./browser.js";
+import type { CallOptions } from "./call-options.js";
+import type { ClientAppContext, RedirectMethod } from "./context.js";
+import type { HandlerUrls } from "./urls.js";
+
+const loadRedirect = lazy("redirects", () => import("./redirect.js"));
+
+export interface RedirectToOptions extends CallOptions {
+  readonly replace?: boolean;
+  /** Sign-in/up: do not add after_auth_return_to. After-sign-in/up: ignore it. */
+  readonly noRedirectBack?: boolean;
+}
+
+type RedirectTo = (options?: RedirectToOptions) => Promise<void>;
+
+export interface RedirectMethods {
+  redirectToSignIn: RedirectTo;
+  redirectToSignUp: RedirectTo;
+  redirectToSignOut: RedirectTo;
+  redirectToEmailVerification: RedirectTo;
+  redirectToPasswordReset: RedirectTo;
+  redirectToForgotPassword: RedirectTo;
+  redirectToHome: RedirectTo;
+  redirectToOAuthCallback: RedirectTo;
+  redirectToMagicLinkCallback: RedirectTo;
+  redirectToAfterSignIn: RedirectTo;
+  redirectToAfterSignUp: RedirectTo;
+  redirectToAfterSignOut: RedirectTo;
+  redirectToAccountSettings: RedirectTo;
+  redirectToError: RedirectTo;
+  redirectToTeamInvitation: RedirectTo;
+}
+
+/** The app's navigation (ClientAppContext.redirect): checks the target, navigates, then waits (redirect.ts, createNavigator). */
+export function createAppNavigator(o: {
+  readonly redirectMethod: RedirectMethod;
+  readonly browser: Browser | null;
+  readonly env: Environment;
+  readonly urls: HandlerUrls;
+}): ClientAppContext["redirect"] {
+  return async (url, options) => {
+    const { createNavigator, trustedOriginsOf } = await loadRedirect();
+    const { redirectMethod, browser, env } = o;
+    return createNavigator({ redirectMethod, browser, env, trustedOrigins: trustedOriginsOf(o.urls) })(url, options);
+  };
+}
+
+/** The reference's redirectTo… methods over the app's URL set; all navigate through ctx.redirect. */
+export function createRedirectMethods(ctx: ClientAppContext): RedirectMethods {
+  const to =
+    (page: keyof HandlerUrls): RedirectTo =>
+    async (options) => {
+      const { pageTarget } = await loadRedirect();
+      await ctx.redirect(pageTarget(ctx, page, options), { replace: options?.replace ?? false, signal: options?.signal });
+    };
+  return {
+    redirectToSignIn: to("signIn"),
+    redirectToSignUp: to("signUp"),
+    redirectToSignOut: to("signOut"),
+    redirectToEmailVerification: to("emailVerification"),
+    redirectToPasswordReset: to("passwordReset"),
+    redirectToForgotPassword: to("forgotPassword"),
+    redirectToHome: to("home"),
+    redirectToOAuthCallback: to("oauthCallback"),
+    redirectToMagicLinkCallback: to("magicLinkCallback"),
+    redirectToAfterSignIn: to("afterSignIn"),
+    redirectToAfterSignUp: to("afterSignUp"),
+    redirectToAfterSignOut: to("afterSignOut"),
+    redirectToAccountSettings: to("accountSettings"),
+    redirectToError: to("error"),
+    redirectToTeamInvitation: to("teamInvitation"),
+  };
+}

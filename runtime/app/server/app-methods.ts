@@ -1,0 +1,117 @@
+// What StackServerApp does, as functions of its server context (a client with
+// the secret server key and no user tokens). Loaded with the app's first server
+// call, so that a client app's bundle does not carry it.
+import { isKnownError } from "../../../generated/known-error-guard.js";
+import { StackConfigurationError } from "../../errors.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { checkApiKey } from "../objects/api-key-calls.js";
+import { answered } from "../wire.js";
+import { isUuid, itemsOf, requireOptions } from "./common.js";
+import type { ServerAppContext } from "./context.js";
+import {
+  asServerTeam,
+  createServerTeamObject,
+  serverTeamCreateToWire,
+  type ServerTeam,
+  type ServerTeamCreateOptions,
+} from "./server-team.js";
+import { asServerUser, createServerUser, type ServerUser } from "./server-user.js";
+import { serverUserCreateToWire, type ServerUserCreateOptions } from "./user-options.js";
+
+export { createCurrentServerUser } from "./current-user.js";
+export { requireOptions } from "./common.js";
+export { asServerUser } from "./server-user.js";
+
+export interface ServerListUsersOptions {
+  /** The `nextCursor` of the previous page. */
+  readonly cursor?: string;
+  readonly limit?: number;
+  readonly orderBy?: "signedUpAt";
+  readonly desc?: boolean;
+  /** Free-text search over the users. */
+  readonly query?: string;
+  /** Only the members of this team (`team_id`). */
+  readonly teamId?: string;
+}
+
+/** The user with this id (`GET /users/{id}`), or null when there is none. */
+export async function getUserById(ctx: ServerAppContext, userId: string, call: CallOptions | undefined): Promise<ServerUser | null> {
+  if (!isUuid(userId)) return null;
+  try {
+    const { data } = await ctx.client.api.GET("/users/{user_id}", { params: { path: { user_id: userId } }, ...signalOf(call) });
+    return createServerUser(ctx, asServerUser(answered(data, "GET /users/{user_id}"), "GET /users/{user_id}"));
+  } catch (error) {
+    if (isKnownError(error, "USER_NOT_FOUND")) return null;
+    throw error;
+  }
+}
+
+/** The owner of a user API key, or null when the key is not valid (SPEC §4). */
+export async function getUserByApiKey(ctx: ServerAppContext, apiKey: string, options: CallOptions): Promise<ServerUser | null> {
+  const call = callOf(options);
+  const key = await checkApiKey(ctx, apiKey, { type: "user", ...call });
+  // The service refuses keys that are revoked or expired; the local rule is a second check.
+  return key !== null && key.type === "user" && key.isValid() ? getUserById(ctx, key.userId, call) : null;
+}
+
+/** Creates a user (`POST /users`), whether or not sign-up is enabled. */
+export async function createUser(ctx: ServerAppContext, options: ServerUserCreateOptions & CallOptions): Promise<ServerUser> {
+  const { data } = await ctx.client.api.POST("/users", { body: serverUserCreateToWire(options), ...signalOf(options) });
+  return createServerUser(ctx, asServerUser(answered(data, "POST /users"), "POST /users"));
+}
+
+/** One page of users; `nextCursor` reads the next (null on the last page). */
+export async function listUsers(
+  ctx: ServerAppContext,
+  options: ServerListUsersOptions & CallOptions,
+): Promise<ServerUser[] & { nextCursor: string | null }> {
+  requireOptions(options, "listUsers", '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId? }');
+  if (options.orderBy !== undefined && options.orderBy !== "signedUpAt") {
+    throw new StackConfigurationError(`listUsers can order by "signedUpAt" only, not ${JSON.stringify(options.orderBy)}.`);
+  }
+  const query = {
+    ...(options.cursor !== undefined && { cursor: options.cursor }),
+    ...(options.limit !== undefined && { limit: options.limit }),
+    ...(options.orderBy !== undefined && { order_by: "signed_up_at" as const }),
+    ...(options.desc !== undefined && { desc: options.desc ? ("true" as const) : ("false" as const) }),
+    ...(options.query !== undefined && { query: options.query }),
+    ...(options.teamId !== undefined && { team_id: options.teamId }),
+  };
+  const { data } = await ctx.client.api.GET("/users", { params: { query }, ...signalOf(options) });
+  const users = itemsOf(data, "GET /users").map((wire) => createServerUser(ctx, asServerUser(wire, "GET /users")));
+  return Object.assign(users, { nextCursor: data?.pagination?.next_cursor ?? null });
+}
+
+export async function createTeam(ctx: ServerAppContext, data: ServerTeamCreateOptions & CallOptions): Promise<ServerTeam> {
+  const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire(data), ...signalOf(data) });
+  return createServerTeamObject(ctx, asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
+}
+
+/** The team with this id (`GET /teams/{id}`), or the team owning a team API key; null when there is none. */
+export async function getTeam(
+  ctx: ServerAppContext,
+  arg: string | ({ readonly apiKey: string } & CallOptions),
+  options?: CallOptions,
+): Promise<ServerTeam | null> {
+  checkAborted(typeof arg === "string" ? options : arg);
+  if (typeof arg === "object" && arg !== null && "apiKey" in arg) {
+    const call = callOf(arg);
+    const key = await checkApiKey(ctx, arg.apiKey, { type: "team", ...call });
+    return key !== null && key.type === "team" && key.isValid() ? getTeam(ctx, key.teamId, call) : null;
+  }
+  if (typeof arg !== "string") throw new StackConfigurationError("getTeam needs a team id, or { apiKey } for a team API key.");
+  if (!isUuid(arg)) return null;
+  try {
+    const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: arg } }, ...signalOf(options) });
+    return createServerTeamObject(ctx, asServerTeam(answered(data, "GET /teams/{team_id}"), "GET /teams/{team_id}"));
+  } catch (error) {
+    if (isKnownError(error, "TEAM_NOT_FOUND")) return null;
+    throw error;
+  }
+}
+
+/** Every team of the project. */
+export async function listTeams(ctx: ServerAppContext, options?: CallOptions): Promise<ServerTeam[]> {
+  const { data } = await ctx.client.api.GET("/teams", signalOf(options));
+  return itemsOf(data, "GET /teams").map((team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
+}
