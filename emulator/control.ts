@@ -11,46 +11,218 @@ import { hashPassword, randomId } from "./engine/tokens.js";
 import { fixedChallengeOf, setFixedChallenge } from "./handlers/passkeys.js";
 import { grantDefaultProjectPermissions } from "./handlers/permissions.js";
 
+/**
+ * What {@link EmulatorControl.createUser} takes: the project, and optionally the
+ * user's sign-in e-mail, password, display name and metadata.
+ *
+ * @example
+ * ```ts
+ * const options: CreateUserOptions = {
+ *   projectId: DEMO_KEYS.projectId,
+ *   email: "ada@example.com",
+ *   password: "correct-horse-battery",
+ *   displayName: "Ada",
+ * };
+ * const user = await emulator.control.createUser(options);
+ * ```
+ */
 export interface CreateUserOptions {
+  /** The project the user belongs to; it must exist in the emulator (e.g. `DEMO_KEYS.projectId`). */
   readonly projectId: string;
+  /** The primary e-mail, used for sign-in; default none. Must not already sign in a user of the project. */
   readonly email?: string;
+  /** The password to sign in with (stored hashed); default none, so the user has no password. */
   readonly password?: string;
+  /** The display name; default null. */
   readonly displayName?: string | null;
   /** Whether the primary e-mail is verified; default true. */
   readonly emailVerified?: boolean;
+  /** Whether the user is anonymous; default false. */
   readonly isAnonymous?: boolean;
+  /** The user's client metadata (readable and writable by the user); default `{}`. */
   readonly clientMetadata?: unknown;
+  /** The user's server metadata (seen only by server apps); default `{}`. */
   readonly serverMetadata?: unknown;
 }
 
 export interface EmulatorControl {
-  /** Back to the default projects (or nothing, with `{ empty: true }`): every user, session, code and e-mail gone. */
+  /**
+   * Back to the default projects (or nothing, with `{ empty: true }`): every user, session, code and e-mail gone.
+   * Also clears the injected faults, the request log and a fixed passkey challenge.
+   *
+   * @example
+   * ```ts
+   * afterEach(() => emulator.control.reset());
+   * // A store with no projects at all:
+   * emulator.control.reset({ empty: true });
+   * ```
+   */
   reset(options?: { readonly empty?: boolean }): void;
+  /**
+   * A JSON snapshot of the whole state (projects, users, sessions, codes, e-mails), for importState or
+   * for `createEmulator({ state })`.
+   *
+   * @example
+   * ```ts
+   * await createTestUser(emulator, { email: "ada@example.com" });
+   * const snapshot = emulator.control.exportState();
+   * const copy = await createEmulator({ state: snapshot });
+   * ```
+   */
   exportState(): StateJson;
+  /**
+   * Replaces the state with a snapshot from exportState (what was there before is gone).
+   *
+   * @example
+   * ```ts
+   * const snapshot = emulator.control.exportState();
+   * await createTestUser(emulator, { email: "ada@example.com" });
+   * emulator.control.importState(snapshot); // the user is gone again
+   * ```
+   */
   importState(state: StateJson): void;
-  /** Moves the clock forward (expires access tokens, codes, API keys). */
+  /**
+   * Moves the clock forward (expires access tokens, codes, API keys). Throws a RangeError for a negative or
+   * non-finite number of milliseconds.
+   *
+   * @example
+   * ```ts
+   * // Past the 10-minute access-token lifetime: the next call refreshes the token.
+   * emulator.control.advanceClock(11 * 60 * 1000);
+   * const user = await app.getUser();
+   * ```
+   */
   advanceClock(ms: number): void;
+  /**
+   * The emulator's current time in epoch milliseconds: the real time, shifted by `startTimeMs` and every advanceClock.
+   *
+   * @example
+   * ```ts
+   * const before = emulator.control.now();
+   * emulator.control.advanceClock(60_000);
+   * expect(emulator.control.now() - before).toBeGreaterThanOrEqual(60_000);
+   * ```
+   */
   now(): number;
-  /** Makes the next `times` requests of an operation fail (or slow down) as told. */
+  /**
+   * Makes the next `times` requests of an operation (default 1; `Infinity` for all) fail as told: a known error,
+   * an HTTP status, a 429 with Retry-After, a dropped connection, or added latency.
+   *
+   * @example
+   * ```ts
+   * emulator.control.injectFault("listTeams", { kind: "status", status: 503 }, { times: 2 });
+   * emulator.control.injectFault("signInWithPassword", { kind: "known-error", code: "EMAIL_PASSWORD_MISMATCH" });
+   * emulator.control.injectFault("getCurrentUser", { kind: "latency", ms: 500 });
+   * ```
+   */
   injectFault(operationId: OperationId, fault: Fault, options?: { readonly times?: number }): void;
+  /**
+   * Removes every injected fault, also those with requests left to apply to.
+   *
+   * @example
+   * ```ts
+   * emulator.control.injectFault("listTeams", { kind: "drop" }, { times: Infinity });
+   * // ... assert how the app copes ...
+   * emulator.control.clearFaults();
+   * ```
+   */
   clearFaults(): void;
-  /** Every request answered under /api/v1 since the last clear, oldest first. */
+  /**
+   * Every request answered under /api/v1 since the last clear, oldest first, optionally only those of one operation:
+   * method, path, operationId, status and known error of each.
+   *
+   * @example
+   * ```ts
+   * await signInAs(app, user);
+   * const signIns = emulator.control.requests({ operationId: "signInWithPassword" });
+   * expect(signIns.map((request) => request.status)).toEqual([200]);
+   * ```
+   */
   requests(filter?: { readonly operationId?: OperationId }): readonly LoggedRequest[];
+  /**
+   * Empties the request log, so that requests() shows only what follows.
+   *
+   * @example
+   * ```ts
+   * await signInAs(app, user);
+   * emulator.control.clearRequests();
+   * await app.signOut();
+   * console.log(emulator.control.requests().map((request) => `${request.method} ${request.path}`));
+   * ```
+   */
   clearRequests(): void;
-  /** Captured e-mails, oldest first; `to` filters by address or Inbucket mailbox name. */
+  /**
+   * Captured e-mails, oldest first; `to` filters by address or Inbucket mailbox name, `projectId` by project.
+   *
+   * @example
+   * ```ts
+   * await app.sendForgotPasswordEmail("ada@example.com", { callbackUrl: "http://localhost:3000/handler/password-reset" });
+   * const [email] = emulator.control.emails({ to: "ada@example.com" });
+   * expect(email?.subject).toContain("password");
+   * ```
+   */
   emails(filter?: { readonly to?: string; readonly projectId?: string }): readonly EmailRecord[];
-  /** The codes issued (verification, reset, magic link, invitation), oldest first. */
+  /**
+   * The codes issued (verification, reset, magic link, invitation, MFA, passkey), oldest first; filtered by
+   * recipient address (case-insensitive) and kind.
+   *
+   * @example
+   * ```ts
+   * await app.sendForgotPasswordEmail("ada@example.com", { callbackUrl: "http://localhost:3000/handler/password-reset" });
+   * const [reset] = emulator.control.codes({ recipient: "ada@example.com", kind: "password_reset" });
+   * await app.resetPassword({ code: reset!.code, password: "a-new-password-123" });
+   * ```
+   */
   codes(filter?: { readonly recipient?: string; readonly kind?: CodeRecord["kind"] }): readonly CodeRecord[];
-  /** A user made directly (no sign-up request), with a verified primary e-mail used for sign-in. */
+  /**
+   * A user made directly (no sign-up request), with a verified primary e-mail used for sign-in; resolves to the
+   * emulator's record. Rejects with a RangeError when the project does not exist or the e-mail is taken.
+   *
+   * @example
+   * ```ts
+   * const record = await emulator.control.createUser({
+   *   projectId: DEMO_KEYS.projectId,
+   *   email: "ada@example.com",
+   *   password: "correct-horse-battery",
+   * });
+   * console.log(record.id);
+   * ```
+   */
   createUser(options: CreateUserOptions): Promise<UserRecord>;
-  /** A session for a user, as a sign-in would start it. */
+  /**
+   * A session for a user, as a sign-in would start it: resolves to its access and refresh tokens. Rejects with a
+   * RangeError when there is no such user.
+   *
+   * @example
+   * ```ts
+   * const record = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+   * const tokens = await emulator.control.createSession(record.id);
+   * const app = appsFor(emulator).client({ tokenStore: tokens });
+   * ```
+   */
   createSession(userId: string): Promise<{ readonly accessToken: string; readonly refreshToken: string }>;
   /**
    * Makes every passkey ceremony use this challenge (base64url, as `options_json.challenge`
    * shows it), so that a test can compute its WebAuthn answers in advance; null: random
    * challenges again (also after `reset`).
+   *
+   * @example
+   * ```ts
+   * emulator.control.setFixedChallenge("dGVzdC1jaGFsbGVuZ2U");
+   * // ... register or sign in with a passkey, answering that challenge ...
+   * emulator.control.setFixedChallenge(null);
+   * ```
    */
   setFixedChallenge(challenge: string | null): void;
+  /**
+   * The challenge set with setFixedChallenge, or null while challenges are random.
+   *
+   * @example
+   * ```ts
+   * emulator.control.setFixedChallenge("dGVzdC1jaGFsbGVuZ2U");
+   * expect(emulator.control.fixedChallenge()).toBe("dGVzdC1jaGFsbGVuZ2U");
+   * ```
+   */
   fixedChallenge(): string | null;
 }
 

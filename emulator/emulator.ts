@@ -10,6 +10,21 @@ import { handlers } from "./handlers/index.js";
 import { MAILBOX_API_PREFIX } from "./mailbox.js";
 import { extraRoutes, routesBeforeEngine, type RouteParts } from "./routes.js";
 
+/**
+ * How createEmulator sets up an emulator: its origin, starting state, token lifetime, clock and an exchange observer.
+ * Every option has a default.
+ *
+ * @example
+ * ```ts
+ * const options: EmulatorOptions = {
+ *   state: "default",
+ *   accessTokenLifetimeMs: 60_000,
+ *   startTimeMs: Date.parse("2025-01-01T00:00:00Z"),
+ *   onExchange: ({ request, response }) => console.log(request.method, request.url, response.status),
+ * };
+ * const emulator = await createEmulator(options);
+ * ```
+ */
 export interface EmulatorOptions {
   /**
    * The origin apps reach the API at, without `/api/v1`: the issuer of access
@@ -41,13 +56,41 @@ export interface Emulator {
   readonly engine: Engine;
   /** Where it listens over HTTP; undefined in-process (`startEmulatorServer` gives one). */
   readonly url: string | undefined;
-  /** Stops it: in-process there is nothing to free, so this resolves at once. */
+  /**
+   * Stops it: in-process there is nothing to free, so this resolves at once.
+   *
+   * @example
+   * ```ts
+   * const emulator = await createEmulator();
+   * try {
+   *   // ... run the app against emulator.fetch ...
+   * } finally {
+   *   await emulator.close();
+   * }
+   * ```
+   */
   close(): Promise<void>;
 }
 
 export const DEFAULT_API_ORIGIN = "http://localhost:8102";
 const TEN_MINUTES = 10 * 60 * 1000;
 
+/**
+ * Creates an in-process emulator of the Stack Auth API: its `fetch` answers requests as the service would, and its
+ * `control` resets, seeds and inspects the state. Resolves to the emulator; nothing listens on a port.
+ *
+ * @example
+ * ```ts
+ * const emulator = await createEmulator();
+ * const app = new StackClientApp({
+ *   projectId: DEMO_KEYS.projectId,
+ *   publishableClientKey: DEMO_KEYS.publishableClientKey,
+ *   baseUrl: emulator.apiOrigin,
+ *   tokenStore: "memory",
+ *   environment: { fetch: emulator.fetch },
+ * });
+ * ```
+ */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const apiOrigin = (options.apiOrigin ?? DEFAULT_API_ORIGIN).replace(/\/+$/, "");
   const store = new Store();

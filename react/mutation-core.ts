@@ -21,7 +21,16 @@ export interface StackMutationSpec<TVariables, TData> {
   after?(context: MutationContext, variables: TVariables, data: TData): Promise<void>;
 }
 
-/** Invalidates every read of each operation (by key prefix); resolves when the active ones have refetched. */
+/**
+ * Invalidates every read of each operation (by key prefix); resolves when the active ones have refetched. Useful
+ * after a change made outside the hooks (a direct SDK call, a server action).
+ *
+ * @example
+ * ```ts
+ * const team = await user.createTeam({ displayName: "Research" });
+ * await invalidateOperations(queryClient, ["listTeams", "getCurrentUser"]);
+ * ```
+ */
 export async function invalidateOperations(client: QueryClient, operationIds: readonly OperationId[]): Promise<void> {
   await Promise.all([...new Set(operationIds)].map((id) => client.invalidateQueries({ queryKey: stackQueryPrefix(id) })));
 }

@@ -33,6 +33,22 @@ export interface StackProviderProps {
   readonly children?: ReactNode;
 }
 
+/**
+ * Hands the client app and a QueryClient to every stackkit hook below it, hydrates `dehydratedState` from server
+ * rendering, and keeps user data in step with the session. Throws a StackConfigurationError when `app` is not a
+ * client app.
+ *
+ * @example
+ * ```tsx
+ * const stackClientApp = new StackClientApp({ projectId, publishableClientKey, tokenStore: "cookie" });
+ *
+ * createRoot(document.getElementById("root")!).render(
+ *   <StackProvider app={stackClientApp}>
+ *     <Suspense fallback={<Spinner />}><App /></Suspense>
+ *   </StackProvider>,
+ * );
+ * ```
+ */
 export function StackProvider({ app, queryClient, dehydratedState, children }: StackProviderProps) {
   if (typeof app !== "object" || app === null || typeof app.getUser !== "function") {
     throw new StackConfigurationError(
@@ -71,12 +87,33 @@ function useStackContext(hook: string): StackContextValue {
   return value;
 }
 
-/** The app given to the nearest <StackProvider>; throws a StackConfigurationError outside one. */
+/**
+ * The app given to the nearest `<StackProvider>`; throws a StackConfigurationError outside one. The type parameter
+ * narrows it when the provider was given a server or admin app.
+ *
+ * @example
+ * ```tsx
+ * function SignInWithGoogle() {
+ *   const app = useStackApp();
+ *   return <button onClick={() => app.signInWithOAuth("google")}>Sign in with Google</button>;
+ * }
+ * ```
+ */
 export function useStackApp<App extends StackClientApp = StackClientApp>(): App {
   return useStackContext("useStackApp()").app as App;
 }
 
-/** The QueryClient stackkit's hooks use (the provider's). */
+/**
+ * The QueryClient stackkit's hooks use (the provider's `queryClient`, or the one it made); throws a
+ * StackConfigurationError outside `<StackProvider>`.
+ *
+ * @example
+ * ```tsx
+ * const queryClient = useStackQueryClient();
+ * const refresh = () => queryClient.invalidateQueries({ queryKey: stackQueryPrefix("listTeams") });
+ * return <button onClick={refresh}>Refresh teams</button>;
+ * ```
+ */
 export function useStackQueryClient(): QueryClient {
   return useStackContext("useStackQueryClient()").queryClient;
 }

@@ -13,6 +13,14 @@ export const STACK_GC_TIME_MS = 5000;
  * no retries, because the runtime already retries what the spec allows
  * (idempotent calls, 429s, network errors) and a second layer would multiply
  * attempts. `config` is merged over these defaults.
+ *
+ * @example
+ * ```tsx
+ * const queryClient = createStackQueryClient({
+ *   defaultOptions: { queries: { refetchOnWindowFocus: false } },
+ * });
+ * root.render(<StackProvider app={stackClientApp} queryClient={queryClient}><App /></StackProvider>);
+ * ```
  */
 export function createStackQueryClient(config: QueryClientConfig = {}): QueryClient {
   const { defaultOptions, ...rest } = config;

@@ -51,6 +51,17 @@ export type StackReadData<K extends ReadOperationId> =
 export type StackReadParamsArg<K extends ReadOperationId> =
   {} extends StackReadParams<K> ? [params?: StackReadParams<K>] : [params: StackReadParams<K>];
 
+/**
+ * What stackQueryOptions returns: the key and function of a read, ready for useQuery, useSuspenseQuery,
+ * prefetchQuery or fetchQuery.
+ *
+ * @example
+ * ```ts
+ * const options: StackReadQueryOptions<"listTeams"> = stackQueryOptions(app, "listTeams", { query: { user_id: "me" } });
+ * const teams = await queryClient.fetchQuery(options);
+ * const cached = queryClient.getQueryData(options.queryKey); // typed as the wire JSON
+ * ```
+ */
 export interface StackReadQueryOptions<K extends ReadOperationId> {
   /** `stackQueryKey(operationId, params)`, tagged with the data and error types for getQueryData/setQueryData/getQueryState. */
   readonly queryKey: DataTag<StackQueryKey<K>, StackReadData<K>, StackkitError>;
@@ -81,7 +92,16 @@ function isReadOperation(id: string): id is ReadOperationId {
  * function calls `app.api.GET(path, { params })` and resolves to its JSON.
  * It rejects with what the runtime throws (a KnownErrors.* class for a known
  * error, HttpError, NetworkError, StackAssertionError …), never with an
- * undefined error, also when an error answer has no body.
+ * undefined error, also when an error answer has no body. Throws a StackConfigurationError at once for an
+ * operation that is not a read, or when `app` has no typed client.
+ *
+ * @example
+ * ```tsx
+ * const app = useStackApp();
+ * const { data, error } = useQuery(stackQueryOptions(app, "getTeam", { path: { team_id: teamId } }));
+ * if (error) return <p>{error.message}</p>;
+ * return <h2>{data?.display_name}</h2>;
+ * ```
  */
 export function stackQueryOptions<K extends ReadOperationId>(
   app: HasStackApi,

@@ -11,7 +11,15 @@ import { CURRENT_USER_QUERY_KEY, isStackQueryKey } from "./query-keys.js";
 /** Reads whose answer is the same for every user of the project. */
 const SESSION_INDEPENDENT: ReadonlySet<OperationId> = new Set<OperationId>(["getCurrentProject"]);
 
-/** True for a stackkit query whose answer depends on who is signed in. */
+/**
+ * True for a stackkit query whose answer depends on who is signed in: every stackkit read except the project's.
+ *
+ * @example
+ * ```ts
+ * // Forget whatever belongs to the signed-in user, e.g. before handing the cache to another user:
+ * queryClient.removeQueries({ predicate: isUserScopedQuery });
+ * ```
+ */
 export function isUserScopedQuery(query: Pick<Query, "queryKey">): boolean {
   const key = query.queryKey;
   return isStackQueryKey(key) && !SESSION_INDEPENDENT.has(key[1]);
@@ -21,6 +29,15 @@ export function isUserScopedQuery(query: Pick<Query, "queryKey">): boolean {
  * Drops what every user-scoped query holds and refetches the ones on screen.
  * Resolves when those refetches have settled; it never rejects (a failed
  * refetch is the query's error, shown where the query is used).
+ *
+ * @example
+ * ```ts
+ * const queryClient = useStackQueryClient();
+ * const reload = async () => {
+ *   await resetUserScopedQueries(queryClient);
+ *   setReloadedAt(new Date());
+ * };
+ * ```
  */
 export function resetUserScopedQueries(client: QueryClient): Promise<void> {
   return client.resetQueries({ predicate: isUserScopedQuery }, { throwOnError: false });

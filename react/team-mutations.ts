@@ -27,7 +27,18 @@ function isSelected({ app, client }: MutationContext, teamId: string | undefined
 
 const withUserIf = (condition: boolean, ids: OperationId[]): OperationId[] => (condition ? [...ids, "getCurrentUser"] : ids);
 
-/** Creates a team with the user as its first member; the service selects it, so the user changes too. */
+/**
+ * Creates a team with the user as its first member (`POST /teams`); the service selects it, so the user changes
+ * too. The mutation's data is the new Team.
+ *
+ * @example
+ * ```tsx
+ * const createTeam = useCreateTeam();
+ * const submit = () =>
+ *   createTeam.mutate({ displayName: name.trim() }, { onSuccess: (team) => navigate(`/teams/${team.id}`) });
+ * return <button disabled={createTeam.isPending} onClick={submit}>Create team</button>;
+ * ```
+ */
 export function useCreateTeam(): UseMutationResult<Team, StackkitError, TeamCreateOptions> {
   return useStackMutation("useCreateTeam()", {
     run: async ({ app, client }, data: TeamCreateOptions) => (await requireUser(app, client, "useCreateTeam()")).createTeam(data),
@@ -40,6 +51,17 @@ export interface TeamUpdateVariables {
   readonly update: TeamUpdateOptions;
 }
 
+/**
+ * Changes a team from useTeams or useTeam (`PATCH /teams/{team_id}`); takes `{ team, update }` and needs the team's
+ * `$update_team` permission.
+ *
+ * @example
+ * ```tsx
+ * const updateTeam = useUpdateTeam();
+ * const rename = (displayName: string) => updateTeam.mutate({ team, update: { displayName } });
+ * return <button disabled={updateTeam.isPending} onClick={() => rename(name.trim())}>Rename</button>;
+ * ```
+ */
 export function useUpdateTeam(): UseMutationResult<void, StackkitError, TeamUpdateVariables> {
   const hook = "useUpdateTeam()";
   return useStackMutation(hook, {
@@ -49,6 +71,17 @@ export function useUpdateTeam(): UseMutationResult<void, StackkitError, TeamUpda
   });
 }
 
+/**
+ * Deletes a team from useTeams or useTeam (`DELETE /teams/{team_id}`); takes the Team and needs its `$delete_team`
+ * permission.
+ *
+ * @example
+ * ```tsx
+ * const deleteTeam = useDeleteTeam();
+ * const onConfirm = () => deleteTeam.mutate(team, { onSuccess: () => navigate("/teams") });
+ * return <button disabled={deleteTeam.isPending} onClick={onConfirm}>Delete {team.displayName}</button>;
+ * ```
+ */
 export function useDeleteTeam(): UseMutationResult<void, StackkitError, Team> {
   const hook = "useDeleteTeam()";
   return useStackMutation(hook, {
@@ -59,7 +92,18 @@ export function useDeleteTeam(): UseMutationResult<void, StackkitError, Team> {
 
 /**
  * Leaves a team: it drops out of the user's teams, its member list loses the
- * user, and the user's profile and permissions there are gone.
+ * user, and the user's profile and permissions there are gone (`DELETE /team-memberships/{team_id}/me`). Takes the
+ * team (any object with its id).
+ *
+ * @example
+ * ```tsx
+ * const leave = useLeaveTeam();
+ * return (
+ *   <button disabled={leave.isPending} onClick={() => leave.mutate(team, { onSuccess: () => navigate("/teams") })}>
+ *     Leave {team.displayName}
+ *   </button>
+ * );
+ * ```
  */
 export function useLeaveTeam(): UseMutationResult<void, StackkitError, TeamRef> {
   return useStackMutation("useLeaveTeam()", {
@@ -81,7 +125,18 @@ export interface TeamInviteVariables {
   readonly callbackUrl?: string;
 }
 
-/** E-mails an invitation to join the team. */
+/**
+ * E-mails an invitation to join the team (`POST /team-invitations/send-code`); takes `{ team, email, callbackUrl? }`
+ * and needs the team's `$invite_members` permission. Refreshes useTeamInvitations.
+ *
+ * @example
+ * ```tsx
+ * const invite = useInviteUser();
+ * const submit = () =>
+ *   invite.mutate({ team, email: email.trim(), callbackUrl: `${location.origin}/handler/team-invitation` });
+ * return <button disabled={invite.isPending} onClick={submit}>Send invitation</button>;
+ * ```
+ */
 export function useInviteUser(): UseMutationResult<void, StackkitError, TeamInviteVariables> {
   const hook = "useInviteUser()";
   return useStackMutation(hook, {
@@ -94,6 +149,19 @@ export function useInviteUser(): UseMutationResult<void, StackkitError, TeamInvi
   });
 }
 
+/**
+ * Revokes a pending invitation from useTeamInvitations (`DELETE /team-invitations/{invitation_id}`); takes the
+ * invitation itself.
+ *
+ * @example
+ * ```tsx
+ * const invitations = useTeamInvitations(team);
+ * const revoke = useRevokeTeamInvitation();
+ * return invitations.map((invitation) => (
+ *   <button key={invitation.id} onClick={() => revoke.mutate(invitation)}>Revoke {invitation.recipientEmail}</button>
+ * ));
+ * ```
+ */
 export function useRevokeTeamInvitation(): UseMutationResult<void, StackkitError, TeamInvitation> {
   const hook = "useRevokeTeamInvitation()";
   return useStackMutation(hook, {
@@ -108,7 +176,18 @@ export interface TeamProfileUpdateVariables {
   readonly update: TeamMemberProfileUpdateOptions;
 }
 
-/** Changes the user's profile in a team, which also shows in the team's member list. */
+/**
+ * Changes the user's profile in a team (`PATCH /team-member-profiles/{team_id}/me`), which also shows in the team's
+ * member list; takes `{ profile, update }` with a profile from useTeamProfile.
+ *
+ * @example
+ * ```tsx
+ * const profile = useTeamProfile(team);
+ * const update = useUpdateTeamProfile();
+ * const save = (displayName: string) => update.mutate({ profile, update: { displayName } });
+ * return <button disabled={update.isPending} onClick={() => save(name.trim())}>Save</button>;
+ * ```
+ */
 export function useUpdateTeamProfile(): UseMutationResult<void, StackkitError, TeamProfileUpdateVariables> {
   const hook = "useUpdateTeamProfile()";
   return useStackMutation(hook, {
@@ -124,7 +203,16 @@ const keyList = (type: ApiKey["type"]): OperationId => (type === "team" ? "listT
 
 /**
  * Creates an API key: the user's, or with `team` the team's. The answer holds
- * the full key, shown this once.
+ * the full key, shown this once (`POST /user-api-keys` or `POST /team-api-keys`).
+ *
+ * @example
+ * ```tsx
+ * const createKey = useCreateApiKey(); // useCreateApiKey(team) for a team key
+ * const [secret, setSecret] = useState<string | null>(null);
+ * const create = () =>
+ *   createKey.mutate({ description: "CI", expiresAt: null }, { onSuccess: (key) => setSecret(key.value) });
+ * return secret ? <code>{secret}</code> : <button onClick={create}>New API key</button>;
+ * ```
  */
 export function useCreateApiKey(): UseMutationResult<UserApiKeyFirstView, StackkitError, ApiKeyCreationOptions<"user">>;
 export function useCreateApiKey(team: Team): UseMutationResult<TeamApiKeyFirstView, StackkitError, ApiKeyCreationOptions<"team">>;
@@ -146,6 +234,17 @@ export interface ApiKeyUpdateVariables {
   readonly update: ApiKeyUpdateOptions;
 }
 
+/**
+ * Changes a key's description (`PATCH /user-api-keys/{api_key_id}` or its team form); takes `{ apiKey, update }`
+ * with a key from useApiKeys or useTeamApiKeys.
+ *
+ * @example
+ * ```tsx
+ * const updateKey = useUpdateApiKey();
+ * const rename = (description: string) => updateKey.mutate({ apiKey, update: { description } });
+ * return <button disabled={updateKey.isPending} onClick={() => rename("Deploy bot")}>Rename</button>;
+ * ```
+ */
 export function useUpdateApiKey(): UseMutationResult<void, StackkitError, ApiKeyUpdateVariables> {
   const hook = "useUpdateApiKey()";
   return useStackMutation(hook, {
@@ -155,7 +254,19 @@ export function useUpdateApiKey(): UseMutationResult<void, StackkitError, ApiKey
   });
 }
 
-/** Revokes a key for good. */
+/**
+ * Revokes a key for good (`apiKey.revoke()`, a PATCH with `revoked: true`); takes a key from useApiKeys or
+ * useTeamApiKeys, and refreshes that list.
+ *
+ * @example
+ * ```tsx
+ * const keys = useApiKeys();
+ * const revoke = useRevokeApiKey();
+ * return keys.map((key) => (
+ *   <button key={key.id} disabled={!key.isValid()} onClick={() => revoke.mutate(key)}>Revoke {key.description}</button>
+ * ));
+ * ```
+ */
 export function useRevokeApiKey(): UseMutationResult<void, StackkitError, ApiKey> {
   const hook = "useRevokeApiKey()";
   return useStackMutation(hook, {

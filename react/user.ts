@@ -23,6 +23,16 @@ import { isForeignUserJson, isUncheckedUserJson, isUserJson, userJsonOf, userOf,
 const REDIRECT = "redirect-to-sign-in";
 const ANONYMOUS_SIGN_UP = "anonymous-sign-up";
 
+/**
+ * What currentUserQueryOptions and prefetchUser take: whose user to read.
+ *
+ * @example
+ * ```ts
+ * // In a server request handler:
+ * const options: CurrentUserQueryOptions = { tokenStore: request };
+ * await prefetchUser(queryClient, stackServerApp, options);
+ * ```
+ */
 export interface CurrentUserQueryOptions {
   /**
    * Whose user to read, in place of the app's own token store: on a server,
@@ -37,6 +47,13 @@ export interface CurrentUserQueryOptions {
  * the CurrentUser. It is JSON rather than the user object so that
  * `dehydrate()` can carry it; each answer is kept as it is (no structural
  * sharing), because the copy remembers the user it was made from.
+ *
+ * @example
+ * ```ts
+ * const json = await queryClient.fetchQuery(currentUserQueryOptions(app));
+ * console.log(json?.id ?? "nobody signed in");
+ * const cached = queryClient.getQueryData(currentUserQueryOptions(app).queryKey);
+ * ```
  */
 export function currentUserQueryOptions(app: StackClientApp, options: CurrentUserQueryOptions = {}) {
   const tokenStore = options.tokenStore;
@@ -182,6 +199,15 @@ function userAction(app: StackClientApp, client: QueryClient, or: "redirect" | "
  * new session's user is known; after a sign-out that is null at once, with no
  * request. A page rendered on the server with prefetchUser hydrates with the
  * user, so the first render in the browser neither suspends nor asks.
+ *
+ * @example
+ * ```tsx
+ * function AccountMenu() {
+ *   const user = useUser({ or: "redirect" });
+ *   const signOut = useSignOut();
+ *   return <button onClick={() => signOut.mutate()}>Sign out {user.displayName ?? user.primaryEmail}</button>;
+ * }
+ * ```
  */
 export function useUser(options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" }): CurrentUser;
 export function useUser(options?: GetUserOptions): CurrentUser | null;
@@ -205,6 +231,16 @@ export function useUser(options?: GetUserOptions): CurrentUser | null {
  * and in the first render in the browser, it is pending (both render alike),
  * unless the server filled the cache with prefetchUser: then both have the user.
  * A session change keeps the previous answer while the new one loads.
+ *
+ * @example
+ * ```tsx
+ * function Greeting() {
+ *   const { data: user, isPending, error } = useUserQuery();
+ *   if (isPending) return <Spinner />;
+ *   if (error) return <p>{error.message}</p>;
+ *   return <p>{user ? `Hello, ${user.displayName ?? user.primaryEmail}` : "Not signed in"}</p>;
+ * }
+ * ```
  */
 export function useUserQuery(
   options: GetUserOptions & { readonly or: "redirect" | "throw" | "anonymous" },

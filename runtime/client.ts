@@ -13,14 +13,33 @@ import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "./tokens/resolve.js";
 import { CLIENT_VERSION } from "./version.js";
 
+/**
+ * What {@link createStackClient} takes: the project, the keys to send, where the
+ * user's tokens live, and how requests are sent (timeouts, retries, hooks).
+ *
+ * @example
+ * ```ts
+ * const client = createStackClient({
+ *   projectId: process.env.STACK_PROJECT_ID!,
+ *   accessType: "server",
+ *   secretServerKey: process.env.STACK_SECRET_SERVER_KEY!,
+ *   tokenStore: null,
+ *   requestTimeoutMs: 10_000,
+ * });
+ * ```
+ */
 export interface StackClientOptions {
+  /** The id of the project on the Stack Auth dashboard, sent as `x-stack-project-id`; required. */
   readonly projectId: string;
   /** Which kind of app calls: `client` (default), `server` or `admin`. */
   readonly accessType?: AccessType;
   /** Default `https://api.stack-auth.com`; `/api/v1` is added. */
   readonly baseUrl?: string;
+  /** The project's publishable client key, sent as `x-stack-publishable-client-key`; none by default. */
   readonly publishableClientKey?: string;
+  /** The project's secret server key, sent as `x-stack-secret-server-key` when `accessType` is `server` or `admin`. */
   readonly secretServerKey?: string;
+  /** The project's super secret admin key, sent as `x-stack-super-secret-admin-key` when `accessType` is `admin`. */
   readonly superSecretAdminKey?: string;
   /** For admin apps acting as a project owner instead of with a key. */
   readonly projectOwnerSession?: OwnerSession;
@@ -61,16 +80,46 @@ export interface StackClient {
   readonly policy: TransportPolicy;
   /** Null when the app was made with `tokenStore: null`. */
   readonly sessions: SessionManager | null;
-  /** The session manager, or the error that explains how to get one. */
+  /**
+   * The session manager; throws a StackConfigurationError that explains how to
+   * get one when the client was made with `tokenStore: null`.
+   *
+   * @example
+   * ```ts
+   * const session = client.requireSessions().current();
+   * const tokens = await session.getTokens();
+   * if (tokens === null) console.log("nobody is signed in");
+   * ```
+   */
   requireSessions(): SessionManager;
   /**
    * A client with everything of this one (keys, environment, timeouts, hooks)
    * but its own `tokenStore`: a per-call user's session, or none for calls
    * that act by id. Keys are handed on here rather than exposed.
+   *
+   * @example
+   * ```ts
+   * // Act as the user whose tokens came with the incoming request.
+   * const asUser = client.withTokenStore(request);
+   * const { data: me } = await asUser.api.GET("/users/me");
+   * ```
    */
   withTokenStore(tokenStore: TokenStoreInit): StackClient;
 }
 
+/**
+ * Makes the low-level client: typed calls over every operation of the API
+ * (`api`), with the project's headers, the user's tokens, refreshes, retries and
+ * timeouts. Throws a StackConfigurationError for options that cannot work (no
+ * `projectId`, a key a header cannot carry, an unknown `tokenStore`).
+ *
+ * @example
+ * ```ts
+ * const client = createStackClient({ projectId, publishableClientKey, tokenStore: "memory" });
+ * const { data: project } = await client.api.GET("/projects/current");
+ * console.log(project?.display_name);
+ * ```
+ */
 export function createStackClient(options: StackClientOptions): StackClient {
   if (typeof options.projectId !== "string" || options.projectId === "") {
     throw new StackConfigurationError("projectId is required: the id of your project on the Stack Auth dashboard.");

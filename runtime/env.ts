@@ -42,7 +42,18 @@ export function reportsOffline(navigator: unknown): boolean {
   return typeof navigator === "object" && navigator !== null && (navigator as { onLine?: unknown }).onLine === false;
 }
 
-/** The platform environment with some parts replaced. */
+/**
+ * The platform environment with some parts replaced: for the `environment`
+ * option of the apps and clients, or for tests on a fake clock.
+ *
+ * @example
+ * ```ts
+ * const env = environment({
+ *   fetch: (request) => (request.url.startsWith("https://api.stack-auth.com/") ? fetch(request) : Promise.reject(new Error("blocked"))),
+ * });
+ * const app = new StackServerApp({ projectId, secretServerKey, tokenStore: null, environment: env });
+ * ```
+ */
 export function environment(overrides: Partial<Environment> = {}): Environment {
   return { ...platformEnvironment, ...overrides };
 }

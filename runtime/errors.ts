@@ -28,7 +28,21 @@ export abstract class StackError extends Error {
   }
 }
 
-/** True when `value` is one of the runtime's own errors, optionally of one kind. */
+/**
+ * True when `value` is one of the runtime's own errors, optionally of one kind
+ * (`name`). Checks a brand rather than `instanceof`, so errors made by another
+ * copy of the package count too.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await app.getUser({ or: "throw" });
+ * } catch (error) {
+ *   if (isStackError(error, "NetworkError")) showOfflineBanner();
+ *   else throw error;
+ * }
+ * ```
+ */
 export function isStackError(value: unknown, name?: StackErrorName): value is StackError {
   return (
     typeof value === "object" &&

@@ -26,7 +26,15 @@ export function lazy<T>(what: string, load: () => Promise<T>): () => Promise<T> 
  * the server and admin halves, the answer checker, the error catalogue). For
  * tests on fake timers, whose clocks do not wait for a module to load, and for
  * apps that would rather load it all up front (`stackkit/testing` exports it as
- * preloadStackkit).
+ * preloadStackkit). Rejects with a NetworkError when a part cannot be loaded.
+ *
+ * @example
+ * ```ts
+ * beforeAll(async () => {
+ *   await preloadStackkit();
+ *   vi.useFakeTimers();
+ * });
+ * ```
  */
 export async function preloadAll(): Promise<void> {
   const done = new Set<() => Promise<unknown>>();

@@ -56,7 +56,17 @@ export class Session {
     return this.#invalid;
   }
 
-  /** The tokens as they are now, without refreshing. */
+  /**
+   * The tokens as they are now, without refreshing; both null once the session
+   * is invalid. The access token may have expired.
+   *
+   * @example
+   * ```ts
+   * const session = client.requireSessions().current();
+   * const { accessToken, refreshToken } = session.peek();
+   * if (refreshToken === null && accessToken === null) console.log("nobody is signed in");
+   * ```
+   */
   peek(): SessionTokens {
     return { accessToken: this.#invalid ? null : this.#accessToken, refreshToken: this.#invalid ? null : this.refreshToken };
   }
@@ -65,6 +75,15 @@ export class Session {
    * Tokens whose access token has at least `minMillisLeft` of life, refreshing
    * first when needed. Null when the session is (or becomes) invalid. A session
    * without a refresh token returns its access token as it is: it cannot do better.
+   * Rejects with the refresh's error when the token endpoint cannot be reached, and
+   * with a StackConfigurationError when `minMillisLeft` is 60 s or more.
+   *
+   * @example
+   * ```ts
+   * const tokens = await client.requireSessions().current().getTokens();
+   * if (tokens?.accessToken == null) throw new Error("Signed out");
+   * await fetch("https://api.example.com/orders", { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+   * ```
    */
   async getTokens(minMillisLeft = DEFAULT_MIN_TOKEN_LIFE_MS): Promise<SessionTokens | null> {
     if (minMillisLeft >= MAX_REQUIRED_TOKEN_LIFE_MS) {
@@ -88,6 +107,13 @@ export class Session {
    * What getTokens() answers when it need not wait, for the default life left:
    * the tokens, or null when the session is invalid; undefined when it would
    * refresh first. Requests use it so that the usual case takes no extra step.
+   *
+   * @example
+   * ```ts
+   * const session = client.requireSessions().current();
+   * // Only wait for a refresh when one is needed.
+   * const tokens = session.tokensNow() ?? (await session.getTokens());
+   * ```
    */
   tokensNow(): SessionTokens | null | undefined {
     return this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
@@ -105,18 +131,48 @@ export class Session {
    * The store holds another access token for this session (another tab, or
    * another app on the same store, refreshed it): use it when it lives longer
    * than the one held, so that a refresh anywhere is a refresh everywhere.
+   * Ignored when the session is invalid or the token was marked expired.
+   *
+   * @example
+   * ```ts
+   * const sessions = client.requireSessions();
+   * const { accessToken } = sessions.store.get();
+   * if (accessToken !== null) sessions.current().adopt(accessToken);
+   * ```
    */
   adopt(accessToken: string): void {
     if (this.#invalid || accessToken === this.#accessToken || this.#expired.has(accessToken)) return;
     if (this.#accessToken === null || this.#lifeLeft(accessToken) > this.#lifeLeft(this.#accessToken)) this.#accessToken = accessToken;
   }
 
-  /** The service rejected this access token: the next getTokens() refreshes. */
+  /**
+   * The service rejected this access token: the next getTokens() refreshes
+   * instead of handing it out again.
+   *
+   * @example
+   * ```ts
+   * const session = client.requireSessions().current();
+   * const { accessToken } = session.peek();
+   * const response = await fetch(url, { headers: { authorization: `Bearer ${accessToken}` } });
+   * if (response.status === 401 && accessToken !== null) session.markAccessTokenExpired(accessToken);
+   * ```
+   */
   markAccessTokenExpired(accessToken: string): void {
     this.#expired.add(accessToken);
   }
 
-  /** Ends the session for good: sign-out, a deleted user, or a dead refresh token. */
+  /**
+   * Ends the session for good: sign-out, a deleted user, or a dead refresh token.
+   * The store is cleared when it still holds this session's tokens; calling it
+   * again does nothing.
+   *
+   * @example
+   * ```ts
+   * const session = client.requireSessions().current();
+   * session.invalidate();
+   * console.log(session.isKnownInvalid); // true
+   * ```
+   */
   invalidate(): void {
     if (this.#invalid) return;
     this.#invalid = true;
@@ -257,7 +313,17 @@ export class SessionManager {
     return sameTokens(held as StoredTokens, cleared as StoredTokens);
   }
 
-  /** The Session of the tokens the store holds now. */
+  /**
+   * The Session of the tokens the store holds now: the same object for the same
+   * pair, so that callers share one refresh. Throws what the store's `get()` throws.
+   *
+   * @example
+   * ```ts
+   * const sessions = client.requireSessions();
+   * const tokens = await sessions.current().getTokens();
+   * console.log(tokens === null ? "signed out" : "signed in");
+   * ```
+   */
   current(): Session {
     const { tokens, key } = this.#readWithKey();
     let session = this.#sessions.get(key);
@@ -271,7 +337,18 @@ export class SessionManager {
     return session;
   }
 
-  /** Stores new tokens (a sign-in) and returns their Session. */
+  /**
+   * Stores new tokens (a sign-in) and returns their Session. Throws a
+   * StackConfigurationError when a token cannot be one (the stores check it).
+   *
+   * @example
+   * ```ts
+   * // Tokens the app's own backend handed out, e.g. after a custom sign-in.
+   * const { refreshToken, accessToken } = await (await fetch("/api/stack-tokens")).json();
+   * const session = client.requireSessions().signIn({ refreshToken, accessToken });
+   * const tokens = await session.getTokens();
+   * ```
+   */
   signIn(tokens: StoredTokens): Session {
     this.store.set(tokens);
     return this.current();
@@ -280,6 +357,13 @@ export class SessionManager {
   /**
    * The current session's tokens as they are, without refreshing; none when the
    * store cannot even be read, so that signing out still works.
+   *
+   * @example
+   * ```ts
+   * const sessions = client.requireSessions();
+   * const { refreshToken } = sessions.peekCurrent();
+   * console.log(refreshToken === null ? "signed out" : "signed in");
+   * ```
    */
   peekCurrent(): SessionTokens {
     try {
@@ -292,7 +376,15 @@ export class SessionManager {
   /**
    * Ends the current session and clears the store, whatever is in flight and
    * whatever the store holds, even when reading it throws. Only a store whose
-   * `set()` throws makes this throw, after the session has ended here.
+   * `set()` throws makes this throw, after the session has ended here. Only
+   * the local session ends: the service is not called.
+   *
+   * @example
+   * ```ts
+   * const sessions = client.requireSessions();
+   * sessions.signOut();
+   * console.log(sessions.peekCurrent()); // { accessToken: null, refreshToken: null }
+   * ```
    */
   signOut(): void {
     let session: Session | null = null;

@@ -14,6 +14,17 @@ import { createEmulator, DEMO_KEYS, type Emulator, type EmulatorOptions } from "
 import type { CodeRecord, EmailRecord, UserRecord } from "../emulator/index.js";
 import { StackAdminApp, StackClientApp, StackServerApp, type StackClientAppOptions, type TokenStoreInit } from "../runtime/index.js";
 
+/**
+ * What startEmulator takes: the emulator's own options, and `http` to serve it over HTTP.
+ *
+ * @example
+ * ```ts
+ * const options: StartEmulatorOptions = { http: { port: 8102 }, state: "default" };
+ * const emulator = await startEmulator(options);
+ * console.log(emulator.url); // "http://127.0.0.1:8102"
+ * await emulator.close();
+ * ```
+ */
 export interface StartEmulatorOptions extends EmulatorOptions {
   /**
    * Serve it over HTTP on 127.0.0.1 (Node only): `true` for a free port, or
@@ -25,14 +36,36 @@ export interface StartEmulatorOptions extends EmulatorOptions {
 export interface TestEmulator extends Emulator {
   /** The server's origin (`baseUrl` for apps) when started with `http`; undefined in-process. */
   readonly url: string | undefined;
-  /** Stops the server (if any). The in-process emulator needs nothing, but calling close is always right. */
+  /**
+   * Stops the server (if any). The in-process emulator needs nothing, but calling close is always right.
+   *
+   * @example
+   * ```ts
+   * let emulator: TestEmulator;
+   * beforeAll(async () => {
+   *   emulator = await startEmulator({ http: true });
+   * });
+   * afterAll(() => emulator.close());
+   * ```
+   */
   close(): Promise<void>;
 }
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-/** A fresh emulator with the default projects (or `state`): in-process, or over HTTP with `{ http: true }`. */
+/**
+ * A fresh emulator with the default projects (or `state`): in-process, or over HTTP with `{ http: true }` (Node only).
+ * Resolves once it is ready; over HTTP, `url` is where it listens.
+ *
+ * @example
+ * ```ts
+ * const emulator = await startEmulator();
+ * const app = appsFor(emulator).client();
+ * // ... the test ...
+ * await emulator.close();
+ * ```
+ */
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<TestEmulator> {
   const { http, ...emulatorOptions } = options;
   if (!http) {
@@ -50,17 +83,33 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   return { ...server.emulator, url: server.url, close: () => server.close() };
 }
 
+/**
+ * What createTestUser takes; every field has a default, so `{}` makes a verified user of the demo project.
+ *
+ * @example
+ * ```ts
+ * const options: TestUserOptions = {
+ *   email: "ada@example.com",
+ *   displayName: "Ada",
+ *   clientMetadata: { theme: "dark" },
+ * };
+ * const user = await createTestUser(emulator, options);
+ * ```
+ */
 export interface TestUserOptions {
-  /** Default: the demo project. */
+  /** The project of the user. Default: the demo project. */
   readonly projectId?: string;
-  /** Default: a new address, `test-<unique>@example.com` (its Inbucket mailbox is `test-<unique>`). */
+  /** The sign-in e-mail. Default: a new address, `test-<unique>@example.com` (its Inbucket mailbox is `test-<unique>`). */
   readonly email?: string;
-  /** Default: a random password, returned on the user. */
+  /** The password. Default: a random password, returned on the user. */
   readonly password?: string;
+  /** The display name; default null. */
   readonly displayName?: string | null;
-  /** Default true. */
+  /** Whether the e-mail is verified. Default true. */
   readonly emailVerified?: boolean;
+  /** The user's client metadata; default `{}`. */
   readonly clientMetadata?: unknown;
+  /** The user's server metadata; default `{}`. */
   readonly serverMetadata?: unknown;
 }
 
@@ -75,7 +124,18 @@ export interface TestUser {
   readonly record: UserRecord;
 }
 
-/** Makes a user directly in the emulator (no sign-up request), with a verified e-mail and a password. */
+/**
+ * Makes a user directly in the emulator (no sign-up request), with a verified e-mail and a password. Resolves to the
+ * user with the password to sign in with; rejects when the e-mail is taken or the project does not exist.
+ *
+ * @example
+ * ```ts
+ * const user = await createTestUser(emulator, { displayName: "Ada" });
+ * const app = appsFor(emulator).client();
+ * await signInAs(app, user);
+ * expect((await app.getUser())?.primaryEmail).toBe(user.email);
+ * ```
+ */
 export async function createTestUser(emulator: Emulator, options: TestUserOptions = {}): Promise<TestUser> {
   const projectId = options.projectId ?? DEMO_KEYS.projectId;
   const email = options.email ?? `test-${unique()}@example.com`;
@@ -95,14 +155,34 @@ export async function createTestUser(emulator: Emulator, options: TestUserOption
 /**
  * Signs `app` in as a user, through the app's own e-mail-and-password sign-in:
  * the tokens land in whatever token store the app was given (memory, cookie, a
- * custom store), as a real sign-in puts them. Throws when the sign-in fails.
+ * custom store), as a real sign-in puts them. Rejects with the sign-in's error when it fails (for example
+ * KnownErrors.EmailPasswordMismatch).
+ *
+ * @example
+ * ```ts
+ * const user = await createTestUser(emulator);
+ * const app = appsFor(emulator).client();
+ * await signInAs(app, user);
+ * const signedIn = await app.getUser({ or: "throw" });
+ * ```
  */
 export async function signInAs(app: StackClientApp, user: { readonly email: string; readonly password: string }): Promise<void> {
   const result = await app.signInWithCredential({ email: user.email, password: user.password, noRedirect: true });
   if (result.status === "error") throw result.error;
 }
 
-/** A session for a user, made by the emulator: `{ accessToken, refreshToken }`, usable as a `tokenStore`. */
+/**
+ * A session for a user, made by the emulator without a sign-in request: `{ accessToken, refreshToken }`, usable as
+ * a `tokenStore`. Rejects when the emulator has no such user.
+ *
+ * @example
+ * ```ts
+ * const user = await createTestUser(emulator);
+ * const tokens = await sessionTokens(emulator, user);
+ * const server = appsFor(emulator).server();
+ * const current = await server.getUser({ tokenStore: tokens });
+ * ```
+ */
 export async function sessionTokens(
   emulator: Emulator,
   user: { readonly id: string },
@@ -118,26 +198,66 @@ function noMail(emulator: Emulator, address: string, what: string): Error {
   );
 }
 
-/** The newest e-mail sent to an address (or an Inbucket mailbox name); throws when there is none. */
+/**
+ * The newest e-mail sent to an address (or an Inbucket mailbox name); throws an Error listing where e-mail went
+ * when there is none.
+ *
+ * @example
+ * ```ts
+ * await app.sendForgotPasswordEmail(user.email, { callbackUrl: "http://localhost:3000/handler/password-reset" });
+ * const email = latestEmail(emulator, user.email);
+ * expect(email.subject).toContain("Reset your password");
+ * ```
+ */
 export function latestEmail(emulator: Emulator, address: string): EmailRecord {
   const email = emulator.control.emails({ to: address }).at(-1);
   if (!email) throw noMail(emulator, address, "e-mail");
   return email;
 }
 
-/** The newest one-time code issued to an address (of `kind`, when given); throws when there is none. */
+/**
+ * The newest one-time code issued to an address (of `kind`, when given); throws an Error when there is none.
+ *
+ * @example
+ * ```ts
+ * await app.sendForgotPasswordEmail(user.email, { callbackUrl: "http://localhost:3000/handler/password-reset" });
+ * const code = latestCode(emulator, user.email, "password_reset");
+ * const result = await app.resetPassword({ code, password: "a-new-password-123" });
+ * if (result.status === "error") throw result.error;
+ * ```
+ */
 export function latestCode(emulator: Emulator, address: string, kind?: CodeRecord["kind"]): string {
   const code = emulator.control.codes({ recipient: address, ...(kind === undefined ? {} : { kind }) }).at(-1);
   if (!code) throw new Error(`No ${kind ?? "one-time"} code was issued to ${address}.`);
   return code.code;
 }
 
-/** The links (http and https URLs) of a text, in order. */
+/**
+ * The links (http and https URLs) of a text, in order, without trailing punctuation; an empty array when there are none.
+ *
+ * @example
+ * ```ts
+ * const links = linksIn("Open https://example.com/verify?code=abc. Or see https://example.com/help");
+ * // ["https://example.com/verify?code=abc", "https://example.com/help"]
+ * const [verify] = linksIn(latestEmail(emulator, user.email).text);
+ * ```
+ */
 export function linksIn(text: string): string[] {
   return [...text.matchAll(/https?:\/\/[^\s<>"']+/g)].map((match) => match[0].replace(/[.,;:!?)\]]+$/, ""));
 }
 
-/** The link of the newest e-mail to an address: the first carrying a `code`, else the first; throws when there is none. */
+/**
+ * The link of the newest e-mail to an address: the first carrying a `code`, else the first; throws an Error when
+ * there is no e-mail or it has no link.
+ *
+ * @example
+ * ```ts
+ * await app.sendMagicLinkEmail(user.email, { callbackUrl: "http://localhost:3000/handler/magic-link-callback" });
+ * const link = latestLink(emulator, user.email);
+ * const code = new URL(link).searchParams.get("code")!;
+ * const result = await app.signInWithMagicLink(code, { noRedirect: true });
+ * ```
+ */
 export function latestLink(emulator: Emulator, address: string): string {
   const email = latestEmail(emulator, address);
   const links = linksIn(email.text);
@@ -149,11 +269,38 @@ export function latestLink(emulator: Emulator, address: string): string {
 type AppOptions = Partial<Omit<StackClientAppOptions, "projectId" | "publishableClientKey">> & { readonly tokenStore?: TokenStoreInit };
 
 export interface DemoApps {
-  /** A StackClientApp of the demo project (token store "memory" unless given). */
+  /**
+   * A new StackClientApp of the demo project (token store "memory" unless given); `options` override the defaults.
+   *
+   * @example
+   * ```ts
+   * const app = appsFor(emulator).client();
+   * await signInAs(app, await createTestUser(emulator));
+   * const teams = await (await app.getUser({ or: "throw" })).listTeams();
+   * ```
+   */
   client(options?: AppOptions): StackClientApp;
-  /** A StackServerApp of the demo project, with its secret server key. */
+  /**
+   * A new StackServerApp of the demo project, with its secret server key; `options` override the defaults.
+   *
+   * @example
+   * ```ts
+   * const server = appsFor(emulator).server();
+   * const user = await createTestUser(emulator);
+   * const serverUser = await server.getUser(user.id);
+   * ```
+   */
   server(options?: AppOptions): StackServerApp;
-  /** A StackAdminApp of the demo project, with its keys. */
+  /**
+   * A new StackAdminApp of the demo project, with its keys; `options` override the defaults.
+   *
+   * @example
+   * ```ts
+   * const admin = appsFor(emulator).admin();
+   * const project = await admin.getProject();
+   * console.log(project.displayName); // "Demo"
+   * ```
+   */
   admin(options?: AppOptions): StackAdminApp;
 }
 
@@ -161,6 +308,15 @@ export interface DemoApps {
  * Apps of the demo project wired to the emulator: in-process ones call its
  * `fetch` (no network); for an emulator over HTTP they use the platform's fetch
  * at its URL. No browser and no automatic prefetch, unless overridden.
+ *
+ * @example
+ * ```ts
+ * const emulator = await startEmulator();
+ * const { client, server } = appsFor(emulator);
+ * const app = client();
+ * const signedIn = client({ tokenStore: await sessionTokens(emulator, await createTestUser(emulator)) });
+ * const serverApp = server();
+ * ```
  */
 export function appsFor(emulator: Emulator & { readonly url?: string | undefined }): DemoApps {
   const common = (options: AppOptions) =>

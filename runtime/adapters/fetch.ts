@@ -7,7 +7,18 @@ import { parse } from "cookie";
 import { readRequestTokens, type RequestLike } from "../tokens/request.js";
 import { cameOverHttps, createResponseTokenStore, type ResponseTokenStore } from "./response-store.js";
 
+/**
+ * What {@link fetchRequestTokenStore} takes besides the request.
+ *
+ * @example
+ * ```ts
+ * // Behind a proxy that does not send x-forwarded-proto: say that the site is https.
+ * const tokenStore = fetchRequestTokenStore(request, { projectId, secure: true });
+ * const user = await stackServerApp.getUser({ tokenStore });
+ * ```
+ */
 export interface FetchRequestTokenStoreOptions {
+  /** The project whose token cookies are read and written (`stack-refresh-<projectId>`). */
   readonly projectId: string;
   /**
    * Whether written cookies get `Secure`. Default: when the request's URL is

@@ -18,14 +18,48 @@ import { createResponseTokenStore, type CookieChange, type ResponseTokenStore } 
 
 /** The part of Next's cookie store (`ReadonlyRequestCookies`, `RequestCookies`, `ResponseCookies`) the store uses. */
 export interface NextCookieStore {
+  /**
+   * Every cookie of the request, as name and value; the store reads the token cookies from them once.
+   *
+   * @example
+   * ```ts
+   * import { cookies } from "next/headers";
+   *
+   * const jar = await cookies();
+   * const names = jar.getAll().map((cookie) => cookie.name);
+   * ```
+   */
   getAll(): ReadonlyArray<{ readonly name: string; readonly value: string }>;
+  /**
+   * Sets one cookie on the response. Next throws `ReadonlyRequestCookiesError`
+   * while a server component renders; the store then stops writing.
+   *
+   * @example
+   * ```ts
+   * import { cookies } from "next/headers";
+   *
+   * const jar = await cookies();
+   * jar.set("stack-access", "", { path: "/", sameSite: "lax", secure: true, maxAge: 0 });
+   * ```
+   */
   set(name: string, value: string, options: CookieChange["options"]): unknown;
 }
 
 /** `cookies` itself, what it returns (a promise on Next 15 and 16), or a cookie store. */
 export type NextCookiesInput = NextCookieStore | PromiseLike<NextCookieStore> | (() => NextCookieStore | PromiseLike<NextCookieStore>);
 
+/**
+ * What {@link nextCookiesTokenStore} takes besides `cookies`.
+ *
+ * @example
+ * ```ts
+ * // A development server reached as http://my-machine.local:3000 (plain http, not localhost).
+ * const tokenStore = await nextCookiesTokenStore(cookies, { projectId, secure: false });
+ * const user = await stackServerApp.getUser({ tokenStore });
+ * ```
+ */
 export interface NextCookiesTokenStoreOptions {
+  /** The project whose token cookies are read and written (`stack-refresh-<projectId>`). */
   readonly projectId: string;
   /**
    * Whether written cookies get `Secure`; default true. Browsers keep Secure

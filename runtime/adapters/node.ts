@@ -17,11 +17,44 @@ export interface NodeRequestLike {
 /** The part of a `ServerResponse` the store writes. */
 export interface NodeResponseLike {
   readonly headersSent: boolean;
+  /**
+   * The response's header `name` as set so far; the store reads `set-cookie` to keep the app's own cookies.
+   *
+   * @example
+   * ```ts
+   * const tokenStore = nodeRequestTokenStore(req, res, { projectId });
+   * await stackServerApp.getUser({ tokenStore });
+   * const present = res.getHeader("set-cookie"); // the token cookies, if they changed
+   * const lines = present === undefined ? [] : Array.isArray(present) ? present : [String(present)];
+   * ```
+   */
   getHeader(name: string): number | string | readonly string[] | undefined;
+  /**
+   * Replaces the response's header `name`; the store sets `set-cookie` to every line, its own included.
+   *
+   * @example
+   * ```ts
+   * const tokenStore = nodeRequestTokenStore(req, null, { projectId });
+   * const user = await stackServerApp.getUser({ tokenStore });
+   * res.setHeader("set-cookie", tokenStore.setCookieHeaders());
+   * ```
+   */
   setHeader(name: string, value: string | readonly string[]): unknown;
 }
 
+/**
+ * What {@link nodeRequestTokenStore} takes besides the request and response.
+ *
+ * @example
+ * ```ts
+ * app.get("/me", async (req, res) => {
+ *   const tokenStore = nodeRequestTokenStore(req, res, { projectId, secure: process.env.NODE_ENV === "production" });
+ *   res.json({ id: (await stackServerApp.getUser({ tokenStore }))?.id ?? null });
+ * });
+ * ```
+ */
 export interface NodeRequestTokenStoreOptions {
+  /** The project whose token cookies are read and written (`stack-refresh-<projectId>`). */
   readonly projectId: string;
   /**
    * Whether written cookies get `Secure`. Default: when the request came over

@@ -39,12 +39,29 @@ export interface ResponseTokenStore extends TokenStore {
    * The `Set-Cookie` values that bring the browser's cookies up to date with
    * this store, one per cookie (its latest write), to add to the response when
    * the adapter could not write them itself. Empty when nothing changed.
+   *
+   * @example
+   * ```ts
+   * const tokenStore = fetchRequestTokenStore(request, { projectId });
+   * const user = await stackServerApp.getUser({ tokenStore });
+   * const response = Response.json({ id: user?.id ?? null });
+   * for (const line of tokenStore.setCookieHeaders()) response.headers.append("set-cookie", line);
+   * return response;
+   * ```
    */
   setCookieHeaders(): string[];
   /**
    * The same changes as name, value and options, for a framework whose cookie
    * API must be used instead of headers (SvelteKit's `cookies.set`; give it
    * `httpOnly: false`, as the browser's store reads these cookies).
+   *
+   * @example
+   * ```ts
+   * // SvelteKit: hooks.server.ts, after the SDK calls
+   * for (const { name, value, options } of tokenStore.cookieChanges()) {
+   *   event.cookies.set(name, value, { ...options, httpOnly: false });
+   * }
+   * ```
    */
   cookieChanges(): CookieChange[];
 }
@@ -53,7 +70,16 @@ export interface ResponseTokenStore extends TokenStore {
  * The cookie changes that make `cookies` hold `tokens`, with their attributes.
  * tokenCookieWrites decides which cookies change (the browser store's rule);
  * each change's value follows from the tokens, so that a framework's cookie
- * API can be given name, value and options instead of a header line.
+ * API can be given name, value and options instead of a header line. Empty when
+ * the cookies hold the tokens already.
+ *
+ * @example
+ * ```ts
+ * // Sign the browser out: delete the token cookies the request carries.
+ * const cookies = parse(request.headers.get("cookie") ?? "");
+ * const changes = tokenCookieChanges(cookies, NO_TOKENS, projectId, true);
+ * for (const change of changes) response.headers.append("set-cookie", change.header);
+ * ```
  */
 export function tokenCookieChanges(
   cookies: Readonly<Record<string, string | undefined>>,

@@ -16,7 +16,21 @@ import type { AccessTokenClaims } from "../verify/claims.js";
 import { verifyAccessToken, type AccessTokenVerification, type AccessTokenVerifier } from "../verify/verify.js";
 import { cameOverHttps, tokenCookieChanges, type CookieChange } from "./response-store.js";
 
+/**
+ * What {@link getSessionFromRequest} takes: the project, where the API is, and
+ * how long a refresh may take.
+ *
+ * @example
+ * ```ts
+ * const { session } = await getSessionFromRequest(request, {
+ *   projectId: process.env.STACK_PROJECT_ID!,
+ *   publishableClientKey: process.env.STACK_PUBLISHABLE_CLIENT_KEY!,
+ *   requestTimeoutMs: 3_000,
+ * });
+ * ```
+ */
 export interface GetSessionFromRequestOptions {
+  /** The project whose tokens are read, verified and refreshed. */
   readonly projectId: string;
   /** Sent with the refresh-token grant (its `client_secret`). */
   readonly publishableClientKey?: string;

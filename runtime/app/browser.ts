@@ -8,7 +8,35 @@ export interface BrowserLocation {
   readonly origin: string;
   readonly hostname: string;
   readonly protocol: string;
+  /**
+   * Navigates to `url`, adding an entry to the history (`location.assign`); the
+   * app uses it for redirects unless `replace` is asked for.
+   *
+   * @example
+   * ```ts
+   * // A location for tests that records navigations instead of leaving the page.
+   * const visited: string[] = [];
+   * const page = new URL("https://app.example.com/");
+   * const location: BrowserLocation = {
+   *   href: page.href, origin: page.origin, hostname: page.hostname, protocol: page.protocol,
+   *   assign: (url) => void visited.push(url),
+   *   replace: (url) => void visited.push(`replace ${url}`),
+   * };
+   * ```
+   */
   assign(url: string): void;
+  /**
+   * Navigates to `url` in place of the current history entry (`location.replace`),
+   * so the back button skips the page left.
+   *
+   * @example
+   * ```ts
+   * const app = new StackClientApp({ projectId, tokenStore: "memory", browser: { location, history, document } });
+   * await app.redirectToSignIn({ replace: true });
+   * // location.replace was called with the sign-in page's URL.
+   * console.log(visited[0]?.startsWith("replace "));
+   * ```
+   */
   replace(url: string): void;
 }
 

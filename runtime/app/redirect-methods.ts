@@ -11,7 +11,18 @@ import type { HandlerUrls } from "./urls.js";
 
 const loadRedirect = lazy("redirects", () => import("./redirect.js"));
 
+/**
+ * How a `redirectTo…` method of the apps navigates.
+ *
+ * @example
+ * ```ts
+ * // A signed-out visitor leaves this page for good: no history entry, no return after sign-in.
+ * const user = await app.getUser();
+ * if (user === null) await app.redirectToSignIn({ replace: true, noRedirectBack: true });
+ * ```
+ */
 export interface RedirectToOptions extends CallOptions {
+  /** Replace the current history entry instead of adding one (`location.replace`); default false. */
   readonly replace?: boolean;
   /** Sign-in/up: do not add after_auth_return_to. After-sign-in/up: ignore it. */
   readonly noRedirectBack?: boolean;

@@ -10,7 +10,7 @@
 import { StackConfigurationError } from "../errors.js";
 import { lazy } from "../lazy.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
-import { callOf, checkAborted, type CallOptions } from "./call-options.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "./call-options.js";
 import { StackClientApp, type GetUserOptions } from "./client-app.js";
 import { runtimeSettingsOf, withRuntimeSettings, type RuntimeClientSettings } from "./runtime-settings.js";
 import type { ServerListUsersOptions } from "./server/app-methods.js";
@@ -20,15 +20,25 @@ import { resolveServerAppOptions, type StackServerAppOptions } from "./server/in
 import type { ServerTeam, ServerTeamCreateOptions } from "./server/server-team.js";
 import type { ServerUser } from "./server/server-user.js";
 import type { ServerUserCreateOptions } from "./server/user-options.js";
+import type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
+import type { AccessTokenVerification } from "../verify/verify.js";
 
 export type { ServerListUsersOptions } from "./server/app-methods.js";
 export type { StackServerAppOptions } from "./server/inherit.js";
+export type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 
 const loadServer = lazy("server app", () => import("./server/app-methods.js"));
+const loadVerified = lazy("token verification", () => import("./server/verified-user.js"));
 
 export interface ServerGetUserOptions extends GetUserOptions {
   /** The user's tokens for this call: a request of your backend, `{ accessToken, refreshToken }`, or a store. Default: the app's. */
   readonly tokenStore?: TokenStoreInit;
+  /**
+   * `"local"`: trust the access token once its signature, expiry, issuer and
+   * audience check out against the project's published keys, and answer the
+   * identity it proves (a {@link VerifiedServerUser}) without `GET /users/me`.
+   */
+  readonly verify?: "local";
 }
 
 export class StackServerApp extends StackClientApp {
@@ -54,6 +64,13 @@ export class StackServerApp extends StackClientApp {
 
   // USERS
 
+  /** The identity the request's access token proves, verified locally (no `GET /users/me`); see `verify`. */
+  override getUser(
+    options: Omit<ServerGetUserOptions, "or"> & CallOptions & { readonly verify: "local"; readonly or: "throw" },
+  ): Promise<VerifiedServerUser>;
+  override getUser(
+    options: Omit<ServerGetUserOptions, "or"> & CallOptions & { readonly verify: "local"; readonly or?: VerifiedUserOr },
+  ): Promise<VerifiedServerUser | null>;
   /** The request's user (the app's token store, or `tokenStore`), with `or` as on the client. */
   override getUser(
     options: ServerGetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" },
@@ -66,19 +83,47 @@ export class StackServerApp extends StackClientApp {
   override async getUser(
     arg?: string | (ServerGetUserOptions & CallOptions) | ({ readonly apiKey: string } & CallOptions),
     options?: CallOptions,
-  ): Promise<CurrentServerUser | ServerUser | null> {
+  ): Promise<CurrentServerUser | ServerUser | VerifiedServerUser | null> {
     // Some answers need no request (nobody signed in, an id that is no UUID); an aborted call still rejects.
     checkAborted(typeof arg === "string" ? options : arg);
     const server = await loadServer();
     if (typeof arg === "string") return server.getUserById(this.serverCtx, arg, options);
     if (typeof arg === "object" && arg !== null && "apiKey" in arg) return server.getUserByApiKey(this.serverCtx, arg.apiKey, arg);
     const given = arg ?? {};
-    server.requireOptions(given, "getUser", "{ or?, tokenStore? }, a user id, or { apiKey }");
+    server.requireOptions(given, "getUser", "{ or?, tokenStore?, verify? }, a user id, or { apiKey }");
+    if (given.verify !== undefined) return this.verifiedUser(given);
     return this.currentUser(
       given,
       (answer) => server.asServerUser(answer, "GET /users/me"),
       (session, wire) => server.createCurrentServerUser(this.serverCtx, session.ctx, wire, this.userExtras(session)),
     );
+  }
+
+  /**
+   * Checks an access token locally against the project's published keys
+   * (`GET /projects/{id}/.well-known/jwks.json`, fetched once and cached): its
+   * signature, expiry, issuer and audience. Answers its claims, or an
+   * AccessTokenInvalidError saying why not, as a Result; no `GET /users/me`.
+   * @example
+   * ```ts
+   * const result = await app.verifyAccessToken(bearerToken);
+   * if (result.status === "error") return new Response("Unauthorized", { status: 401 });
+   * console.log(result.data.userId, result.data.sessionId);
+   * ```
+   */
+  async verifyAccessToken(token: string, options?: CallOptions): Promise<AccessTokenVerification> {
+    // A malformed token is refused without a request; an aborted call still rejects.
+    checkAborted(options);
+    const { verifierOf } = await loadVerified();
+    return verifierOf(this.ctx).verify(token, signalOf(options));
+  }
+
+  private async verifiedUser(options: ServerGetUserOptions & CallOptions): Promise<VerifiedServerUser | null> {
+    if (options.verify !== "local") {
+      throw new StackConfigurationError(`getUser: verify takes "local" only, not ${JSON.stringify(options.verify)}.`);
+    }
+    const [session, { verifiedUserOf }] = await Promise.all([this.sessionOf(options), loadVerified()]);
+    return verifiedUserOf(this.ctx, session, options.or, callOf(options));
   }
 
   /** @deprecated Use getUser(). */

@@ -195,6 +195,7 @@ function pick(field: keyof ErrorMessage, c: Classified, app: ErrorMessages | und
  * message, which is written for developers and may name URLs and headers: log
  * the error itself for that.
  *
+ * @example
  * ```ts
  * const result = await app.signInWithCredential({ email, password });
  * if (result.status === "error") {

@@ -75,6 +75,18 @@ export interface UserFacingError {
   readonly retryable: boolean;
 }
 
+/**
+ * What {@link describeError} takes besides the error: the app's own words, and
+ * how to tell that the device is offline.
+ *
+ * @example
+ * ```ts
+ * const shown = describeError(error, {
+ *   messages: { EMAIL_PASSWORD_MISMATCH: { title: "Mauvais identifiants", message: "Vérifiez l'e-mail et le mot de passe." } },
+ *   isOffline: () => !navigator.onLine,
+ * });
+ * ```
+ */
 export interface DescribeErrorOptions {
   /**
    * The app's words, by code (a translation, or its own tone). A code whose

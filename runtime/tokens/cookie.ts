@@ -20,12 +20,48 @@ export interface CookieDocument {
 
 /** The part of `BroadcastChannel` the store uses. */
 export interface BroadcastChannelLike {
+  /**
+   * Sends `message` to the other tabs' channels of the same name; the store
+   * sends only a change notice, never a token.
+   *
+   * @example
+   * ```ts
+   * const tokenStore = createCookieTokenStore({ projectId });
+   * // Writing posts { type: "tokens-changed" } on the channel `stack-tokens-<projectId>`;
+   * // the other tabs then read the cookies again.
+   * tokenStore.set(NO_TOKENS);
+   * ```
+   */
   postMessage(message: unknown): void;
+  /**
+   * Closes the channel; the store calls it when its last subscriber leaves.
+   *
+   * @example
+   * ```ts
+   * const tokenStore = createCookieTokenStore({ projectId });
+   * const unsubscribe = tokenStore.subscribe((tokens) => console.log(tokens.refreshToken !== null));
+   * unsubscribe(); // the last subscriber left: the store closes its channel
+   * ```
+   */
   close(): void;
   onmessage: ((event: { readonly data: unknown }) => void) | null;
 }
 
+/**
+ * What {@link createCookieTokenStore} takes: the project, and the browser parts
+ * it uses (each defaults to the global one).
+ *
+ * @example
+ * ```ts
+ * const store = createCookieTokenStore({
+ *   projectId,
+ *   // No cross-tab notices: other tabs' changes arrive by polling the cookies.
+ *   broadcastChannel: null,
+ * });
+ * ```
+ */
 export interface CookieTokenStoreOptions {
+  /** The project whose tokens are kept; it names the refresh-token cookie (`stack-refresh-<projectId>`). */
   readonly projectId: string;
   /** Defaults to `globalThis.document`. */
   readonly document?: CookieDocument;
@@ -70,6 +106,14 @@ function resolveDocument(document: CookieDocument | undefined): CookieDocument {
  * Keeps tokens in the §7 cookies. `get()` returns the last `set()` value until
  * the cookies change elsewhere; then the cookies win. That keeps a token the
  * cookies cannot hold (an access token without a refresh token) for this tab.
+ * Throws a StackConfigurationError where there is no `document` (on a server).
+ *
+ * @example
+ * ```ts
+ * const tokenStore = createCookieTokenStore({ projectId });
+ * const app = new StackClientApp({ projectId, publishableClientKey, tokenStore });
+ * tokenStore.subscribe((tokens) => console.log("signed in:", tokens.refreshToken !== null));
+ * ```
  */
 export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenStore {
   const { projectId } = options;

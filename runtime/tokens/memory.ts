@@ -38,6 +38,13 @@ function freeze(tokens: TokenPair): TokenPair {
  * only when the pair changed. Its tokens come from code (the app, a sign-in, a
  * refresh, or a request already read leniently), so one that cannot be a token
  * is a StackConfigurationError here (see check.ts); an empty string is no token.
+ *
+ * @example
+ * ```ts
+ * const tokenStore = createMemoryTokenStore({ refreshToken: savedRefreshToken, accessToken: null });
+ * const app = new StackServerApp({ projectId, secretServerKey, tokenStore });
+ * const user = await app.getUser();
+ * ```
  */
 export function createMemoryTokenStore(initial: TokenPair = NO_TOKENS): TokenStore {
   let current = freeze(assertUsableTokens(initial, "the initial tokens of the memory store"));

@@ -48,6 +48,15 @@ export function readRequestTokens(request: RequestLike, projectId: string): Toke
  * cannot be read is no user (see readRequestTokens). A request cannot be written
  * back, so `set()` keeps new tokens (a refreshed access token) in memory for
  * the life of the store.
+ *
+ * @example
+ * ```ts
+ * export async function GET(request: Request) {
+ *   const tokenStore = createRequestTokenStore(request, projectId);
+ *   const user = await stackServerApp.getUser({ tokenStore });
+ *   return Response.json({ id: user?.id ?? null });
+ * }
+ * ```
  */
 export function createRequestTokenStore(request: RequestLike, projectId: string): TokenStore {
   return createMemoryTokenStore(readRequestTokens(request, projectId));

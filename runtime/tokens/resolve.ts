@@ -25,14 +25,38 @@ export type TokenStoreKind =
   | { readonly kind: "request"; readonly request: RequestLike }
   | { readonly kind: "tokens"; readonly tokens: TokenPair };
 
+/**
+ * What {@link resolveTokenStore} needs besides the `tokenStore` value itself.
+ *
+ * @example
+ * ```ts
+ * const store = resolveTokenStore("cookie", {
+ *   projectId,
+ *   env: platformEnvironment,
+ * });
+ * ```
+ */
 export interface ResolveTokenStoreOptions {
+  /** The project whose tokens the store keeps: names the cookies and reads a request's token cookies. */
   readonly projectId: string;
+  /** Timers for the cookie store's polling; default the platform's. */
   readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
 }
 
 const VALID_VALUES = '"cookie", "memory", a request object with headers (e.g. a Request), { accessToken, refreshToken }, or a TokenStore';
 
-/** The error for a call that needs a user when the app was made with `tokenStore: null`. */
+/**
+ * The error for a call that needs a user when the app was made with
+ * `tokenStore: null`: a StackConfigurationError naming the values that would work.
+ *
+ * @example
+ * ```ts
+ * function sessionsOf(client: StackClient): SessionManager {
+ *   if (client.sessions === null) throw noTokenStoreError();
+ *   return client.sessions;
+ * }
+ * ```
+ */
 export function noTokenStoreError(): StackConfigurationError {
   return new StackConfigurationError(
     "This call needs a user, but the app has no token store (tokenStore is null). " +
@@ -78,7 +102,19 @@ export function classifyTokenStore(init: TokenStoreInit): TokenStoreKind {
   throw unknownInit(init);
 }
 
-/** The store `init` describes, or null when it is null (no user). */
+/**
+ * The store `init` describes, or null when it is null (no user): `"cookie"` and
+ * `"memory"` make a new store, a request is read once, `{ accessToken, refreshToken }`
+ * finds the shared store of that pair, and a store is used as given. Any other
+ * value is a StackConfigurationError.
+ *
+ * @example
+ * ```ts
+ * const store = resolveTokenStore(request, { projectId });
+ * const { refreshToken } = store?.get() ?? NO_TOKENS;
+ * console.log(refreshToken === null ? "no user" : "a user");
+ * ```
+ */
 export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenStoreOptions): TokenStore | null {
   const found = classifyTokenStore(init);
   switch (found.kind) {

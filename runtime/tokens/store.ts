@@ -16,19 +16,61 @@ export type SessionTokens = TokenPair;
 
 export const NO_TOKENS: TokenPair = Object.freeze({ refreshToken: null, accessToken: null });
 
+/**
+ * Where a session's tokens live; any object with these three methods can be
+ * passed as `tokenStore`.
+ */
 export interface TokenStore {
-  /** The tokens now. */
+  /**
+   * The tokens now, read synchronously; {@link NO_TOKENS} when nobody is signed in.
+   *
+   * @example
+   * ```ts
+   * const { refreshToken, accessToken } = tokenStore.get();
+   * if (refreshToken === null && accessToken === null) {
+   *   console.log("signed out");
+   * }
+   * ```
+   */
   get(): TokenPair;
-  /** Replaces the tokens; `NO_TOKENS` signs out. */
+  /**
+   * Replaces the tokens; `NO_TOKENS` signs out. The built-in stores throw a
+   * StackConfigurationError for a value that cannot be a token.
+   *
+   * @example
+   * ```ts
+   * tokenStore.set({ refreshToken, accessToken });
+   * // Later, to sign out locally:
+   * tokenStore.set(NO_TOKENS);
+   * ```
+   */
   set(tokens: TokenPair): void;
   /**
    * Calls `listener` when the tokens change, including changes made elsewhere
    * (another tab, another script). Returns the function that stops listening.
+   *
+   * @example
+   * ```ts
+   * const unsubscribe = tokenStore.subscribe((tokens) => {
+   *   if (tokens.refreshToken === null) showSignedOut();
+   * });
+   * // When the view goes away:
+   * unsubscribe();
+   * ```
    */
   subscribe(listener: (tokens: TokenPair) => void): () => void;
 }
 
-/** True when both pairs are the same. */
+/**
+ * True when both pairs hold the same refresh token and the same access token.
+ *
+ * @example
+ * ```ts
+ * const before = tokenStore.get();
+ * await app.signInWithCredential({ email, password });
+ * if (!sameTokens(before, tokenStore.get())) console.log("the tokens changed");
+ * ```
+ */
 export function sameTokens(a: TokenPair, b: TokenPair): boolean {
   return a.refreshToken === b.refreshToken && a.accessToken === b.accessToken;
 }

@@ -38,7 +38,18 @@ export class AccessTokenInvalidError extends StackError {
     this.expiredAt = options.expiredAt;
   }
 
-  /** Name, reason and message: what a log or an API answer may carry (never the token, which no field holds). */
+  /**
+   * Name, reason and message (and `expiredAt` as an ISO string, for "expired"):
+   * what a log or an API answer may carry (never the token, which no field holds).
+   *
+   * @example
+   * ```ts
+   * const result = await verifyAccessToken(token, { projectId });
+   * if (result.status === "error") {
+   *   return Response.json({ error: result.error.toJSON() }, { status: 401 });
+   * }
+   * ```
+   */
   toJSON(): { name: "AccessTokenInvalidError"; reason: AccessTokenInvalidReason; message: string; expiredAt?: string } {
     return {
       name: this.name,
@@ -53,6 +64,14 @@ export class AccessTokenInvalidError extends StackError {
  * True when `value` is an AccessTokenInvalidError (of one of `reasons`, when
  * given). Checks the brand and name, not `instanceof`, so an error made by
  * another copy of the package counts too.
+ *
+ * @example
+ * ```ts
+ * const { session, error } = await getSessionFromRequest(request, { projectId });
+ * if (isAccessTokenInvalidError(error, "jwks-unavailable")) {
+ *   return new Response("Try again later", { status: 503 });
+ * }
+ * ```
  */
 export function isAccessTokenInvalidError(
   value: unknown,

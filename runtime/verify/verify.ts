@@ -20,6 +20,20 @@ import { claimsOf, malformed, type AccessTokenClaims } from "./claims.js";
 import { AccessTokenInvalidError, isAccessTokenInvalidError } from "./errors.js";
 import { JwksCache, type KeySet } from "./jwks.js";
 
+/**
+ * What {@link createAccessTokenVerifier} and {@link verifyAccessToken} take: the
+ * project, where its keys are published, and how long they are cached.
+ *
+ * @example
+ * ```ts
+ * const verifier = createAccessTokenVerifier({
+ *   projectId: process.env.STACK_PROJECT_ID!,
+ *   baseUrl: "https://auth.example.com",
+ *   cacheMaxAgeMs: 5 * 60_000,
+ *   clockToleranceSec: 10,
+ * });
+ * ```
+ */
 export interface AccessTokenVerifierOptions {
   /** The project whose access tokens are accepted. */
   readonly projectId: string;
@@ -44,6 +58,16 @@ export interface AccessTokenVerifierOptions {
   readonly clockToleranceSec?: number;
 }
 
+/**
+ * The options of one verification: a signal that stops waiting for the key set.
+ *
+ * @example
+ * ```ts
+ * // Give up waiting for the project's keys after two seconds.
+ * const result = await verifier.verify(token, { signal: AbortSignal.timeout(2_000) });
+ * if (result.status === "error") console.warn(result.error.reason);
+ * ```
+ */
 export interface VerifyAccessTokenCallOptions {
   /** Cancels the wait for the key set (a fetch shared with other callers goes on for them). */
   readonly signal?: AbortSignal | null | undefined;
@@ -52,7 +76,19 @@ export interface VerifyAccessTokenCallOptions {
 export type AccessTokenVerification = Result<AccessTokenClaims, AccessTokenInvalidError>;
 
 export interface AccessTokenVerifier {
-  /** The token's claims when the project signed it and it is current, else why not. Never calls `/users/me`. */
+  /**
+   * The token's claims when the project signed it and it is current, else an
+   * error Result with an AccessTokenInvalidError saying why not. Never calls
+   * `/users/me`; only the project's key set is fetched, and cached. A cancelled
+   * call rejects with its signal's reason.
+   *
+   * @example
+   * ```ts
+   * const result = await verifier.verify(request.headers.get("x-stack-access-token") ?? "");
+   * if (result.status === "error") return new Response(result.error.reason, { status: 401 });
+   * console.log(result.data.userId, result.data.expiresAt.toISOString());
+   * ```
+   */
   verify(token: string, options?: VerifyAccessTokenCallOptions): Promise<AccessTokenVerification>;
 }
 
@@ -78,7 +114,16 @@ interface Settings {
 
 /**
  * A verifier for one project's access tokens, with its own cache of the
- * project's keys: make one per process (or per isolate) and reuse it.
+ * project's keys: make one per process (or per isolate) and reuse it. Throws a
+ * StackConfigurationError for options that cannot work (no project id, a
+ * `baseUrl` that is not http(s), a negative cache time).
+ *
+ * @example
+ * ```ts
+ * const verifier = createAccessTokenVerifier({ projectId });
+ * const result = await verifier.verify(accessToken);
+ * if (result.status === "ok") console.log("signed in as", result.data.userId);
+ * ```
  * @see getProjectJwks
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
@@ -90,8 +135,17 @@ export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): 
 /**
  * One verification, for code that keeps no verifier (an edge function). The
  * keys are cached in the module, per fetch function, base URL and project (at
- * most SHARED_CACHE_LIMIT sets per fetch), so pass a fetch that stays the same
- * from call to call, or keep a `createAccessTokenVerifier` instead.
+ * most 100 sets per fetch), so pass a fetch that stays the same from call to
+ * call, or keep a `createAccessTokenVerifier` instead. Answers the claims, or an
+ * error Result with an AccessTokenInvalidError.
+ *
+ * @example
+ * ```ts
+ * const token = request.headers.get("authorization")?.replace(/^Bearer /, "") ?? "";
+ * const result = await verifyAccessToken(token, { projectId });
+ * if (result.status === "error") return new Response("Unauthorized", { status: 401 });
+ * return Response.json({ userId: result.data.userId });
+ * ```
  */
 export async function verifyAccessToken(
   token: string,

@@ -72,7 +72,8 @@ const TABLE_OF: Record<Kind, string> = {
 };
 
 /** The kind of what a member hands out: fixed, or decided from the call's arguments and the (resolved) value. */
-type Producer = Kind | ((args: readonly unknown[], value: unknown) => Kind);
+/** What a member hands out; a function may answer undefined for plain data (searched like an unlisted member). */
+type Producer = Kind | ((args: readonly unknown[], value: unknown) => Kind | undefined);
 
 const CLIENT_USER: Readonly<Record<string, Producer>> = {
   listTeams: "Team",
@@ -110,9 +111,13 @@ const clientGetUser: Producer = (_, value) =>
     ? "CurrentInternalUser"
     : "CurrentUser";
 
-/** `serverApp.getUser(id)` and `getUser({ apiKey })` answer any user; `getUser(options?)` the request's own. */
+/**
+ * `serverApp.getUser(id)` and `getUser({ apiKey })` answer any user; `getUser(options?)` the request's own;
+ * `getUser({ verify: "local" })` the identity its token proves, plain data.
+ */
 const serverGetUser: Producer = (args) => {
   const first = args[0];
+  if (typeof first === "object" && first !== null && "verify" in first) return undefined;
   return typeof first === "string" || (typeof first === "object" && first !== null && "apiKey" in first)
     ? "ServerUser"
     : "CurrentServerUser";
@@ -266,7 +271,12 @@ export class Coverage {
       this.#search(where, value, "", new Set());
       return value;
     }
-    const one = (item: unknown) => this.wrap(typeof producer === "function" ? producer(args, item) : producer, item);
+    const one = (item: unknown) => {
+      const kind = typeof producer === "function" ? producer(args, item) : producer;
+      if (kind !== undefined) return this.wrap(kind, item);
+      this.#search(where, item, "", new Set());
+      return item;
+    };
     if (Array.isArray(value)) {
       const copy: unknown[] = value.map(one);
       // Extra members of a listed page (`nextCursor`) stay on the copy.

@@ -347,6 +347,11 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
         const json = await backend.getAuthJson();
         expect(claimsOf(json.accessToken).sub).toBe(me.id);
         expect(JSON.parse((await backend.getAuthHeaders())["x-stack-auth"])).toEqual(json);
+        // Her access token, verified against the project's published keys without GET /users/me.
+        const verification = await backend.verifyAccessToken(json.accessToken!);
+        expect(verification.status === "ok" && verification.data.userId).toBe(me.id);
+        const verified = await backend.getUser({ verify: "local", or: "throw" });
+        expect([verified.id, verified.isAnonymous, verified.claims.userId]).toEqual([me.id, false, claimsOf(json.accessToken).sub]);
 
         await backend.signOut({ redirectUrl: `${SITE}/bye` });
         expect(e.takeNavigations()).toEqual([`${SITE}/bye`]);

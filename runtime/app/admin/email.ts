@@ -20,8 +20,22 @@ export interface AdminEmailTemplate {
   readonly isDefault: boolean;
 }
 
+/**
+ * The fields of an e-mail template to change, for `StackAdminApp.updateEmailTemplate`;
+ * a field left out keeps its value.
+ *
+ * @example
+ * ```ts
+ * await admin.updateEmailTemplate("magic_link", {
+ *   subject: "Your Acme sign-in link",
+ *   content: { type: "doc", content: [{ type: "paragraph", content: [{ type: "text", text: "Click to sign in." }] }] },
+ * });
+ * ```
+ */
 export interface AdminEmailTemplateUpdateOptions {
+  /** The subject line of the e-mails of this type; unchanged when left out. */
   readonly subject?: string;
+  /** The template as a JSON document, in the format of `AdminEmailTemplate.content`; unchanged when left out. */
   readonly content?: unknown;
 }
 

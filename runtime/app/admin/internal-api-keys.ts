@@ -19,10 +19,42 @@ export interface InternalApiKeyBase {
   /** Null while the set has not been revoked. */
   readonly manuallyRevokedAt: Date | null;
   readonly createdAt: Date;
+  /**
+   * True while the set is neither expired nor revoked (checked against the
+   * app's clock now, without a request).
+   *
+   * @example
+   * ```ts
+   * const keySets = await admin.listInternalApiKeys();
+   * const inUse = keySets.filter((keySet) => keySet.isValid());
+   * console.log(`${inUse.length} key sets in use`);
+   * ```
+   */
   isValid(): boolean;
-  /** `expired` wins over `manually-revoked` when both hold; null when the set is valid. */
+  /**
+   * Why the set no longer works: `expired` wins over `manually-revoked` when
+   * both hold; null when the set is valid. No request is made.
+   *
+   * @example
+   * ```ts
+   * for (const keySet of await admin.listInternalApiKeys()) {
+   *   const why = keySet.whyInvalid();
+   *   if (why !== null) console.log(keySet.description, why);
+   * }
+   * ```
+   */
   whyInvalid(): InternalApiKeyInvalidReason | null;
-  /** Revokes every key of the set for good (`PATCH {revoked: true}`). */
+  /**
+   * Revokes every key of the set for good (`PATCH /internal/api-keys/{api_key_id}`
+   * with `{ revoked: true }`). Resolves with nothing; this object keeps showing the set as it was read.
+   *
+   * @example
+   * ```ts
+   * const keySets = await admin.listInternalApiKeys();
+   * const leaked = keySets.find((keySet) => keySet.secretServerKey?.lastFour === "x7Qa");
+   * await leaked?.revoke();
+   * ```
+   */
   revoke(options?: CallOptions): Promise<void>;
 }
 
@@ -40,11 +72,31 @@ export interface InternalApiKey extends InternalApiKeyBase {
   readonly superSecretAdminKey: { readonly lastFour: string } | null;
 }
 
+/**
+ * What `StackAdminApp.createInternalApiKey` takes: a description, an expiry,
+ * and which of the three keys the set holds.
+ *
+ * @example
+ * ```ts
+ * const keySet = await admin.createInternalApiKey({
+ *   description: "Mobile app",
+ *   expiresAt: new Date("2027-01-01T00:00:00Z"),
+ *   hasPublishableClientKey: true,
+ *   hasSecretServerKey: false,
+ *   hasSuperSecretAdminKey: false,
+ * });
+ * ```
+ */
 export interface InternalApiKeyCreateOptions {
+  /** What the set is for, shown on the dashboard. */
   readonly description: string;
+  /** When every key of the set stops working; required, as project keys always expire. */
   readonly expiresAt: Date;
+  /** Whether the set holds a publishable client key (for client apps). */
   readonly hasPublishableClientKey: boolean;
+  /** Whether the set holds a secret server key (for server apps). */
   readonly hasSecretServerKey: boolean;
+  /** Whether the set holds a super secret admin key (for admin apps). */
   readonly hasSuperSecretAdminKey: boolean;
 }
 

@@ -18,18 +18,72 @@ export interface AdminPermissionDefinition {
 export type AdminTeamPermissionDefinition = AdminPermissionDefinition;
 export type AdminProjectPermissionDefinition = AdminPermissionDefinition;
 
+/** A permission to define: its id, a description, and the permissions it contains. */
 export interface AdminPermissionDefinitionCreateOptions {
+  /** The permission's id, unique in its scope (team or project); not "", "." or "..". */
   readonly id: string;
+  /** What the permission allows, shown on the dashboard; none by default. */
   readonly description?: string;
   /** Every id must already be defined in the same scope. */
   readonly containedPermissionIds?: readonly string[];
 }
+/**
+ * A team permission to define, for `StackAdminApp.createTeamPermissionDefinition`.
+ *
+ * @example
+ * ```ts
+ * const options: AdminTeamPermissionDefinitionCreateOptions = {
+ *   id: "billing_admin",
+ *   description: "Manages the team's invoices",
+ *   containedPermissionIds: ["$read_members"],
+ * };
+ * await admin.createTeamPermissionDefinition(options);
+ * ```
+ */
 export type AdminTeamPermissionDefinitionCreateOptions = AdminPermissionDefinitionCreateOptions;
+/**
+ * A project-wide permission to define, for `StackAdminApp.createProjectPermissionDefinition`.
+ *
+ * @example
+ * ```ts
+ * const options: AdminProjectPermissionDefinitionCreateOptions = {
+ *   id: "beta_tester",
+ *   description: "Sees beta features",
+ * };
+ * await admin.createProjectPermissionDefinition(options);
+ * ```
+ */
 export type AdminProjectPermissionDefinitionCreateOptions = AdminPermissionDefinitionCreateOptions;
 
 /** A new `id` renames the permission; `containedPermissionIds` replaces the whole list. */
 export type AdminPermissionDefinitionUpdateOptions = Partial<AdminPermissionDefinitionCreateOptions>;
+/**
+ * The fields of a team permission to change, for `StackAdminApp.updateTeamPermissionDefinition`:
+ * a new `id` renames it; `containedPermissionIds` replaces the whole list.
+ *
+ * @example
+ * ```ts
+ * // The list replaces the old one: name every permission that stays.
+ * const changes: AdminTeamPermissionDefinitionUpdateOptions = {
+ *   containedPermissionIds: ["$read_members", "$invite_members"],
+ * };
+ * await admin.updateTeamPermissionDefinition("billing_admin", changes);
+ * ```
+ */
 export type AdminTeamPermissionDefinitionUpdateOptions = AdminPermissionDefinitionUpdateOptions;
+/**
+ * The fields of a project-wide permission to change, for `StackAdminApp.updateProjectPermissionDefinition`:
+ * a new `id` renames it; `containedPermissionIds` replaces the whole list.
+ *
+ * @example
+ * ```ts
+ * const changes: AdminProjectPermissionDefinitionUpdateOptions = {
+ *   id: "early_access",
+ *   description: "Sees features before launch",
+ * };
+ * await admin.updateProjectPermissionDefinition("beta_tester", changes);
+ * ```
+ */
 export type AdminProjectPermissionDefinitionUpdateOptions = AdminPermissionDefinitionUpdateOptions;
 
 export interface PermissionDefinitionMethods {

@@ -67,24 +67,55 @@ export interface AdminProjectConfig {
   readonly emailConfig?: AdminEmailConfig;
 }
 
-/** Every field optional: what is left out keeps its value; a list given replaces the whole list. */
+/**
+ * The `config` of a project update. Every field optional: what is left out keeps
+ * its value; a list given replaces the whole list.
+ *
+ * @example
+ * ```ts
+ * const project = await admin.getProject();
+ * await project.update({
+ *   config: {
+ *     signUpEnabled: false,
+ *     oauthProviders: [...project.config.oauthProviders, { id: "github", type: "shared" }],
+ *   },
+ * });
+ * ```
+ */
 export interface AdminProjectConfigUpdateOptions {
+  /** Whether new users may sign up; when false, only existing users can sign in. */
   readonly signUpEnabled?: boolean;
+  /** Whether e-mail and password sign-in is offered. */
   readonly credentialEnabled?: boolean;
+  /** Whether sign-in by magic link (a one-time e-mail link or code) is offered. */
   readonly magicLinkEnabled?: boolean;
+  /** Whether sign-in with a passkey is offered. */
   readonly passkeyEnabled?: boolean;
+  /** Whether signed-in users may create teams from the client. */
   readonly clientTeamCreationEnabled?: boolean;
+  /** Whether signed-in users may delete their own account from the client. */
   readonly clientUserDeletionEnabled?: boolean;
+  /** Whether any `localhost` address is trusted for redirects and callbacks (for development). */
   readonly allowLocalhost?: boolean;
+  /** Whether every new user gets a personal team at sign-up. */
   readonly createTeamOnSignUp?: boolean;
+  /** Whether users may create API keys of their own. */
   readonly allowUserApiKeys?: boolean;
+  /** Whether teams may have API keys. */
   readonly allowTeamApiKeys?: boolean;
+  /** What an OAuth sign-in does when its e-mail belongs to an existing account: link it, refuse, or make a second account. */
   readonly oauthAccountMergeStrategy?: OAuthAccountMergeStrategy;
+  /** The team permissions granted to whoever creates a team; replaces the whole list. */
   readonly teamCreatorDefaultPermissions?: readonly { readonly id: string }[];
+  /** The team permissions granted to every member who joins a team; replaces the whole list. */
   readonly teamMemberDefaultPermissions?: readonly { readonly id: string }[];
+  /** The project permissions granted to every user at sign-up; replaces the whole list. */
   readonly userDefaultPermissions?: readonly { readonly id: string }[];
+  /** The trusted domains with their handler paths; replaces the whole list. */
   readonly domains?: readonly AdminDomainConfig[];
+  /** The OAuth providers offered at sign-in, shared or with the project's own OAuth app; replaces the whole list. */
   readonly oauthProviders?: readonly AdminOAuthProviderConfig[];
+  /** How the project's e-mails are sent: the service's mail server (`shared`) or the project's SMTP server (`standard`). */
   readonly emailConfig?: AdminEmailConfig;
 }
 

@@ -22,19 +22,68 @@ export interface AdminProject {
   readonly userCount: number;
   readonly isProductionMode: boolean;
   readonly config: AdminProjectConfig;
-  /** Changes the project; this object keeps showing the project as it was read. */
+  /**
+   * Changes the project (`PATCH /internal/projects/current`, only the fields
+   * given); this object keeps showing the project as it was read. Resolves with nothing.
+   *
+   * @example
+   * ```ts
+   * const project = await admin.getProject();
+   * await project.update({ displayName: "Acme Portal", config: { passkeyEnabled: true } });
+   * const updated = await admin.getProject();
+   * ```
+   */
   update(update: AdminProjectUpdateOptions & CallOptions): Promise<void>;
-  /** Deletes the project with its users, teams and keys. It cannot be undone. */
+  /**
+   * Deletes the project with its users, teams and keys (`DELETE /internal/projects/current`).
+   * It cannot be undone. Resolves with nothing.
+   *
+   * @example
+   * ```ts
+   * const project = await admin.getProject();
+   * if (project.displayName === "Staging (old)" && project.userCount === 0) {
+   *   await project.delete();
+   * }
+   * ```
+   */
   delete(options?: CallOptions): Promise<void>;
-  /** What blocks production mode in this project as read (SPEC §5); empty when nothing does. */
+  /**
+   * What blocks production mode in this project as read (SPEC §5); empty when
+   * nothing does. Computed here from the configuration, without a request.
+   *
+   * @example
+   * ```ts
+   * const project = await admin.getProject();
+   * const errors = await project.getProductionModeErrors();
+   * if (errors.length === 0) await project.update({ isProductionMode: true });
+   * else for (const error of errors) console.warn(error.message, error.relativeFixUrl);
+   * ```
+   */
   getProductionModeErrors(options?: CallOptions): Promise<ProductionModeError[]>;
 }
 
+/**
+ * The fields of a project to change, for `AdminProject.update`; a field left
+ * out keeps its value.
+ *
+ * @example
+ * ```ts
+ * const project = await admin.getProject();
+ * await project.update({
+ *   displayName: "Acme",
+ *   description: null,
+ *   config: { domains: [{ domain: "https://app.example.com", handlerPath: "/handler" }], allowLocalhost: false },
+ * });
+ * ```
+ */
 export interface AdminProjectUpdateOptions {
+  /** The project's name, shown on the dashboard and in e-mails. */
   readonly displayName?: string;
   /** `null` removes the description. */
   readonly description?: string | null;
+  /** Whether the project is in production mode; see `AdminProject.getProductionModeErrors` for what must hold first. */
   readonly isProductionMode?: boolean;
+  /** The configuration fields to change; the others keep their values. */
   readonly config?: AdminProjectConfigUpdateOptions;
 }
 

@@ -29,6 +29,17 @@ export interface AfterAuthRedirects {
   readonly redirectAfter: (kind: AfterAuthKind, options?: CallOptions) => Promise<void>;
 }
 
+/**
+ * The options of a sign-in that finishes with tokens (magic link, MFA): stay on
+ * the page, and cancel the call.
+ *
+ * @example
+ * ```ts
+ * const result = await app.signInWithMagicLink(code, { noRedirect: true });
+ * if (result.status === "error") showError(result.error);
+ * else router.push("/welcome");
+ * ```
+ */
 export interface SignInOptions extends CallOptions {
   /** Stay on the page after signing in (the reference SDK's option). */
   readonly noRedirect?: boolean | undefined;

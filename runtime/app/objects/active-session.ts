@@ -25,15 +25,35 @@ export interface ActiveSession {
 
 export interface UserSessionMethods {
   /**
-   * Every session of the signed-in user. The spec-era service may answer
+   * Every session of the user, one per signed-in device (`GET /auth/sessions` with
+   * `user_id=me`, or the user's id on a ServerUser). The spec-era service may answer
    * HTTP 500 for a user without sessions (wire contract §16); that arrives as
    * the HttpError it is, not as an empty list we would have to guess.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * const sessions = await user.getActiveSessions();
+   * for (const session of sessions) {
+   *   console.log(session.id, session.isCurrentSession, session.lastUsedAt?.toISOString() ?? "never used");
+   * }
+   * ```
    */
   getActiveSessions(options?: CallOptions): Promise<ActiveSession[]>;
   /**
    * Signs out one session of the signed-in user. The current session cannot
    * be revoked this way: the service refuses with CannotDeleteCurrentSession,
    * which is thrown and leaves the current session as it was (use signOut).
+   * The call is `DELETE /auth/sessions/{session_id}`; it resolves with nothing.
+   *
+   * @example
+   * ```ts
+   * const sessions = await user.getActiveSessions();
+   * for (const session of sessions) {
+   *   // Sign out every other device; the current session stays.
+   *   if (!session.isCurrentSession) await user.revokeSession(session.id);
+   * }
+   * ```
    */
   revokeSession(sessionId: string, options?: CallOptions): Promise<void>;
 }

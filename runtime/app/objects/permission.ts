@@ -17,17 +17,96 @@ export interface PermissionScope {
   readonly id: string;
 }
 
+/**
+ * How permissions are read: recursively or not, and the call's signal.
+ *
+ * @example
+ * ```ts
+ * const options: PermissionListOptions = { recursive: false };
+ * // Only the permissions granted directly in the team, not those they contain.
+ * const direct = await user.listPermissions(team, options);
+ * ```
+ */
 export interface PermissionListOptions extends CallOptions {
   /** Include the permissions contained in granted ones. Default true. */
   readonly recursive?: boolean;
 }
 
 export interface UserPermissionMethods {
+  /**
+   * The permissions the user holds in the team `scope` (`GET /team-permissions`), by default
+   * with the permissions they contain.
+   *
+   * @example
+   * ```ts
+   * const team = await user.getTeam(teamId);
+   * if (team !== null) {
+   *   const permissions = await user.listPermissions(team);
+   *   console.log(permissions.map((permission) => permission.id));
+   * }
+   * ```
+   */
   listPermissions(scope: PermissionScope, options?: PermissionListOptions): Promise<TeamPermission[]>;
+  /**
+   * The project-level permissions the user holds (`GET /project-permissions`), by default with
+   * the permissions they contain.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * const permissions = await user.listPermissions();
+   * console.log(permissions.map((permission) => permission.id));
+   * ```
+   */
   listPermissions(options?: PermissionListOptions): Promise<TeamPermission[]>;
+  /**
+   * The permission `permissionId` if the user holds it in the team `scope`, else null.
+   * It reads the user's team permissions (`GET /team-permissions`) and picks that one.
+   *
+   * @example
+   * ```ts
+   * const permission = await user.getPermission(team, "$update_team");
+   * if (permission !== null) {
+   *   await team.update({ displayName: "Platform" });
+   * }
+   * ```
+   */
   getPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
+  /**
+   * The project-level permission `permissionId` if the user holds it, else null
+   * (read from `GET /project-permissions`).
+   *
+   * @example
+   * ```ts
+   * const permission = await user.getPermission("view_reports");
+   * console.log(permission === null ? "no access" : `holds ${permission.id}`);
+   * ```
+   */
   getPermission(permissionId: string, options?: PermissionListOptions): Promise<TeamPermission | null>;
+  /**
+   * Whether the user holds the permission `permissionId` in the team `scope`, directly or
+   * contained in another one unless `recursive: false`.
+   *
+   * @example
+   * ```ts
+   * if (await user.hasPermission(team, "$invite_members")) {
+   *   await team.inviteUser({ email: "grace@example.com" });
+   * }
+   * ```
+   */
   hasPermission(scope: PermissionScope, permissionId: string, options?: PermissionListOptions): Promise<boolean>;
+  /**
+   * Whether the user holds the project-level permission `permissionId`, directly or contained
+   * in another one unless `recursive: false`.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * if (!(await user.hasPermission("view_reports"))) {
+   *   throw new Error("Forbidden");
+   * }
+   * ```
+   */
   hasPermission(permissionId: string, options?: PermissionListOptions): Promise<boolean>;
 }
 

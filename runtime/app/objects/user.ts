@@ -56,14 +56,33 @@ export interface BaseUser {
   readonly isAnonymous: boolean;
 }
 
+/**
+ * What `user.update` changes (`PATCH /users/me`); fields left out stay as they are.
+ *
+ * @example
+ * ```ts
+ * const options: UserUpdateOptions = {
+ *   displayName: "Ada Lovelace",
+ *   clientMetadata: { theme: "dark" },
+ *   selectedTeamId: null,
+ * };
+ * await user.update(options);
+ * ```
+ */
 export interface UserUpdateOptions {
+  /** The user's name; `null` removes it. */
   readonly displayName?: string | null;
+  /** The URL of the user's picture; `null` removes it. */
   readonly profileImageUrl?: string | null;
+  /** JSON the client may read and write; it replaces the user's client metadata as a whole. */
   readonly clientMetadata?: ReadonlyJson;
+  /** The id of the team to select (one the user is a member of); `null` selects none. */
   readonly selectedTeamId?: string | null;
   /** The TOTP secret's bytes; enables TOTP multi-factor sign-in. `null` disables it. */
   readonly totpMultiFactorSecret?: Uint8Array | null;
+  /** Whether the user may sign in with a one-time code or magic link sent to the primary e-mail. */
   readonly otpAuthEnabled?: boolean;
+  /** Whether the user may sign in with a registered passkey. */
   readonly passkeyAuthEnabled?: boolean;
 }
 
@@ -77,24 +96,130 @@ export interface CurrentUserExtras {
 
 export interface Auth {
   readonly currentSession: {
-    /** The session's tokens, the access token with at least 20 s of life; nulls once the session has ended. */
+    /**
+     * The session's tokens, the access token with at least 20 s of life; nulls once the session has ended.
+     *
+     * @example
+     * ```ts
+     * const { accessToken } = await user.currentSession.getTokens();
+     * if (accessToken !== null) {
+     *   await fetch("https://api.example.com/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+     * }
+     * ```
+     */
     getTokens(options?: CallOptions): Promise<TokenPair>;
   };
-  /** `{ "x-stack-auth": JSON }` for requests to the app's own backend (never sent to the service). */
+  /**
+   * `{ "x-stack-auth": JSON }` for requests to the app's own backend (never sent to the service): the
+   * session's tokens as JSON, refreshed first when the access token is about to expire.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * const response = await fetch("/api/todos", {
+   *   headers: await user.getAuthHeaders(),
+   * });
+   * ```
+   */
   getAuthHeaders(options?: CallOptions): Promise<{ "x-stack-auth": string }>;
+  /**
+   * The session's tokens, `{ accessToken, refreshToken }` (the same as `currentSession.getTokens()`);
+   * both are null once the session has ended.
+   *
+   * @example
+   * ```ts
+   * const { accessToken, refreshToken } = await user.getAuthJson();
+   * // Hand them to a worker or a native part of the app that calls your backend.
+   * worker.postMessage({ accessToken, refreshToken });
+   * ```
+   */
   getAuthJson(options?: CallOptions): Promise<TokenPair>;
+  /**
+   * Signs the user out, as `app.signOut` does: ends the session on the service
+   * (`DELETE /auth/sessions/current`), clears the token store, then goes to `redirectUrl` or the
+   * app's after-sign-out page. If the service cannot be told, this device is signed out anyway
+   * and the error is thrown instead of redirecting.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * await user.signOut({ redirectUrl: "/goodbye" });
+   * ```
+   */
   signOut(options?: { readonly redirectUrl?: string | URL } & CallOptions): Promise<void>;
+  /**
+   * Registers a passkey for the user in the browser, scoped to `hostname` (default: the page's
+   * hostname). A failed WebAuthn ceremony or a credential the service rejects comes back as an
+   * error Result (PasskeyWebAuthnError, PasskeyRegistrationFailed), not thrown.
+   *
+   * @example
+   * ```ts
+   * const result = await user.registerPasskey();
+   * if (result.status === "error") {
+   *   console.error("Could not add the passkey:", result.error.message);
+   * }
+   * ```
+   */
   registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
 }
 
 export interface UserProfileMethods {
   readonly selectedTeam: Team | null;
-  /** Changes several fields at once (`PATCH /users/me`). */
+  /**
+   * Changes several fields at once (`PATCH /users/me`); only the fields given are sent. This object
+   * keeps showing the user as it was read: get the user again to see the change.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * await user.update({ displayName: "Ada Lovelace", profileImageUrl: null });
+   * const updated = await app.getUser({ or: "throw" });
+   * ```
+   */
   update(update: UserUpdateOptions & CallOptions): Promise<void>;
+  /**
+   * Changes the user's display name (`update({ displayName })`).
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * await user.setDisplayName("Ada Lovelace");
+   * ```
+   */
   setDisplayName(displayName: string, options?: CallOptions): Promise<void>;
+  /**
+   * Replaces the user's client metadata as a whole (`update({ clientMetadata })`); merge with the
+   * current value yourself to keep other keys.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * await user.setClientMetadata({ ...user.clientMetadata, theme: "dark" });
+   * ```
+   */
   setClientMetadata(metadata: ReadonlyJson, options?: CallOptions): Promise<void>;
+  /**
+   * Selects a team of the user (`update({ selectedTeamId })`): a Team, an object with its id, the id
+   * itself, or `null` to select none. Anything else throws a StackConfigurationError.
+   *
+   * @example
+   * ```ts
+   * const [first] = await user.listTeams();
+   * await user.setSelectedTeam(first ?? null);
+   * ```
+   */
   setSelectedTeam(team: Team | { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
-  /** Deletes the user (the project must allow it); the session ends. */
+  /**
+   * Deletes the user (the project must allow it); the session ends (`DELETE /users/me`).
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * if (confirm("Delete your account? This cannot be undone.")) {
+   *   await user.delete();
+   * }
+   * ```
+   */
   delete(options?: CallOptions): Promise<void>;
 }
 
@@ -102,13 +227,34 @@ export interface UserProfileMethods {
 export interface UserAccountMethods {
   /**
    * E-mails a verification link to the primary e-mail. As in the reference SDK it
-   * answers `undefined`, or returns (does not throw) EmailAlreadyVerified.
+   * answers `undefined`, or returns (does not throw) EmailAlreadyVerified. The link points at
+   * `callbackUrl`, by default this app's email-verification page. A user without a primary e-mail
+   * gets a StackConfigurationError.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" });
+   * const error = await user.sendVerificationEmail();
+   * if (error) {
+   *   console.log("Already verified:", error.code); // "EMAIL_ALREADY_VERIFIED"
+   * }
+   * ```
    */
   sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<EmailAlreadyVerified | void>;
   /**
    * `undefined` on success; a wrong old password or a refused new one is returned
    * (not thrown), as in the reference SDK. It checks the old password, so it needs
    * the user's own session: a server app can call it on the request's user only.
+   * The call is `POST /auth/password/update`; the service ends the user's other sessions.
+   *
+   * @example
+   * ```ts
+   * const error = await user.updatePassword({ oldPassword: "correct horse", newPassword: "battery staple 42" });
+   * if (error) {
+   *   // "PASSWORD_CONFIRMATION_MISMATCH" (wrong old password) or a password requirement code
+   *   console.error(error.code, error.message);
+   * }
+   * ```
    */
   updatePassword(
     options: {
@@ -116,7 +262,19 @@ export interface UserAccountMethods {
       readonly newPassword: string;
     } & CallOptions,
   ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
-  /** `undefined` on success (the service ends the user's other sessions); a refused password is returned (not thrown), as in the reference SDK. */
+  /**
+   * Gives a password to a user who has none, for example one who signed up with OAuth
+   * (`POST /auth/password/set`). `undefined` on success (the service ends the user's other sessions);
+   * a refused password is returned (not thrown), as in the reference SDK.
+   *
+   * @example
+   * ```ts
+   * if (!user.hasPassword) {
+   *   const error = await user.setPassword({ password: "battery staple 42" });
+   *   if (error) console.error("Password refused:", error.message);
+   * }
+   * ```
+   */
   setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
@@ -133,7 +291,32 @@ export type CurrentUser = BaseUser &
 
 /** Only for users of the internal project (the dashboard's own project). */
 export interface InternalUserExtra {
+  /**
+   * Creates a project owned by the user (`POST /internal/projects`) and returns it with `app`, an
+   * admin app for it acting on the user's session. What `config` leaves out takes the service's defaults.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" }); // an app of the "internal" project
+   * const project = await user.createProject({ displayName: "Acme", config: { signUpEnabled: true } });
+   * console.log(project.id);
+   * const keys = await project.app.listInternalApiKeys();
+   * ```
+   */
   createProject(newProject: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject>;
+  /**
+   * The projects the user owns (`GET /internal/projects`), each with `app`, an admin app for it
+   * acting on the user's session.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "throw" }); // an app of the "internal" project
+   * const projects = await user.listOwnedProjects();
+   * for (const project of projects) {
+   *   console.log(project.id, project.displayName, project.userCount);
+   * }
+   * ```
+   */
   listOwnedProjects(options?: CallOptions): Promise<AdminOwnedProject[]>;
 }
 

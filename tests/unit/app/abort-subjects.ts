@@ -25,7 +25,8 @@ import type {
   Team,
   TeamInvitation,
 } from "../../../runtime/index.js";
-import { TEAM_ID, USER_ID, type World, type WorldKind } from "./abort-world.js";
+import { StackAdminApp as AdminApp } from "../../../runtime/index.js";
+import { ADMIN_PROJECT_ID, TEAM_ID, USER_ID, type World, type WorldKind } from "./abort-world.js";
 
 export interface Case<S> {
   readonly call: (subject: S, signal: AbortSignal) => Promise<unknown>;
@@ -49,6 +50,14 @@ export interface Subject<S> {
 const first = async <T>(list: Promise<T[]>): Promise<T> => (await list)[0]!;
 const user = async (w: World) => (await w.app.getUser({ or: "throw" })) as CurrentUser;
 const serverApp = (w: World) => w.app as StackServerApp;
+const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+/** An ES256-shaped access token of `projectId` as the service (at the default base URL) issues it; its signature is not checked here. */
+const tokenFor = (projectId: string) =>
+  [
+    b64url({ alg: "ES256", kid: "key-1", typ: "JWT" }),
+    b64url({ sub: USER_ID, aud: projectId, iss: `https://api.stack-auth.com/api/v1/projects/${projectId}`, exp: 4102444800 }),
+    "c2lnbmF0dXJl",
+  ].join(".");
 const email = "ada@example.com";
 const team = { id: TEAM_ID };
 
@@ -112,6 +121,11 @@ const serverAppTable: Table<StackServerApp> = {
     { call: (a, signal) => a.getUser({ apiKey: "key", signal }) },
   ],
   getServerUser: { call: (a, signal) => a.getServerUser({ signal }) },
+  // A token that passes the checks made before the project's keys are fetched, so the call waits for them.
+  verifyAccessToken: {
+    call: (a, signal) => a.verifyAccessToken(tokenFor(a instanceof AdminApp ? ADMIN_PROJECT_ID : "proj-1"), { signal }),
+  },
+  verifiedUser: "protected",
   createUser: { call: (a, signal) => a.createUser({ primaryEmail: email, signal }) },
   listUsers: { call: (a, signal) => a.listUsers({ signal }) },
   createTeam: { call: (a, signal) => a.createTeam({ displayName: "Team", signal }) },
