@@ -1,4 +1,5 @@
-import { decodeJwt } from "jose";
+// The subpath, not the package index: an app whose first load decodes tokens need not carry jose's verification.
+import { decodeJwt } from "jose/jwt/decode";
 import { LruMap } from "./lru.js";
 
 /**

@@ -5,6 +5,17 @@
 // included) and every wait of its own. Objects a call returns do not keep it.
 import { raceAbort, throwIfAborted } from "../abort.js";
 
+/**
+ * What every public async call takes to be cancelled: an `AbortSignal`, in its options object or in a
+ * trailing `options` argument.
+ *
+ * @example
+ * ```ts
+ * const options: CallOptions = { signal: AbortSignal.timeout(5_000) };
+ * const user = await app.getUser(options);
+ * const teams = (await user?.listTeams(options)) ?? [];
+ * ```
+ */
 export interface CallOptions {
   /**
    * Cancels the call: it rejects at once with the signal's reason (a

@@ -43,8 +43,22 @@ const loadSessionCache = lazy("per-call sessions", () => import("./session-cache
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
 
+/**
+ * What `getUser` answers when nobody is signed in, and whose tokens it reads.
+ *
+ * @example
+ * ```ts
+ * const options: GetUserOptions = { or: "return-null", tokenStore: request };
+ * const user = await app.getUser(options);
+ * if (user === null) return new Response("Sign in first", { status: 401 });
+ * console.log(user.primaryEmail);
+ * ```
+ */
 export interface GetUserOptions {
-  /** What to do when nobody is signed in. Default "return-null". Anonymous users count as nobody unless "anonymous" or "anonymous-if-exists". */
+  /**
+   * What to do when nobody is signed in. Default "return-null". Anonymous users count as nobody
+   * unless "anonymous" or "anonymous-if-exists".
+   */
   readonly or?: GetUserOr;
   /**
    * The user's tokens for this call, in place of the app's store: a request of
@@ -54,16 +68,37 @@ export interface GetUserOptions {
   readonly tokenStore?: TokenStoreInit;
 }
 
+/**
+ * What a {@link StackClientApp} is made with: the project, where the user's tokens live, and how
+ * the app reaches the service and navigates.
+ *
+ * @example
+ * ```ts
+ * const app = new StackClientApp({
+ *   projectId: "<your project id>",
+ *   publishableClientKey: "<your publishable client key>",
+ *   tokenStore: "cookie",
+ *   urls: { afterSignIn: "/dashboard" },
+ * });
+ * ```
+ */
 export interface StackClientAppOptions {
+  /** The project's id, as the Stack Auth dashboard shows it; sent with every request. */
   readonly projectId: string;
+  /** The project's publishable client key, sent as `x-stack-publishable-client-key`; none by default. */
   readonly publishableClientKey?: string;
   /** Where the user's tokens live: "cookie", "memory", a request object, { accessToken, refreshToken }, or null for no user. */
   readonly tokenStore: TokenStoreInit;
   /** The API's origin; default https://api.stack-auth.com. `{ browser, server }` picks by where the code runs. */
   readonly baseUrl?: string | { readonly browser: string; readonly server: string };
+  /**
+   * The app's pages to override. Those left out are under `handler` (default `/handler`, e.g.
+   * `/handler/sign-in`); `home` defaults to `/`, `afterSignIn` and `afterSignOut` to `home`.
+   */
   readonly urls?: Partial<HandlerUrls>;
   /** "window" (default in a browser), "none", or `{ navigate(url) }` for a router. */
   readonly redirectMethod?: RedirectMethod;
+  /** Headers sent with every request, after (and over) the ones the app sets; none by default. */
   readonly extraRequestHeaders?: Readonly<Record<string, string>>;
   /** Extra provider scopes asked for at OAuth sign-in, per provider. */
   readonly oauthScopesOnSignIn?: Readonly<Partial<Record<string, readonly string[]>>>;
@@ -151,6 +186,19 @@ export class StackClientApp {
 
   getUser(options: GetUserOptions & CallOptions & { readonly or: "redirect" | "throw" | "anonymous" }): Promise<CurrentUser>;
   getUser(options?: GetUserOptions & CallOptions): Promise<CurrentUser | null>;
+  /**
+   * The signed-in user of the app's session, or of `tokenStore` (`GET /users/me`). When nobody is
+   * signed in, `or` decides: `"return-null"` (default) resolves null, `"redirect"` goes to the
+   * sign-in page, `"throw"` throws a UserNotSignedInError, `"anonymous"` signs up an anonymous user.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser({ or: "redirect" });
+   * console.log(user.displayName, user.primaryEmail);
+   * const maybeUser = await app.getUser();
+   * if (maybeUser === null) console.log("Nobody is signed in");
+   * ```
+   */
   getUser(options: GetUserOptions & CallOptions = {}): Promise<CurrentUser | null> {
     return this.currentUser(
       options,
@@ -218,7 +266,17 @@ export class StackClientApp {
     };
   }
 
-  /** Signs the current session out (anonymous ones too) and goes to after-sign-out, or to `redirectUrl`. */
+  /**
+   * Signs the current session out (anonymous ones too) and goes to after-sign-out, or to `redirectUrl`.
+   * The session ends on the service (`DELETE /auth/sessions/current`) and the token store is cleared.
+   *
+   * @example
+   * ```ts
+   * document.querySelector("#sign-out")?.addEventListener("click", async () => {
+   *   await app.signOut({ redirectUrl: "/goodbye" });
+   * });
+   * ```
+   */
   async signOut(options: { readonly redirectUrl?: string | URL } & CallOptions = {}): Promise<void> {
     const { signOut } = await loadSignOut();
     await signOut(this.ctx, options, this.afterSignOut);
@@ -238,6 +296,16 @@ export class StackClientApp {
    * Calls `listener` when the signed-in session changes: a sign-in, a sign-out,
    * or either happening in another tab. Access-token refreshes of the same
    * session are not changes. Returns the function that stops listening.
+   *
+   * @example
+   * ```ts
+   * const stopListening = app.onSessionChange(async () => {
+   *   const user = await app.getUser();
+   *   renderHeader(user);
+   * });
+   * // Later, when the header goes away:
+   * stopListening();
+   * ```
    */
   onSessionChange(listener: () => void): () => void {
     const sessions = this.runtime.sessions;
@@ -253,7 +321,18 @@ export class StackClientApp {
     });
   }
 
-  /** `{ accessToken, refreshToken }` of the current session, for the app's own backend. */
+  /**
+   * `{ accessToken, refreshToken }` of the current session, for the app's own backend; the access
+   * token is refreshed first when it is about to expire, and both are null when nobody is signed in.
+   *
+   * @example
+   * ```ts
+   * const { accessToken } = await app.getAuthJson();
+   * if (accessToken !== null) {
+   *   await fetch("https://api.example.com/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+   * }
+   * ```
+   */
   async getAuthJson(options?: CallOptions): Promise<TokenPair> {
     checkAborted(options);
     // A refresh may be shared with other callers: an aborted call only stops waiting for it.
@@ -261,7 +340,18 @@ export class StackClientApp {
     return { accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null };
   }
 
-  /** The `x-stack-auth` header a browser sends to the app's own backend. */
+  /**
+   * The `x-stack-auth` header a browser sends to the app's own backend: the session's tokens as
+   * JSON (see getAuthJson). The backend reads the user with `getUser({ tokenStore: request })`.
+   *
+   * @example
+   * ```ts
+   * const response = await fetch("/api/todos", {
+   *   headers: await app.getAuthHeaders(),
+   * });
+   * const todos = await response.json();
+   * ```
+   */
   async getAuthHeaders(options?: CallOptions): Promise<{ "x-stack-auth": string }> {
     return { "x-stack-auth": JSON.stringify(await this.getAuthJson(options)) };
   }
@@ -271,7 +361,14 @@ export class StackClientApp {
   /**
    * The client view of the project; fetched once, again after a failure. Every
    * caller shares that one read, so it is sent without any caller's signal: an
-   * aborted call stops waiting, and the read goes on for the others.
+   * aborted call stops waiting, and the read goes on for the others. Sent as `GET /projects/current`.
+   *
+   * @example
+   * ```ts
+   * const project = await app.getProject();
+   * console.log(project.displayName);
+   * if (project.config.signUpEnabled) showSignUpLink();
+   * ```
    */
   async getProject(options?: CallOptions): Promise<Project> {
     checkAborted(options);
@@ -284,9 +381,39 @@ export class StackClientApp {
 
   // SIGN-IN AND ACCOUNT FLOWS
 
+  /**
+   * Signs in with e-mail and password (`POST /auth/password/sign-in`), stores the tokens and, unless
+   * `noRedirect`, goes to the after-sign-in page. A wrong password (EmailPasswordMismatch) and a user
+   * with TOTP (MultiFactorAuthenticationRequired, whose `details.attempt_code` goes to signInWithMfa)
+   * come back as error Results.
+   *
+   * @example
+   * ```ts
+   * const result = await app.signInWithCredential({ email, password });
+   * if (result.status === "error") {
+   *   if (result.error instanceof KnownErrors.EmailPasswordMismatch) showWrongPassword();
+   *   if (result.error instanceof KnownErrors.MultiFactorAuthenticationRequired) askForTotp(result.error.details!.attempt_code);
+   * }
+   * ```
+   */
   signInWithCredential(options: { readonly email: string; readonly password: string; readonly noRedirect?: boolean } & CallOptions) {
     return signInWithCredential(this.ctx, options, this.afterAuth);
   }
+  /**
+   * Creates a user with e-mail and password and signs it in (`POST /auth/password/sign-up`); a signed-in
+   * anonymous user is upgraded instead. Unless `noRedirect`, goes to the after-sign-up page. The
+   * verification e-mail links to `verificationCallbackUrl` (default: the app's e-mail-verification
+   * page). A taken address (UserWithEmailAlreadyExists) and a weak password (PasswordRequirementsNotMet)
+   * come back as error Results.
+   *
+   * @example
+   * ```ts
+   * const result = await app.signUpWithCredential({ email, password, noRedirect: true });
+   * if (result.status === "error") {
+   *   showError(result.error.message);
+   * }
+   * ```
+   */
   signUpWithCredential(
     options: {
       readonly email: string;
@@ -297,49 +424,233 @@ export class StackClientApp {
   ) {
     return loadSignUp().then((m) => m.signUpWithCredential(this.ctx, options, this.afterAuth));
   }
+  /**
+   * E-mails a password-reset link to `callbackUrl` (default: the app's password-reset page), with
+   * `POST /auth/password/send-reset-code`. An unknown address is a UserNotFound error Result.
+   *
+   * @example
+   * ```ts
+   * const result = await app.sendForgotPasswordEmail(email);
+   * if (result.status === "error") {
+   *   console.warn("No account with that address:", result.error.message);
+   * }
+   * ```
+   */
   sendForgotPasswordEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
     return loadPasswordReset().then((m) => m.sendForgotPasswordEmail(this.ctx, email, options));
   }
+  /**
+   * Checks the code of a password-reset link without using it up (`POST /auth/password/reset/check-code`).
+   * An unknown, expired or used code is a VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const code = new URL(location.href).searchParams.get("code") ?? "";
+   * const result = await app.verifyPasswordResetCode(code);
+   * if (result.status === "error") showExpiredLinkMessage();
+   * ```
+   */
   verifyPasswordResetCode(code: string, options?: CallOptions) {
     return loadPasswordReset().then((m) => m.verifyPasswordResetCode(this.ctx, code, options));
   }
+  /**
+   * Sets a new password with the code of a password-reset link (`POST /auth/password/reset`); the code
+   * works once. An unknown, expired or used code is a VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const code = new URL(location.href).searchParams.get("code") ?? "";
+   * const result = await app.resetPassword({ code, password: newPassword });
+   * if (result.status === "error") showExpiredLinkMessage();
+   * else await app.redirectToSignIn();
+   * ```
+   */
   resetPassword(options: { readonly code: string; readonly password: string } & CallOptions) {
     return loadPasswordReset().then((m) => m.resetPassword(this.ctx, options));
   }
+  /**
+   * Marks the e-mail address of a verification link verified (`POST /contact-channels/verify`); the
+   * code works once. An unknown, expired or used code is a VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const code = new URL(location.href).searchParams.get("code") ?? "";
+   * const result = await app.verifyEmail(code);
+   * console.log(result.status === "ok" ? "E-mail verified" : result.error.message);
+   * ```
+   */
   verifyEmail(code: string, options?: CallOptions) {
     return loadVerification().then((m) => m.verifyEmail(this.ctx, code, options));
   }
+  /**
+   * E-mails a magic link to `callbackUrl` (default: the app's magic-link-callback page) and a one-time
+   * code (`POST /auth/otp/send-sign-in-code`). The answer's `nonce`, appended to the code the user types,
+   * makes the code signInWithMagicLink takes. A callback URL the project does not allow is a
+   * RedirectUrlNotWhitelisted error Result.
+   *
+   * @example
+   * ```ts
+   * const result = await app.sendMagicLinkEmail(email);
+   * if (result.status === "error") throw result.error;
+   * const typed = await askForCode();
+   * await app.signInWithMagicLink(typed + result.data.nonce);
+   * ```
+   */
   sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
     return loadMagicLink().then((m) => m.sendMagicLinkEmail(this.ctx, email, options));
   }
+  /**
+   * Signs in with the code of a magic link, or the typed one-time code followed by the nonce
+   * (`POST /auth/otp/sign-in`); stores the tokens and, unless `noRedirect`, goes to after-sign-up for
+   * a new user, else to after-sign-in. A bad code (VerificationCodeError) and a user with TOTP
+   * (MultiFactorAuthenticationRequired) come back as error Results.
+   *
+   * @example
+   * ```ts
+   * const code = new URL(location.href).searchParams.get("code") ?? "";
+   * const result = await app.signInWithMagicLink(code);
+   * if (result.status === "error") showError(result.error.message);
+   * ```
+   */
   signInWithMagicLink(code: string, options?: SignInOptions) {
     return loadMagicLink().then((m) => m.signInWithMagicLink(this.ctx, code, options, this.afterAuth));
   }
+  /**
+   * Finishes a sign-in that answered MultiFactorAuthenticationRequired (`POST /auth/mfa/sign-in`):
+   * `totp` is the six digits of the user's authenticator app, `attemptCode` that error's
+   * `details.attempt_code` (valid for 5 minutes). A wrong code is an InvalidTotpCode Result, a stale or
+   * used attempt code a VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const result = await app.signInWithMfa(totpFromTheUser, attemptCode);
+   * if (result.status === "error" && result.error instanceof KnownErrors.InvalidTotpCode) {
+   *   showError("That code is not right; try the next one.");
+   * }
+   * ```
+   */
   signInWithMfa(totp: string, attemptCode: string, options?: SignInOptions) {
     return loadMfa().then((m) => m.signInWithMfa(this.ctx, totp, attemptCode, options, this.afterAuth));
   }
+  /**
+   * Signs in with a passkey of this site in the browser, stores the tokens and goes to after-sign-in.
+   * A cancelled or failed ceremony (PasskeyWebAuthnError), a rejected credential
+   * (PasskeyAuthenticationFailed) and a user with TOTP (MultiFactorAuthenticationRequired) come back as
+   * error Results; network and other server errors are thrown.
+   *
+   * @example
+   * ```ts
+   * const result = await app.signInWithPasskey();
+   * if (result.status === "error") {
+   *   showError(result.error.message);
+   * }
+   * ```
+   */
   signInWithPasskey(options?: CallOptions) {
     return loadPasskey().then((m) => m.signInWithPasskey(this.ctx, { ...this.afterOAuth, ...callOf(options) }));
   }
+  /**
+   * Signs in with an OAuth provider (`"google"`, `"github"`, …): the browser leaves for the provider
+   * and comes back to the oauth-callback page, where callOAuthCallback finishes. `returnTo` is where to
+   * land afterwards instead of after-sign-in / after-sign-up. Needs a browser.
+   *
+   * @example
+   * ```ts
+   * document.querySelector("#github")?.addEventListener("click", async () => {
+   *   await app.signInWithOAuth("github", { returnTo: "/projects" });
+   * });
+   * ```
+   */
   signInWithOAuth(provider: string, options?: { readonly returnTo?: string } & CallOptions) {
     return loadOAuth().then((m) => m.signInWithOAuth(this.ctx, provider, options));
   }
+  /**
+   * Completes an OAuth sign-in on the oauth-callback page (`POST /auth/oauth/token`): stores the tokens,
+   * redirects and resolves true; resolves false when the page is not a callback of a flow this browser
+   * started. A user with TOTP makes it throw MultiFactorAuthenticationRequired; other failures throw
+   * their typed errors.
+   *
+   * @example
+   * ```ts
+   * // On the page at app.urls.oauthCallback:
+   * const handled = await app.callOAuthCallback();
+   * if (!handled) await app.redirectToHome();
+   * ```
+   */
   callOAuthCallback(options?: CallOptions) {
     return loadOAuth().then((m) => m.callOAuthCallback(this.ctx, { ...this.afterOAuth, ...callOf(options) }));
   }
+  /**
+   * Logs a command-line tool in through the user's browser (`POST /auth/cli`, then polls
+   * `POST /auth/cli/poll`) and answers the refresh token of the session the browser handed over. An
+   * attempt that expires, was used or fails on the service comes back as a CliLoginError Result.
+   *
+   * @example
+   * ```ts
+   * const result = await app.promptCliLogin({ appUrl: "https://app.example.com", promptLink: (url) => console.log(`Open ${url}`) });
+   * if (result.status === "error") throw result.error;
+   * await saveRefreshToken(result.data);
+   * ```
+   */
   promptCliLogin(options: PromptCliLoginOptions) {
     return loadCli().then((m) => m.promptCliLogin(this.ctx, options));
   }
-  /** The browser side of a command-line login: hands the signed-in user's session to the waiting tool. */
+  /**
+   * The browser side of a command-line login, for the cli-auth-confirm page: hands the signed-in
+   * user's session to the waiting tool (`POST /auth/cli/complete`). An unknown or unusable code is a
+   * SchemaError Result; without a signed-in user it throws a StackConfigurationError.
+   *
+   * @example
+   * ```ts
+   * const loginCode = new URL(location.href).searchParams.get("login_code") ?? "";
+   * const result = await app.completeCliLogin(loginCode);
+   * showMessage(result.status === "ok" ? "You can close this tab." : "This login link is not valid.");
+   * ```
+   */
   completeCliLogin(loginCode: string, options?: CallOptions) {
     return loadCli().then((m) => m.completeCliLogin(this.ctx, loginCode, options));
   }
+  /**
+   * Checks a team invitation code without using it up (`POST /team-invitations/accept/check-code`).
+   * An unknown, expired or used code is a VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const code = new URL(location.href).searchParams.get("code") ?? "";
+   * const result = await app.verifyTeamInvitationCode(code);
+   * if (result.status === "error") showExpiredInvitationMessage();
+   * ```
+   */
   verifyTeamInvitationCode(code: string, options?: CallOptions) {
     return loadTeamInvitations().then((m) => m.verifyTeamInvitationCode(this.ctx, code, options));
   }
+  /**
+   * Joins the signed-in user to the invitation's team (`POST /team-invitations/accept`); the code works
+   * once. An unknown, expired or used code is a VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const result = await app.acceptTeamInvitation(code);
+   * if (result.status === "error") showError(result.error.message);
+   * else await app.redirectToHome();
+   * ```
+   */
   acceptTeamInvitation(code: string, options?: CallOptions) {
     return loadTeamInvitations().then((m) => m.acceptTeamInvitation(this.ctx, code, options));
   }
+  /**
+   * The name of the team an invitation code is for, without using the code up
+   * (`POST /team-invitations/accept/details`). An unknown, expired or used code is a
+   * VerificationCodeError Result.
+   *
+   * @example
+   * ```ts
+   * const details = await app.getTeamInvitationDetails(code);
+   * if (details.status === "ok") {
+   *   showMessage(`Join ${details.data.teamDisplayName}?`);
+   * }
+   * ```
+   */
   getTeamInvitationDetails(code: string, options?: CallOptions) {
     return loadTeamInvitations().then((m) => m.getTeamInvitationDetails(this.ctx, code, options));
   }

@@ -1,9 +1,12 @@
-// The client app and the objects it hands out. Re-exports only.
-export * from "./client-app.js";
+// The client app and the objects it hands out. Named re-exports only: a bundler
+// (esbuild, with the package's sideEffects: false) may drop the initialisation
+// of a module reached only through `export *` when that module is also loaded
+// on demand, leaving its class undefined (tests/package/bundles.test.ts).
+export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
 export type { Browser, BrowserLocation } from "./browser.js";
 export type { RedirectMethod } from "./context.js";
-export type { CallOptions } from "./call-options.js";
 export { Result } from "./result.js";
+export type { CallOptions } from "./call-options.js";
 export type { HandlerUrls } from "./urls.js";
 export type { RedirectToOptions } from "./redirect-methods.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
@@ -36,9 +39,14 @@ export type { TeamPermission, PermissionListOptions } from "./objects/permission
 export type { OAuthConnection, ConnectedAccountOptions, GetConnectedAccountOptions } from "./objects/connected-account.js";
 export type { Project, AdminOwnedProject } from "./objects/project.js";
 // The server app and its objects (issue #6).
-// Whole-module re-exports (both modules export only public names): a bundler then keeps a client
-// app's first load free of them even when an owned project loads the admin app later.
-export * from "./server-app.js";
+export {
+  StackServerApp,
+  type ServerGetUserOptions,
+  type ServerListUsersOptions,
+  type StackServerAppOptions,
+  type VerifiedServerUser,
+  type VerifiedUserOr,
+} from "./server-app.js";
 export type { ServerUser, ServerBaseUser } from "./server/server-user.js";
 export type { CurrentServerUser, CurrentInternalServerUser } from "./server/current-user.js";
 export type { ServerTeam, ServerTeamUser, ServerTeamCreateOptions, ServerTeamUpdateOptions } from "./server/server-team.js";
@@ -50,7 +58,7 @@ export type {
 } from "./server/user-contact-channels.js";
 export type { CreateSessionOptions, CreatedSession } from "./server/user-sessions.js";
 // The admin app and what it hands out (issue #6).
-export * from "./admin-app.js";
+export { StackAdminApp, type StackAdminAppOptions } from "./admin-app.js";
 export type { AdminProject, AdminProjectUpdateOptions } from "./admin/project.js";
 export type {
   AdminProjectConfig,

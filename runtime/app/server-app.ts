@@ -30,8 +30,24 @@ export type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.
 const loadServer = lazy("server app", () => import("./server/app-methods.js"));
 const loadVerified = lazy("token verification", () => import("./server/verified-user.js"));
 
+/**
+ * What a server app's `getUser` answers when nobody is signed in, whose tokens it reads, and
+ * whether it checks the access token locally instead of asking the service.
+ *
+ * @example
+ * ```ts
+ * const options: ServerGetUserOptions = { or: "return-null", tokenStore: request };
+ * const user = await app.getUser(options);
+ * if (user === null) return new Response("Sign in first", { status: 401 });
+ * // Without GET /users/me: only the identity the access token proves.
+ * const verified = await app.getUser({ tokenStore: request, verify: "local", or: "throw" });
+ * ```
+ */
 export interface ServerGetUserOptions extends GetUserOptions {
-  /** The user's tokens for this call: a request of your backend, `{ accessToken, refreshToken }`, or a store. Default: the app's. */
+  /**
+   * The user's tokens for this call: a request of your backend, `{ accessToken, refreshToken }`, or a
+   * store. Default: the app's.
+   */
   readonly tokenStore?: TokenStoreInit;
   /**
    * `"local"`: trust the access token once its signature, expiry, issuer and
@@ -80,6 +96,20 @@ export class StackServerApp extends StackClientApp {
   override getUser(id: string, options?: CallOptions): Promise<ServerUser | null>;
   /** The owner of a user API key, or null when the key is not valid (SPEC §4). */
   override getUser(options: { readonly apiKey: string } & CallOptions): Promise<ServerUser | null>;
+  /**
+   * A user as server code sees it. With options: the request's own user (`GET /users/me` with the
+   * app's token store or `tokenStore`), or with `verify: "local"` the identity its access token
+   * proves; when nobody is signed in, what `or` asks for. With an id: that user (`GET /users/{id}`).
+   * With `{ apiKey }`: the key's owner. Null when there is no such user or key.
+   *
+   * @example
+   * ```ts
+   * const me = await app.getUser({ tokenStore: request, or: "throw" });
+   * const other = await app.getUser(userId);
+   * if (other === null) return new Response("No such user", { status: 404 });
+   * await other.setServerMetadata({ ...other.serverMetadata, reviewedBy: me.id });
+   * ```
+   */
   override async getUser(
     arg?: string | (ServerGetUserOptions & CallOptions) | ({ readonly apiKey: string } & CallOptions),
     options?: CallOptions,
@@ -126,23 +156,71 @@ export class StackServerApp extends StackClientApp {
     return verifiedUserOf(this.ctx, session, options.or, callOf(options));
   }
 
-  /** @deprecated Use getUser(). */
+  /**
+   * The request's own user, or null when nobody is signed in: the same as `getUser()`.
+   *
+   * @deprecated Use getUser().
+   *
+   * @example
+   * ```ts
+   * // Before:
+   * const old = await app.getServerUser();
+   * // Now:
+   * const user = await app.getUser();
+   * ```
+   */
   getServerUser(options?: CallOptions): Promise<CurrentServerUser | null> {
     return this.getUser(callOf(options));
   }
 
-  /** Creates a user (`POST /users`), whether or not sign-up is enabled. */
+  /**
+   * Creates a user (`POST /users`), whether or not sign-up is enabled, and answers it. A primary
+   * e-mail another user has is thrown as UserWithEmailAlreadyExists.
+   *
+   * @example
+   * ```ts
+   * const user = await app.createUser({
+   *   primaryEmail: "ada@example.com",
+   *   primaryEmailVerified: true,
+   *   password: "correct horse battery staple",
+   *   primaryEmailAuthEnabled: true,
+   * });
+   * ```
+   */
   createUser(options: ServerUserCreateOptions & CallOptions): Promise<ServerUser> {
     return loadServer().then((m) => m.createUser(this.serverCtx, options));
   }
 
-  /** One page of users; `nextCursor` reads the next (null on the last page). */
+  /**
+   * One page of the project's users (`GET /users`), filtered and ordered by `options`; its
+   * `nextCursor` reads the next page (null on the last page).
+   *
+   * @example
+   * ```ts
+   * let page = await app.listUsers({ limit: 100, orderBy: "signedUpAt", desc: true });
+   * for (;;) {
+   *   for (const user of page) console.log(user.id, user.primaryEmail);
+   *   if (page.nextCursor === null) break;
+   *   page = await app.listUsers({ limit: 100, orderBy: "signedUpAt", desc: true, cursor: page.nextCursor });
+   * }
+   * ```
+   */
   listUsers(options: ServerListUsersOptions & CallOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
     return loadServer().then((m) => m.listUsers(this.serverCtx, options));
   }
 
   // TEAMS
 
+  /**
+   * Creates a team (`POST /teams`) and answers it; with `creatorUserId`, that user is its first
+   * member. Nobody is a member otherwise: add them with `team.addUser`.
+   *
+   * @example
+   * ```ts
+   * const team = await app.createTeam({ displayName: "Support", creatorUserId: user.id });
+   * await team.addUser(otherUserId);
+   * ```
+   */
   createTeam(data: ServerTeamCreateOptions & CallOptions): Promise<ServerTeam> {
     return loadServer().then((m) => m.createTeam(this.serverCtx, data));
   }
@@ -151,11 +229,33 @@ export class StackServerApp extends StackClientApp {
   getTeam(teamId: string, options?: CallOptions): Promise<ServerTeam | null>;
   /** The team owning a team API key, or null when the key is not valid (SPEC §4). */
   getTeam(options: { readonly apiKey: string } & CallOptions): Promise<ServerTeam | null>;
+  /**
+   * A team by its id (`GET /teams/{id}`), or the team owning a team API key (`{ apiKey }`); null when
+   * there is no such team, or the key is not valid.
+   *
+   * @example
+   * ```ts
+   * const team = await app.getTeam(teamId);
+   * if (team === null) return new Response("No such team", { status: 404 });
+   * const members = await team.listUsers();
+   * console.log(team.displayName, members.length);
+   * ```
+   */
   getTeam(arg: string | ({ readonly apiKey: string } & CallOptions), options?: CallOptions): Promise<ServerTeam | null> {
     return loadServer().then((m) => m.getTeam(this.serverCtx, arg, options));
   }
 
-  /** Every team of the project. */
+  /**
+   * Every team of the project (`GET /teams`).
+   *
+   * @example
+   * ```ts
+   * const teams = await app.listTeams();
+   * for (const team of teams) {
+   *   console.log(team.id, team.displayName, team.createdAt.toISOString());
+   * }
+   * ```
+   */
   listTeams(options?: CallOptions): Promise<ServerTeam[]> {
     return loadServer().then((m) => m.listTeams(this.serverCtx, options));
   }

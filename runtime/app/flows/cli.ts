@@ -24,6 +24,20 @@ export const CLI_AUTH_EXPIRED_MESSAGE = "CLI authentication request expired. Ple
 export const CLI_AUTH_USED_MESSAGE = "This authentication token has already been used.";
 export const CLI_AUTH_TIMEOUT_MESSAGE = "Timed out waiting for CLI authentication.";
 
+/**
+ * How `promptCliLogin` runs a command-line login: the app whose cli-auth-confirm page the user opens,
+ * how to show that link, and how long and how often to poll.
+ *
+ * @example
+ * ```ts
+ * const options: PromptCliLoginOptions = {
+ *   appUrl: "https://app.example.com",
+ *   promptLink: (url) => console.log(`Open this link to log in: ${url}`),
+ *   waitTimeMillis: 3_000,
+ * };
+ * const result = await app.promptCliLogin(options);
+ * ```
+ */
 export interface PromptCliLoginOptions extends CallOptions {
   /** The app that serves the handler pages, e.g. `https://app.example.com`; a trailing slash is dropped. */
   readonly appUrl: string;

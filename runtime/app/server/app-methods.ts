@@ -22,11 +22,24 @@ export { createCurrentServerUser } from "./current-user.js";
 export { requireOptions } from "./common.js";
 export { asServerUser } from "./server-user.js";
 
+/**
+ * Which page of users `listUsers` reads (`GET /users`): a cursor, a page size, an order and filters.
+ *
+ * @example
+ * ```ts
+ * const options: ServerListUsersOptions = { teamId: team.id, query: "ada", limit: 20, orderBy: "signedUpAt", desc: true };
+ * const users = await app.listUsers(options);
+ * const more = users.nextCursor === null ? [] : await app.listUsers({ ...options, cursor: users.nextCursor });
+ * ```
+ */
 export interface ServerListUsersOptions {
-  /** The `nextCursor` of the previous page. */
+  /** The `nextCursor` of the previous page; default the first page. */
   readonly cursor?: string;
+  /** The most users the page holds; default the service's page size. */
   readonly limit?: number;
+  /** The order of the users: `"signedUpAt"`, the only one; default the service's order. */
   readonly orderBy?: "signedUpAt";
+  /** Sorts in descending order (newest first with `orderBy: "signedUpAt"`); default false. */
   readonly desc?: boolean;
   /** Free-text search over the users. */
   readonly query?: string;

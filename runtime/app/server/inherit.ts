@@ -5,16 +5,38 @@ import { StackConfigurationError } from "../../errors.js";
 import { StackClientApp, type StackClientAppOptions } from "../client-app.js";
 import type { ClientAppContext } from "../context.js";
 
-/** The options every server app takes (the admin app adds its keys to these). */
+/**
+ * The options every server app takes (the admin app adds its keys to these): a client app's options
+ * with the secret server key, either with the project and token store or taken from `inheritsFrom`.
+ *
+ * @example
+ * ```ts
+ * const server = new StackServerApp({
+ *   projectId: process.env.STACK_PROJECT_ID!,
+ *   secretServerKey: process.env.STACK_SECRET_SERVER_KEY!,
+ *   tokenStore: null,
+ * });
+ * const sameProject = new StackServerApp({ inheritsFrom: clientApp, secretServerKey: process.env.STACK_SECRET_SERVER_KEY! });
+ * ```
+ */
 export type StackServerAppOptions = Omit<StackClientAppOptions, "projectId" | "tokenStore"> & {
   /** The project's secret server key, sent as `x-stack-secret-server-key` with every request. */
   readonly secretServerKey?: string;
 } & (
-    | { readonly projectId: string; readonly tokenStore: StackClientAppOptions["tokenStore"]; readonly inheritsFrom?: undefined }
+    | {
+        /** The project's id, as the Stack Auth dashboard shows it; sent with every request. */
+        readonly projectId: string;
+        /** Where the user's tokens live, as for a client app; on a server often null, each call naming its request's tokens. */
+        readonly tokenStore: StackClientAppOptions["tokenStore"];
+        /** Not given with `projectId` and `tokenStore`. */
+        readonly inheritsFrom?: undefined;
+      }
     | {
         /** A client app of the same project to take every option from. */
         readonly inheritsFrom: StackClientApp;
+        /** The project's id; default the one of `inheritsFrom`. */
         readonly projectId?: string;
+        /** Where the user's tokens live; default the token store of `inheritsFrom`, shared with it. */
         readonly tokenStore?: StackClientAppOptions["tokenStore"];
       }
   );

@@ -24,11 +24,34 @@ export type ServerTeamUser = ServerUser & {
   readonly teamProfile: TeamMemberProfile;
 };
 
+/**
+ * What a server's `team.update` changes (`PATCH /teams/{id}`): a client's fields plus the metadata
+ * only server code may write; fields left out stay as they are.
+ *
+ * @example
+ * ```ts
+ * const options: ServerTeamUpdateOptions = { displayName: "Support (EU)", serverMetadata: { plan: "enterprise", seats: 25 } };
+ * const team = await app.getTeam(teamId);
+ * if (team !== null) await team.update(options);
+ * ```
+ */
 export type ServerTeamUpdateOptions = TeamUpdateOptions & {
+  /** JSON clients may read but not write; it replaces the team's client read-only metadata as a whole. */
   readonly clientReadOnlyMetadata?: ReadonlyJson;
+  /** JSON only server code sees; it replaces the team's server metadata as a whole. */
   readonly serverMetadata?: ReadonlyJson;
 };
 
+/**
+ * What server code makes a team with (`POST /teams`): a client's fields and, optionally, the user
+ * who becomes its first member.
+ *
+ * @example
+ * ```ts
+ * const options: ServerTeamCreateOptions = { displayName: "Support", creatorUserId: user.id };
+ * const team = await app.createTeam(options);
+ * ```
+ */
 export type ServerTeamCreateOptions = TeamCreateOptions & {
   /** The user to add as the first member (with the team-creator default permissions); none when left out. */
   readonly creatorUserId?: string;
@@ -39,11 +62,55 @@ export type ServerTeam = Omit<Team, "listUsers" | "update"> & {
   readonly createdAt: Date;
   // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
   readonly serverMetadata: any;
-  /** Every member with their team profile (`GET /team-member-profiles?team_id=`). */
+  /**
+   * Every member with their team profile (`GET /team-member-profiles?team_id=`), each a full
+   * ServerUser with `teamProfile`.
+   *
+   * @example
+   * ```ts
+   * const members = await team.listUsers();
+   * for (const member of members) {
+   *   console.log(member.primaryEmail, member.teamProfile.displayName);
+   * }
+   * ```
+   */
   listUsers(options?: CallOptions): Promise<ServerTeamUser[]>;
+  /**
+   * Changes the team (`PATCH /teams/{id}`), server-only metadata included; only the fields given are
+   * sent. This object keeps showing the team as it was read.
+   *
+   * @example
+   * ```ts
+   * await team.update({
+   *   displayName: "Support (EU)",
+   *   serverMetadata: { ...team.serverMetadata, region: "eu" },
+   * });
+   * ```
+   */
   update(update: ServerTeamUpdateOptions & CallOptions): Promise<void>;
-  /** Makes the user a member, with the project's team-member default permissions. */
+  /**
+   * Makes the user a member (`POST /team-memberships/{team_id}/{user_id}`), with the project's
+   * team-member default permissions. A user who already is one is thrown as TeamMembershipAlreadyExists.
+   *
+   * @example
+   * ```ts
+   * const team = await app.createTeam({ displayName: "Support" });
+   * await team.addUser(userId);
+   * ```
+   */
   addUser(userId: string, options?: CallOptions): Promise<void>;
+  /**
+   * Removes the user from the team (`DELETE /team-memberships/{team_id}/{user_id}`). A user who is not
+   * a member is thrown as TeamMembershipNotFound.
+   *
+   * @example
+   * ```ts
+   * const team = await app.getTeam(teamId);
+   * if (team !== null) {
+   *   await team.removeUser(userId);
+   * }
+   * ```
+   */
   removeUser(userId: string, options?: CallOptions): Promise<void>;
 };
 

@@ -30,15 +30,103 @@ export interface ServerBaseUser {
 
 export interface ServerUserProfileMethods {
   readonly selectedTeam: ServerTeam | null;
-  /** Changes several fields at once (`PATCH /users/{id}`), server-only fields included. */
+  /**
+   * Changes several fields at once (`PATCH /users/{id}`), server-only fields included; only the fields
+   * given are sent. This object keeps showing the user as it was read: get the user again to see the change.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user === null) throw new Error("No such user");
+   * await user.update({ displayName: "Ada Lovelace", primaryEmailVerified: true, serverMetadata: { plan: "pro" } });
+   * ```
+   */
   update(update: ServerUserUpdateOptions & CallOptions): Promise<void>;
+  /**
+   * Changes the user's display name (`update({ displayName })`).
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * await user?.setDisplayName("Ada Lovelace");
+   * ```
+   */
   setDisplayName(displayName: string, options?: CallOptions): Promise<void>;
+  /**
+   * Replaces the user's client metadata as a whole (`update({ clientMetadata })`); merge with the
+   * current value yourself to keep other keys.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   await user.setClientMetadata({ ...user.clientMetadata, theme: "dark" });
+   * }
+   * ```
+   */
   setClientMetadata(metadata: any, options?: CallOptions): Promise<void>;
+  /**
+   * Replaces the metadata clients may read but not write (`update({ clientReadOnlyMetadata })`), as a
+   * whole; merge with the current value yourself to keep other keys.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   await user.setClientReadOnlyMetadata({ ...user.clientReadOnlyMetadata, plan: "pro" });
+   * }
+   * ```
+   */
   setClientReadOnlyMetadata(metadata: any, options?: CallOptions): Promise<void>;
+  /**
+   * Replaces the metadata only server code sees (`update({ serverMetadata })`), as a whole; merge
+   * with the current value yourself to keep other keys.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   await user.setServerMetadata({ ...user.serverMetadata, stripeCustomerId: "cus_123" });
+   * }
+   * ```
+   */
   setServerMetadata(metadata: any, options?: CallOptions): Promise<void>;
+  /**
+   * Changes the user's primary e-mail (`update({ primaryEmail })`), and with `verified` whether it
+   * counts as verified; `null` removes it. An address another user has is thrown as
+   * UserWithEmailAlreadyExists.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * await user?.setPrimaryEmail("ada@example.com", { verified: true });
+   * ```
+   */
   setPrimaryEmail(email: string | null, options?: { readonly verified?: boolean | undefined } & CallOptions): Promise<void>;
+  /**
+   * Selects one of the user's teams (`update({ selectedTeamId })`): a team, its id, or null for none.
+   * A team the user is not a member of is thrown as TeamMembershipNotFound.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * const [first] = (await user?.listTeams()) ?? [];
+   * await user?.setSelectedTeam(first ?? null);
+   * ```
+   */
   setSelectedTeam(team: { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
-  /** Deletes the user (`DELETE /users/{id}`). */
+  /**
+   * Deletes the user (`DELETE /users/{id}`). On the request's own user (from `getUser()`), its
+   * session ends as well.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   await user.delete();
+   * }
+   * ```
+   */
   delete(options?: CallOptions): Promise<void>;
 }
 

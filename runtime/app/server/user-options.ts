@@ -11,12 +11,30 @@ import { requireOptions } from "./common.js";
 type WireUserUpdate = operations["updateUser"]["requestBody"]["content"]["application/json"];
 type WireUserCreate = operations["createUser"]["requestBody"]["content"]["application/json"];
 
+/**
+ * What server code may change on a user (`user.update`, `PATCH /users/{id}`): a client's fields plus
+ * the e-mail, password and metadata only the server may set; fields left out stay as they are.
+ *
+ * @example
+ * ```ts
+ * const options: ServerUserUpdateOptions = {
+ *   primaryEmail: "ada@example.com",
+ *   primaryEmailVerified: true,
+ *   serverMetadata: { plan: "pro" },
+ * };
+ * await user.update(options);
+ * ```
+ */
 export type ServerUserUpdateOptions = UserUpdateOptions & {
+  /** The user's primary e-mail address; `null` removes it. */
   readonly primaryEmail?: string | null;
+  /** Whether the primary e-mail counts as verified. */
   readonly primaryEmailVerified?: boolean;
   /** Whether the user may sign in with the primary e-mail (password or one-time code). */
   readonly primaryEmailAuthEnabled?: boolean;
+  /** JSON clients may read but not write; it replaces the user's client read-only metadata as a whole. */
   readonly clientReadOnlyMetadata?: ReadonlyJson;
+  /** JSON only server code sees; it replaces the user's server metadata as a whole. */
   readonly serverMetadata?: ReadonlyJson;
   /** A new password; `null` removes it. The service ends the user's sessions. */
   readonly password?: string | null;
@@ -26,16 +44,41 @@ export type ServerUserUpdateOptions = UserUpdateOptions & {
   readonly isAnonymous?: false;
 };
 
+/**
+ * What server code makes a user with (`createUser`, `POST /users`); every field is optional, and
+ * those left out take the service's defaults.
+ *
+ * @example
+ * ```ts
+ * const options: ServerUserCreateOptions = {
+ *   primaryEmail: "ada@example.com",
+ *   primaryEmailVerified: true,
+ *   primaryEmailAuthEnabled: true,
+ *   password: "correct horse battery staple",
+ *   displayName: "Ada Lovelace",
+ * };
+ * const user = await app.createUser(options);
+ * ```
+ */
 export type ServerUserCreateOptions = {
+  /** The user's primary e-mail address; none when left out or `null`. */
   readonly primaryEmail?: string | null;
+  /** Whether the user may sign in with the primary e-mail (password or one-time code). */
   readonly primaryEmailAuthEnabled?: boolean;
+  /** The user's password; none when left out (the user then signs in another way). */
   readonly password?: string;
+  /** Whether the user may sign in with a one-time code or magic link sent to the primary e-mail. */
   readonly otpAuthEnabled?: boolean;
+  /** The user's name; none when left out. */
   readonly displayName?: string;
+  /** Whether the primary e-mail counts as verified. */
   readonly primaryEmailVerified?: boolean;
   // `any`, as in the reference, so that code passing its own metadata types compiles unchanged.
+  /** JSON the client may read and write. */
   readonly clientMetadata?: any;
+  /** JSON clients may read but not write. */
   readonly clientReadOnlyMetadata?: any;
+  /** JSON only server code sees. */
   readonly serverMetadata?: any;
 };
 

@@ -8,11 +8,55 @@ import { segment, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 
 export interface ServerUserPermissionMethods extends UserPermissionMethods {
-  /** Grants a team permission (`POST /team-permissions/{team}/{user}/{permission}`). */
+  /**
+   * Grants a team permission (`POST /team-permissions/{team}/{user}/{permission}`); `scope` is a team or
+   * any object with its id. A permission that does not exist is thrown as PermissionNotFound, a user
+   * who is not a member of the team as TeamMembershipNotFound.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * const team = await app.getTeam(teamId);
+   * if (user !== null && team !== null) {
+   *   await user.grantPermission(team, "$invite_members");
+   * }
+   * ```
+   */
   grantPermission(scope: PermissionScope, permissionId: string, options?: CallOptions): Promise<void>;
-  /** Grants a project permission (`POST /project-permissions/{user}/{permission}`). */
+  /**
+   * Grants a project permission (`POST /project-permissions/{user}/{permission}`). A permission that
+   * does not exist is thrown as PermissionNotFound.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * await user?.grantPermission("view_reports");
+   * ```
+   */
   grantPermission(permissionId: string, options?: CallOptions): Promise<void>;
+  /**
+   * Revokes a team permission the user was granted directly
+   * (`DELETE /team-permissions/{team}/{user}/{permission}`); `scope` is a team or any object with its id.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   await user.revokePermission({ id: teamId }, "$invite_members");
+   * }
+   * ```
+   */
   revokePermission(scope: PermissionScope, permissionId: string, options?: CallOptions): Promise<void>;
+  /**
+   * Revokes a project permission the user was granted directly
+   * (`DELETE /project-permissions/{user}/{permission}`).
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * await user?.revokePermission("view_reports");
+   * ```
+   */
   revokePermission(permissionId: string, options?: CallOptions): Promise<void>;
 }
 

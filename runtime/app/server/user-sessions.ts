@@ -11,6 +11,17 @@ import type { ServerAppContext } from "./context.js";
 /** The reference's default lifetime of a created session's refresh token: 365 days. */
 export const DEFAULT_SESSION_EXPIRES_IN_MILLIS = 31_536_000_000;
 
+/**
+ * How long a session made by server code (`user.createSession`) lasts, and whether it is an
+ * impersonation.
+ *
+ * @example
+ * ```ts
+ * const options: CreateSessionOptions = { expiresInMillis: 60 * 60 * 1000, isImpersonation: true };
+ * const session = await user.createSession(options);
+ * const { refreshToken } = await session.getTokens();
+ * ```
+ */
 export interface CreateSessionOptions {
   /** Lifetime of the refresh token; default 365 days (the service allows at most 367). */
   readonly expiresInMillis?: number;
@@ -20,11 +31,33 @@ export interface CreateSessionOptions {
 
 /** A session made by server code. Its tokens are what the service issued; they are never refreshed here. */
 export interface CreatedSession {
+  /**
+   * The tokens the service issued for the session, `{ accessToken, refreshToken }`, as they were
+   * issued (the access token is not refreshed).
+   *
+   * @example
+   * ```ts
+   * const session = await user.createSession({ isImpersonation: true });
+   * const { accessToken, refreshToken } = await session.getTokens();
+   * const asUser = new StackClientApp({ projectId, publishableClientKey, tokenStore: { accessToken, refreshToken } });
+   * ```
+   */
   getTokens(options?: CallOptions): Promise<{ accessToken: string | null; refreshToken: string | null }>;
 }
 
 export interface ServerUserSessionMethods extends UserSessionMethods {
-  /** Signs the user in without credentials (`POST /auth/sessions`); pass `isImpersonation: true` to act as them. */
+  /**
+   * Signs the user in without credentials (`POST /auth/sessions`) and answers the new session, whose
+   * tokens act as the user; pass `isImpersonation: true` to mark it as an impersonation.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user === null) throw new Error("No such user");
+   * const session = await user.createSession({ isImpersonation: true });
+   * const { accessToken } = await session.getTokens();
+   * ```
+   */
   createSession(options?: CreateSessionOptions & CallOptions): Promise<CreatedSession>;
 }
 

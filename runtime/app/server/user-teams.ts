@@ -17,12 +17,67 @@ import {
 } from "./server-team.js";
 
 export interface ServerUserTeamMethods {
+  /**
+   * The teams the user is a member of (`GET /teams?user_id=`), as server teams.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * const teams = (await user?.listTeams()) ?? [];
+   * console.log(teams.map((team) => team.displayName));
+   * ```
+   */
   listTeams(options?: CallOptions): Promise<ServerTeam[]>;
-  /** The team if the user is a member of it, else null. */
+  /**
+   * The team if the user is a member of it, else null; read from the user's teams (`GET /teams?user_id=`).
+   *
+   * @example
+   * ```ts
+   * const team = await user.getTeam(teamId);
+   * if (team === null) {
+   *   return new Response("Not a member of this team", { status: 403 });
+   * }
+   * ```
+   */
   getTeam(teamId: string, options?: CallOptions): Promise<ServerTeam | null>;
-  /** Creates a team with this user as its first member and selects it. */
+  /**
+   * Creates a team with this user as its first member and selects it (`POST /teams`, then
+   * `PATCH /users/{id}`).
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   const team = await user.createTeam({ displayName: "Ada's team" });
+   *   await team.inviteUser({ email: "grace@example.com" });
+   * }
+   * ```
+   */
   createTeam(data: Omit<ServerTeamCreateOptions, "creatorUserId"> & CallOptions): Promise<ServerTeam>;
+  /**
+   * Removes the user from the team (`DELETE /team-memberships/{team_id}/{user_id}`); `team` is a team
+   * or any object with its id.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * if (user !== null) {
+   *   await user.leaveTeam({ id: teamId });
+   * }
+   * ```
+   */
   leaveTeam(team: { readonly id: string }, options?: CallOptions): Promise<void>;
+  /**
+   * The user's profile in the team (`GET /team-member-profiles/{team_id}/{user_id}`), which server code
+   * can change with `update`; `team` is a team or any object with its id.
+   *
+   * @example
+   * ```ts
+   * const profile = await user.getTeamProfile({ id: teamId });
+   * console.log(profile.displayName, profile.profileImageUrl);
+   * await profile.update({ displayName: "Ada (Support)" });
+   * ```
+   */
   getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
 }
 

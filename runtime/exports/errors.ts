@@ -1,0 +1,17 @@
+// One group of the package entry's named exports. The entry re-exports each
+// group whole (export *), so that importing one name here makes a bundler follow
+// this group's module only, never every module the entry names.
+export {
+  HttpError,
+  isStackError,
+  NetworkError,
+  RateLimitError,
+  RequestTimeoutError,
+  ResponseFormatError,
+  StackAssertionError,
+  StackConfigurationError,
+  UnexpectedRedirectError,
+  UserNotSignedInError,
+  type StackErrorName,
+  type StackkitError,
+} from "../errors.js";
