@@ -7,18 +7,28 @@ import { NetworkError } from "./errors.js";
 /** Every loader made so far; a loaded module may make more (preloadAll follows them). */
 const loaders = new Set<() => Promise<unknown>>();
 
+/** A loader made by {@link lazy}; `loaded` is what it loaded, once it has (for code on a hot path that need not wait). */
+export interface Lazy<T> {
+  (): Promise<T>;
+  readonly loaded: T | undefined;
+}
+
 /** A loader of `what` (named in the error) that runs `load` once, until it succeeds. */
-export function lazy<T>(what: string, load: () => Promise<T>): () => Promise<T> {
+export function lazy<T>(what: string, load: () => Promise<T>): Lazy<T> {
   let loading: Promise<T> | undefined;
+  let loaded: T | undefined;
   const loader = (): Promise<T> =>
-    (loading ??= load().catch((cause: unknown) => {
-      loading = undefined;
-      throw new NetworkError(`Could not load stackkit's ${what}; check the network and that all of the app's files are deployed.`, {
-        cause,
-      });
-    }));
+    (loading ??= load().then(
+      (value) => (loaded = value),
+      (cause: unknown) => {
+        loading = undefined;
+        throw new NetworkError(`Could not load stackkit's ${what}; check the network and that all of the app's files are deployed.`, {
+          cause,
+        });
+      },
+    ));
   loaders.add(loader);
-  return loader;
+  return Object.defineProperty(loader, "loaded", { get: () => loaded }) as Lazy<T>;
 }
 
 /**

@@ -13,7 +13,7 @@ import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
 import { StackAssertionError } from "./errors.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
-import { checkAnswer, knownErrorOf, loadAnswerCheck, toResponse, withBody, type Answer } from "./response.js";
+import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, toResponse, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager, SessionTokens } from "./session.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
 
@@ -206,7 +206,7 @@ async function sendOperation(
   const describe = `${request.method} ${request.url}`;
   const renewed = { user: false, owner: false };
   // The answer checker loads while the request is on its way (a failure shows where it is used).
-  loadAnswerCheck().catch(() => {});
+  if (loadAnswerCheck.loaded === undefined) loadAnswerCheck().catch(() => {});
   for (;;) {
     let session: Session | undefined;
     let sent: SessionTokens | null = null;
@@ -251,7 +251,8 @@ async function sendOperation(
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );
-    const known = await knownErrorOf(answer, operationName(op));
+    // Most answers are no known error: they are read on without waiting.
+    const known = answer.headers.has("x-stack-known-error") ? await knownErrorOf(answer, operationName(op)) : undefined;
     if (known) {
       if (isKnownError(known, "INVALID_ACCESS_TOKEN")) {
         const tokens = sent as SessionTokens | null;
@@ -274,7 +275,9 @@ async function sendOperation(
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
     if (op.responseBody === "json") {
       // The checked body goes with the answer, so its first reader need not parse it again.
-      return withBody(answer, await checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]));
+      const view = VIEWS[o.accessType];
+      const now = checkAnswerNow(answer, op.operationId, operationName(op), view);
+      return withBody(answer, now ? now.body : await checkAnswer(answer, op.operationId, operationName(op), view));
     }
     return answer;
   }

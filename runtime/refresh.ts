@@ -27,7 +27,7 @@ export function refreshWithTokenEndpoint(c: RefreshContext): RefreshAccessToken 
       client_id: c.projectId,
       client_secret: c.publishableClientKey ?? "",
     });
-    loadAnswerCheck().catch(() => {});
+    if (loadAnswerCheck.loaded === undefined) loadAnswerCheck().catch(() => {});
     const answer = await sendWithRetries(
       c.env,
       c.policy,

@@ -7,14 +7,14 @@
 import type { KnownError } from "../generated/known-errors.js";
 import type { OperationId } from "../generated/operations.js";
 import { ResponseFormatError } from "./errors.js";
-import { lazy } from "./lazy.js";
+import { lazy, type Lazy } from "./lazy.js";
 import type { View } from "./shape.js";
 
 type AnswerCheck = typeof import("./shape.js");
 type KnownErrorReader = typeof import("./known-error-answer.js");
 
 /** Starts loading the answer checker (or answers it, loaded). Requests call it as they start. */
-export const loadAnswerCheck: () => Promise<AnswerCheck> = lazy("answer checker", () => import("./shape.js"));
+export const loadAnswerCheck: Lazy<AnswerCheck> = lazy("answer checker", () => import("./shape.js"));
 const loadKnownErrorReader: () => Promise<KnownErrorReader> = lazy("known-error catalogue", () => import("./known-error-answer.js"));
 
 /** A response read to the end, so several callers (or attempts) can use it. */
@@ -159,7 +159,25 @@ export async function knownErrorOf(answer: Answer, operation: string): Promise<K
  * the first bad field, before any caller reads it. Returns the parsed body.
  */
 export async function checkAnswer(answer: Answer, id: OperationId | undefined, name: string, view?: View): Promise<unknown> {
-  const { answerShapeOf, mismatchOf, describeMismatch } = await loadAnswerCheck();
+  return checkAnswerWith(await loadAnswerCheck(), answer, id, name, view);
+}
+
+/**
+ * checkAnswer without waiting, once the checker has loaded (every answer after
+ * the first): the body, or undefined when the checker is still on its way.
+ */
+export function checkAnswerNow(
+  answer: Answer,
+  id: OperationId | undefined,
+  name: string,
+  view?: View,
+): { readonly body: unknown } | undefined {
+  const check = loadAnswerCheck.loaded;
+  return check === undefined ? undefined : { body: checkAnswerWith(check, answer, id, name, view) };
+}
+
+function checkAnswerWith(check: AnswerCheck, answer: Answer, id: OperationId | undefined, name: string, view?: View): unknown {
+  const { answerShapeOf, mismatchOf, describeMismatch } = check;
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

@@ -5,10 +5,12 @@ import { knownErrorOf, loadAnswerCheck, type Answer } from "../../../runtime/res
 import { isKnownError } from "../../../generated/known-error-guard.js";
 
 describe("lazy", () => {
-  it("loads once for every caller", async () => {
+  it("loads once for every caller, and holds what it loaded for code that need not wait", async () => {
     let loads = 0;
     const load = lazy("thing", async () => ({ n: ++loads }));
+    expect(load.loaded).toBeUndefined();
     const [a, b] = await Promise.all([load(), load()]);
+    expect(load.loaded).toBe(a);
     expect(a).toBe(b);
     expect(await load()).toBe(a);
     expect(loads).toBe(1);
