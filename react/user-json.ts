@@ -3,7 +3,7 @@
 // CurrentUser it was made from is remembered beside it (a WeakMap, so nothing
 // of it is serialized); a copy that arrived by hydration has none, and becomes
 // a user whose fields are the copy's and whose methods act through the app.
-import { createKnownError, UserNotSignedInError, type CurrentUser, type StackClientApp, type Team } from "../runtime/index.js";
+import { StackAssertionError, UserNotSignedInError, type CurrentUser, type StackClientApp, type Team } from "../runtime/index.js";
 
 type AnyFunction = (...args: never[]) => unknown;
 /** Keys whose value is a function; `any`-typed fields (metadata) are fields. */
@@ -199,7 +199,7 @@ function hydratedUser(app: StackClientApp, json: UserJson): CurrentUser {
   const user = {
     ...pick(json, USER_FIELDS),
     signedUpAt: new Date(json.signedUpAtMillis),
-    selectedTeam: team && Object.freeze({ ...team, ...delegated(TEAM_METHODS, () => teamOf(live, team.id)) }),
+    selectedTeam: team && Object.freeze({ ...team, ...delegated(TEAM_METHODS, () => teamOf(app, live, team.id)) }),
     currentSession: Object.freeze({ getTokens: (options?: Parameters<StackClientApp["getAuthJson"]>[0]) => app.getAuthJson(options) }),
     getAuthJson: (options?: Parameters<StackClientApp["getAuthJson"]>[0]) => app.getAuthJson(options),
     getAuthHeaders: (options?: Parameters<StackClientApp["getAuthHeaders"]>[0]) => app.getAuthHeaders(options),
@@ -214,9 +214,12 @@ function hydratedUser(app: StackClientApp, json: UserJson): CurrentUser {
  * The team a hydrated selected team stands for. Its methods act on the team
  * by id, as a Team's do, even when the user has selected another one since.
  */
-async function teamOf(live: () => Promise<CurrentUser>, teamId: string): Promise<Team> {
+async function teamOf(app: StackClientApp, live: () => Promise<CurrentUser>, teamId: string): Promise<Team> {
   const user = await live();
   const team = user.selectedTeam?.id === teamId ? user.selectedTeam : await user.getTeam(teamId);
-  if (team === null) throw createKnownError("TEAM_NOT_FOUND", { team_id: teamId });
-  return team;
+  if (team !== null) return team;
+  // Not (or no longer) one of the user's teams: the service says why, as the
+  // runtime's typed known error (the catalogue then loads with it, not with the hooks).
+  await app.api.GET("/teams/{team_id}", { params: { path: { team_id: teamId } } });
+  throw new StackAssertionError(`GET /teams/${teamId} answered, yet the team is not among the user's teams`);
 }

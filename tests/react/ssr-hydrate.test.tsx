@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { createStackQueryClient, prefetchUser, type UserJson } from "../../react/index.js";
 import { userJsonOf, userOf } from "../../react/user-json.js";
-import { createMemoryTokenStore, NO_TOKENS, StackClientApp, StackServerApp } from "../../runtime/index.js";
+import { createMemoryTokenStore, isKnownError, NO_TOKENS, StackClientApp, StackServerApp } from "../../runtime/index.js";
 import { demoAppOptions, signedInUser, useEmulator } from "../helpers/emulator.js";
 import { browserApp, hydrate, log, page, requestWith, serverRender, settle } from "./ssr-world.js";
 
@@ -82,6 +82,17 @@ describe("a page rendered on the server with prefetchUser", () => {
     for (const name of methods(live.selectedTeam!))
       expect(typeof (hydrated.selectedTeam as unknown as Record<string, unknown>)[name], name).toBe("function");
     expect(await hydrated.selectedTeam!.listUsers()).toHaveLength(1);
+  });
+
+  it("a hydrated selected team the user has left since answers the service's own error", async () => {
+    const ada = await signedInUser(emulator(), "ada@example.com", { displayName: "Ada" });
+    await ada.user.createTeam({ displayName: "Analytical Engines" });
+    const hydrated = userOf(ada.app, JSON.parse(JSON.stringify(userJsonOf(await ada.app.getUser({ or: "throw" })))) as UserJson);
+    const live = await ada.app.getUser({ or: "throw" });
+    await live.leaveTeam(live.selectedTeam!);
+    const error = await hydrated.selectedTeam!.update({ displayName: "Difference Engines" }).catch((e: unknown) => e);
+    expect(isKnownError(error)).toBe(true);
+    expect(error).toMatchObject({ status: 404 });
   });
 
   it("never rejects: a failed prefetch leaves nothing to hydrate", async () => {
