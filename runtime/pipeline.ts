@@ -14,7 +14,8 @@ import { StackAssertionError } from "./errors.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import { matchOperation, type MatchedOperation } from "./operations.js";
 import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, toResponse, withBody, type Answer } from "./response.js";
-import type { Session, SessionManager, SessionTokens } from "./session.js";
+import type { Session, SessionManager } from "./session.js";
+import type { TokenPair } from "./tokens/store.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
 
 /** What an admin app built on a project owner's session needs of that session. */
@@ -209,7 +210,7 @@ async function sendOperation(
   if (loadAnswerCheck.loaded === undefined) loadAnswerCheck().catch(() => {});
   for (;;) {
     let session: Session | undefined;
-    let sent: SessionTokens | null = null;
+    let sent: TokenPair | null = null;
     let sentAdmin: string | null | undefined;
     const outgoing = (): OutgoingRequest => {
       const headers = op.stackHeaders
@@ -255,7 +256,7 @@ async function sendOperation(
     const known = answer.headers.has("x-stack-known-error") ? await knownErrorOf(answer, operationName(op)) : undefined;
     if (known) {
       if (isKnownError(known, "INVALID_ACCESS_TOKEN")) {
-        const tokens = sent as SessionTokens | null;
+        const tokens = sent as TokenPair | null;
         if (!tokens?.accessToken) {
           throw new StackAssertionError(`${describe} was answered ${known.code} although it carried no access token`, { cause: known });
         }

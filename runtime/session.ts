@@ -11,18 +11,13 @@ import { StackAssertionError, StackConfigurationError } from "./errors.js";
 import { accessTokenExpiresAt } from "./jwt.js";
 import { LruMap } from "./lru.js";
 import { isUsableToken, usableTokens } from "./tokens/check.js";
-import { NO_TOKENS, sameTokens, type StoredTokens, type TokenStore } from "./tokens/store.js";
+import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./tokens/store.js";
 
 /**
  * Asks the service for a new access token. Resolves null when the refresh token
  * is no good any more (a `REFRESH_TOKEN_ERROR`); rejects on anything transient.
  */
 export type RefreshAccessToken = (refreshToken: string) => Promise<string | null>;
-
-export interface SessionTokens {
-  readonly accessToken: string | null;
-  readonly refreshToken: string | null;
-}
 
 interface SessionHost {
   readonly env: Environment;
@@ -43,7 +38,7 @@ export class Session {
   readonly #expired = new Set<string>();
   readonly #host: SessionHost;
 
-  constructor(tokens: StoredTokens, host: SessionHost) {
+  constructor(tokens: TokenPair, host: SessionHost) {
     this.refreshToken = tokens.refreshToken;
     this.#accessToken = tokens.accessToken;
     this.#host = host;
@@ -67,7 +62,7 @@ export class Session {
    * if (refreshToken === null && accessToken === null) console.log("nobody is signed in");
    * ```
    */
-  peek(): SessionTokens {
+  peek(): TokenPair {
     return { accessToken: this.#invalid ? null : this.#accessToken, refreshToken: this.#invalid ? null : this.refreshToken };
   }
 
@@ -85,7 +80,7 @@ export class Session {
    * await fetch("https://api.example.com/orders", { headers: { authorization: `Bearer ${tokens.accessToken}` } });
    * ```
    */
-  async getTokens(minMillisLeft = DEFAULT_MIN_TOKEN_LIFE_MS): Promise<SessionTokens | null> {
+  async getTokens(minMillisLeft = DEFAULT_MIN_TOKEN_LIFE_MS): Promise<TokenPair | null> {
     if (minMillisLeft >= MAX_REQUIRED_TOKEN_LIFE_MS) {
       throw new StackConfigurationError(
         `Required access token expiry ${minMillisLeft}ms is too long; access tokens are too short to be used for more than 60s`,
@@ -115,11 +110,11 @@ export class Session {
    * const tokens = session.tokensNow() ?? (await session.getTokens());
    * ```
    */
-  tokensNow(): SessionTokens | null | undefined {
+  tokensNow(): TokenPair | null | undefined {
     return this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
   }
 
-  #tokensWithoutRefresh(minMillisLeft: number): SessionTokens | null | undefined {
+  #tokensWithoutRefresh(minMillisLeft: number): TokenPair | null | undefined {
     if (this.#invalid) return null;
     const current = this.#accessToken;
     if (current !== null && this.#lifeLeft(current) >= minMillisLeft) return this.peek();
@@ -242,8 +237,7 @@ export class SessionManager {
   /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
   #cleared: unknown = null;
   /** The pair the store last handed back, a copy of its tokens then, what it read as, and that pair's cache key. */
-  #lastRead: { readonly held: StoredTokens; readonly copy: StoredTokens; readonly tokens: StoredTokens; readonly key: string } | null =
-    null;
+  #lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null = null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
     this.store = store;
@@ -273,7 +267,7 @@ export class SessionManager {
   }
 
   /** The usable tokens the store holds; an unusable pair is cleared from it, once. */
-  #read(): StoredTokens {
+  #read(): TokenPair {
     return this.#readWithKey().tokens;
   }
 
@@ -282,20 +276,20 @@ export class SessionManager {
    * pair until it changes, and every request reads it (issue 13 §5): the same
    * pair, still holding the same tokens, reads as it did, without checking it again.
    */
-  #readWithKey(): { readonly tokens: StoredTokens; readonly key: string } {
+  #readWithKey(): { readonly tokens: TokenPair; readonly key: string } {
     const held: unknown = this.store.get();
     const last = this.#lastRead;
     if (last !== null && held === last.held && sameTokens(last.held, last.copy)) return last;
     const tokens = this.#readAnew(held);
     const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
-    const pair = typeof held === "object" && held !== null ? (held as StoredTokens) : null;
+    const pair = typeof held === "object" && held !== null ? (held as TokenPair) : null;
     this.#lastRead = pair && { held: pair, copy: { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, tokens, key };
     return { tokens, key };
   }
 
-  #readAnew(held: unknown): StoredTokens {
+  #readAnew(held: unknown): TokenPair {
     const tokens = usableTokens(held);
-    const same = typeof held === "object" && held !== null && sameTokens(tokens, held as StoredTokens);
+    const same = typeof held === "object" && held !== null && sameTokens(tokens, held as TokenPair);
     if (!same && !this.#isCleared(held)) {
       this.#cleared = typeof held === "object" && held !== null ? { ...held } : held;
       try {
@@ -310,7 +304,7 @@ export class SessionManager {
   #isCleared(held: unknown): boolean {
     const cleared = this.#cleared;
     if (typeof held !== "object" || held === null || typeof cleared !== "object" || cleared === null) return held === cleared;
-    return sameTokens(held as StoredTokens, cleared as StoredTokens);
+    return sameTokens(held as TokenPair, cleared as TokenPair);
   }
 
   /**
@@ -349,7 +343,7 @@ export class SessionManager {
    * const tokens = await session.getTokens();
    * ```
    */
-  signIn(tokens: StoredTokens): Session {
+  signIn(tokens: TokenPair): Session {
     this.store.set(tokens);
     return this.current();
   }
@@ -365,7 +359,7 @@ export class SessionManager {
    * console.log(refreshToken === null ? "signed out" : "signed in");
    * ```
    */
-  peekCurrent(): SessionTokens {
+  peekCurrent(): TokenPair {
     try {
       return this.current().peek();
     } catch {

@@ -12,7 +12,7 @@ import type { Environment } from "../../runtime/env.js";
 import { isStackError } from "../../runtime/errors.js";
 import { matchOperation } from "../../runtime/operations.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
-import type { StoredTokens } from "../../runtime/tokens/store.js";
+import type { TokenPair } from "../../runtime/tokens/store.js";
 import { jwt } from "../helpers/fake-service.js";
 import { ADMIN_PROJECT_ID, freshAccessToken, START_MILLIS, type BaseAnswer } from "./answers.js";
 import { toJsonText, type Mutation, type ServedAnswer } from "./mutations.js";
@@ -136,7 +136,7 @@ const URLS = {
   teamInvitation: "https://app.example.com/handler/team-invitation",
 };
 
-function tokensOf(state: TokenState): StoredTokens {
+function tokensOf(state: TokenState): TokenPair {
   if (state === "none") return { refreshToken: null, accessToken: null };
   const accessToken =
     state === "expired"

@@ -6,11 +6,11 @@ import type { Browser } from "../../runtime/app/browser.js";
 import type { ClientAppContext, RedirectMethod } from "../../runtime/app/context.js";
 import { resolveHandlerUrls, type HandlerUrls } from "../../runtime/app/urls.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
-import type { StoredTokens } from "../../runtime/tokens/store.js";
+import type { TokenPair } from "../../runtime/tokens/store.js";
 import { fakeService, jwt, testEnvironment, type Handler } from "./fake-service.js";
 
 export interface TestAppOptions {
-  readonly tokens?: StoredTokens | null;
+  readonly tokens?: TokenPair | null;
   readonly browser?: Browser | null;
   readonly urls?: Partial<HandlerUrls>;
   readonly redirectMethod?: RedirectMethod;
@@ -19,7 +19,7 @@ export interface TestAppOptions {
 }
 
 /** Tokens of a signed-in user whose access token is good for an hour. */
-export function signedInTokens(refreshToken = "rt-user"): StoredTokens {
+export function signedInTokens(refreshToken = "rt-user"): TokenPair {
   return { refreshToken, accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
 }
 

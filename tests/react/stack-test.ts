@@ -5,7 +5,7 @@ import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import { setupServer } from "msw/node";
 import { StackClientApp, type StackClientAppOptions } from "../../runtime/app/client-app.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
-import { NO_TOKENS, type StoredTokens } from "../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair } from "../../runtime/tokens/store.js";
 import openapi from "../../generated/openapi.json" with { type: "json" };
 import { jwt } from "../helpers/fake-service.js";
 
@@ -65,12 +65,12 @@ export function knownErrorResponse(status: number, code: string, message = code,
 }
 
 /** Tokens of a signed-in user whose access token is good for an hour. */
-export function signedIn(refreshToken = "rt-user"): StoredTokens {
+export function signedIn(refreshToken = "rt-user"): TokenPair {
   return { refreshToken, accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
 }
 
 /** A client app on a memory store the test controls; navigations are recorded, not performed. */
-export function testApp(options: { tokens?: StoredTokens; app?: Partial<StackClientAppOptions> } = {}) {
+export function testApp(options: { tokens?: TokenPair; app?: Partial<StackClientAppOptions> } = {}) {
   const store = createMemoryTokenStore(options.tokens ?? NO_TOKENS);
   const navigations: string[] = [];
   const app = new StackClientApp({

@@ -3,7 +3,7 @@
 // and link sent to an address.
 import { afterEach, describe, expect, it } from "vitest";
 import { handlers } from "../../emulator/handlers/index.js";
-import { createMemoryTokenStore, type StoredTokens, type TokenStore } from "../../runtime/index.js";
+import { createMemoryTokenStore, type TokenPair, type TokenStore } from "../../runtime/index.js";
 import {
   appsFor,
   createTestUser,
@@ -92,7 +92,7 @@ describe.skipIf(!canSignIn)("signInAs and sessionTokens", () => {
 
     // A custom store sees the tokens the sign-in wrote.
     const inner = createMemoryTokenStore();
-    const written: StoredTokens[] = [];
+    const written: TokenPair[] = [];
     const store: TokenStore = {
       get: () => inner.get(),
       set: (tokens) => (written.push(tokens), inner.set(tokens)),

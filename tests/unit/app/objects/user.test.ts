@@ -5,7 +5,7 @@ import type { components } from "../../../../generated/schema.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { Result } from "../../../../runtime/app/result.js";
 import { createCurrentUser, type CurrentInternalUser, type CurrentUserExtras } from "../../../../runtime/app/objects/user.js";
-import { NO_TOKENS, type StoredTokens } from "../../../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { json, jwt, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -20,7 +20,7 @@ function extrasForTest(): CurrentUserExtras & { signOut: ReturnType<typeof vi.fn
   return { signOut: vi.fn(async () => {}), registerPasskey: vi.fn(async () => Result.ok(undefined)) };
 }
 
-function setup(options: { handler?: Handler; wire?: Partial<WireUser>; tokens?: StoredTokens; projectId?: string } = {}) {
+function setup(options: { handler?: Handler; wire?: Partial<WireUser>; tokens?: TokenPair; projectId?: string } = {}) {
   const t = testAppContext(options.handler ?? answerAsDocumented, options.tokens ? { tokens: options.tokens } : {});
   const ctx = options.projectId ? { ...t.ctx, projectId: options.projectId } : t.ctx;
   const extras = extrasForTest();
