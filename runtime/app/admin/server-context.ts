@@ -1,5 +1,6 @@
 // How code beside the admin app reaches an admin app's server context, which
 // the class keeps protected: the class hands over an accessor when it is defined.
+import { StackAssertionError } from "../../errors.js";
 import type { ServerAppContext } from "../server/context.js";
 
 let accessor: ((app: object) => ServerAppContext) | undefined;
@@ -10,6 +11,6 @@ export function provideServerContextOf(get: (app: object) => ServerAppContext): 
 
 /** The server context of an admin app (the class is loaded whenever one exists). */
 export function serverContextOf(app: object): ServerAppContext {
-  if (!accessor) throw new Error("unreachable: an admin app exists only once its class is defined");
+  if (!accessor) throw new StackAssertionError("an admin app exists only once its class is defined, which hands over this accessor");
   return accessor(app);
 }
