@@ -44,14 +44,14 @@ const hasDoc = (node) => docsOf(node).some((d) => (d.comment ?? "") !== "" || (d
 const hasExample = (node) => ts.getJSDocTags(node).some((t) => t.tagName.text === "example");
 const isGenerated = (/** @type {ts.Node} */ node) => /[\\/](generated|node_modules)[\\/]/.test(node.getSourceFile().fileName);
 
-/** @param {ts.Node} node @param {string} name @param {string} need */
-function require(node, name, need) {
+/** @param {ts.Node} node @param {string} name @param {string} what "doc" or "example" */
+function need(node, name, what) {
   if (isGenerated(node)) return;
   const key = `${where(node)} ${name}`;
   if (seen.has(key)) return;
   seen.add(key);
-  const ok = need === "doc" ? hasDoc(node) : hasExample(node);
-  if (!ok) missing.set(key, need === "doc" ? "no TSDoc" : "no @example");
+  const ok = what === "doc" ? hasDoc(node) : hasExample(node);
+  if (!ok) missing.set(key, what === "doc" ? "no TSDoc" : "no @example");
 }
 
 /** @param {ts.Declaration} decl @param {string} name */
@@ -68,7 +68,7 @@ function checkClass(decl, name) {
         decl.members.some((m) => m !== member && m.name?.getText() === member.name.getText() && ts.isMethodDeclaration(m) && m.body)
       )
         continue; // overload signatures: the implementation's doc counts
-      require(member, `${name}.${member.name.getText()}`, ts.isMethodDeclaration(member) ? "example" : "doc");
+      need(member, `${name}.${member.name.getText()}`, ts.isMethodDeclaration(member) ? "example" : "doc");
     }
   }
 }
@@ -78,18 +78,18 @@ function checkMethods(decl, name) {
   const type = checker.getTypeAtLocation(decl);
   for (const prop of type.getProperties()) {
     for (const d of prop.getDeclarations() ?? []) {
-      if (ts.isMethodSignature(d)) require(d, `${name}.${prop.name}`, "example");
+      if (ts.isMethodSignature(d)) need(d, `${name}.${prop.name}`, "example");
     }
   }
 }
 
 /** @param {ts.Declaration} decl @param {string} name */
 function checkOptions(decl, name) {
-  require(decl, name, "example");
+  need(decl, name, "example");
   const type = checker.getTypeAtLocation(decl);
   for (const prop of type.getProperties()) {
     for (const d of prop.getDeclarations() ?? [])
-      if (ts.isPropertySignature(d) || ts.isPropertyDeclaration(d)) require(d, `${name}.${prop.name}`, "doc");
+      if (ts.isPropertySignature(d) || ts.isPropertyDeclaration(d)) need(d, `${name}.${prop.name}`, "doc");
   }
 }
 
@@ -104,11 +104,11 @@ for (const entry of ENTRIES) {
       if (ts.isFunctionDeclaration(decl)) {
         if (decl.body === undefined && (symbol.getDeclarations() ?? []).some((d) => ts.isFunctionDeclaration(d) && d.body)) {
           // Overloads: the first signature carries the doc.
-          if ((symbol.getDeclarations() ?? []).find((d) => ts.isFunctionDeclaration(d)) === decl) require(decl, name, "example");
+          if ((symbol.getDeclarations() ?? []).find((d) => ts.isFunctionDeclaration(d)) === decl) need(decl, name, "example");
           continue;
         }
         if ((symbol.getDeclarations() ?? []).filter(ts.isFunctionDeclaration).length > 1) continue;
-        require(decl, name, "example");
+        need(decl, name, "example");
       } else if (ts.isClassDeclaration(decl)) {
         checkClass(decl, name);
       } else if ((ts.isInterfaceDeclaration(decl) || ts.isTypeAliasDeclaration(decl)) && /Options$/.test(name)) {

@@ -19,13 +19,12 @@ import type {
   ServerContactChannel,
   ServerTeam,
   ServerUser,
-  StackAdminApp,
   StackClientApp,
   StackServerApp,
   Team,
   TeamInvitation,
 } from "../../../runtime/index.js";
-import { StackAdminApp as AdminApp } from "../../../runtime/index.js";
+import { StackAdminApp } from "../../../runtime/index.js";
 import { ADMIN_PROJECT_ID, TEAM_ID, USER_ID, type World, type WorldKind } from "./abort-world.js";
 
 export interface Case<S> {
@@ -123,7 +122,7 @@ const serverAppTable: Table<StackServerApp> = {
   getServerUser: { call: (a, signal) => a.getServerUser({ signal }) },
   // A token that passes the checks made before the project's keys are fetched, so the call waits for them.
   verifyAccessToken: {
-    call: (a, signal) => a.verifyAccessToken(tokenFor(a instanceof AdminApp ? ADMIN_PROJECT_ID : "proj-1"), { signal }),
+    call: (a, signal) => a.verifyAccessToken(tokenFor(a instanceof StackAdminApp ? ADMIN_PROJECT_ID : "proj-1"), { signal }),
   },
   verifiedUser: "protected",
   createUser: { call: (a, signal) => a.createUser({ primaryEmail: email, signal }) },
