@@ -1351,13 +1351,14 @@ export const ROUTE_STACK_HEADERS = 1;
 export const ROUTE_REFRESH_TOKEN_HEADER = 2;
 export const ROUTE_JSON_RESPONSE = 4;
 export const ROUTE_TEXT_RESPONSE = 8;
+export const ROUTE_FORM_BODY = 16;
 
 /**
  * What the request pipeline needs of each operation, compact so that an app's
  * bundle does not carry the whole table above: [operationId, method, path, flags].
  */
 export const operationRoutes: readonly (readonly [OperationId, HttpMethod, string, number])[] = [
-  ["exchangeOAuthToken", "POST", "/auth/oauth/token", 4],
+  ["exchangeOAuthToken", "POST", "/auth/oauth/token", 20],
   ["startOAuthAuthorization", "GET", "/auth/oauth/authorize/{provider}", 0],
   ["sendPasswordResetCode", "POST", "/auth/password/send-reset-code", 5],
   ["resetPassword", "POST", "/auth/password/reset", 5],
@@ -1459,6 +1460,110 @@ export const operationRoutes: readonly (readonly [OperationId, HttpMethod, strin
   ["createConnectedAccountAccessToken", "POST", "/connected-accounts/{user_id}/{provider_id}/access-token", 5],
   ["checkFeatureSupport", "POST", "/check-feature-support", 9],
 ];
+
+/** Every operation as `METHOD /path`: what the runtime's own calls name (`client.send("GET /users/me")`). */
+export type OperationRoute =
+  | "POST /auth/oauth/token"
+  | "GET /auth/oauth/authorize/{provider}"
+  | "POST /auth/password/send-reset-code"
+  | "POST /auth/password/reset"
+  | "POST /auth/password/reset/check-code"
+  | "POST /auth/password/update"
+  | "POST /auth/password/set"
+  | "POST /auth/password/sign-in"
+  | "POST /auth/password/sign-up"
+  | "POST /auth/anonymous/sign-up"
+  | "POST /auth/otp/send-sign-in-code"
+  | "POST /auth/otp/sign-in"
+  | "POST /auth/passkey/initiate-passkey-registration"
+  | "POST /auth/passkey/register"
+  | "POST /auth/passkey/initiate-passkey-authentication"
+  | "POST /auth/passkey/sign-in"
+  | "POST /auth/mfa/sign-in"
+  | "GET /auth/sessions"
+  | "POST /auth/sessions"
+  | "DELETE /auth/sessions/current"
+  | "POST /auth/sessions/current/refresh"
+  | "DELETE /auth/sessions/{session_id}"
+  | "POST /auth/cli"
+  | "POST /auth/cli/poll"
+  | "POST /auth/cli/complete"
+  | "GET /users/me"
+  | "DELETE /users/me"
+  | "PATCH /users/me"
+  | "GET /users"
+  | "POST /users"
+  | "GET /users/{user_id}"
+  | "DELETE /users/{user_id}"
+  | "PATCH /users/{user_id}"
+  | "GET /teams"
+  | "POST /teams"
+  | "GET /teams/{team_id}"
+  | "DELETE /teams/{team_id}"
+  | "PATCH /teams/{team_id}"
+  | "POST /team-memberships/{team_id}/{user_id}"
+  | "DELETE /team-memberships/{team_id}/{user_id}"
+  | "GET /team-invitations"
+  | "DELETE /team-invitations/{invitation_id}"
+  | "POST /team-invitations/send-code"
+  | "POST /team-invitations/accept"
+  | "POST /team-invitations/accept/check-code"
+  | "POST /team-invitations/accept/details"
+  | "GET /team-member-profiles"
+  | "GET /team-member-profiles/{team_id}/{user_id}"
+  | "PATCH /team-member-profiles/{team_id}/{user_id}"
+  | "GET /contact-channels"
+  | "POST /contact-channels"
+  | "POST /contact-channels/send-verification-code"
+  | "POST /contact-channels/verify"
+  | "GET /contact-channels/{user_id}/{contact_channel_id}"
+  | "DELETE /contact-channels/{user_id}/{contact_channel_id}"
+  | "PATCH /contact-channels/{user_id}/{contact_channel_id}"
+  | "POST /contact-channels/{user_id}/{contact_channel_id}/send-verification-code"
+  | "GET /team-permissions"
+  | "POST /team-permissions/{team_id}/{user_id}/{permission_id}"
+  | "DELETE /team-permissions/{team_id}/{user_id}/{permission_id}"
+  | "GET /project-permissions"
+  | "POST /project-permissions/{user_id}/{permission_id}"
+  | "DELETE /project-permissions/{user_id}/{permission_id}"
+  | "GET /team-permission-definitions"
+  | "POST /team-permission-definitions"
+  | "DELETE /team-permission-definitions/{permission_id}"
+  | "PATCH /team-permission-definitions/{permission_id}"
+  | "GET /project-permission-definitions"
+  | "POST /project-permission-definitions"
+  | "DELETE /project-permission-definitions/{permission_id}"
+  | "PATCH /project-permission-definitions/{permission_id}"
+  | "GET /user-api-keys"
+  | "POST /user-api-keys"
+  | "GET /user-api-keys/{api_key_id}"
+  | "PATCH /user-api-keys/{api_key_id}"
+  | "POST /user-api-keys/check"
+  | "GET /team-api-keys"
+  | "POST /team-api-keys"
+  | "GET /team-api-keys/{api_key_id}"
+  | "PATCH /team-api-keys/{api_key_id}"
+  | "POST /team-api-keys/check"
+  | "GET /projects/current"
+  | "GET /projects/{project_id}/.well-known/jwks.json"
+  | "GET /internal/projects"
+  | "POST /internal/projects"
+  | "GET /internal/projects/current"
+  | "DELETE /internal/projects/current"
+  | "PATCH /internal/projects/current"
+  | "GET /internal/api-keys"
+  | "POST /internal/api-keys"
+  | "GET /internal/api-keys/{api_key_id}"
+  | "PATCH /internal/api-keys/{api_key_id}"
+  | "GET /email-templates"
+  | "DELETE /email-templates/{type}"
+  | "PATCH /email-templates/{type}"
+  | "POST /internal/send-test-email"
+  | "GET /internal/emails"
+  | "POST /webhooks/svix-token"
+  | "GET /internal/metrics"
+  | "POST /connected-accounts/{user_id}/{provider_id}/access-token"
+  | "POST /check-feature-support";
 
 /**
  * Every known error each operation can answer. Kept apart from {@link operations}

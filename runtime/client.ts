@@ -1,13 +1,15 @@
 // Puts the runtime together: options in, a typed client over every operation out.
-import createClient, { type Client } from "openapi-fetch";
+import type { Client } from "openapi-fetch";
 import type { AccessType } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
-import { API_PREFIX, DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WAIT_MS } from "./constants.js";
+import { DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WAIT_MS } from "./constants.js";
 import { environment, type Environment } from "./env.js";
 import { StackConfigurationError } from "./errors.js";
 import { guardedHooks, type RequestHooks } from "./observe.js";
-import { createStackFetch, StackRequest, type OwnerSession } from "./pipeline.js";
+import { lazy } from "./lazy.js";
+import { createPipeline, type OwnerSession, type Pipeline } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";
+import { createSend, type Send } from "./send.js";
 import { SessionManager } from "./session.js";
 import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "./tokens/resolve.js";
@@ -68,8 +70,23 @@ export interface StackClientOptions {
 }
 
 export interface StackClient {
-  /** Typed calls over every operation of the document (openapi-fetch). Failures are thrown as typed errors. */
+  /**
+   * Typed calls over every operation of the document (openapi-fetch, loaded on
+   * first use). Failures are thrown as typed errors.
+   */
   readonly api: Client<paths>;
+  /**
+   * One operation, named by its generated route constant: what the app classes
+   * call. It takes and types what `api` does for the same operation and answers
+   * `{ data }`, without building a Request, and without loading `api`.
+   *
+   * @example
+   * ```ts
+   * import { routes } from "stackkit";
+   * const { data: me } = await client.send("GET /users/me");
+   * ```
+   */
+  readonly send: Send;
   readonly projectId: string;
   /** The API's origin as requests use it: the default filled in, without trailing slashes and without `/api/v1`. */
   readonly baseUrl: string;
@@ -141,7 +158,7 @@ export function createStackClient(options: StackClientOptions): StackClient {
     publishableClientKey: options.publishableClientKey,
   });
   const sessions = store ? new SessionManager(store, env, refresh) : null;
-  const fetch = createStackFetch({
+  const pipeline = createPipeline({
     env,
     baseUrl,
     projectId: options.projectId,
@@ -155,29 +172,9 @@ export function createStackClient(options: StackClientOptions): StackClient {
     sessions,
     policy,
   });
-  // openapi-fetch builds a StackRequest, which the pipeline reads as it is, rather
-  // than a Request it would read and build again. Middleware registered on the
-  // client may expect a Request: from then on, it gets one.
-  let middleware = false;
-  const makeRequest = function (input: string | URL, init?: RequestInit) {
-    return StackRequest.create(input, init, middleware);
-  };
-  // openapi-fetch checks what middleware returns with `instanceof` this option.
-  Object.defineProperty(makeRequest, Symbol.hasInstance, {
-    value: (value: unknown) => value instanceof Request || value instanceof StackRequest,
-  });
-  const api = createClient<paths>({
-    baseUrl: `${baseUrl}${API_PREFIX}`,
-    fetch,
-    Request: makeRequest as unknown as typeof Request,
-  });
-  const use = api.use;
-  api.use = (...middlewares) => {
-    middleware = true;
-    use(...middlewares);
-  };
   return {
-    api,
+    api: deferredApi(pipeline),
+    send: createSend(pipeline),
     projectId: options.projectId,
     baseUrl,
     accessType,
@@ -192,6 +189,48 @@ export function createStackClient(options: StackClientOptions): StackClient {
     // Derived clients run on this environment: the same fetch, clock and timers.
     withTokenStore: (tokenStore) => createStackClient({ ...options, environment: env, tokenStore }),
   };
+}
+
+const loadApi = /* @__PURE__ */ lazy("typed client", () => import("./api.js"));
+
+type Api = Client<paths>;
+type ApiMethod = Exclude<keyof Api, "use" | "eject">;
+const API_METHODS: readonly ApiMethod[] = ["request", "GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
+
+/**
+ * `api` before openapi-fetch has loaded: each call loads it (once, for every
+ * client) and goes on; middleware registered before then is handed over in order.
+ */
+function deferredApi(pipeline: Pipeline): Api {
+  let api: Api | undefined;
+  const pending: ((api: Api) => void)[] = [];
+  const ready = (): Api | undefined => {
+    if (api === undefined && loadApi.loaded) {
+      const made = (api = loadApi.loaded.createApi(pipeline));
+      for (const hand of pending.splice(0)) hand(made);
+    }
+    return api;
+  };
+  const deferred: Partial<Record<keyof Api, unknown>> = {
+    use: (...middleware: Parameters<Api["use"]>) => {
+      const now = ready();
+      if (now) now.use(...middleware);
+      else pending.push((later) => later.use(...middleware));
+    },
+    eject: (...middleware: Parameters<Api["eject"]>) => {
+      const now = ready();
+      if (now) now.eject(...middleware);
+      else pending.push((later) => later.eject(...middleware));
+    },
+  };
+  for (const method of API_METHODS) {
+    deferred[method] = (...args: unknown[]) => {
+      const now = ready();
+      const call = (client: Api) => (client[method] as (...a: unknown[]) => unknown)(...args);
+      return now ? call(now) : loadApi().then(() => call(ready() as Api));
+    };
+  }
+  return deferred as Api;
 }
 
 function transportPolicy(options: StackClientOptions): TransportPolicy {

@@ -5,6 +5,8 @@
 // arrives with the code that uses it.
 
 export * from "./app/index.js";
+export * from "./exports/server-app.js";
+export * from "./exports/admin-app.js";
 export * from "./exports/core.js";
 export * from "./exports/errors.js";
 export * from "./exports/known-errors.js";

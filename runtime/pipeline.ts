@@ -1,10 +1,11 @@
-// The fetch that the typed client (openapi-fetch) is given. It is a fetch
-// wrapper, not middleware, because it must be able to send a request again:
-// after a retryable failure, and after refreshing a rejected access token.
+// Where every request goes: the runtime's own calls (runtime/send.ts) and the
+// typed client's (runtime/api.ts, as its fetch). It is a wrapper rather than
+// middleware because it must be able to send a request again: after a retryable
+// failure, and after refreshing a rejected access token.
 //
-// For each request it finds the operation, adds the headers the wire contract
+// For each request of a known operation it adds the headers the wire contract
 // asks for, sends it under the retry policy, turns known errors into their typed
-// classes (thrown), and hands back a Response with the real status.
+// classes (thrown), and answers with the real status and the checked body.
 import { isKnownError } from "../generated/known-error-guard.js";
 import type { KnownError } from "../generated/known-errors.js";
 import { API_PREFIX, NONCE_BITS } from "./constants.js";
@@ -12,8 +13,8 @@ import type { Environment } from "./env.js";
 import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
 import { StackAssertionError } from "./errors.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
-import { matchOperation, type MatchedOperation } from "./operations.js";
-import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, toResponse, withBody, type Answer } from "./response.js";
+import type { MatchedOperation } from "./operations.js";
+import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager } from "./session.js";
 import type { TokenPair } from "./tokens/store.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
@@ -31,48 +32,44 @@ export interface PipelineOptions extends AppIdentity {
 }
 
 /**
- * What the typed client hands the pipeline: a Request, or (the usual case) a
- * StackRequest, which holds the same parts without building a Request that
- * the transport would only read and build again.
+ * One request as the pipeline takes it: from the runtime's own calls (runtime/send.ts)
+ * or from the typed client (runtime/api.ts), which reads a Request into one.
  */
-export type PipelineRequest = Request | StackRequest;
+export interface PipelineRequest {
+  /** The whole URL, normalised as a Request holds it. */
+  readonly url: string;
+  readonly method: string;
+  /** What the caller set (content type, per-call headers): a Headers, or lowercase names. */
+  readonly headers: Headers | Readonly<Record<string, string>>;
+  readonly body: BodyInit | null;
+  readonly signal: AbortSignal | null | undefined;
+}
 
-export function createStackFetch(o: PipelineOptions): (request: PipelineRequest) => Promise<Response> {
-  const root = `${o.baseUrl}${API_PREFIX}`;
-  const rootPath = new URL(root).pathname;
+/** Sends requests the wire contract's way; made once per client. */
+export interface Pipeline {
+  /** `<baseUrl>/api/v1`. */
+  readonly root: string;
+  /** Sends `request` for `op` and answers it read, checked and with its real status; known errors and HTTP errors are thrown. */
+  answer(op: MatchedOperation, request: PipelineRequest): Promise<Answer>;
+}
+
+export function createPipeline(o: PipelineOptions): Pipeline {
   // Identical reads in flight at the same time share one request, which is
   // cancelled only when every caller has stopped waiting for it.
   const reads = new Map<string, SharedRead>();
-  // The operation of each URL seen (the route table is scanned once per URL, not per call).
-  const operations = new Map<string, MatchedOperation>();
   const nonces = noncePool(o.env);
 
-  const operationOf = (method: string, url: string): MatchedOperation => {
-    const key = `${method} ${url}`;
-    let op = operations.get(key);
-    if (op === undefined) {
-      const parsed = new URL(url);
-      op = matchOperation(method, url.startsWith(root) ? parsed.pathname.slice(rootPath.length) : parsed.pathname);
-      // URLs with ids or queries in them are many; the cache stays small by starting over when full.
-      if (operations.size >= OPERATION_CACHE_LIMIT) operations.clear();
-      operations.set(key, op);
-    }
-    return op;
-  };
-
-  return async function stackFetch(request: PipelineRequest): Promise<Response> {
+  const answer = async (op: MatchedOperation, request: PipelineRequest): Promise<Answer> => {
     const signal = request.signal;
     throwIfAborted(signal);
-    const op = operationOf(request.method, request.url);
-    const body = request instanceof StackRequest ? request.body : request.body === null ? null : await request.arrayBuffer();
-    if (request.method !== "GET") return toResponse(await sendOperation(o, op, request, body, signal, nonces));
+    if (request.method !== "GET") return sendOperation(o, op, request, signal, nonces);
     const key = readKey(o, request);
     let shared = reads.get(key);
     if (!shared) {
       // A read started by a caller that cannot give up (no signal) is never
       // cancelled: that caller waits for it to the end. It needs no controller.
       const controller = signal ? new AbortController() : undefined;
-      const read: SharedRead = { controller, callers: 0, answer: sendOperation(o, op, request, body, controller?.signal, nonces) };
+      const read: SharedRead = { controller, callers: 0, answer: sendOperation(o, op, request, controller?.signal, nonces) };
       // Forgotten once settled (before any caller resumes); a branch beside the
       // callers' wait rather than a step in it. It also handles a failure nobody waits for.
       const forget = () => {
@@ -85,7 +82,7 @@ export function createStackFetch(o: PipelineOptions): (request: PipelineRequest)
     const read = shared;
     read.callers++;
     try {
-      return toResponse(await raceAbort(read.answer, signal));
+      return await raceAbort(read.answer, signal);
     } finally {
       read.callers--;
       if (read.callers === 0 && signal?.aborted && read.controller && !read.controller.signal.aborted) {
@@ -94,71 +91,14 @@ export function createStackFetch(o: PipelineOptions): (request: PipelineRequest)
       }
     }
   };
+  return { root: `${o.baseUrl}${API_PREFIX}`, answer };
 }
 
-const OPERATION_CACHE_LIMIT = 512;
-
-/**
- * The request the typed client builds (openapi-fetch's `Request` option): its
- * URL (parsed and normalised as a Request would), method, headers, body and
- * signal, checked as a Request checks them. Anything a StackRequest does not
- * hold the way a Request would (a body that is not text, a method outside the
- * usual ones, a signal that is not an AbortSignal) makes a real Request
- * instead, as does middleware registered on the client (`createRequest(init, true)`),
- * which may expect one.
- */
-export class StackRequest {
-  readonly url: string;
-  readonly method: string;
-  readonly headers: Headers;
-  readonly body: string | null;
-  readonly signal: AbortSignal | null;
-
-  private constructor(url: string, method: string, headers: Headers, body: string | null, signal: AbortSignal | null) {
-    this.url = url;
-    this.method = method;
-    this.headers = headers;
-    this.body = body;
-    this.signal = signal;
-  }
-
-  /** A StackRequest, or a Request when one is needed (see above). */
-  static create(input: string | URL, init: RequestInit = {}, real = false): PipelineRequest {
-    const method = typeof init.method === "string" ? init.method.toUpperCase() : init.method === undefined ? "GET" : undefined;
-    const body = init.body === undefined || init.body === null ? null : typeof init.body === "string" ? init.body : undefined;
-    const signal = init.signal === undefined || init.signal === null ? null : init.signal instanceof AbortSignal ? init.signal : undefined;
-    if (
-      real ||
-      typeof input !== "string" ||
-      method === undefined ||
-      !PLAIN_METHODS.has(method) ||
-      body === undefined ||
-      (body !== null && (method === "GET" || method === "HEAD")) ||
-      signal === undefined
-    ) {
-      return new Request(input, init);
-    }
-    const headers = init.headers instanceof Headers ? init.headers : new Headers(init.headers);
-    // What a Request adds to a text body that has no content type.
-    if (body !== null && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
-    return new StackRequest(normalizedUrl(input), method, headers, body, signal);
-  }
+/** Calls `visit` with each header of `headers` (a Headers, or a record of lowercase names). */
+export function forEachHeader(headers: PipelineRequest["headers"], visit: (value: string, name: string) => void): void {
+  if (headers instanceof Headers) headers.forEach(visit);
+  else for (const name in headers) visit(headers[name] as string, name);
 }
-
-const PLAIN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-
-/** `new URL(url).href` (the URL as a Request holds it), parsed once per URL: the same few come back call after call. */
-function normalizedUrl(url: string): string {
-  let href = hrefs.get(url);
-  if (href === undefined) {
-    href = new URL(url).href;
-    if (hrefs.size >= OPERATION_CACHE_LIMIT) hrefs.clear();
-    hrefs.set(url, href);
-  }
-  return href;
-}
-
-const hrefs = new Map<string, string>();
 
 interface SharedRead {
   /** Absent when the read cannot be cancelled (its first caller had no signal). */
@@ -169,12 +109,13 @@ interface SharedRead {
 
 /**
  * What makes two reads the same: the URL, the session's tokens and every
- * header. Headers iterate sorted by name; no part can hold a line break.
+ * header, in the order the caller set them (a call site sets them alike each
+ * time; a Headers iterates sorted by name). No part can hold a line break.
  */
 function readKey(o: PipelineOptions, request: PipelineRequest): string {
   const tokens = o.sessions?.store.get();
   let key = `${request.url}\n${tokens?.refreshToken ?? ""}\n${tokens?.accessToken ?? ""}`;
-  for (const [name, value] of request.headers) key += `\n${name}:${value}`;
+  forEachHeader(request.headers, (value, name) => (key += `\n${name}:${value}`));
   return key;
 }
 
@@ -200,7 +141,6 @@ async function sendOperation(
   o: PipelineOptions,
   op: MatchedOperation,
   request: PipelineRequest,
-  body: BodyInit | null,
   signal: AbortSignal | null | undefined,
   nonce: () => string,
 ): Promise<Answer> {
@@ -229,8 +169,8 @@ async function sendOperation(
           })
         : {};
       // What the caller set on this request (its content type, per-call headers) comes last.
-      request.headers.forEach((value, name) => setHeaderField(headers, name, value));
-      return { url: request.url, method: request.method, headers, body };
+      forEachHeader(request.headers, (value, name) => setHeaderField(headers, name, value));
+      return { url: request.url, method: request.method, headers, body: request.body };
     };
     const answer = await sendWithRetries(
       o.env,

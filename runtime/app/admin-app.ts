@@ -23,7 +23,7 @@ import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
 import { provideServerContextOf } from "./admin/server-context.js";
 
-const loadAdmin = lazy("admin app", () => import("./admin/app-methods.js"));
+const loadAdmin = /* @__PURE__ */ lazy("admin app", () => import("./admin/app-methods.js"));
 
 /** Omit over each member of a union (the plain Omit would merge the members). */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

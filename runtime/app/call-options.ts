@@ -27,7 +27,7 @@ export interface CallOptions {
 }
 
 /**
- * The signal of `options` as a request-init field for `api.GET(path, { ...signalOf(options) })`;
+ * The signal of `options` as a request-init field for `client.send("GET /users/me", { ...signalOf(options) })`;
  * nothing at all when there is none (RequestInit takes no `signal: undefined`).
  */
 export function signalOf(options: CallOptions | null | undefined): { signal?: AbortSignal } {

@@ -28,17 +28,17 @@ import { sessionContextOf, signedInUserWire, type SessionContext } from "./sessi
 import { runtimeSettingsOf } from "./runtime-settings.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
-const loadOAuth = lazy("OAuth sign-in", () => import("./flows/oauth.js"));
-const loadPasskey = lazy("passkeys", () => import("./flows/passkey.js"));
-const loadMagicLink = lazy("magic-link sign-in", () => import("./flows/magic-link.js"));
-const loadMfa = lazy("multi-factor sign-in", () => import("./flows/mfa.js"));
-const loadCli = lazy("command-line login", () => import("./flows/cli.js"));
-const loadTeamInvitations = lazy("team invitations", () => import("./flows/team-invitations.js"));
-const loadVerification = lazy("e-mail verification", () => import("./flows/verification.js"));
-const loadSignUp = lazy("sign-up", () => import("./flows/sign-up.js"));
-const loadPasswordReset = lazy("password reset", () => import("./flows/password-reset.js"));
-const loadSignOut = lazy("sign-out", () => import("./flows/sign-out.js"));
-const loadSessionCache = lazy("per-call sessions", () => import("./session-cache.js"));
+const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("./flows/oauth.js"));
+const loadPasskey = /* @__PURE__ */ lazy("passkeys", () => import("./flows/passkey.js"));
+const loadMagicLink = /* @__PURE__ */ lazy("magic-link sign-in", () => import("./flows/magic-link.js"));
+const loadMfa = /* @__PURE__ */ lazy("multi-factor sign-in", () => import("./flows/mfa.js"));
+const loadCli = /* @__PURE__ */ lazy("command-line login", () => import("./flows/cli.js"));
+const loadTeamInvitations = /* @__PURE__ */ lazy("team invitations", () => import("./flows/team-invitations.js"));
+const loadVerification = /* @__PURE__ */ lazy("e-mail verification", () => import("./flows/verification.js"));
+const loadSignUp = /* @__PURE__ */ lazy("sign-up", () => import("./flows/sign-up.js"));
+const loadPasswordReset = /* @__PURE__ */ lazy("password reset", () => import("./flows/password-reset.js"));
+const loadSignOut = /* @__PURE__ */ lazy("sign-out", () => import("./flows/sign-out.js"));
+const loadSessionCache = /* @__PURE__ */ lazy("per-call sessions", () => import("./session-cache.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";

@@ -1,7 +1,10 @@
-// The client app and the objects it hands out. Named re-exports only: a bundler
-// (esbuild, with the package's sideEffects: false) may drop the initialisation
-// of a module reached only through `export *` when that module is also loaded
-// on demand, leaving its class undefined (tests/package/bundles.test.ts).
+// The client app and the objects it hands out, and the types of the server and
+// admin apps' objects. The classes are named re-exports: a bundler (esbuild, with
+// the package's sideEffects: false) may drop the initialisation of a module
+// reached only through `export *` when that module is also loaded on demand,
+// leaving its class undefined (tests/package/bundles.test.ts). The server and admin
+// classes have their own groups (runtime/exports/), so that an app that imports
+// only StackClientApp makes a bundler follow neither into its first load.
 export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
 export type { Browser, BrowserLocation } from "./browser.js";
 export type { RedirectMethod } from "./context.js";
@@ -39,13 +42,13 @@ export type { TeamPermission, PermissionListOptions } from "./objects/permission
 export type { OAuthConnection, ConnectedAccountOptions, GetConnectedAccountOptions } from "./objects/connected-account.js";
 export type { Project, AdminOwnedProject } from "./objects/project.js";
 // The server app and its objects (issue #6).
-export {
-  StackServerApp,
-  type ServerGetUserOptions,
-  type ServerListUsersOptions,
-  type StackServerAppOptions,
-  type VerifiedServerUser,
-  type VerifiedUserOr,
+// The class itself: runtime/exports/server-app.ts.
+export type {
+  ServerGetUserOptions,
+  ServerListUsersOptions,
+  StackServerAppOptions,
+  VerifiedServerUser,
+  VerifiedUserOr,
 } from "./server-app.js";
 export type { ServerUser, ServerBaseUser } from "./server/server-user.js";
 export type { CurrentServerUser, CurrentInternalServerUser } from "./server/current-user.js";
@@ -58,7 +61,8 @@ export type {
 } from "./server/user-contact-channels.js";
 export type { CreateSessionOptions, CreatedSession } from "./server/user-sessions.js";
 // The admin app and what it hands out (issue #6).
-export { StackAdminApp, type StackAdminAppOptions } from "./admin-app.js";
+// The class itself: runtime/exports/admin-app.ts.
+export type { StackAdminAppOptions } from "./admin-app.js";
 export type { AdminProject, AdminProjectUpdateOptions } from "./admin/project.js";
 export type {
   AdminProjectConfig,

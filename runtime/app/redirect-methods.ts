@@ -9,7 +9,7 @@ import type { CallOptions } from "./call-options.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import type { HandlerUrls } from "./urls.js";
 
-const loadRedirect = lazy("redirects", () => import("./redirect.js"));
+const loadRedirect = /* @__PURE__ */ lazy("redirects", () => import("./redirect.js"));
 
 /**
  * How a `redirectTo…` method of the apps navigates.

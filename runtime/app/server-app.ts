@@ -27,8 +27,8 @@ export type { ServerListUsersOptions } from "./server/app-methods.js";
 export type { StackServerAppOptions } from "./server/inherit.js";
 export type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 
-const loadServer = lazy("server app", () => import("./server/app-methods.js"));
-const loadVerified = lazy("token verification", () => import("./server/verified-user.js"));
+const loadServer = /* @__PURE__ */ lazy("server app", () => import("./server/app-methods.js"));
+const loadVerified = /* @__PURE__ */ lazy("token verification", () => import("./server/verified-user.js"));
 
 /**
  * What a server app's `getUser` answers when nobody is signed in, whose tokens it reads, and

@@ -24,7 +24,7 @@ export function sessionContextOf(ctx: ClientAppContext): SessionContext {
 async function readCurrentUser(ctx: ClientAppContext, call: CallOptions): Promise<unknown> {
   if (ctx.sessions().current().isKnownInvalid) return null;
   try {
-    const { data } = await ctx.client.api.GET("/users/me", signalOf(call));
+    const { data } = await ctx.client.send("GET /users/me", signalOf(call));
     return data ?? null;
   } catch (error) {
     if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;

@@ -10,4 +10,6 @@ export {
   type OperationId,
   type OperationInfo,
   type OperationKnownError,
+  type OperationRoute,
 } from "../../generated/operations.js";
+export type { RouteData, RouteInit, Send } from "../send.js";

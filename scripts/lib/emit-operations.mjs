@@ -14,6 +14,7 @@ export function emitOperations(doc, stamp) {
   const errorRows = [];
   const routeRows = [];
   const readRows = [];
+  const routeKeys = [];
   const ids = new Set();
   for (const { path, method, op } of listOperations(doc)) {
     const id = op.operationId;
@@ -45,7 +46,9 @@ export function emitOperations(doc, stamp) {
     const flags =
       (access.sendsStackHeaders ? 1 : 0) |
       (access.refreshTokenHeader ? 2 : 0) |
-      (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0);
+      (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0) |
+      (body === "form" ? 16 : 0);
+    routeKeys.push(`  | ${JSON.stringify(`${method.toUpperCase()} ${path}`)}`);
     routeRows.push(`  [${JSON.stringify(id)}, ${JSON.stringify(method.toUpperCase())}, ${JSON.stringify(path)}, ${flags}],`);
     if (method.toUpperCase() === "GET" && !op["x-stack-navigation"]) readRows.push(`  ${id}: ${JSON.stringify(path)},`);
     rows.push(
@@ -92,6 +95,7 @@ export function emitOperations(doc, stamp) {
     "export const ROUTE_REFRESH_TOKEN_HEADER = 2;",
     "export const ROUTE_JSON_RESPONSE = 4;",
     "export const ROUTE_TEXT_RESPONSE = 8;",
+    "export const ROUTE_FORM_BODY = 16;",
     "",
     "/**",
     " * What the request pipeline needs of each operation, compact so that an app's",
@@ -100,6 +104,10 @@ export function emitOperations(doc, stamp) {
     "export const operationRoutes: readonly (readonly [OperationId, HttpMethod, string, number])[] = [",
     ...routeRows,
     "];",
+    "",
+    '/** Every operation as `METHOD /path`: what the runtime\'s own calls name (`client.send("GET /users/me")`). */',
+    "export type OperationRoute =",
+    ...routeKeys.map((key, i) => (i === routeKeys.length - 1 ? `${key};` : key)),
     "",
     "/**",
     " * Every known error each operation can answer. Kept apart from {@link operations}",

@@ -11,7 +11,8 @@ import {
   type KnownErrorOf,
   type StackClientApp,
 } from "../../runtime/index.js"; // in an app: from "stackkit"
-import { errorOf, resultOf, type Result } from "../../runtime/app/result.js";
+import type { Result } from "../../runtime/app/result.js";
+import { errorOf, resultOf } from "../../runtime/app/result-of.js";
 
 /** True when A and B are the same type (not merely assignable either way). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

@@ -15,7 +15,7 @@ export type AdminMetrics = Readonly<Record<string, unknown>>;
 
 /** `POST /webhooks/svix-token {}`: a short-lived token for the webhook portal. */
 export async function getSvixToken(ctx: ClientAppContext, options?: CallOptions): Promise<string> {
-  const { data } = await ctx.client.api.POST("/webhooks/svix-token", { body: {}, ...signalOf(options) });
+  const { data } = await ctx.client.send("POST /webhooks/svix-token", { body: {}, ...signalOf(options) });
   const token = answered(data, "POST /webhooks/svix-token").token;
   if (typeof token !== "string") throw new StackAssertionError("POST /webhooks/svix-token answered without a token");
   return token;
@@ -23,7 +23,7 @@ export async function getSvixToken(ctx: ClientAppContext, options?: CallOptions)
 
 /** `GET /internal/metrics`. */
 export async function getMetrics(ctx: ClientAppContext, options?: CallOptions): Promise<AdminMetrics> {
-  const { data } = await ctx.client.api.GET("/internal/metrics", signalOf(options));
+  const { data } = await ctx.client.send("GET /internal/metrics", signalOf(options));
   const metrics: unknown = answered(data, "GET /internal/metrics");
   if (typeof metrics !== "object" || Array.isArray(metrics))
     throw new StackAssertionError("GET /internal/metrics answered something other than an object");

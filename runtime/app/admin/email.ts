@@ -63,7 +63,7 @@ export const EMAIL_TEST_ERROR_NOT_SPECIFIED = "Email test error not specified";
 
 /** `GET /email-templates`: one template per type, the default where the project has none of its own. */
 export async function listEmailTemplates(ctx: ClientAppContext, options?: CallOptions): Promise<AdminEmailTemplate[]> {
-  const { data } = await ctx.client.api.GET("/email-templates", signalOf(options));
+  const { data } = await ctx.client.send("GET /email-templates", signalOf(options));
   const items = answered(data, "GET /email-templates").items;
   if (!Array.isArray(items)) throw new StackAssertionError("GET /email-templates answered without an items list");
   return items.map((t) => Object.freeze({ type: t.type, subject: t.subject, content: t.content, isDefault: t.is_default }));
@@ -82,12 +82,12 @@ export async function updateEmailTemplate(
     ...(options.subject === undefined ? {} : { subject: options.subject }),
     ...(options.content === undefined ? {} : { content: options.content }),
   };
-  await ctx.client.api.PATCH("/email-templates/{type}", { params: { path: { type } }, body, ...signalOf(options) });
+  await ctx.client.send("PATCH /email-templates/{type}", { params: { path: { type } }, body, ...signalOf(options) });
 }
 
 /** `DELETE /email-templates/{type}`: back to the default template. */
 export async function resetEmailTemplate(ctx: ClientAppContext, type: EmailTemplateType, options?: CallOptions): Promise<void> {
-  await ctx.client.api.DELETE("/email-templates/{type}", { params: { path: { type } }, ...signalOf(options) });
+  await ctx.client.send("DELETE /email-templates/{type}", { params: { path: { type } }, ...signalOf(options) });
 }
 
 /**
@@ -104,7 +104,7 @@ export async function sendTestEmail(
       "sendTestEmail needs { recipientEmail, emailConfig: { host, port, username, password, senderEmail, senderName } }.",
     );
   }
-  const { data } = await ctx.client.api.POST("/internal/send-test-email", {
+  const { data } = await ctx.client.send("POST /internal/send-test-email", {
     body: {
       recipient_email: options.recipientEmail,
       email_config: {
@@ -127,7 +127,7 @@ export async function sendTestEmail(
 
 /** `GET /internal/emails`: the e-mails the project sent. */
 export async function listSentEmails(ctx: ClientAppContext, options?: CallOptions): Promise<AdminSentEmail[]> {
-  const { data } = await ctx.client.api.GET("/internal/emails", signalOf(options));
+  const { data } = await ctx.client.send("GET /internal/emails", signalOf(options));
   const items = answered(data, "GET /internal/emails").items;
   if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/emails answered without an items list");
   return items.map((e) => {

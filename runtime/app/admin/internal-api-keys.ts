@@ -114,7 +114,7 @@ export async function createInternalApiKey(
   if (!Number.isFinite(expiresAt)) {
     throw new StackConfigurationError("createInternalApiKey: expiresAt must be a valid Date (project keys always expire).");
   }
-  const { data } = await ctx.client.api.POST("/internal/api-keys", {
+  const { data } = await ctx.client.send("POST /internal/api-keys", {
     body: {
       description: options.description,
       expires_at_millis: expiresAt,
@@ -135,7 +135,7 @@ export async function createInternalApiKey(
 
 /** `GET /internal/api-keys`: every key set of the project, last four characters only. */
 export async function listInternalApiKeys(ctx: ClientAppContext, options?: CallOptions): Promise<InternalApiKey[]> {
-  const { data } = await ctx.client.api.GET("/internal/api-keys", signalOf(options));
+  const { data } = await ctx.client.send("GET /internal/api-keys", signalOf(options));
   const items = answered(data, "GET /internal/api-keys").items;
   if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/api-keys answered without an items list");
   return items.map((wire) =>
@@ -150,7 +150,7 @@ export async function listInternalApiKeys(ctx: ClientAppContext, options?: CallO
 
 /** `PATCH /internal/api-keys/{id}` `{revoked: true}`. */
 export async function revokeInternalApiKey(ctx: ClientAppContext, id: string, options?: CallOptions): Promise<void> {
-  await ctx.client.api.PATCH("/internal/api-keys/{api_key_id}", {
+  await ctx.client.send("PATCH /internal/api-keys/{api_key_id}", {
     params: { path: { api_key_id: id } },
     body: { revoked: true },
     ...signalOf(options),

@@ -87,13 +87,11 @@ export interface AdminProjectUpdateOptions {
   readonly config?: AdminProjectConfigUpdateOptions;
 }
 
-const CURRENT = "/internal/projects/current";
-
 /** `GET /internal/projects/current`: the app's project with its full configuration. */
 export async function getAdminProject(ctx: ClientAppContext, options?: CallOptions): Promise<AdminProject> {
-  const { data } = await ctx.client.api.GET(CURRENT, signalOf(options));
-  assertAnswered(data, `GET ${CURRENT}`);
-  return adminProjectFromWire(ctx, data, `GET ${CURRENT}`);
+  const { data } = await ctx.client.send("GET /internal/projects/current", signalOf(options));
+  assertAnswered(data, "GET /internal/projects/current");
+  return adminProjectFromWire(ctx, data, "GET /internal/projects/current");
 }
 
 /** The wire body of a project update or creation: only the fields given, in the wire's names. */
@@ -113,12 +111,15 @@ export function adminProjectUpdateToWire(update: AdminProjectUpdateOptions, what
 
 /** `PATCH /internal/projects/current` with only the fields given, in the wire's names. */
 export async function updateAdminProject(ctx: ClientAppContext, update: AdminProjectUpdateOptions & CallOptions): Promise<void> {
-  await ctx.client.api.PATCH(CURRENT, { body: adminProjectUpdateToWire(update, "project.update"), ...signalOf(update) });
+  await ctx.client.send("PATCH /internal/projects/current", {
+    body: adminProjectUpdateToWire(update, "project.update"),
+    ...signalOf(update),
+  });
 }
 
 /** `DELETE /internal/projects/current`. */
 export async function deleteAdminProject(ctx: ClientAppContext, options?: CallOptions): Promise<void> {
-  await ctx.client.api.DELETE(CURRENT, signalOf(options));
+  await ctx.client.send("DELETE /internal/projects/current", signalOf(options));
 }
 
 export function adminProjectFromWire(ctx: ClientAppContext, wire: components["schemas"]["AdminProject"], call: string): AdminProject {

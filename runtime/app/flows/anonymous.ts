@@ -10,7 +10,7 @@ import { tokensOf } from "./sign-in.js";
 export async function signUpAnonymously(ctx: ClientAppContext): Promise<void> {
   // Without a token store the new user's tokens could not be kept: fail before creating it.
   ctx.sessions();
-  const { data } = await ctx.client.api.POST("/auth/anonymous/sign-up");
+  const { data } = await ctx.client.send("POST /auth/anonymous/sign-up");
   const tokens = tokensOf(data);
   ctx.signIn({ access_token: tokens.access_token, refresh_token: tokens.refresh_token });
 }

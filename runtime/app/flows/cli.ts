@@ -15,7 +15,8 @@ import { sleep } from "../../env.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { Result, resultOf } from "../result.js";
+import { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 
 /** Wait between two polls unless `waitTimeMillis` says otherwise (wire contract §11). */
 export const DEFAULT_CLI_POLL_WAIT_MILLIS = 2000;
@@ -72,7 +73,7 @@ const CLI_AUTH_CODES = ["CLI_AUTH_ERROR", "CLI_AUTH_EXPIRED_ERROR", "CLI_AUTH_US
 export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLoginOptions): Promise<Result<string, CliLoginError>> {
   const o = checkOptions(options);
   const call = callOf(options);
-  const { data: started } = await ctx.client.api.POST("/auth/cli", {
+  const { data: started } = await ctx.client.send("POST /auth/cli", {
     body: o.expiresInMillis === undefined ? {} : { expires_in_millis: o.expiresInMillis },
     ...signalOf(call),
   });
@@ -81,7 +82,7 @@ export async function promptCliLogin(ctx: ClientAppContext, options: PromptCliLo
 
   for (let attempt = 1; ; attempt++) {
     const polled = await resultOf(async () => {
-      const { data } = await ctx.client.api.POST("/auth/cli/poll", { body: { polling_code: pollingCode }, ...signalOf(call) });
+      const { data } = await ctx.client.send("POST /auth/cli/poll", { body: { polling_code: pollingCode }, ...signalOf(call) });
       return data;
     }, CLI_AUTH_CODES);
     if (polled.status === "error") return Result.error(polled.error);
@@ -133,7 +134,8 @@ export async function completeCliLogin(
     );
   }
   const sent = await resultOf(
-    () => ctx.client.api.POST("/auth/cli/complete", { body: { login_code: loginCode, refresh_token: refreshToken }, ...signalOf(options) }),
+    () =>
+      ctx.client.send("POST /auth/cli/complete", { body: { login_code: loginCode, refresh_token: refreshToken }, ...signalOf(options) }),
     ["SCHEMA_ERROR"],
   );
   return sent.status === "ok" ? Result.ok(undefined) : Result.error(sent.error);

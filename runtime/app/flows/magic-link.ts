@@ -9,7 +9,8 @@ import type {
 import { StackAssertionError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
@@ -24,7 +25,7 @@ export async function sendMagicLinkEmail(
 ): Promise<Result<{ nonce: string }, RedirectUrlNotWhitelisted>> {
   const callback_url = ctx.absoluteUrl(options.callbackUrl ?? ctx.urls.magicLinkCallback);
   return resultOf(async () => {
-    const { data } = await ctx.client.api.POST("/auth/otp/send-sign-in-code", { body: { email, callback_url }, ...signalOf(options) });
+    const { data } = await ctx.client.send("POST /auth/otp/send-sign-in-code", { body: { email, callback_url }, ...signalOf(options) });
     if (typeof data?.nonce !== "string") throw new StackAssertionError("POST /auth/otp/send-sign-in-code answered without a nonce");
     return { nonce: data.nonce };
   }, ["REDIRECT_URL_NOT_WHITELISTED"]);
@@ -44,7 +45,7 @@ export async function signInWithMagicLink(
   // Without a token store the tokens could not be kept: fail before the single-use code is spent.
   ctx.sessions();
   const result = await signInResultOf(
-    () => ctx.client.api.POST("/auth/otp/sign-in", { body: { code }, ...signalOf(options) }),
+    () => ctx.client.send("POST /auth/otp/sign-in", { body: { code }, ...signalOf(options) }),
     ["VERIFICATION_ERROR"],
   );
   if (result.status === "error") return result;

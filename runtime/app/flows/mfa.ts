@@ -4,7 +4,8 @@
 import type { InvalidTotpCode, VerificationCodeError } from "../../../generated/known-errors.js";
 import { signalOf } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 import { completeSignIn, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
@@ -26,7 +27,7 @@ export async function signInWithMfa(
   const result = await resultOf(
     async () =>
       tokensOf(
-        (await ctx.client.api.POST("/auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode }, ...signalOf(options) })).data,
+        (await ctx.client.send("POST /auth/mfa/sign-in", { body: { type: "totp", totp, code: attemptCode }, ...signalOf(options) })).data,
       ),
     ["INVALID_TOTP_CODE", "VERIFICATION_ERROR"],
   );

@@ -244,10 +244,8 @@ export async function callOAuthCallback(
     client_id: ctx.projectId,
     client_secret: ctx.publishableClientKey ?? "",
   };
-  const { data } = await ctx.client.api.POST("/auth/oauth/token", {
+  const { data } = await ctx.client.send("POST /auth/oauth/token", {
     body,
-    bodySerializer: (b) => new URLSearchParams(b as Record<string, string>).toString(),
-    headers: { "content-type": "application/x-www-form-urlencoded" },
     ...signalOf(call),
   });
   if (!data || typeof data.access_token !== "string" || typeof data.refresh_token !== "string") {

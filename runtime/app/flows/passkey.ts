@@ -13,7 +13,8 @@ import { StackAssertionError } from "../../errors.js";
 import { requireBrowser } from "../browser.js";
 import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { Result, resultOf } from "../result.js";
+import { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 import { passkeyRpId } from "./hostname.js";
 import { assertRedirectAfter, type RedirectAfterSignIn } from "./oauth.js";
 import { lazy } from "../../lazy.js";
@@ -27,7 +28,7 @@ export interface WebAuthnCeremonies {
 }
 
 // Loaded on first use: apps that never touch passkeys do not download WebAuthn code.
-const loadWebAuthn = lazy("passkey support", () => import("@simplewebauthn/browser"));
+const loadWebAuthn = /* @__PURE__ */ lazy("passkey support", () => import("@simplewebauthn/browser"));
 const platformWebAuthn: WebAuthnCeremonies = {
   startRegistration: async (options) => (await loadWebAuthn()).startRegistration(options),
   startAuthentication: async (options) => (await loadWebAuthn()).startAuthentication(options),
@@ -112,7 +113,7 @@ export async function signInWithPasskey(
   assertRedirectAfter(options, "signInWithPasskey");
   const call = callOf(options);
   const rpId = passkeyRpId(browser.location.hostname, browser.location.hostname);
-  const started = await ctx.client.api.POST("/auth/passkey/initiate-passkey-authentication", { body: {}, ...signalOf(call) });
+  const started = await ctx.client.send("POST /auth/passkey/initiate-passkey-authentication", { body: {}, ...signalOf(call) });
   const { options: optionsJson, code } = initiation(started.data, "initiate-passkey-authentication");
   assertSentinel(optionsJson.rpId, "rpId");
 
@@ -131,7 +132,7 @@ export async function signInWithPasskey(
   }
 
   const signedIn = await resultOf(async () => {
-    const { data } = await ctx.client.api.POST("/auth/passkey/sign-in", {
+    const { data } = await ctx.client.send("POST /auth/passkey/sign-in", {
       body: { authentication_response: authenticationResponse as unknown as Record<string, never>, code },
       ...signalOf(call),
     });
@@ -163,7 +164,7 @@ export async function registerPasskey(
   // Checked before anything is sent: a bad option is a mistake to fix, not a retry.
   const rpId = passkeyRpId(options?.hostname ?? browser.location.hostname, browser.location.hostname);
   const call = callOf(options);
-  const started = await ctx.client.api.POST("/auth/passkey/initiate-passkey-registration", { body: {}, ...signalOf(call) });
+  const started = await ctx.client.send("POST /auth/passkey/initiate-passkey-registration", { body: {}, ...signalOf(call) });
   const { options: optionsJson, code } = initiation(started.data, "initiate-passkey-registration");
   const rp = optionsJson.rp;
   assertSentinel(isObject(rp) ? rp.id : undefined, "rp.id");
@@ -186,7 +187,7 @@ export async function registerPasskey(
 
   const registered = await resultOf(
     () =>
-      ctx.client.api.POST("/auth/passkey/register", {
+      ctx.client.send("POST /auth/passkey/register", {
         body: { credential: credential as unknown as Record<string, never>, code },
         ...signalOf(call),
       }),

@@ -4,7 +4,8 @@
 import type { KnownErrorCode, KnownErrorOf, UserNotFound, VerificationCodeError } from "../../../generated/known-errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 
 /** `resultOf` for a call whose answer the caller does not need. */
 function outcome<C extends KnownErrorCode>(call: () => Promise<unknown>, codes: readonly C[]): Promise<Result<undefined, KnownErrorOf<C>>> {
@@ -22,7 +23,7 @@ export async function sendForgotPasswordEmail(
 ): Promise<Result<undefined, UserNotFound>> {
   const callback_url = ctx.absoluteUrl(options.callbackUrl ?? ctx.urls.passwordReset);
   return outcome(
-    () => ctx.client.api.POST("/auth/password/send-reset-code", { body: { email, callback_url }, ...signalOf(options) }),
+    () => ctx.client.send("POST /auth/password/send-reset-code", { body: { email, callback_url }, ...signalOf(options) }),
     ["USER_NOT_FOUND"],
   );
 }
@@ -34,7 +35,7 @@ export async function verifyPasswordResetCode(
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
   return outcome(
-    () => ctx.client.api.POST("/auth/password/reset/check-code", { body: { code }, ...signalOf(options) }),
+    () => ctx.client.send("POST /auth/password/reset/check-code", { body: { code }, ...signalOf(options) }),
     ["VERIFICATION_ERROR"],
   );
 }
@@ -45,5 +46,5 @@ export async function resetPassword(
   options: { readonly code: string; readonly password: string } & CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
   const body = { code: options.code, password: options.password };
-  return outcome(() => ctx.client.api.POST("/auth/password/reset", { body, ...signalOf(options) }), ["VERIFICATION_ERROR"]);
+  return outcome(() => ctx.client.send("POST /auth/password/reset", { body, ...signalOf(options) }), ["VERIFICATION_ERROR"]);
 }

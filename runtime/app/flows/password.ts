@@ -10,7 +10,8 @@ import type {
 } from "../../../generated/known-errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { errorOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { errorOf } from "../result-of.js";
 import { completeSignIn, signInResultOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
@@ -28,7 +29,7 @@ export async function signInWithCredential(
   ctx.sessions();
   const result = await signInResultOf(
     () =>
-      ctx.client.api.POST("/auth/password/sign-in", { body: { email: options.email, password: options.password }, ...signalOf(options) }),
+      ctx.client.send("POST /auth/password/sign-in", { body: { email: options.email, password: options.password }, ...signalOf(options) }),
     ["EMAIL_PASSWORD_MISMATCH"],
   );
   if (result.status === "error") return result;
@@ -49,7 +50,7 @@ export async function updatePassword(
   const header = (refreshToken === null ? {} : { "x-stack-refresh-token": refreshToken }) as { "x-stack-refresh-token": string };
   const body = { old_password: options.oldPassword, new_password: options.newPassword };
   return errorOf(
-    () => ctx.client.api.POST("/auth/password/update", { params: { header }, body, ...signalOf(options) }),
+    () => ctx.client.send("POST /auth/password/update", { params: { header }, body, ...signalOf(options) }),
     ["PASSWORD_CONFIRMATION_MISMATCH", "PASSWORD_REQUIREMENTS_NOT_MET"],
   );
 }
@@ -60,7 +61,7 @@ export async function setPassword(
   options: { readonly password: string } & CallOptions,
 ): Promise<PasswordRequirementsNotMet | undefined> {
   return errorOf(
-    () => ctx.client.api.POST("/auth/password/set", { body: { password: options.password }, ...signalOf(options) }),
+    () => ctx.client.send("POST /auth/password/set", { body: { password: options.password }, ...signalOf(options) }),
     ["PASSWORD_REQUIREMENTS_NOT_MET"],
   );
 }

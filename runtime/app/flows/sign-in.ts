@@ -11,7 +11,8 @@ import type { components } from "../../../generated/schema.js";
 import { StackAssertionError } from "../../errors.js";
 import { callOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { Result, resultOf } from "../result.js";
+import { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 
 /** Any sign-in answer; only the code sign-ins (magic link, passkey, TOTP) carry `is_new_user`. */
 export type SignInTokens = components["schemas"]["SignInTokens"] &

@@ -4,7 +4,7 @@
 // always ends: invalid, store cleared.
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { isKnownErrorOf } from "../result.js";
+import { isKnownErrorOf } from "../result-of.js";
 
 export interface SignOutRedirects {
   /** The app's redirect to the after-sign-out page. */
@@ -42,7 +42,7 @@ export async function signOut(
   let failure: { readonly error: unknown } | null = null;
   if (tokens.accessToken !== null || tokens.refreshToken !== null) {
     try {
-      await ctx.client.api.DELETE("/auth/sessions/current", { body: {}, ...signalOf(call) });
+      await ctx.client.send("DELETE /auth/sessions/current", { body: {}, ...signalOf(call) });
     } catch (error) {
       if (!isKnownErrorOf(error, SESSION_ALREADY_OVER)) failure = { error };
     }

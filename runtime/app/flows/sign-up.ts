@@ -3,7 +3,8 @@
 import type { PasswordRequirementsNotMet, UserWithEmailAlreadyExists } from "../../../generated/known-errors.js";
 import { signalOf } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 import { completeSignIn, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
@@ -24,7 +25,7 @@ export async function signUpWithCredential(
   };
   // A brand-new user has no second factor yet, so MULTI_FACTOR_AUTHENTICATION_REQUIRED is not an expected answer here.
   const result = await resultOf(
-    async () => tokensOf((await ctx.client.api.POST("/auth/password/sign-up", { body, ...signalOf(options) })).data),
+    async () => tokensOf((await ctx.client.send("POST /auth/password/sign-up", { body, ...signalOf(options) })).data),
     ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"],
   );
   if (result.status === "error") return result;

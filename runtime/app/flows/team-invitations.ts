@@ -4,7 +4,8 @@ import type { VerificationCodeError } from "../../../generated/known-errors.js";
 import { StackAssertionError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 
 const CODE_ERRORS = ["VERIFICATION_ERROR"] as const;
 
@@ -15,7 +16,7 @@ export async function verifyTeamInvitationCode(
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
   return resultOf(async () => {
-    await ctx.client.api.POST("/team-invitations/accept/check-code", { body: { code }, ...signalOf(options) });
+    await ctx.client.send("POST /team-invitations/accept/check-code", { body: { code }, ...signalOf(options) });
     return undefined;
   }, CODE_ERRORS);
 }
@@ -27,7 +28,7 @@ export async function acceptTeamInvitation(
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
   return resultOf(async () => {
-    await ctx.client.api.POST("/team-invitations/accept", { body: { code }, ...signalOf(options) });
+    await ctx.client.send("POST /team-invitations/accept", { body: { code }, ...signalOf(options) });
     return undefined;
   }, CODE_ERRORS);
 }
@@ -39,7 +40,7 @@ export async function getTeamInvitationDetails(
   options?: CallOptions,
 ): Promise<Result<{ teamDisplayName: string }, VerificationCodeError>> {
   return resultOf(async () => {
-    const { data } = await ctx.client.api.POST("/team-invitations/accept/details", { body: { code }, ...signalOf(options) });
+    const { data } = await ctx.client.send("POST /team-invitations/accept/details", { body: { code }, ...signalOf(options) });
     if (typeof data?.team_display_name !== "string") {
       throw new StackAssertionError("POST /team-invitations/accept/details answered without team_display_name");
     }

@@ -4,7 +4,8 @@
 import type { VerificationCodeError } from "../../../generated/known-errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { resultOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { resultOf } from "../result-of.js";
 
 /** Marks the e-mail address of a verification link verified; the code works once. */
 export async function verifyEmail(
@@ -13,7 +14,7 @@ export async function verifyEmail(
   options?: CallOptions,
 ): Promise<Result<undefined, VerificationCodeError>> {
   return resultOf(async () => {
-    await ctx.client.api.POST("/contact-channels/verify", { body: { code }, ...signalOf(options) });
+    await ctx.client.send("POST /contact-channels/verify", { body: { code }, ...signalOf(options) });
     return undefined;
   }, ["VERIFICATION_ERROR"]);
 }

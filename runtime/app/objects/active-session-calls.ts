@@ -21,7 +21,7 @@ export function activeSessionFromWire(wire: components["schemas"]["Session"]): A
 export function userSessionMethods(ctx: ClientAppContext): UserSessionMethods {
   return {
     async getActiveSessions(options) {
-      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: "me" } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /auth/sessions", { params: { query: { user_id: "me" } }, ...signalOf(options) });
       assertAnswered(data, "GET /auth/sessions");
       return data.items.map(activeSessionFromWire);
     },
@@ -29,7 +29,7 @@ export function userSessionMethods(ctx: ClientAppContext): UserSessionMethods {
       // CANNOT_DELETE_CURRENT_SESSION belongs to the REFRESH_TOKEN_ERROR family, but
       // it says nothing about this session's tokens: it is passed on as it is and
       // must not end the session (the runtime only ends sessions on a failed refresh).
-      await ctx.client.api.DELETE("/auth/sessions/{session_id}", {
+      await ctx.client.send("DELETE /auth/sessions/{session_id}", {
         params: { path: { session_id: sessionId }, query: { user_id: "me" } },
         ...signalOf(options),
       });

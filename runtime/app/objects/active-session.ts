@@ -7,7 +7,7 @@ import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 
-const loadSessions = lazy("sessions", () => import("./active-session-calls.js"));
+const loadSessions = /* @__PURE__ */ lazy("sessions", () => import("./active-session-calls.js"));
 
 export type GeoInfo = components["schemas"]["GeoInfo"];
 

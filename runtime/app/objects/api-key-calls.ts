@@ -82,8 +82,8 @@ export async function checkApiKey(
   try {
     data =
       type === "user"
-        ? (await ctx.client.api.POST("/user-api-keys/check", init)).data
-        : (await ctx.client.api.POST("/team-api-keys/check", init)).data;
+        ? (await ctx.client.send("POST /user-api-keys/check", init)).data
+        : (await ctx.client.send("POST /team-api-keys/check", init)).data;
   } catch (error) {
     if (isKnownError(error, "API_KEY_NOT_VALID")) return null;
     throw error;
@@ -99,8 +99,8 @@ async function listKeys(
 ): Promise<ApiKey<ApiKeyType, boolean>[]> {
   const data =
     owner.type === "user"
-      ? (await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: owner.userId } }, ...signalOf(call) })).data
-      : (await ctx.client.api.GET("/team-api-keys", { params: { query: { team_id: owner.teamId } }, ...signalOf(call) })).data;
+      ? (await ctx.client.send("GET /user-api-keys", { params: { query: { user_id: owner.userId } }, ...signalOf(call) })).data
+      : (await ctx.client.send("GET /team-api-keys", { params: { query: { team_id: owner.teamId } }, ...signalOf(call) })).data;
   const items = answered(data, `GET ${owner.path}`).items;
   if (!Array.isArray(items)) throw new StackAssertionError(`GET ${owner.path} answered without an items list`);
   return items.map((wire) => apiKeyFromWire(ctx, wire, owner));
@@ -125,8 +125,8 @@ async function createKey(
   };
   const data =
     owner.type === "user"
-      ? (await ctx.client.api.POST("/user-api-keys", { body: { user_id: owner.userId, ...common }, ...signalOf(options) })).data
-      : (await ctx.client.api.POST("/team-api-keys", { body: { team_id: owner.teamId, ...common }, ...signalOf(options) })).data;
+      ? (await ctx.client.send("POST /user-api-keys", { body: { user_id: owner.userId, ...common }, ...signalOf(options) })).data
+      : (await ctx.client.send("POST /team-api-keys", { body: { team_id: owner.teamId, ...common }, ...signalOf(options) })).data;
   return apiKeyFromWire(ctx, answered(data, `POST ${owner.path}`), owner);
 }
 
@@ -149,13 +149,13 @@ async function updateKey(
   };
   const path = { api_key_id: id };
   if (owner.type === "user") {
-    await ctx.client.api.PATCH("/user-api-keys/{api_key_id}", {
+    await ctx.client.send("PATCH /user-api-keys/{api_key_id}", {
       params: { path, query: { user_id: owner.userId } },
       body,
       ...signalOf(options),
     });
   } else {
-    await ctx.client.api.PATCH("/team-api-keys/{api_key_id}", {
+    await ctx.client.send("PATCH /team-api-keys/{api_key_id}", {
       params: { path, query: { team_id: owner.teamId } },
       body,
       ...signalOf(options),

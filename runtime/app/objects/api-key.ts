@@ -6,7 +6,7 @@ import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 
-const loadApiKeys = lazy("API keys", () => import("./api-key-calls.js"));
+const loadApiKeys = /* @__PURE__ */ lazy("API keys", () => import("./api-key-calls.js"));
 
 export type ApiKeyType = "user" | "team";
 

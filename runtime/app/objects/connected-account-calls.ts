@@ -23,7 +23,7 @@ function isNotConnected(error: unknown): boolean {
  */
 export function userConnectedAccountMethods(ctx: ClientAppContext, userId = "me"): UserConnectedAccountMethods {
   async function accessToken(provider: string, scope: string, call: CallOptions | undefined): Promise<string> {
-    const { data } = await ctx.client.api.POST("/connected-accounts/{user_id}/{provider_id}/access-token", {
+    const { data } = await ctx.client.send("POST /connected-accounts/{user_id}/{provider_id}/access-token", {
       params: { path: { user_id: userId, provider_id: provider } },
       body: { scope },
       ...signalOf(call),

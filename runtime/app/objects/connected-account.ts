@@ -6,7 +6,7 @@ import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 
-const loadConnectedAccounts = lazy("connected accounts", () => import("./connected-account-calls.js"));
+const loadConnectedAccounts = /* @__PURE__ */ lazy("connected accounts", () => import("./connected-account-calls.js"));
 
 export interface OAuthConnection {
   /** The provider id, for example `github`. */

@@ -6,7 +6,7 @@ import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
-import { errorOf } from "../result.js";
+import { errorOf } from "../result-of.js";
 import { assertAnswered } from "../wire.js";
 import type { ContactChannel, UserContactChannelMethods } from "./contact-channel.js";
 
@@ -31,7 +31,7 @@ export function sendChannelVerification(
   const callback_url = ctx.absoluteUrl(callbackUrl ?? ctx.urls.emailVerification);
   return errorOf(
     () =>
-      ctx.client.api.POST("/contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
+      ctx.client.send("POST /contact-channels/{user_id}/{contact_channel_id}/send-verification-code", {
         params: { path: { user_id: userId, contact_channel_id: channelId } },
         body: { callback_url },
         ...signalOf(call),
@@ -56,7 +56,7 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
     },
     async update(data) {
       requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary? }");
-      await ctx.client.api.PATCH("/contact-channels/{user_id}/{contact_channel_id}", {
+      await ctx.client.send("PATCH /contact-channels/{user_id}/{contact_channel_id}", {
         params: pathOf(wire.id),
         body: {
           ...(data.value !== undefined && { value: data.value }),
@@ -67,7 +67,7 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
       });
     },
     async delete(options) {
-      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params: pathOf(wire.id), ...signalOf(options) });
+      await ctx.client.send("DELETE /contact-channels/{user_id}/{contact_channel_id}", { params: pathOf(wire.id), ...signalOf(options) });
     },
   };
 }
@@ -75,13 +75,13 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
 export function userContactChannelMethods(ctx: ClientAppContext): UserContactChannelMethods {
   return {
     async listContactChannels(options) {
-      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: "me" } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /contact-channels", { params: { query: { user_id: "me" } }, ...signalOf(options) });
       assertAnswered(data, "GET /contact-channels");
       return data.items.map((item) => createContactChannelObject(ctx, item));
     },
     async createContactChannel(options) {
       requireOptions(options, "createContactChannel", '{ value, type: "email", usedForAuth, isPrimary? }');
-      const { data } = await ctx.client.api.POST("/contact-channels", {
+      const { data } = await ctx.client.send("POST /contact-channels", {
         body: {
           user_id: "me",
           value: options.value,

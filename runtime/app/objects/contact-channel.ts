@@ -6,7 +6,7 @@ import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 
-const loadContactChannels = lazy("contact channels", () => import("./contact-channel-calls.js"));
+const loadContactChannels = /* @__PURE__ */ lazy("contact channels", () => import("./contact-channel-calls.js"));
 
 /**
  * What `ContactChannel.update` changes; fields left out stay as they are.

@@ -11,7 +11,7 @@ import { assertAnswered } from "../wire.js";
 import { lazy } from "../../lazy.js";
 import { INTERNAL_PROJECT_ID, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
 
-const loadAdminHalf = lazy("admin app", () => import("../admin/owned-project.js"));
+const loadAdminHalf = /* @__PURE__ */ lazy("admin app", () => import("../admin/owned-project.js"));
 
 type WireAdminProject = components["schemas"]["AdminProject"];
 
@@ -38,7 +38,7 @@ function requireInternalProject(ctx: ClientAppContext, what: string): void {
 /** The projects the signed-in user owns. */
 export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOptions): Promise<AdminOwnedProject[]> {
   requireInternalProject(ctx, "listOwnedProjects");
-  const { data } = await ctx.client.api.GET("/internal/projects", signalOf(options));
+  const { data } = await ctx.client.send("GET /internal/projects", signalOf(options));
   assertAnswered(data, "GET /internal/projects");
   return ownedProjectsOf(ctx, data.items, options);
 }
@@ -54,7 +54,7 @@ export async function createProject(ctx: ClientAppContext, options: AdminProject
     throw new StackConfigurationError("createProject needs options: { displayName, description?, isProductionMode?, config? }.");
   }
   const body = { ...adminProjectUpdateToWire(options, "createProject"), display_name: options.displayName };
-  const { data } = await ctx.client.api.POST("/internal/projects", { body, ...signalOf(options) });
+  const { data } = await ctx.client.send("POST /internal/projects", { body, ...signalOf(options) });
   assertAnswered(data, "POST /internal/projects", "the new project");
   const [project] = await ownedProjectsOf(ctx, [data], options);
   return project!;

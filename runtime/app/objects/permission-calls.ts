@@ -15,11 +15,11 @@ export function userPermissionMethods(ctx: ClientAppContext, userId = "me"): Use
   async function list(scope: PermissionScope | null, options: PermissionListOptions = {}): Promise<TeamPermission[]> {
     const recursive = options.recursive === false ? "false" : "true";
     const { data } = scope
-      ? await ctx.client.api.GET("/team-permissions", {
+      ? await ctx.client.send("GET /team-permissions", {
           params: { query: { team_id: scope.id, user_id: userId, recursive } },
           ...signalOf(options),
         })
-      : await ctx.client.api.GET("/project-permissions", { params: { query: { user_id: userId, recursive } }, ...signalOf(options) });
+      : await ctx.client.send("GET /project-permissions", { params: { query: { user_id: userId, recursive } }, ...signalOf(options) });
     assertAnswered(data, `GET /${scope ? "team" : "project"}-permissions`);
     return data.items.map((item) => ({ id: item.id }));
   }

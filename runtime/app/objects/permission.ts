@@ -5,7 +5,7 @@ import type { CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 
-const loadPermissions = lazy("permissions", () => import("./permission-calls.js"));
+const loadPermissions = /* @__PURE__ */ lazy("permissions", () => import("./permission-calls.js"));
 
 /** A permission the user holds; only its id (SPEC §3). The reference names it TeamPermission at both levels. */
 export interface TeamPermission {

@@ -8,7 +8,7 @@ import type { ClientAppContext } from "../context.js";
 import type { StackAdminApp } from "../admin-app.js";
 import { assertAnswered } from "../wire.js";
 
-const loadOwnedProjects = lazy("owned projects", () => import("./owned-projects.js"));
+const loadOwnedProjects = /* @__PURE__ */ lazy("owned projects", () => import("./owned-projects.js"));
 
 export interface ProjectConfig {
   readonly signUpEnabled: boolean;
@@ -46,7 +46,7 @@ export const INTERNAL_PROJECT_ID = "internal";
 
 /** The client view of this app's project: its name and the features it enables. */
 export async function getProject(ctx: ClientAppContext, options?: CallOptions): Promise<Project> {
-  const { data } = await ctx.client.api.GET("/projects/current", signalOf(options));
+  const { data } = await ctx.client.send("GET /projects/current", signalOf(options));
   assertAnswered(data, "GET /projects/current");
   const c = data.config;
   return {

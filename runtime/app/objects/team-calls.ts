@@ -20,26 +20,29 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
       requireObject(options, "team.inviteUser", "{ email, callbackUrl? }");
       // The e-mail link must be absolute; by default it opens this app's team-invitation page.
       const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
-      await ctx.client.api.POST("/team-invitations/send-code", {
+      await ctx.client.send("POST /team-invitations/send-code", {
         body: { email: options.email, team_id: teamId, callback_url: callbackUrl },
         ...signalOf(options),
       });
     },
     async listUsers(options) {
-      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /team-member-profiles", {
+        params: { query: { team_id: teamId } },
+        ...signalOf(options),
+      });
       return itemsOf(data, "GET /team-member-profiles").map((profile) => ({
         id: profile.user_id,
         teamProfile: { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null },
       }));
     },
     async listInvitations(options) {
-      const { data } = await ctx.client.api.GET("/team-invitations", { params: { query: { team_id: teamId } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /team-invitations", { params: { query: { team_id: teamId } }, ...signalOf(options) });
       return itemsOf(data, "GET /team-invitations").map((invitation) => ({
         id: invitation.id,
         recipientEmail: invitation.recipient_email ?? null,
         expiresAt: dateOf(invitation.expires_at_millis, "a team invitation's expires_at_millis"),
         async revoke(revokeOptions?: CallOptions) {
-          await ctx.client.api.DELETE("/team-invitations/{invitation_id}", {
+          await ctx.client.send("DELETE /team-invitations/{invitation_id}", {
             params: { path: { invitation_id: invitation.id }, query: { team_id: teamId } },
             ...signalOf(revokeOptions),
           });
@@ -48,7 +51,7 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
     },
     async update(update) {
       requireObject(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
-      await ctx.client.api.PATCH("/teams/{team_id}", {
+      await ctx.client.send("PATCH /teams/{team_id}", {
         params: { path },
         body: {
           ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
@@ -60,7 +63,7 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
       });
     },
     async delete(options) {
-      await ctx.client.api.DELETE("/teams/{team_id}", { params: { path }, ...signalOf(options) });
+      await ctx.client.send("DELETE /teams/{team_id}", { params: { path }, ...signalOf(options) });
     },
     createApiKey: (options) => keys.createApiKey(options),
     listApiKeys: (options) => keys.listApiKeys(options),
@@ -74,7 +77,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
   return {
     async listTeams(options) {
-      const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: "me" } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /teams", { params: { query: { user_id: "me" } }, ...signalOf(options) });
       return itemsOf(data, "GET /teams").map((team) => createTeamObject(ctx, team));
     },
     async getTeam(teamId, options) {
@@ -83,7 +86,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
       // does not exist and one the user is not a member of both read as "no such team".
       if (typeof teamId !== "string" || !UUID.test(teamId)) return null;
       try {
-        const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: teamId } }, ...signalOf(options) });
+        const { data } = await ctx.client.send("GET /teams/{team_id}", { params: { path: { team_id: teamId } }, ...signalOf(options) });
         return createTeamObject(ctx, answered(data, "GET /teams/{team_id}"));
       } catch (error) {
         if (isKnownError(error, "TEAM_NOT_FOUND") || isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")) return null;
@@ -94,7 +97,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
       requireObject(data, "createTeam", "{ displayName, profileImageUrl? }");
       // Whether clients may create teams is the project's client_team_creation_enabled
       // flag, enforced by the service; its refusal reaches the caller as thrown.
-      const created = await ctx.client.api.POST("/teams", {
+      const created = await ctx.client.send("POST /teams", {
         body: {
           display_name: data.displayName,
           ...(data.profileImageUrl === undefined ? {} : { profile_image_url: data.profileImageUrl }),
@@ -103,11 +106,11 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
         ...signalOf(data),
       });
       const team = createTeamObject(ctx, answered(created.data, "POST /teams"));
-      await ctx.client.api.PATCH("/users/me", { body: { selected_team_id: team.id }, ...signalOf(data) });
+      await ctx.client.send("PATCH /users/me", { body: { selected_team_id: team.id }, ...signalOf(data) });
       return team;
     },
     async leaveTeam(team, options) {
-      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
+      await ctx.client.send("DELETE /team-memberships/{team_id}/{user_id}", {
         params: { path: { team_id: teamIdOf(team, "leaveTeam"), user_id: "me" } },
         body: {},
         ...signalOf(options),
@@ -115,14 +118,14 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
     },
     async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
-      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
       const profile = answered(data, "GET /team-member-profiles/{team_id}/me");
       return {
         displayName: profile.display_name ?? null,
         profileImageUrl: profile.profile_image_url ?? null,
         async update(update) {
           requireObject(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
-          await ctx.client.api.PATCH("/team-member-profiles/{team_id}/{user_id}", {
+          await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
             params: { path },
             body: {
               ...(update.displayName === undefined ? {} : { display_name: update.displayName }),

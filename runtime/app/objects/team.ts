@@ -10,7 +10,7 @@ import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 import type { ApiKeyCreationOptions, TeamApiKey, TeamApiKeyFirstView } from "./api-key.js";
 
-const loadTeams = lazy("teams", () => import("./team-calls.js"));
+const loadTeams = /* @__PURE__ */ lazy("teams", () => import("./team-calls.js"));
 
 type Schemas = components["schemas"];
 

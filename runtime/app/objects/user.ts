@@ -10,7 +10,8 @@ import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
 import { setPassword, updatePassword } from "../flows/password.js";
-import { errorOf, type Result } from "../result.js";
+import type { Result } from "../result.js";
+import { errorOf } from "../result-of.js";
 import { userSessionMethods, type UserSessionMethods } from "./active-session.js";
 import { userApiKeyMethods, type UserApiKeyMethods } from "./api-key.js";
 import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "./connected-account.js";
@@ -385,7 +386,7 @@ function profileMethods(
   ctx: ClientAppContext,
 ): Omit<UserProfileMethods, "selectedTeam"> & Omit<UserAccountMethods, "sendVerificationEmail"> {
   const update = async (options: UserUpdateOptions & CallOptions) => {
-    await ctx.client.api.PATCH("/users/me", { body: userUpdateToWire(options), ...signalOf(options) });
+    await ctx.client.send("PATCH /users/me", { body: userUpdateToWire(options), ...signalOf(options) });
   };
   return {
     update,
@@ -395,7 +396,7 @@ function profileMethods(
     async delete(options) {
       // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
       const session = ctx.sessions().current();
-      await ctx.client.api.DELETE("/users/me", signalOf(options));
+      await ctx.client.send("DELETE /users/me", signalOf(options));
       session.invalidate();
     },
     updatePassword: (options) => updatePassword(ctx, options),
@@ -412,7 +413,7 @@ function sendVerificationEmailOf(ctx: ClientAppContext, email: string | null): U
     }
     const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
     return errorOf(
-      () => ctx.client.api.POST("/contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
+      () => ctx.client.send("POST /contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
       ["EMAIL_ALREADY_VERIFIED"],
     );
   };

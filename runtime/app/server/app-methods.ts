@@ -51,7 +51,7 @@ export interface ServerListUsersOptions {
 export async function getUserById(ctx: ServerAppContext, userId: string, call: CallOptions | undefined): Promise<ServerUser | null> {
   if (!isUuid(userId)) return null;
   try {
-    const { data } = await ctx.client.api.GET("/users/{user_id}", { params: { path: { user_id: userId } }, ...signalOf(call) });
+    const { data } = await ctx.client.send("GET /users/{user_id}", { params: { path: { user_id: userId } }, ...signalOf(call) });
     return createServerUser(ctx, asServerUser(answered(data, "GET /users/{user_id}"), "GET /users/{user_id}"));
   } catch (error) {
     if (isKnownError(error, "USER_NOT_FOUND")) return null;
@@ -69,7 +69,7 @@ export async function getUserByApiKey(ctx: ServerAppContext, apiKey: string, opt
 
 /** Creates a user (`POST /users`), whether or not sign-up is enabled. */
 export async function createUser(ctx: ServerAppContext, options: ServerUserCreateOptions & CallOptions): Promise<ServerUser> {
-  const { data } = await ctx.client.api.POST("/users", { body: serverUserCreateToWire(options), ...signalOf(options) });
+  const { data } = await ctx.client.send("POST /users", { body: serverUserCreateToWire(options), ...signalOf(options) });
   return createServerUser(ctx, asServerUser(answered(data, "POST /users"), "POST /users"));
 }
 
@@ -90,13 +90,13 @@ export async function listUsers(
     ...(options.query !== undefined && { query: options.query }),
     ...(options.teamId !== undefined && { team_id: options.teamId }),
   };
-  const { data } = await ctx.client.api.GET("/users", { params: { query }, ...signalOf(options) });
+  const { data } = await ctx.client.send("GET /users", { params: { query }, ...signalOf(options) });
   const users = itemsOf(data, "GET /users").map((wire) => createServerUser(ctx, asServerUser(wire, "GET /users")));
   return Object.assign(users, { nextCursor: data?.pagination?.next_cursor ?? null });
 }
 
 export async function createTeam(ctx: ServerAppContext, data: ServerTeamCreateOptions & CallOptions): Promise<ServerTeam> {
-  const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire(data), ...signalOf(data) });
+  const created = await ctx.client.send("POST /teams", { body: serverTeamCreateToWire(data), ...signalOf(data) });
   return createServerTeamObject(ctx, asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
 }
 
@@ -115,7 +115,7 @@ export async function getTeam(
   if (typeof arg !== "string") throw new StackConfigurationError("getTeam needs a team id, or { apiKey } for a team API key.");
   if (!isUuid(arg)) return null;
   try {
-    const { data } = await ctx.client.api.GET("/teams/{team_id}", { params: { path: { team_id: arg } }, ...signalOf(options) });
+    const { data } = await ctx.client.send("GET /teams/{team_id}", { params: { path: { team_id: arg } }, ...signalOf(options) });
     return createServerTeamObject(ctx, asServerTeam(answered(data, "GET /teams/{team_id}"), "GET /teams/{team_id}"));
   } catch (error) {
     if (isKnownError(error, "TEAM_NOT_FOUND")) return null;
@@ -125,6 +125,6 @@ export async function getTeam(
 
 /** Every team of the project. */
 export async function listTeams(ctx: ServerAppContext, options?: CallOptions): Promise<ServerTeam[]> {
-  const { data } = await ctx.client.api.GET("/teams", signalOf(options));
+  const { data } = await ctx.client.send("GET /teams", signalOf(options));
   return itemsOf(data, "GET /teams").map((team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
 }

@@ -161,7 +161,10 @@ export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTe
     createdAt: new Date(wire.created_at_millis),
     serverMetadata: wire.server_metadata ?? null,
     async listUsers(options) {
-      const { data } = await ctx.client.api.GET("/team-member-profiles", { params: { query: { team_id: teamId } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /team-member-profiles", {
+        params: { query: { team_id: teamId } },
+        ...signalOf(options),
+      });
       return itemsOf(data, "GET /team-member-profiles").map((profile) => {
         if (!("user" in profile) || typeof profile.user !== "object" || profile.user === null) {
           throw new StackAssertionError(
@@ -176,17 +179,17 @@ export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTe
       });
     },
     async update(update) {
-      await ctx.client.api.PATCH("/teams/{team_id}", {
+      await ctx.client.send("PATCH /teams/{team_id}", {
         params: { path: { team_id: teamId } },
         body: serverTeamUpdateToWire(update),
         ...signalOf(update),
       });
     },
     async addUser(userId, options) {
-      await ctx.client.api.POST("/team-memberships/{team_id}/{user_id}", membership(userId, "team.addUser", options));
+      await ctx.client.send("POST /team-memberships/{team_id}/{user_id}", membership(userId, "team.addUser", options));
     },
     async removeUser(userId, options) {
-      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", membership(userId, "team.removeUser", options));
+      await ctx.client.send("DELETE /team-memberships/{team_id}/{user_id}", membership(userId, "team.removeUser", options));
     },
   };
 }

@@ -8,7 +8,7 @@ import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
 import { createCurrentUser, type BaseUser, type UserAccountMethods } from "../objects/user.js";
 import { sendChannelVerification } from "../objects/contact-channel-calls.js";
-import { errorOf } from "../result.js";
+import { errorOf } from "../result-of.js";
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
@@ -184,7 +184,7 @@ function selectedTeamIdOf(team: unknown): string | null {
 function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUserProfileMethods & UserAccountMethods {
   const params = { path: { user_id: segment(wire.id, "ServerUser", "the user's id") } };
   const update = async (options: ServerUserUpdateOptions & CallOptions) => {
-    await ctx.client.api.PATCH("/users/{user_id}", { params, body: serverUserUpdateToWire(options), ...signalOf(options) });
+    await ctx.client.send("PATCH /users/{user_id}", { params, body: serverUserUpdateToWire(options), ...signalOf(options) });
   };
   const channels = serverUserContactChannelMethods(ctx, wire.id);
   return {
@@ -202,7 +202,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
       }),
     setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
     async delete(options) {
-      await ctx.client.api.DELETE("/users/{user_id}", { params, body: {}, ...signalOf(options) });
+      await ctx.client.send("DELETE /users/{user_id}", { params, body: {}, ...signalOf(options) });
     },
     async sendVerificationEmail(options) {
       // Server code has no `me`: the e-mail goes through the primary e-mail's contact channel.

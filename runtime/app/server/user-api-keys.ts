@@ -13,12 +13,12 @@ export function serverUserApiKeyMethods(ctx: ClientAppContext, userId: string): 
   const owner = apiKeyEndpointFor({ userId });
   return {
     async listApiKeys(options) {
-      const { data } = await ctx.client.api.GET("/user-api-keys", { params: { query: { user_id: userId } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /user-api-keys", { params: { query: { user_id: userId } }, ...signalOf(options) });
       return itemsOf(data, "GET /user-api-keys").map((wire) => apiKeyFromWire(ctx, wire, owner) as UserApiKey);
     },
     async createApiKey(options: ApiKeyCreationOptions<"user"> & CallOptions) {
       requireOptions(options, "createApiKey", "{ description, expiresAt: Date | null, isPublic? }");
-      const { data } = await ctx.client.api.POST("/user-api-keys", {
+      const { data } = await ctx.client.send("POST /user-api-keys", {
         body: {
           user_id: userId,
           description: options.description,

@@ -104,7 +104,7 @@ export function createServerContactChannel(ctx: ServerAppContext, userId: string
     },
     async update(data) {
       requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary?, isVerified? }");
-      await ctx.client.api.PATCH("/contact-channels/{user_id}/{contact_channel_id}", {
+      await ctx.client.send("PATCH /contact-channels/{user_id}/{contact_channel_id}", {
         params,
         body: {
           ...(data.value !== undefined && { value: data.value }),
@@ -116,7 +116,7 @@ export function createServerContactChannel(ctx: ServerAppContext, userId: string
       });
     },
     async delete(options) {
-      await ctx.client.api.DELETE("/contact-channels/{user_id}/{contact_channel_id}", { params, ...signalOf(options) });
+      await ctx.client.send("DELETE /contact-channels/{user_id}/{contact_channel_id}", { params, ...signalOf(options) });
     },
   };
 }
@@ -124,12 +124,12 @@ export function createServerContactChannel(ctx: ServerAppContext, userId: string
 export function serverUserContactChannelMethods(ctx: ServerAppContext, userId: string): ServerUserContactChannelMethods {
   return {
     async listContactChannels(options) {
-      const { data } = await ctx.client.api.GET("/contact-channels", { params: { query: { user_id: userId } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /contact-channels", { params: { query: { user_id: userId } }, ...signalOf(options) });
       return itemsOf(data, "GET /contact-channels").map((item) => createServerContactChannel(ctx, userId, item));
     },
     async createContactChannel(options) {
       requireOptions(options, "user.createContactChannel", '{ value, type: "email", usedForAuth, isPrimary?, isVerified? }');
-      const { data } = await ctx.client.api.POST("/contact-channels", {
+      const { data } = await ctx.client.send("POST /contact-channels", {
         body: {
           user_id: userId,
           value: options.value,

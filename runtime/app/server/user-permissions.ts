@@ -84,12 +84,14 @@ export function serverUserPermissionMethods(ctx: ServerAppContext, userId: strin
         body: {},
         ...signal,
       };
-      const path = "/team-permissions/{team_id}/{user_id}/{permission_id}";
-      await (grant ? ctx.client.api.POST(path, init) : ctx.client.api.DELETE(path, init));
+      await (grant
+        ? ctx.client.send("POST /team-permissions/{team_id}/{user_id}/{permission_id}", init)
+        : ctx.client.send("DELETE /team-permissions/{team_id}/{user_id}/{permission_id}", init));
     } else {
       const init = { params: { path: { user_id: userId, permission_id: target.permissionId } }, body: {}, ...signal };
-      const path = "/project-permissions/{user_id}/{permission_id}";
-      await (grant ? ctx.client.api.POST(path, init) : ctx.client.api.DELETE(path, init));
+      await (grant
+        ? ctx.client.send("POST /project-permissions/{user_id}/{permission_id}", init)
+        : ctx.client.send("DELETE /project-permissions/{user_id}/{permission_id}", init));
     }
   }
 

@@ -81,18 +81,18 @@ function sessionOptions(options: CreateSessionOptions | undefined) {
 export function serverUserSessionMethods(ctx: ServerAppContext, userId: string): ServerUserSessionMethods {
   return {
     async getActiveSessions(options) {
-      const { data } = await ctx.client.api.GET("/auth/sessions", { params: { query: { user_id: userId } }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /auth/sessions", { params: { query: { user_id: userId } }, ...signalOf(options) });
       return itemsOf(data, "GET /auth/sessions").map(activeSessionFromWire);
     },
     async revokeSession(sessionId, options) {
       // The service needs the session's user as `user_id` (wire contract §16).
-      await ctx.client.api.DELETE("/auth/sessions/{session_id}", {
+      await ctx.client.send("DELETE /auth/sessions/{session_id}", {
         params: { path: { session_id: segment(sessionId, "user.revokeSession", "the session id") }, query: { user_id: userId } },
         ...signalOf(options),
       });
     },
     async createSession(options) {
-      const { data } = await ctx.client.api.POST("/auth/sessions", {
+      const { data } = await ctx.client.send("POST /auth/sessions", {
         body: { user_id: userId, ...sessionOptions(options) },
         ...signalOf(options),
       });

@@ -83,7 +83,7 @@ export interface ServerUserTeamMethods {
 
 export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): ServerUserTeamMethods {
   const listTeams = async (options?: CallOptions) => {
-    const { data } = await ctx.client.api.GET("/teams", { params: { query: { user_id: userId } }, ...signalOf(options) });
+    const { data } = await ctx.client.send("GET /teams", { params: { query: { user_id: userId } }, ...signalOf(options) });
     return itemsOf(data, "GET /teams").map((team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
   };
   return {
@@ -95,9 +95,12 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
     async createTeam(data) {
       requireOptions(data, "user.createTeam", "{ displayName, profileImageUrl? }");
       const signal = signalOf(data);
-      const created = await ctx.client.api.POST("/teams", { body: serverTeamCreateToWire({ ...data, creatorUserId: userId }), ...signal });
+      const created = await ctx.client.send("POST /teams", {
+        body: serverTeamCreateToWire({ ...data, creatorUserId: userId }),
+        ...signal,
+      });
       const team = createServerTeamObject(ctx, asServerTeam(answered(created.data, "POST /teams"), "POST /teams"));
-      await ctx.client.api.PATCH("/users/{user_id}", {
+      await ctx.client.send("PATCH /users/{user_id}", {
         params: { path: { user_id: userId } },
         body: { selected_team_id: team.id },
         ...signal,
@@ -105,7 +108,7 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
       return team;
     },
     async leaveTeam(team, options) {
-      await ctx.client.api.DELETE("/team-memberships/{team_id}/{user_id}", {
+      await ctx.client.send("DELETE /team-memberships/{team_id}/{user_id}", {
         params: { path: { team_id: teamIdOf(team, "user.leaveTeam"), user_id: userId } },
         body: {},
         ...signalOf(options),
@@ -113,7 +116,7 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
     },
     async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "user.getTeamProfile"), user_id: userId };
-      const { data } = await ctx.client.api.GET("/team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
+      const { data } = await ctx.client.send("GET /team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
       const profile = answered(data, "GET /team-member-profiles/{team_id}/{user_id}");
       return editableProfile(ctx, path, profile);
     },
@@ -130,7 +133,7 @@ function editableProfile(
     profileImageUrl: profile.profile_image_url ?? null,
     async update(update) {
       requireOptions(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
-      await ctx.client.api.PATCH("/team-member-profiles/{team_id}/{user_id}", {
+      await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
         params: { path },
         body: {
           ...(update.displayName !== undefined && { display_name: update.displayName }),

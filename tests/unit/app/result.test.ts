@@ -3,7 +3,7 @@
 // checked in tests/types/known-errors.ts.
 import { describe, expect, it } from "vitest";
 import { createKnownError, KnownErrors } from "../../../generated/known-errors.js";
-import { errorOf, isKnownErrorOf, resultOf } from "../../../runtime/app/result.js";
+import { errorOf, isKnownErrorOf, resultOf } from "../../../runtime/app/result-of.js";
 import { NetworkError } from "../../../runtime/errors.js";
 
 const failing = (error: unknown) => async (): Promise<string> => {

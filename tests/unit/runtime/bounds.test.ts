@@ -327,7 +327,7 @@ describe("onRequest and onRetry", () => {
 
 describe("the app options", () => {
   it("reach every request of client and server apps, those inheriting from a client app included", async () => {
-    const { StackClientApp, StackServerApp } = await import("../../../runtime/app/index.js");
+    const { StackClientApp, StackServerApp } = await import("../../../runtime/index.js");
     const events: string[] = [];
     const service = fakeService(() => new Promise<Response>(() => {}));
     const { env } = testEnvironment(service.fetch);

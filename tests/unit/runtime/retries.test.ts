@@ -1,5 +1,6 @@
 // The retry policy (SPEC §9, wire contract §12), timed on fake timers.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import "../../helpers/lazy-modules.js";
 import { createStackClient } from "../../../runtime/client.js";
 import { MAX_SINGLE_WAIT_MS } from "../../../runtime/constants.js";
 import type { Environment } from "../../../runtime/env.js";
