@@ -24,7 +24,82 @@ export type View = 0 | 1 | 2;
 
 /** The first place where `value` is not `shape` (in `view`), or undefined when it is. */
 export function mismatchOf(shape: Shape, value: unknown, path = "$", view?: View): Mismatch | undefined {
-  if (typeof shape === "number") return mismatchOf(shapes[shape] as Shape, value, path, view);
+  // Most values fit: that is found without building a path or a message; a value
+  // that does not is walked again to say where and why.
+  return fits(shape, value, view) ? undefined : findMismatch(shape, value, path, view);
+}
+
+/** Whether `value` is `shape` (in `view`): mismatchOf's answer, without the why. */
+function fits(shape: Shape, value: unknown, view: View | undefined): boolean {
+  if (typeof shape === "number") return fits(shapes[shape] as Shape, value, view);
+  if (typeof shape === "string") return shape === "*" || isPrimitive(shape, value);
+  if (!Array.isArray(shape)) return fitsObject(shape as { readonly [field: string]: Shape }, value, view);
+  const list = shape as readonly unknown[];
+  switch (list[0]) {
+    case "a": {
+      if (!Array.isArray(value)) return false;
+      for (const item of value) if (!fits(list[1] as Shape, item, view)) return false;
+      return true;
+    }
+    case "|":
+      for (let i = 1; i < list.length; i++) if (fits(list[i] as Shape, value, view)) return true;
+      return false;
+    case "@":
+      if (view !== undefined) return fits(list[view + 1] as Shape, value, view);
+      for (let i = 1; i < list.length; i++) if (fits(list[i] as Shape, value, undefined)) return true;
+      return false;
+    case "=":
+      return list.indexOf(value, 1) > 0;
+    case "p":
+      return typeof value === "string" && patternOf(list[1] as string).test(value);
+    case "r": {
+      const integer = list[3] as number;
+      return (
+        isPrimitive(integer ? "i" : "n", value) && (value as number) >= (list[1] as number) && (value as number) <= (list[2] as number)
+      );
+    }
+    default:
+      return true;
+  }
+}
+
+/** An object shape's fields, read once: name, whether optional, and shape. */
+type Fields = { readonly keys: readonly (readonly [name: string, optional: boolean, shape: Shape])[]; readonly closed: boolean };
+const fieldsOf = new WeakMap<object, Fields>();
+
+function fitsObject(shape: { readonly [field: string]: Shape }, value: unknown, view: View | undefined): boolean {
+  if (!isPrimitive("o", value)) return false;
+  let fields = fieldsOf.get(shape);
+  if (fields === undefined) {
+    const keys = Object.keys(shape)
+      .filter((key) => key !== CLOSED)
+      .map((key) => [key.endsWith("?") ? key.slice(0, -1) : key, key.endsWith("?"), shape[key] as Shape] as const);
+    fields = { keys, closed: CLOSED in shape };
+    fieldsOf.set(shape, fields);
+  }
+  const object = value as Record<string, unknown>;
+  for (const [name, optional, field] of fields.keys) {
+    const got = Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
+    if (got === undefined) {
+      if (optional) continue;
+      return false;
+    }
+    if (!fits(field, got, view)) return false;
+  }
+  if (fields.closed) for (const name of Object.keys(object)) if (!(name in shape) && !(`${name}?` in shape)) return false;
+  return true;
+}
+
+const patterns = new Map<string, RegExp>();
+
+function patternOf(source: string): RegExp {
+  let pattern = patterns.get(source);
+  if (pattern === undefined) patterns.set(source, (pattern = new RegExp(source)));
+  return pattern;
+}
+
+function findMismatch(shape: Shape, value: unknown, path: string, view: View | undefined): Mismatch | undefined {
+  if (typeof shape === "number") return findMismatch(shapes[shape] as Shape, value, path, view);
   if (typeof shape === "string") {
     if (shape === "*" || isPrimitive(shape, value)) return undefined;
     return miss(path, NAMES[shape] ?? shape, value);
@@ -35,7 +110,7 @@ export function mismatchOf(shape: Shape, value: unknown, path = "$", view?: View
     case "a": {
       if (!Array.isArray(value)) return miss(path, "an array", value);
       for (let i = 0; i < value.length; i++) {
-        const found = mismatchOf(args[0] as Shape, value[i], `${path}[${i}]`, view);
+        const found = findMismatch(args[0] as Shape, value[i], `${path}[${i}]`, view);
         if (found) return found;
       }
       return undefined;
@@ -43,7 +118,7 @@ export function mismatchOf(shape: Shape, value: unknown, path = "$", view?: View
     case "|": {
       let best: Mismatch | undefined;
       for (const option of args) {
-        const found = mismatchOf(option as Shape, value, path, view);
+        const found = findMismatch(option as Shape, value, path, view);
         if (!found) return undefined;
         // The option that got furthest into the value says best what is wrong with it;
         // options that fail at the same place say together what would do there.
@@ -56,11 +131,13 @@ export function mismatchOf(shape: Shape, value: unknown, path = "$", view?: View
     }
     case "@":
       // Without a view (a caller that does not say who it is), any view will do.
-      return view === undefined ? mismatchOf(["|", ...args] as Shape, value, path) : mismatchOf(args[view] as Shape, value, path, view);
+      return view === undefined
+        ? findMismatch(["|", ...args] as Shape, value, path, undefined)
+        : findMismatch(args[view] as Shape, value, path, view);
     case "=":
       return args.includes(value) ? undefined : miss(path, `one of ${args.map((v) => JSON.stringify(v)).join(", ")}`, value);
     case "p":
-      return typeof value === "string" && new RegExp(args[0] as string).test(value)
+      return typeof value === "string" && patternOf(args[0] as string).test(value)
         ? undefined
         : miss(path, `a string matching ${String(args[0])}`, value);
     case "r": {
@@ -109,7 +186,7 @@ function objectMismatch(
       if (optional) continue;
       return miss(at, "present", undefined);
     }
-    const found = mismatchOf(fields[key] as Shape, object[name], at, view);
+    const found = findMismatch(fields[key] as Shape, object[name], at, view);
     if (found) return found;
   }
   if (CLOSED in fields) {
