@@ -5,11 +5,11 @@ import type { paths } from "../generated/schema.js";
 import { DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WAIT_MS } from "./constants.js";
 import { environment, type Environment } from "./env.js";
 import { StackConfigurationError } from "./errors.js";
-import { guardedHooks, type RequestHooks } from "./observe.js";
+import type { RequestHooks } from "./observe.js";
 import { lazy } from "./lazy.js";
-import { createPipeline, type OwnerSession, type Pipeline } from "./pipeline.js";
-import { refreshWithTokenEndpoint } from "./refresh.js";
-import { createSend, type Send } from "./send.js";
+import type { Engine } from "./engine.js";
+import type { OwnerSession, PipelineOptions } from "./pipeline.js";
+import type { Send } from "./send.js";
 import { SessionManager } from "./session.js";
 import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "./tokens/resolve.js";
@@ -150,15 +150,8 @@ export function createStackClient(options: StackClientOptions): StackClient {
     projectId: options.projectId,
     env,
   });
-  const refresh = refreshWithTokenEndpoint({
-    env,
-    policy,
-    baseUrl,
-    projectId: options.projectId,
-    publishableClientKey: options.publishableClientKey,
-  });
-  const sessions = store ? new SessionManager(store, env, refresh) : null;
-  const pipeline = createPipeline({
+  const sessions = store ? new SessionManager(store, env, (refreshToken) => ready().then((e) => e.refresh(refreshToken))) : null;
+  const wiring: PipelineOptions = {
     env,
     baseUrl,
     projectId: options.projectId,
@@ -171,10 +164,21 @@ export function createStackClient(options: StackClientOptions): StackClient {
     extraRequestHeaders: options.extraRequestHeaders,
     sessions,
     policy,
-  });
+  };
+  // The engine is made once it has loaded, from what was resolved here; loading starts now.
+  let engine: Engine | undefined;
+  const engineNow = (): Engine | undefined => (engine ??= loadEngine.loaded?.createEngine(wiring));
+  const ready = (): Promise<Engine> => {
+    const now = engineNow();
+    return now ? Promise.resolve(now) : loadEngine().then(() => engineNow() as Engine);
+  };
+  if (loadEngine.loaded === undefined) loadEngine().catch(() => {});
   return {
-    api: deferredApi(pipeline),
-    send: createSend(pipeline),
+    api: deferredApi(engineNow, ready),
+    send: ((...call: Parameters<Send>) => {
+      const now = engineNow();
+      return now ? now.send(...call) : ready().then((e) => e.send(...call));
+    }) as Send,
     projectId: options.projectId,
     baseUrl,
     accessType,
@@ -191,6 +195,7 @@ export function createStackClient(options: StackClientOptions): StackClient {
   };
 }
 
+const loadEngine = /* @__PURE__ */ lazy("request engine", () => import("./engine.js"));
 const loadApi = /* @__PURE__ */ lazy("typed client", () => import("./api.js"));
 
 type Api = Client<paths>;
@@ -201,12 +206,13 @@ const API_METHODS: readonly ApiMethod[] = ["request", "GET", "PUT", "POST", "DEL
  * `api` before openapi-fetch has loaded: each call loads it (once, for every
  * client) and goes on; middleware registered before then is handed over in order.
  */
-function deferredApi(pipeline: Pipeline): Api {
+function deferredApi(engineNow: () => Engine | undefined, engine: () => Promise<Engine>): Api {
   let api: Api | undefined;
   const pending: ((api: Api) => void)[] = [];
   const ready = (): Api | undefined => {
-    if (api === undefined && loadApi.loaded) {
-      const made = (api = loadApi.loaded.createApi(pipeline));
+    const loaded = engineNow();
+    if (api === undefined && loadApi.loaded && loaded) {
+      const made = (api = loadApi.loaded.createApi(loaded.pipeline));
       for (const hand of pending.splice(0)) hand(made);
     }
     return api;
@@ -227,7 +233,7 @@ function deferredApi(pipeline: Pipeline): Api {
     deferred[method] = (...args: unknown[]) => {
       const now = ready();
       const call = (client: Api) => (client[method] as (...a: unknown[]) => unknown)(...args);
-      return now ? call(now) : loadApi().then(() => call(ready() as Api));
+      return now ? call(now) : Promise.all([loadApi(), engine()]).then(() => call(ready() as Api));
     };
   }
   return deferred as Api;
@@ -246,13 +252,8 @@ function transportPolicy(options: StackClientOptions): TransportPolicy {
       `maxRetryAfterMs must be a whole number of milliseconds from 0 to ${MAX_SINGLE_WAIT_MS}; got ${String(maxRetryAfterMs)}.`,
     );
   }
-  // Only the hooks the app gave: without one, no event is made for it.
-  const hooks = guardedHooks({ onRequest: options.onRequest, onRetry: options.onRetry });
-  return {
-    requestTimeoutMs,
-    maxRetryAfterMs,
-    hooks: { onRequest: options.onRequest ? hooks.onRequest : undefined, onRetry: options.onRetry ? hooks.onRetry : undefined },
-  };
+  // The app's own hooks; the engine guards them (runtime/engine.ts).
+  return { requestTimeoutMs, maxRetryAfterMs, hooks: { onRequest: options.onRequest, onRetry: options.onRetry } };
 }
 
 function isWaitMs(value: unknown): value is number {

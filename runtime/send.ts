@@ -3,8 +3,8 @@
 // `params.query`, `body`, `headers`, `signal`), typed from the document the same
 // way, and answers `{ data }`. The request goes straight to the pipeline: no URL
 // to match against the route table, no Request to build and read again, and no
-// typed client in an app's first load (`client.api` loads it on first use). The
-// route table itself starts loading when the client is made.
+// typed client in an app's first load (`client.api` loads it on first use). It is
+// part of the engine (runtime/engine.ts), which loads as the client is made.
 //
 // It serialises as openapi-fetch does by default, for what the runtime sends:
 // path parameters (simple style, percent-encoded), query parameters (form style,
@@ -13,8 +13,7 @@
 import type { FetchResponse, MaybeOptionalInit } from "openapi-fetch";
 import type { OperationRoute } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
-import { lazy } from "./lazy.js";
-import type { MatchedOperation } from "./operations.js";
+import { operationOfRoute, type MatchedOperation } from "./operations.js";
 import type { Pipeline } from "./pipeline.js";
 import type { Answer } from "./response.js";
 
@@ -45,13 +44,9 @@ interface SendInit {
   readonly signal?: AbortSignal | null;
 }
 
-const loadOperations = /* @__PURE__ */ lazy("operation table", () => import("./operations.js"));
-
 export function createSend(pipeline: Pipeline): Send {
-  // The first call needs the table: it loads beside the app rather than after that call starts.
-  if (loadOperations.loaded === undefined) loadOperations().catch(() => {});
   return async function send(route: Route, init: SendInit = {}) {
-    const op = (loadOperations.loaded ?? (await loadOperations())).operationOfRoute(route);
+    const op = operationOfRoute(route);
     const { params, body } = init;
     let url = pipeline.root + (params?.path ? pathOf(op.path, params.path) : op.path);
     if (params?.query) url += queryOf(params.query);

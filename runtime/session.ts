@@ -8,10 +8,14 @@
 import { DEFAULT_MIN_TOKEN_LIFE_MS, MAX_REQUIRED_TOKEN_LIFE_MS, REFRESH_FAILURE_COOLDOWN_MS, SESSION_CACHE_LIMIT } from "./constants.js";
 import type { Environment } from "./env.js";
 import { StackAssertionError, StackConfigurationError } from "./errors.js";
-import { accessTokenExpiresAt } from "./jwt.js";
+import { lazy } from "./lazy.js";
 import { LruMap } from "./lru.js";
 import { isUsableToken, usableTokens } from "./tokens/check.js";
 import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./tokens/store.js";
+
+type TokenExpiry = typeof import("./jwt.js");
+/** Reading an access token's expiry (jose's decodeJwt), loaded on first use rather than with the app. */
+const loadExpiry = /* @__PURE__ */ lazy("token decoding", () => import("./jwt.js"));
 
 /**
  * Asks the service for a new access token. Resolves null when the refresh token
@@ -86,6 +90,7 @@ export class Session {
         `Required access token expiry ${minMillisLeft}ms is too long; access tokens are too short to be used for more than 60s`,
       );
     }
+    if (loadExpiry.loaded === undefined) await loadExpiry();
     const now = this.#tokensWithoutRefresh(minMillisLeft);
     if (now !== undefined) return now;
     const accessToken = await this.#refresh();
@@ -101,7 +106,8 @@ export class Session {
   /**
    * What getTokens() answers when it need not wait, for the default life left:
    * the tokens, or null when the session is invalid; undefined when it would
-   * refresh first. Requests use it so that the usual case takes no extra step.
+   * refresh first, or before the token decoder (loaded on first use) is there.
+   * Requests use it so that the usual case takes no extra step.
    *
    * @example
    * ```ts
@@ -111,7 +117,7 @@ export class Session {
    * ```
    */
   tokensNow(): TokenPair | null | undefined {
-    return this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
+    return loadExpiry.loaded === undefined ? undefined : this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
   }
 
   #tokensWithoutRefresh(minMillisLeft: number): TokenPair | null | undefined {
@@ -137,6 +143,14 @@ export class Session {
    */
   adopt(accessToken: string): void {
     if (this.#invalid || accessToken === this.#accessToken || this.#expired.has(accessToken)) return;
+    // Judged once the decoder is there: before any getTokens() that loads it goes on.
+    if (loadExpiry.loaded === undefined) {
+      loadExpiry().then(
+        () => this.adopt(accessToken),
+        () => undefined,
+      );
+      return;
+    }
     if (this.#accessToken === null || this.#lifeLeft(accessToken) > this.#lifeLeft(this.#accessToken)) this.#accessToken = accessToken;
   }
 
@@ -177,7 +191,7 @@ export class Session {
 
   #lifeLeft(accessToken: string): number {
     if (this.#expired.has(accessToken)) return Number.NEGATIVE_INFINITY;
-    return accessTokenExpiresAt(accessToken) - this.#host.env.now();
+    return (loadExpiry.loaded as TokenExpiry).accessTokenExpiresAt(accessToken) - this.#host.env.now();
   }
 
   /** One refresh at a time: concurrent callers share the request in flight. */
@@ -240,6 +254,8 @@ export class SessionManager {
   #lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null = null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
+    // The first request needs it: it loads beside the app rather than after that request starts.
+    if (loadExpiry.loaded === undefined) loadExpiry().catch(() => undefined);
     this.store = store;
     this.#sessions = new LruMap(limit);
     this.#host = {

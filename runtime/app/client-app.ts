@@ -17,11 +17,10 @@ import { callOf, checkAborted, untilAborted, type CallOptions } from "./call-opt
 import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "./context.js";
 import type { PromptCliLoginOptions } from "./flows/cli.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
-import { signInWithCredential } from "./flows/password.js";
 import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
 import type { SignOutRedirects } from "./flows/sign-out.js";
-import { getProject, type Project } from "./objects/project.js";
-import { createCurrentUser, type CurrentUser, type CurrentUserExtras } from "./objects/user.js";
+import type { Project } from "./objects/project.js";
+import type { CurrentUser, CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
 import type { SessionContexts } from "./session-cache.js";
 import { sessionContextOf, signedInUserWire, type SessionContext } from "./session-contexts.js";
@@ -39,6 +38,9 @@ const loadSignUp = /* @__PURE__ */ lazy("sign-up", () => import("./flows/sign-up
 const loadPasswordReset = /* @__PURE__ */ lazy("password reset", () => import("./flows/password-reset.js"));
 const loadSignOut = /* @__PURE__ */ lazy("sign-out", () => import("./flows/sign-out.js"));
 const loadSessionCache = /* @__PURE__ */ lazy("per-call sessions", () => import("./session-cache.js"));
+const loadPassword = /* @__PURE__ */ lazy("password sign-in", () => import("./flows/password.js"));
+const loadUser = /* @__PURE__ */ lazy("the current user", () => import("./objects/user.js"));
+const loadProject = /* @__PURE__ */ lazy("the project", () => import("./objects/project.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
@@ -203,7 +205,7 @@ export class StackClientApp {
     return this.currentUser(
       options,
       (answer) => answer as components["schemas"]["ClientUser"],
-      (session, wire) => createCurrentUser(session.ctx, wire, this.userExtras(session)),
+      async (session, wire) => (loadUser.loaded ?? (await loadUser())).createCurrentUser(session.ctx, wire, this.userExtras(session)),
     );
   }
 
@@ -215,7 +217,7 @@ export class StackClientApp {
   protected async currentUser<W extends { readonly is_anonymous: boolean }, U>(
     options: GetUserOptions & CallOptions,
     read: (answer: NonNullable<unknown>) => W,
-    build: (session: SessionContext, wire: W) => U,
+    build: (session: SessionContext, wire: W) => U | Promise<U>,
   ): Promise<U | null> {
     // Nobody signed in is answered without a request; an aborted call still rejects.
     checkAborted(options);
@@ -372,10 +374,12 @@ export class StackClientApp {
    */
   async getProject(options?: CallOptions): Promise<Project> {
     checkAborted(options);
-    this.projectRead ??= getProject(this.ctx).catch((error: unknown) => {
-      this.projectRead = null;
-      throw error;
-    });
+    this.projectRead ??= loadProject()
+      .then((m) => m.getProject(this.ctx))
+      .catch((error: unknown) => {
+        this.projectRead = null;
+        throw error;
+      });
     return untilAborted(this.projectRead, options);
   }
 
@@ -397,7 +401,7 @@ export class StackClientApp {
    * ```
    */
   signInWithCredential(options: { readonly email: string; readonly password: string; readonly noRedirect?: boolean } & CallOptions) {
-    return signInWithCredential(this.ctx, options, this.afterAuth);
+    return loadPassword().then((m) => m.signInWithCredential(this.ctx, options, this.afterAuth));
   }
   /**
    * Creates a user with e-mail and password and signs it in (`POST /auth/password/sign-up`); a signed-in

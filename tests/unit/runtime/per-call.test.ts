@@ -3,6 +3,7 @@
 // when no refresh is due, headers sent as the runtime and the app set them,
 // fresh nonces, an abort honoured up to the moment of sending, and shared reads
 // forgotten once answered.
+import "../../helpers/lazy-modules.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
 import { platformEnvironment } from "../../../runtime/env.js";
