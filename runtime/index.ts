@@ -7,8 +7,10 @@
 export * from "./app/index.js";
 export * from "./exports/server-app.js";
 export * from "./exports/admin-app.js";
+export * from "./exports/result.js";
 export * from "./exports/core.js";
 export * from "./exports/errors.js";
+export * from "./exports/request-errors.js";
 export * from "./exports/known-errors.js";
 export * from "./exports/operations.js";
 export type { OwnerSession } from "./pipeline.js";

@@ -6,7 +6,7 @@
 // catalogue's classes and messages load only when a known error does.
 import type { KnownError } from "../generated/known-errors.js";
 import type { OperationId } from "../generated/operations.js";
-import { ResponseFormatError } from "./errors.js";
+import { ResponseFormatError } from "./request-errors.js";
 import { lazy, type Lazy } from "./lazy.js";
 import type { View } from "./shape.js";
 

@@ -69,8 +69,6 @@ function lowercased(headers: Readonly<Record<string, string>>): Record<string, s
   return result;
 }
 
-const encode = (value: unknown): string => encodeURIComponent(String(value)).replace(/'/g, "%27");
-
 /** `/users/{user_id}` with its parameters filled in; one without a value stays as it is, percent-encoded. */
 function pathOf(template: string, values: Readonly<Record<string, unknown>>): string {
   return template.replace(/\{([^}]+)\}/g, (match, name: string) => {
@@ -85,7 +83,8 @@ function queryOf(query: Readonly<Record<string, unknown>>): string {
   for (const name in query) {
     const value = query[name];
     if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search += `${search === "" ? "?" : "&"}${name}=${encode(item)}`;
+    for (const item of Array.isArray(value) ? value : [value])
+      search += `${search === "" ? "?" : "&"}${name}=${encodeURIComponent(String(item))}`;
   }
   return search;
 }

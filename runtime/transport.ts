@@ -10,7 +10,8 @@
 import { abortReason, raceAbort } from "./abort.js";
 import { MAX_ATTEMPTS } from "./constants.js";
 import { platformEnvironment, sleep, type Environment, type TimerId } from "./env.js";
-import { HttpError, NetworkError, RateLimitError, RequestTimeoutError, UnexpectedRedirectError } from "./errors.js";
+import { NetworkError } from "./errors.js";
+import { HttpError, RateLimitError, RequestTimeoutError, UnexpectedRedirectError } from "./request-errors.js";
 import { readAnswer, type Answer } from "./response.js";
 import { backoffDelay, retryAfterDelay } from "./retry.js";
 import { requestEvent, type RequestHooks, type RetryReason } from "./observe.js";

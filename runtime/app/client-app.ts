@@ -23,7 +23,7 @@ import type { Project } from "./objects/project.js";
 import type { CurrentUser, CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
 import type { SessionContexts } from "./session-cache.js";
-import { sessionContextOf, signedInUserWire, type SessionContext } from "./session-contexts.js";
+import { sessionContextOf, type SessionContext } from "./session-contexts.js";
 import { runtimeSettingsOf } from "./runtime-settings.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
@@ -40,6 +40,7 @@ const loadSignOut = /* @__PURE__ */ lazy("sign-out", () => import("./flows/sign-
 const loadSessionCache = /* @__PURE__ */ lazy("per-call sessions", () => import("./session-cache.js"));
 const loadPassword = /* @__PURE__ */ lazy("password sign-in", () => import("./flows/password.js"));
 const loadUser = /* @__PURE__ */ lazy("the current user", () => import("./objects/user.js"));
+const loadSignedInUser = /* @__PURE__ */ lazy("the current user", () => import("./signed-in-user.js"));
 const loadProject = /* @__PURE__ */ lazy("the project", () => import("./objects/project.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
@@ -224,6 +225,7 @@ export class StackClientApp {
     const session = await this.sessionOf(options);
     const or = orOf(options);
     const call = callOf(options);
+    const { signedInUserWire } = loadSignedInUser.loaded ?? (await loadSignedInUser());
     const wire = await signedInUserWire(session, or, read, call);
     if (wire !== null) return build(session, wire);
     return this.signedOutUser(or, call);

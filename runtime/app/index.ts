@@ -8,7 +8,7 @@
 export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
 export type { Browser, BrowserLocation } from "./browser.js";
 export type { RedirectMethod } from "./context.js";
-export { Result } from "./result.js";
+// Result itself: runtime/exports/result.ts.
 export type { CallOptions } from "./call-options.js";
 export type { HandlerUrls } from "./urls.js";
 export type { RedirectToOptions } from "./redirect-methods.js";

@@ -2,15 +2,10 @@
 // group whole (export *), so that importing one name here makes a bundler follow
 // this group's module only, never every module the entry names.
 export {
-  HttpError,
   isStackError,
   NetworkError,
-  RateLimitError,
-  RequestTimeoutError,
-  ResponseFormatError,
   StackAssertionError,
   StackConfigurationError,
-  UnexpectedRedirectError,
   UserNotSignedInError,
   type StackErrorName,
   type StackkitError,

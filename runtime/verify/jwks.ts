@@ -12,7 +12,8 @@
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
 import { raceAbort } from "../abort.js";
 import type { Environment } from "../env.js";
-import { HttpError, NetworkError, RequestTimeoutError, UnexpectedRedirectError } from "../errors.js";
+import { NetworkError } from "../errors.js";
+import { HttpError, RequestTimeoutError, UnexpectedRedirectError } from "../request-errors.js";
 import { AccessTokenInvalidError } from "./errors.js";
 
 /** After a failed fetch, further fetches wait this long (as refreshes do, runtime/constants.ts). */

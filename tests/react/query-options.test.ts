@@ -14,7 +14,8 @@ import {
   stackQueryOptions,
   teamsQueryOptions,
 } from "../../react/index.js";
-import { isStackError, ResponseFormatError, StackConfigurationError } from "../../runtime/errors.js";
+import { isStackError, StackConfigurationError } from "../../runtime/errors.js";
+import { ResponseFormatError } from "../../runtime/request-errors.js";
 import { KnownErrors } from "../../generated/known-errors.js";
 import { example, get, knownErrorResponse, signedIn, stackServer, TEAM_ID, testApp } from "./stack-test.js";
 

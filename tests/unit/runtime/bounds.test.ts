@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
 import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
-import { RateLimitError, RequestTimeoutError, StackConfigurationError } from "../../../runtime/errors.js";
+import { StackConfigurationError } from "../../../runtime/errors.js";
+import { RateLimitError, RequestTimeoutError } from "../../../runtime/request-errors.js";
 import type { RequestEvent, RetryEvent } from "../../../runtime/observe.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";

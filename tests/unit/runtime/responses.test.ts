@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors, UnsupportedError } from "../../../generated/known-errors.js";
 import { createStackClient } from "../../../runtime/client.js";
-import { HttpError, ResponseFormatError, StackAssertionError } from "../../../runtime/errors.js";
+import { StackAssertionError } from "../../../runtime/errors.js";
+import { HttpError, ResponseFormatError } from "../../../runtime/request-errors.js";
 import { documentedAnswer } from "../../helpers/documented-answers.js";
 import { rejectionOf } from "../../helpers/outcome.js";
 import type { TokenStoreInit } from "../../../runtime/tokens/resolve.js";

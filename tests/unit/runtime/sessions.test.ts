@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../generated/known-errors.js";
 import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
-import { HttpError, StackAssertionError, StackConfigurationError } from "../../../runtime/errors.js";
+import { StackAssertionError, StackConfigurationError } from "../../../runtime/errors.js";
+import { HttpError } from "../../../runtime/request-errors.js";
 import { accessTokenExpiresAt } from "../../../runtime/jwt.js";
 import { SessionManager } from "../../../runtime/session.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";

@@ -4,7 +4,8 @@
 // cannot be reached reported as such, never as a bad token.
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../../emulator/index.js";
-import { HttpError, NetworkError, RequestTimeoutError, StackConfigurationError } from "../../../runtime/errors.js";
+import { NetworkError, StackConfigurationError } from "../../../runtime/errors.js";
+import { HttpError, RequestTimeoutError } from "../../../runtime/request-errors.js";
 import { createAccessTokenVerifier, verifyAccessToken, type AccessTokenVerifierOptions } from "../../../runtime/verify/index.js";
 import { useService, type Service } from "./service.js";
 

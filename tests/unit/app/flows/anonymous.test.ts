@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { createAnonymousSignUp, signUpAnonymously } from "../../../../runtime/app/flows/anonymous.js";
-import { HttpError, isStackError } from "../../../../runtime/errors.js";
+import { isStackError } from "../../../../runtime/errors.js";
+import { HttpError } from "../../../../runtime/request-errors.js";
 import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError } from "../../../helpers/fake-service.js";

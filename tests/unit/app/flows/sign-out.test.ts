@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { signOut } from "../../../../runtime/app/flows/sign-out.js";
-import { HttpError, isStackError } from "../../../../runtime/errors.js";
+import { isStackError } from "../../../../runtime/errors.js";
+import { HttpError } from "../../../../runtime/request-errors.js";
 import { NO_TOKENS, type TokenPair } from "../../../../runtime/tokens/store.js";
 import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, type Handler } from "../../../helpers/fake-service.js";

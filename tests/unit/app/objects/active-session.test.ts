@@ -1,7 +1,8 @@
 // The signed-in user's sessions (SPEC §3 "Session", endpoints.md §A, wire contract §16).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import { HttpError, isStackError } from "../../../../runtime/errors.js";
+import { isStackError } from "../../../../runtime/errors.js";
+import { HttpError } from "../../../../runtime/request-errors.js";
 import { userSessionMethods } from "../../../../runtime/app/objects/active-session.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";

@@ -1,0 +1,70 @@
+// client.api before openapi-fetch and the engine have loaded (they load on
+// first use): a call waits for them, and middleware registered or removed
+// before then is handed over in order.
+import { describe, expect, it, vi } from "vitest";
+import { answerAsDocumented } from "../../helpers/documented-answers.js";
+import { fakeService, testEnvironment } from "../../helpers/fake-service.js";
+
+/** createStackClient from a fresh copy of the runtime, whose lazy parts have not loaded yet. */
+async function freshRuntime() {
+  vi.resetModules();
+  const { createStackClient } = await import("../../../runtime/client.js");
+  const service = fakeService((sent) => answerAsDocumented(sent));
+  const { env } = testEnvironment(service.fetch);
+  const client = createStackClient({ projectId: "p-1", baseUrl: "https://api.example.com", tokenStore: null, environment: env });
+  return { client, requests: service.requests };
+}
+
+describe("client.api before it has loaded", () => {
+  it("hands middleware used before the load over in order, without the ejected one", async () => {
+    const { client, requests } = await freshRuntime();
+    const calls: string[] = [];
+    const first = { onRequest: () => void calls.push("first") };
+    const ejected = { onRequest: () => void calls.push("ejected") };
+    const last = {
+      onRequest: ({ request }: { request: Request }) => {
+        calls.push("last");
+        const changed = new Request(request);
+        changed.headers.set("x-from-middleware", "1");
+        return changed;
+      },
+    };
+    client.api.use(first, ejected, last);
+    client.api.eject(ejected);
+    const { data } = await client.api.GET("/projects/current");
+    expect(data?.id).toEqual(expect.any(String));
+    expect(calls).toEqual(["first", "last"]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.headers["x-from-middleware"]).toBe("1");
+  });
+
+  it("answers a call made at once, with the project's headers, from the same engine as client.send", async () => {
+    const { client, requests } = await freshRuntime();
+    const [viaApi, viaSend] = await Promise.all([client.api.GET("/projects/current"), client.send("GET /projects/current")]);
+    expect(viaApi.data).toEqual(viaSend.data);
+    // One engine: the two identical reads in flight were one request.
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.headers["x-stack-project-id"]).toBe("p-1");
+  });
+});
+
+describe("a session before the token decoder has loaded", () => {
+  it("leaves tokensNow() to getTokens(), which waits for the decoder and answers the tokens without a refresh", async () => {
+    vi.resetModules();
+    const { SessionManager } = await import("../../../runtime/session.js");
+    const { createMemoryTokenStore } = await import("../../../runtime/tokens/memory.js");
+    const { jwt } = await import("../../helpers/fake-service.js");
+    const tokens = { refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
+    const refreshes: string[] = [];
+    const { env } = testEnvironment(async () => new Response(null, { status: 500 }));
+    const sessions = new SessionManager(createMemoryTokenStore(tokens), env, async (refreshToken) => {
+      refreshes.push(refreshToken);
+      return null;
+    });
+    const session = sessions.current();
+    expect(session.tokensNow()).toBeUndefined();
+    expect(await session.getTokens()).toEqual(tokens);
+    expect(session.tokensNow()).toEqual(tokens);
+    expect(refreshes).toEqual([]);
+  });
+});
