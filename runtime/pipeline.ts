@@ -8,15 +8,20 @@
 // classes (thrown), and answers with the real status and the checked body.
 import { isKnownError } from "../generated/known-error-guard.js";
 import type { KnownError } from "../generated/known-errors.js";
-import { API_PREFIX, NONCE_BITS } from "./constants.js";
-import type { Environment } from "./env.js";
-import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
-import { StackAssertionError } from "./errors.js";
+import {
+  API_PREFIX,
+  NONCE_BITS,
+  abortReason,
+  raceAbort,
+  throwIfAborted,
+  StackAssertionError,
+  type Environment,
+  type TokenPair,
+} from "./core.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import type { MatchedOperation } from "./operations.js";
 import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager } from "./session.js";
-import type { TokenPair } from "./tokens/store.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
 
 /** What an admin app built on a project owner's session needs of that session. */

@@ -3,7 +3,7 @@
 // Request cannot carry a response, so the cookie writes are collected as
 // `Set-Cookie` values for the handler to add to the response it returns.
 
-import { parse } from "cookie";
+import { parseCookie } from "../core.js";
 import { readRequestTokens, type RequestLike } from "../tokens/request.js";
 import { cameOverHttps, createResponseTokenStore, type ResponseTokenStore } from "./response-store.js";
 
@@ -49,7 +49,7 @@ export function fetchRequestTokenStore(
   options: FetchRequestTokenStoreOptions,
 ): ResponseTokenStore {
   const { projectId } = options;
-  const cookies = parse(request.headers.get("cookie") ?? "");
+  const cookies = parseCookie(request.headers.get("cookie") ?? "");
   return createResponseTokenStore({
     projectId,
     tokens: readRequestTokens(request, projectId),

@@ -3,7 +3,7 @@
 // go straight onto the `ServerResponse` while its headers are not sent yet.
 // Only the shapes are named here, so the package never imports `node:http`.
 
-import { parse } from "cookie";
+import { parseCookie } from "../core.js";
 import { readRequestTokens } from "../tokens/request.js";
 import { cameOverHttps, createResponseTokenStore, type CookieChange, type ResponseTokenStore } from "./response-store.js";
 
@@ -113,7 +113,7 @@ export function nodeRequestTokenStore(
   return createResponseTokenStore({
     projectId,
     tokens: readRequestTokens({ headers }, projectId),
-    cookies: parse(headers.get("cookie") ?? ""),
+    cookies: parseCookie(headers.get("cookie") ?? ""),
     writesCookies: headers.get("x-stack-auth") === null,
     secure: options.secure ?? (encrypted || cameOverHttps(undefined, headers.get("x-forwarded-proto"))),
     ...(response && { write: (change: CookieChange) => writeTo(response, written, change) }),

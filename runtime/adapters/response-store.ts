@@ -5,8 +5,14 @@
 // between the browser and the server without either reading the other's
 // cookies wrong. The framework decides how a change reaches the response.
 
-import { serialize, type SerializeOptions } from "cookie";
-import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../constants.js";
+import {
+  ACCESS_COOKIE_MAX_AGE_S,
+  REFRESH_COOKIE_MAX_AGE_S,
+  type TokenPair,
+  type TokenStore,
+  serializeCookie,
+  type SerializeOptions,
+} from "../core.js";
 import {
   ACCESS_COOKIE,
   encodeAccessPair,
@@ -16,7 +22,6 @@ import {
   type CookieJar,
 } from "../tokens/cookie-format.js";
 import { createMemoryTokenStore } from "../tokens/memory.js";
-import type { TokenPair, TokenStore } from "../tokens/store.js";
 
 /** One cookie to set (or, with an empty value and `maxAge: 0`, to delete), as a framework's cookie API takes it. */
 export interface CookieChange {
@@ -101,7 +106,7 @@ export function tokenCookieChanges(
       value === null
         ? { path: "/", sameSite: "lax", secure, maxAge: 0, expires: new Date(0) }
         : { path: "/", sameSite: "lax", secure, maxAge };
-    return [{ name, value: value ?? "", options, header: serialize(name, value ?? "", options) }];
+    return [{ name, value: value ?? "", options, header: serializeCookie(name, value ?? "", options) }];
   });
 }
 

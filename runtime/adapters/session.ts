@@ -6,12 +6,18 @@
 // pass on so that the app behind sees the new tokens and does not refresh
 // again. Web APIs only, so it runs on edge runtimes.
 
-import { parse, serialize } from "cookie";
-import { DEFAULT_BASE_URL, DEFAULT_MIN_TOKEN_LIFE_MS } from "../constants.js";
-import { environment, platformEnvironment, type Fetch } from "../env.js";
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_MIN_TOKEN_LIFE_MS,
+  environment,
+  platformEnvironment,
+  type Fetch,
+  type TokenPair,
+  parseCookie,
+  serializeCookie,
+} from "../core.js";
 import { refreshWithTokenEndpoint } from "../refresh.js";
 import { readRequestTokens } from "../tokens/request.js";
-import type { TokenPair } from "../tokens/store.js";
 import type { AccessTokenClaims } from "../verify/claims.js";
 import { verifyAccessToken, type AccessTokenVerification, type AccessTokenVerifier } from "../verify/verify.js";
 import { cameOverHttps, tokenCookieChanges, type CookieChange } from "./response-store.js";
@@ -192,7 +198,7 @@ function passOn(
   }
   const header = request.headers.get("cookie") ?? "";
   const secure = options.secure ?? cameOverHttps(request.url, request.headers.get("x-forwarded-proto"));
-  const changes = tokenCookieChanges(parse(header), tokens, options.projectId, secure);
+  const changes = tokenCookieChanges(parseCookie(header), tokens, options.projectId, secure);
   if (changes.length === 0) return { setCookie: [], requestHeaders: null };
   requestHeaders.set("cookie", withChanges(header, changes));
   return { setCookie: changes.map((change) => change.header), requestHeaders };
@@ -208,7 +214,7 @@ function withChanges(header: string, changes: readonly CookieChange[]): string {
   const kept = header
     .split(";")
     .map((pair) => pair.trim())
-    .filter((pair) => pair !== "" && !Object.keys(parse(pair)).some((name) => changed.has(name)));
-  const added = changes.filter((change) => change.options.maxAge !== 0).map((change) => serialize(change.name, change.value));
+    .filter((pair) => pair !== "" && !Object.keys(parseCookie(pair)).some((name) => changed.has(name)));
+  const added = changes.filter((change) => change.options.maxAge !== 0).map((change) => serializeCookie(change.name, change.value));
   return [...kept, ...added].join("; ");
 }

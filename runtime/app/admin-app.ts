@@ -4,8 +4,7 @@
 // project owner, the owner's access token from the internal project (then no
 // key headers at all). Every feature lives in its module under ./admin/,
 // loaded with the app's first admin call (admin/app-methods.ts).
-import { StackConfigurationError } from "../errors.js";
-import { lazy } from "../lazy.js";
+import { StackConfigurationError, lazy, type CallOptions } from "../core.js";
 import type { OwnerSession } from "../pipeline.js";
 import type { AdminMetrics } from "./admin/dashboard-data.js";
 import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
@@ -17,7 +16,6 @@ import type {
   PermissionScope,
 } from "./admin/permission-definitions.js";
 import type { AdminProject } from "./admin/project.js";
-import type { CallOptions } from "./call-options.js";
 import { withRuntimeSettings, type RuntimeClientSettings } from "./runtime-settings.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";

@@ -6,10 +6,10 @@
 // classes have their own groups (runtime/exports/), so that an app that imports
 // only StackClientApp makes a bundler follow neither into its first load.
 export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
-export type { Browser, BrowserLocation } from "./browser.js";
+export type { Browser, BrowserLocation } from "../browser.js";
 export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/exports/result.ts.
-export type { CallOptions } from "./call-options.js";
+export type { CallOptions } from "../call-options.js";
 export type { HandlerUrls } from "./urls.js";
 export type { RedirectToOptions } from "./redirect-methods.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";

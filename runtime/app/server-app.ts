@@ -7,10 +7,8 @@
 // The class is the part every bundle that names it carries (its options and
 // the methods' signatures); what the methods do loads with the first of them
 // (server/app-methods.ts), so that a client app's first load holds no server code.
-import { StackConfigurationError } from "../errors.js";
-import { lazy } from "../lazy.js";
+import { StackConfigurationError, lazy, callOf, checkAborted, signalOf, type CallOptions } from "../core.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
-import { callOf, checkAborted, signalOf, type CallOptions } from "./call-options.js";
 import { StackClientApp, type GetUserOptions } from "./client-app.js";
 import { runtimeSettingsOf, withRuntimeSettings, type RuntimeClientSettings } from "./runtime-settings.js";
 import type { ServerListUsersOptions } from "./server/app-methods.js";

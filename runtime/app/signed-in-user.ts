@@ -1,8 +1,7 @@
 // The one read of "who is signed in" that both apps' getUser use, loaded with
 // the first getUser rather than with the app.
 import { isKnownError } from "../../generated/known-error-guard.js";
-import { StackAssertionError } from "../errors.js";
-import { signalOf, untilAborted, type CallOptions } from "./call-options.js";
+import { StackAssertionError, signalOf, untilAborted, type CallOptions } from "../core.js";
 import type { ClientAppContext } from "./context.js";
 import type { SessionContext } from "./session-contexts.js";
 

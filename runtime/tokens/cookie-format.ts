@@ -1,10 +1,7 @@
 // The token cookies' names and values (wire contract §7), as pure functions
 // shared by the browser cookie store and the server's request store.
 
-import { serialize } from "cookie";
-import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../constants.js";
-import { usableToken } from "./check.js";
-import type { TokenPair } from "./store.js";
+import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S, usableToken, type TokenPair, serializeCookie } from "../core.js";
 
 /** Cookies by name, as `cookie`'s `parse` returns them. */
 export type CookieJar = Record<string, string | undefined>;
@@ -86,13 +83,13 @@ export interface CookieAttributes {
 }
 
 function write(name: string, value: string, maxAge: number, attributes: CookieAttributes): string {
-  return serialize(name, value, { path: "/", sameSite: "lax", secure: attributes.secure, maxAge });
+  return serializeCookie(name, value, { path: "/", sameSite: "lax", secure: attributes.secure, maxAge });
 }
 
 /** The `document.cookie` assignment that deletes the cookie `name`. */
 export function removeCookie(name: string, attributes: CookieAttributes): string {
   // Max-Age=0 for current browsers, a past Expires for those that ignore Max-Age.
-  return serialize(name, "", { path: "/", sameSite: "lax", secure: attributes.secure, maxAge: 0, expires: new Date(0) });
+  return serializeCookie(name, "", { path: "/", sameSite: "lax", secure: attributes.secure, maxAge: 0, expires: new Date(0) });
 }
 
 /**

@@ -4,14 +4,20 @@
 // older version, a server response setting cookies). Both run only while
 // someone subscribes.
 
-import { parse } from "cookie";
-import { COOKIE_POLL_INTERVAL_MS } from "../constants.js";
-import { platformEnvironment, type Environment, type TimerId } from "../env.js";
-import { StackConfigurationError } from "../errors.js";
-import { assertUsableTokens } from "./check.js";
+import {
+  COOKIE_POLL_INTERVAL_MS,
+  platformEnvironment,
+  type Environment,
+  type TimerId,
+  StackConfigurationError,
+  assertUsableTokens,
+  sameTokens,
+  type TokenPair,
+  type TokenStore,
+  parseCookie,
+} from "../core.js";
 import { readTokenCookies, removeCookie, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
 import { Listeners } from "./memory.js";
-import { sameTokens, type TokenPair, type TokenStore } from "./store.js";
 
 /** The part of `document` the store uses. Reading `cookie` gives `name=value; …`; assigning it sets one cookie. */
 export interface CookieDocument {
@@ -141,7 +147,7 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
   };
 
   const readCookies = (): TokenPair => {
-    const cookies = parse(document.cookie);
+    const cookies = parseCookie(document.cookie);
     deleteUnusable(cookies);
     return readTokenCookies(cookies, projectId);
   };
@@ -227,7 +233,7 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     set(given) {
       // Only tokens are ever written: a bad one given here is the caller's bug (check.ts).
       const tokens = assertUsableTokens(given, "set()");
-      const writes = tokenCookieWrites(parse(document.cookie), tokens, projectId, attributes);
+      const writes = tokenCookieWrites(parseCookie(document.cookie), tokens, projectId, attributes);
       for (const assignment of writes) document.cookie = assignment;
       current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
       seen = readCookies();

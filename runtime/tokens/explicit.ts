@@ -3,11 +3,8 @@
 // it (and its refresh single-flight, its cache) is shared instead of rebuilt on
 // every call (wire contract §14).
 
-import { SESSION_CACHE_LIMIT } from "../constants.js";
-import { LruMap } from "../lru.js";
-import { assertUsableTokens } from "./check.js";
+import { SESSION_CACHE_LIMIT, LruMap, assertUsableTokens, type TokenPair, type TokenStore } from "../core.js";
 import { createMemoryTokenStore } from "./memory.js";
-import type { TokenPair, TokenStore } from "./store.js";
 
 /** A function like `explicitTokenStore` with its own cache of at most `limit` pairs. */
 export function createExplicitTokenStores(limit: number): (tokens: TokenPair) => TokenStore {

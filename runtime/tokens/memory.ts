@@ -1,8 +1,7 @@
 // A token store that lives as long as the object does: one tab, one process,
 // one server request. Also the base of the request and explicit stores.
 
-import { assertUsableTokens } from "./check.js";
-import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./store.js";
+import { assertUsableTokens, NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "../core.js";
 
 type Listener = (tokens: TokenPair) => void;
 

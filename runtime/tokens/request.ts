@@ -2,11 +2,9 @@
 // developer's own backend (wire contract §8): `x-stack-auth` first, the token
 // cookies otherwise.
 
-import { parse } from "cookie";
-import { usableTokens } from "./check.js";
+import { usableTokens, NO_TOKENS, type TokenPair, type TokenStore, parseCookie } from "../core.js";
 import { readTokenCookies } from "./cookie-format.js";
 import { createMemoryTokenStore } from "./memory.js";
-import { NO_TOKENS, type TokenPair, type TokenStore } from "./store.js";
 
 /** Anything with request headers: a fetch `Request`, a framework's request, `{ headers: new Headers(…) }`. */
 export interface RequestLike {
@@ -40,7 +38,7 @@ export function parseStackAuthHeader(value: string): TokenPair {
 export function readRequestTokens(request: RequestLike, projectId: string): TokenPair {
   const header = request.headers.get("x-stack-auth");
   if (header !== null) return parseStackAuthHeader(header);
-  return readTokenCookies(parse(request.headers.get("cookie") ?? ""), projectId);
+  return readTokenCookies(parseCookie(request.headers.get("cookie") ?? ""), projectId);
 }
 
 /**

@@ -2,13 +2,11 @@
 // (the app's own store, a per-call `getUser({ tokenStore })`) classifies it
 // here, with one set of guards.
 
-import type { Environment } from "../env.js";
-import { StackConfigurationError } from "../errors.js";
+import { StackConfigurationError, type Environment, type TokenPair, type TokenStore } from "../core.js";
 import { createCookieTokenStore } from "./cookie.js";
 import { explicitTokenStore } from "./explicit.js";
 import { createMemoryTokenStore } from "./memory.js";
 import { createRequestTokenStore, type RequestLike } from "./request.js";
-import type { TokenPair, TokenStore } from "./store.js";
 
 /**
  * Where a session's tokens live: `"cookie"` (browser), `"memory"`, a request of

@@ -2,7 +2,7 @@
 // client on a fake service, a memory token store, an optional fake browser, and
 // navigation recorded instead of performed.
 import { createStackClient } from "../../runtime/client.js";
-import type { Browser } from "../../runtime/app/browser.js";
+import type { Browser } from "../../runtime/browser.js";
 import type { ClientAppContext, RedirectMethod } from "../../runtime/app/context.js";
 import { resolveHandlerUrls, type HandlerUrls } from "../../runtime/app/urls.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";

@@ -1,8 +1,7 @@
 // The project's e-mail: its templates (SPEC §3 "Email template"), a test send
 // through an SMTP configuration, and the log of sent e-mails.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError, StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { answered } from "../wire.js";

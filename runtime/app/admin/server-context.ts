@@ -1,6 +1,6 @@
 // How code beside the admin app reaches an admin app's server context, which
 // the class keeps protected: the class hands over an accessor when it is defined.
-import { StackAssertionError } from "../../errors.js";
+import { StackAssertionError } from "../../core.js";
 import type { ServerAppContext } from "../server/context.js";
 
 let accessor: ((app: object) => ServerAppContext) | undefined;

@@ -6,8 +6,7 @@ import type {
   RedirectUrlNotWhitelisted,
   VerificationCodeError,
 } from "../../../generated/known-errors.js";
-import { StackAssertionError } from "../../errors.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError, signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

@@ -9,15 +9,12 @@ import {
   type PasskeyRegistrationFailed,
   type PasskeyWebAuthnError,
 } from "../../../generated/known-errors.js";
-import { StackAssertionError } from "../../errors.js";
-import { requireBrowser } from "../browser.js";
-import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
+import { StackAssertionError, requireBrowser, callOf, checkAborted, signalOf, untilAborted, type CallOptions, lazy } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
 import { passkeyRpId } from "./hostname.js";
 import { assertRedirectAfter, type RedirectAfterSignIn } from "./oauth.js";
-import { lazy } from "../../lazy.js";
 
 /** The placeholder the service puts where the relying-party id goes. */
 export const RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";

@@ -1,11 +1,14 @@
 // PKCE and state for the OAuth flows (wire contract §6, §15), and the cookie
 // that keeps each flow's verifier until the callback: one cookie per flow,
 // named by its state, so two tabs signing in at once do not overwrite each other.
-import { parse, serialize } from "cookie";
-import { OAUTH_VERIFIER_COOKIE_MAX_AGE_S } from "../../constants.js";
-import type { Environment } from "../../env.js";
-import { StackConfigurationError } from "../../errors.js";
-import type { Browser } from "../browser.js";
+import {
+  OAUTH_VERIFIER_COOKIE_MAX_AGE_S,
+  StackConfigurationError,
+  type Environment,
+  type Browser,
+  parseCookie,
+  serializeCookie,
+} from "../../core.js";
 
 /** 32 bytes give a 43-character verifier, the shortest RFC 7636 allows, with 256 random bits. */
 const VERIFIER_BYTES = 32;
@@ -76,7 +79,7 @@ function attributes(browser: Browser) {
 
 /** Keeps the verifier of the flow `state` for an hour. */
 export function saveVerifier(browser: Browser, pair: PkcePair): void {
-  browser.document.cookie = serialize(verifierCookieName(pair.state), pair.verifier, {
+  browser.document.cookie = serializeCookie(verifierCookieName(pair.state), pair.verifier, {
     ...attributes(browser),
     maxAge: OAUTH_VERIFIER_COOKIE_MAX_AGE_S,
   });
@@ -90,9 +93,9 @@ export function saveVerifier(browser: Browser, pair: PkcePair): void {
 export function consumeVerifier(browser: Browser, state: string): string | null {
   if (!isWellFormedState(state)) return null;
   const name = verifierCookieName(state);
-  const verifier = parse(browser.document.cookie)[name];
+  const verifier = parseCookie(browser.document.cookie)[name];
   if (verifier === undefined || verifier === "") return null;
   // Max-Age=0 for current browsers, a past Expires for those that ignore Max-Age.
-  browser.document.cookie = serialize(name, "", { ...attributes(browser), maxAge: 0, expires: new Date(0) });
+  browser.document.cookie = serializeCookie(name, "", { ...attributes(browser), maxAge: 0, expires: new Date(0) });
   return verifier;
 }

@@ -1,6 +1,6 @@
 // The calls behind the signed-in user's sessions (SPEC §3 "Session", endpoints.md §A).
 import type { components } from "../../../generated/schema.js";
-import { signalOf } from "../call-options.js";
+import { signalOf } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 import type { ActiveSession, UserSessionMethods } from "./active-session.js";

@@ -2,8 +2,7 @@
 // of every device signed in, and revoking one of them. The calls
 // (active-session-calls.ts) load with the first of them.
 import type { components } from "../../../generated/schema.js";
-import { lazy } from "../../lazy.js";
-import type { CallOptions } from "../call-options.js";
+import { lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 

@@ -4,8 +4,7 @@
 // the wire's snake_case (wire contract §14).
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError, StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 import type {

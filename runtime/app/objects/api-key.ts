@@ -1,8 +1,7 @@
 // User and team API keys (SPEC §3-§5): the reference SDK's `ApiKey` objects over
 // /user-api-keys and /team-api-keys. Their calls (api-key-calls.ts) load with
 // the first of them.
-import { lazy } from "../../lazy.js";
-import type { CallOptions } from "../call-options.js";
+import { lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 

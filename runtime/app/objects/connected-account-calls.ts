@@ -2,8 +2,7 @@
 // connected the provider, or whose connection lacks a scope, is "not
 // connected": null, a thrown error, or the link flow, as the caller chooses.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { StackConfigurationError } from "../../errors.js";
-import { callOf, signalOf, untilAborted, type CallOptions } from "../call-options.js";
+import { StackConfigurationError, callOf, signalOf, untilAborted, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { linkOAuthAccount } from "../flows/oauth.js";
 import { assertAnswered } from "../wire.js";

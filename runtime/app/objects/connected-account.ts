@@ -1,8 +1,7 @@
 // Connected accounts (endpoints.md §A): an OAuth provider account linked to the
 // signed-in user, and the provider access token the service keeps for it. The
 // calls (connected-account-calls.ts, with the OAuth link flow) load with the first of them.
-import { lazy } from "../../lazy.js";
-import type { CallOptions } from "../call-options.js";
+import { lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 

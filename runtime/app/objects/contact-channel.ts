@@ -1,8 +1,7 @@
 // The signed-in user's contact channels (SPEC §3, endpoints.md §A): listing,
 // adding, changing, removing, and the verification e-mail of one channel. The
 // calls (contact-channel-calls.ts) load with the first of them.
-import { lazy } from "../../lazy.js";
-import type { CallOptions } from "../call-options.js";
+import { lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 

@@ -3,12 +3,10 @@
 // or createProject(), and it loads the admin half itself (a dynamic import), so
 // that a client app's first load never carries it.
 import type { components } from "../../../generated/schema.js";
-import { StackConfigurationError } from "../../errors.js";
+import { StackConfigurationError, signalOf, untilAborted, type CallOptions, lazy } from "../../core.js";
 import { adminProjectUpdateToWire } from "../admin/project.js";
-import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
-import { lazy } from "../../lazy.js";
 import { INTERNAL_PROJECT_ID, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
 
 const loadAdminHalf = /* @__PURE__ */ lazy("admin app", () => import("../admin/owned-project.js"));

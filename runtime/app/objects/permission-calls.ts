@@ -1,6 +1,6 @@
 // The calls behind permissions (SPEC §6). Lists are recursive unless asked
 // otherwise: a permission that contains others grants those too.
-import { signalOf } from "../call-options.js";
+import { signalOf } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 import type { PermissionListOptions, PermissionScope, TeamPermission, UserPermissionMethods } from "./permission.js";

@@ -1,7 +1,6 @@
 // The signed-in user's permissions (SPEC §6): in a team, or at project level
 // when no team is given. The calls (permission-calls.ts) load with the first of them.
-import { lazy } from "../../lazy.js";
-import type { CallOptions } from "../call-options.js";
+import { lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 

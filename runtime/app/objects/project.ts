@@ -1,9 +1,8 @@
 // The project, as a client sees it (SPEC §3 "Project (client view)"), and, for
 // users of the internal project only (the dashboard's own project), the
 // projects they own (SPEC §6), which load with their first use (owned-projects.ts).
-import { lazy } from "../../lazy.js";
+import { lazy, signalOf, type CallOptions } from "../../core.js";
 import type { AdminProject, AdminProjectUpdateOptions } from "../admin/project.js";
-import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { StackAdminApp } from "../admin-app.js";
 import { assertAnswered } from "../wire.js";

@@ -2,8 +2,7 @@
 // user's team methods send, one call of the service each.
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError, StackConfigurationError, checkAborted, signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 import { teamApiKeyMethods } from "./api-key-calls.js";

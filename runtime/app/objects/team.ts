@@ -3,9 +3,7 @@
 // getTeamProfile), each one call of the service (SPEC §7 "Teams"). The calls
 // (team-calls.ts) load with the first of them.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError } from "../../errors.js";
-import { lazy } from "../../lazy.js";
-import type { CallOptions } from "../call-options.js";
+import { StackAssertionError, lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 import type { ApiKeyCreationOptions, TeamApiKey, TeamApiKeyFirstView } from "./api-key.js";

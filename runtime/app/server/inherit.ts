@@ -1,7 +1,7 @@
 // `new StackServerApp({ inheritsFrom: clientApp, secretServerKey })`, as in the
 // reference SDK: the server app takes the client app's project, keys, URLs,
 // navigation, platform and token store, and options given alongside win.
-import { StackConfigurationError } from "../../errors.js";
+import { StackConfigurationError } from "../../core.js";
 import { StackClientApp, type StackClientAppOptions } from "../client-app.js";
 import type { ClientAppContext } from "../context.js";
 

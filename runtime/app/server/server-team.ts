@@ -3,7 +3,7 @@
 // removing members, and the server-side update. Invitations, deletion and API
 // keys are the client Team's own calls, sent here with the secret server key.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError } from "../../errors.js";
+import { StackAssertionError, signalOf, type CallOptions } from "../../core.js";
 import {
   createTeamObject,
   type ReadonlyJson,
@@ -12,7 +12,6 @@ import {
   type TeamMemberProfile,
   type TeamUpdateOptions,
 } from "../objects/team.js";
-import { signalOf, type CallOptions } from "../call-options.js";
 import { itemsOf, requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";

@@ -3,13 +3,12 @@
 // method is a server request about this user's id, never `me`, so it works for
 // any user; the request's own user gets the session-bound extras in
 // current-user.ts.
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { StackAssertionError, StackConfigurationError, callOf, checkAborted, signalOf, type CallOptions } from "../../core.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
 import { createCurrentUser, type BaseUser, type UserAccountMethods } from "../objects/user.js";
 import { sendChannelVerification } from "../objects/contact-channel-calls.js";
 import { errorOf } from "../result-of.js";
-import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { serverUserConnectedAccountMethods } from "./connected-accounts.js";

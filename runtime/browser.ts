@@ -1,7 +1,7 @@
 // The parts of a browser the client app uses, injected so that flows can be
 // tested without a global window, and so that server code gets a clear error
 // instead of a ReferenceError.
-import { StackConfigurationError } from "../errors.js";
+import { StackConfigurationError } from "./errors.js";
 
 export interface BrowserLocation {
   readonly href: string;

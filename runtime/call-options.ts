@@ -3,7 +3,7 @@
 // in a trailing `options` when it has none; the signal reaches every request
 // the call sends (the runtime's fetch honours it: retries and Retry-After waits
 // included) and every wait of its own. Objects a call returns do not keep it.
-import { raceAbort, throwIfAborted } from "../abort.js";
+import { raceAbort, throwIfAborted } from "./abort.js";
 
 /**
  * What every public async call takes to be cancelled: an `AbortSignal`, in its options object or in a
