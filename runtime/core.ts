@@ -2,7 +2,9 @@
 // platform (environment, browser), cancellation, the bounded cache and token
 // pairs, and cookie parsing. The rest of the runtime imports these through this module (they import
 // each other directly), so that a bundler keeps them in one chunk of an app's
-// first load rather than in a small chunk each, one request apiece.
+// first load rather than in a small chunk each, one request apiece. The error
+// classes an app may import on their own (request-errors.ts, verify/errors.ts,
+// messages/) import errors.ts directly, so that they do not bring the rest along.
 export {
   StackError,
   isStackError,

@@ -1,7 +1,7 @@
 // The runtime's errors about one request: an HTTP failure without a known code,
 // a redirect refused, a timed-out attempt, a broken answer. Apart from errors.ts
 // so that an app's first load, which sends nothing yet, does not carry them.
-import { NetworkError, StackError } from "./core.js";
+import { NetworkError, StackError } from "./errors.js";
 
 /** A non-2xx answer without a known-error code. */
 export class HttpError extends StackError {

@@ -8,7 +8,7 @@
 // runtime's own errors are matched by brand and name (isStackError), not by
 // `instanceof`, so errors from a second copy of the package are described too.
 import { isKnownError } from "../../generated/known-errors.js";
-import { isStackError } from "../core.js";
+import { isStackError } from "../errors.js";
 import { englishErrorMessages } from "./english.js";
 import type {
   DescribeErrorOptions,

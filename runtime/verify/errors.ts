@@ -4,7 +4,7 @@
 // "jwks-unavailable" (the service's keys could not be read: a 503, not the
 // token's fault), and a `reason` switch covers both.
 
-import { isStackError, StackError } from "../core.js";
+import { isStackError, StackError } from "../errors.js";
 
 export type AccessTokenInvalidReason =
   /** Not a compact JWS, undecodable, no `kid`, or claims of the wrong type or missing (`sub`, `exp`). */
