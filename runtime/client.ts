@@ -81,14 +81,14 @@ export interface StackClient {
    */
   readonly api: Client<paths>;
   /**
-   * One operation, named by its generated route constant: what the app classes
-   * call. It takes and types what `api` does for the same operation and answers
-   * `{ data }`, without building a Request, and without loading `api`.
+   * One operation, named by its method and path: what the app classes call. It
+   * takes and types what `api` does for the same operation and answers `{ data }`,
+   * without building a Request, and without loading `api`.
    *
    * @example
    * ```ts
-   * import { routes } from "stackkit";
    * const { data: me } = await client.send("GET /users/me");
+   * const { data: team } = await client.send("GET /teams/{team_id}", { params: { path: { team_id: teamId } } });
    * ```
    */
   readonly send: Send;

@@ -41,7 +41,7 @@ export interface PipelineOptions extends AppIdentity {
  * or from the typed client (runtime/api.ts), which reads a Request into one.
  */
 export interface PipelineRequest {
-  /** The whole URL, normalised as a Request holds it. */
+  /** The whole URL: the base URL's, with the path and query percent-encoded (a Request may normalise it further). */
   readonly url: string;
   readonly method: string;
   /** What the caller set (content type, per-call headers): a Headers, or lowercase names. */
@@ -100,7 +100,7 @@ export function createPipeline(o: PipelineOptions): Pipeline {
 }
 
 /** Calls `visit` with each header of `headers` (a Headers, or a record of lowercase names). */
-export function forEachHeader(headers: PipelineRequest["headers"], visit: (value: string, name: string) => void): void {
+function forEachHeader(headers: PipelineRequest["headers"], visit: (value: string, name: string) => void): void {
   if (headers instanceof Headers) headers.forEach(visit);
   else for (const name in headers) visit(headers[name] as string, name);
 }

@@ -153,7 +153,7 @@ export class Session {
    */
   adopt(accessToken: string): void {
     if (this.#invalid || accessToken === this.#accessToken || this.#expired.has(accessToken)) return;
-    // Judged once the decoder is there: before any getTokens() that loads it goes on.
+    // Judged once the decoder has loaded; calls waiting for it go on in the order they came.
     if (loadExpiry.loaded === undefined) {
       loadExpiry().then(
         () => this.adopt(accessToken),
