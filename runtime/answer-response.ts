@@ -1,7 +1,7 @@
 // A Response made from an answer the pipeline read (for the typed client, whose
 // callers may read it any way a Response can be read), without a stream unless
 // one is asked for.
-import type { Answer } from "./response.js";
+import { NULL_BODY_STATUSES, type Answer } from "./response.js";
 
 /**
  * A Response for a caller, built afresh from an answer. Its body is read from
@@ -17,8 +17,6 @@ export function toResponse(answer: Answer): Response {
   }
   return new AnswerResponse(answer, checked);
 }
-
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 class AnswerResponse extends Response {
   readonly #answer: Answer;

@@ -40,6 +40,9 @@ export async function readAnswer(response: Response): Promise<Answer> {
   return { status, headers: response.headers, text };
 }
 
+/** The statuses whose answers have no body, whatever they carry. */
+export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
 /** `answer` with the body checkAnswer parsed from it, for `toResponse`. */
 export function withBody(answer: Answer, body: unknown): Answer {
   return { status: answer.status, headers: answer.headers, text: answer.text, checked: { value: body, taken: false } };

@@ -15,7 +15,7 @@ import type { OperationRoute } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
 import { operationOfRoute, type MatchedOperation } from "./operations.js";
 import type { Pipeline } from "./pipeline.js";
-import type { Answer } from "./response.js";
+import { NULL_BODY_STATUSES, type Answer } from "./response.js";
 
 type Route = OperationRoute;
 type PathItem<R extends Route> = paths[R extends `${string} ${infer P extends keyof paths}` ? P : never];
@@ -88,8 +88,6 @@ function queryOf(query: Readonly<Record<string, unknown>>): string {
   }
   return search;
 }
-
-const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 /**
  * What openapi-fetch would answer as `data`: nothing for an answer without a
