@@ -7,6 +7,8 @@ export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 NODE_BIN := node_modules/.bin
 MOCK_PORT ?= 4010
 EMULATOR_PORT ?= 8102
+# The example app's port under `make demo` (the emulator's is EMULATOR_PORT).
+DEMO_PORT ?= 5173
 
 .PHONY: install generate check-generated format check-format lint typecheck test test-browser build check-package docs mock emulator demo example size bench clean
 
@@ -64,9 +66,10 @@ emulator: install
 
 # The example React app on 127.0.0.1, against the emulator (fresh state) or, with STACK_API_URL, STACK_PROJECT_ID and
 # STACK_PUBLISHABLE_CLIENT_KEY (environment, or a .env file: see .env.example), a real or self-hosted project.
-# Prints the URLs to open, runs until Ctrl-C.
+# Prints the URLs to open, runs until Ctrl-C. The app listens on DEMO_PORT, the emulator on EMULATOR_PORT
+# (make demo DEMO_PORT=3000 EMULATOR_PORT=9102); a port already in use gives way to a free one, and the URLs printed say which.
 demo: install
-	node scripts/demo.mjs --api-port $(EMULATOR_PORT)
+	node scripts/demo.mjs --port $(DEMO_PORT) --api-port $(EMULATOR_PORT)
 
 # Only the example app's build (examples/react-app/dist), pointed at the emulator's default address and demo project.
 example: install

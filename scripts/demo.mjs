@@ -14,7 +14,8 @@
 //
 // It runs until Ctrl-C.
 // Usage: node scripts/demo.mjs [--port 5173] [--api-port 8102] [--data state.json]
-//        (DEMO_PORT / EMULATOR_PORT work too; --data keeps the emulator's users across runs)
+//        (DEMO_PORT / EMULATOR_PORT work too, as `make demo DEMO_PORT=3000 EMULATOR_PORT=9102` passes them;
+//        a port in use gives way to a free one, said in the output; --data keeps the emulator's users across runs)
 
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -85,8 +86,14 @@ function apiOrigin(value) {
   return `${url.origin}${pathname}`;
 }
 
+/** Says so when a wanted port was taken and another one serves instead. @param {string} what @param {number} wanted @param {number} port */
+function notePort(what, wanted, port) {
+  if (wanted !== 0 && port !== wanted) console.log(`Port ${wanted} is in use: the ${what} listens on ${port} instead.`);
+}
+
 const settings = projectSettings();
-const appPort = await portNear(portOption("--port", process.env.DEMO_PORT) ?? 5173);
+const wantedAppPort = portOption("--port", process.env.DEMO_PORT) ?? 5173;
+const appPort = await portNear(wantedAppPort);
 /** @type {Awaited<ReturnType<typeof serveStatic>> | undefined} */
 let served;
 /** @type {{ close: () => Promise<void> } | undefined} */
@@ -106,7 +113,7 @@ try {
     if (!settings.projectId || !settings.publishableClientKey) {
       fail(
         "STACK_API_URL is set, so the demo runs against that API and needs the project too: set STACK_PROJECT_ID and " +
-          "STACK_PUBLISHABLE_CLIENT_KEY (the dashboard's Project settings → API keys). Unset STACK_API_URL to use the local emulator.",
+          "STACK_PUBLISHABLE_CLIENT_KEY (Stack Auth dashboard → Project Keys). Unset STACK_API_URL to use the local emulator.",
       );
     }
     console.log(`Stack Auth API: ${apiUrl}/api/v1, project ${settings.projectId}`);
@@ -117,6 +124,7 @@ try {
       quiet: true,
     });
     served = await serveStatic(outDir, { port: appPort });
+    notePort("example app", wantedAppPort, served.port);
     console.log(`Example app built from examples/react-app, served from 127.0.0.1:${served.port}\n`);
     console.log(`  Open     ${served.url}\n`);
     console.log("Sign in or up as on your own app. The project must trust this address (Stack Auth allows localhost");
@@ -130,14 +138,17 @@ try {
     }
     const { startEmulatorServer } = await importEmulatorServer();
     const dataFile = option("--data");
+    const wantedApiPort = portOption("--api-port", process.env.EMULATOR_PORT) ?? 8102;
     const started = await startEmulatorServer({
-      port: await portNear(portOption("--api-port", process.env.EMULATOR_PORT) ?? 8102),
+      port: await portNear(wantedApiPort),
       ...(dataFile ? { dataFile } : {}),
     });
     emulator = started;
+    notePort("emulator", wantedApiPort, Number(new URL(started.url).port));
     console.log(`Stack Auth emulator: ${started.url}/api/v1 (${dataFile ? `state kept in ${dataFile}` : "a fresh state"})`);
     const outDir = await buildExample({ apiUrl: started.url, quiet: true });
     served = await serveStatic(outDir, { port: appPort });
+    notePort("example app", wantedAppPort, served.port);
     console.log(`Example app built from examples/react-app, served from 127.0.0.1:${served.port}\n`);
     console.log(`  Open     ${served.url}`);
     console.log(

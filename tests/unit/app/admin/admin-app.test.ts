@@ -105,6 +105,7 @@ describe("new StackAdminApp({ ..., superSecretAdminKey })", () => {
     const error = thrownBy(() => adminApp(() => json({}), { superSecretAdminKey: undefined }));
     expect(error.message).toContain("superSecretAdminKey");
     expect(error.message).toContain("projectOwnerSession");
+    expect(error.message).toContain("Stack Auth dashboard → Project Keys");
   });
 });
 

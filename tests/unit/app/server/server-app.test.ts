@@ -45,6 +45,8 @@ describe("construction", () => {
       }
       expect(isStackError(error, "StackConfigurationError")).toBe(true);
       expect(String(error)).toMatch(/secretServerKey/);
+      // The dashboard's name for the page with the keys, as the README and .env.example say it.
+      expect(String(error)).toContain("Stack Auth dashboard → Project Keys");
     }
   });
 
