@@ -10,6 +10,17 @@
 //   await signInAs(app, user);
 //   ...
 //   await emulator.close();
+/**
+ * Helpers for an app's own tests against the emulator, for any test runner.
+ *
+ * Where to start: {@link startEmulator} (in-process, or over HTTP), {@link appsFor} for apps
+ * that talk to it, {@link createTestUser} and {@link signInAs}; then read what it mailed
+ * with {@link latestEmail}, {@link latestCode} and {@link latestLink}.
+ *
+ * @packageDocumentation
+ * @module stackkit/testing
+ */
+
 import { createEmulator, DEMO_KEYS, type Emulator, type EmulatorOptions } from "../emulator/index.js";
 import type { CodeRecord, EmailRecord, UserRecord } from "../emulator/index.js";
 import { StackAdminApp, StackClientApp, StackServerApp, type StackClientAppOptions, type TokenStoreInit } from "../runtime/index.js";
@@ -120,7 +131,10 @@ export interface TestUser {
   /** The password to sign in with (what `signInAs` uses). */
   readonly password: string;
   readonly displayName: string | null;
-  /** The emulator's record of the user. */
+  /**
+   * The emulator's own record of the user, in the service's snake_case as the emulator keeps it (as
+   * `emulator.control` answers it); the fields above are the camelCase view.
+   */
   readonly record: UserRecord;
 }
 
@@ -191,6 +205,43 @@ export async function sessionTokens(
   return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken };
 }
 
+/**
+ * An e-mail the emulator sent, as `latestEmail` answers it: camelCase like the rest of stackkit, its time a Date.
+ * (`emulator.control.emails()` answers the emulator's own records, `EmailRecord`, in the service's snake_case.)
+ */
+export interface TestEmail {
+  readonly id: string;
+  /** The project that sent it. */
+  readonly projectId: string;
+  /** The recipients' addresses. */
+  readonly to: readonly string[];
+  /** The sender's address. */
+  readonly from: string;
+  readonly subject: string;
+  /** The plain-text body (where `linksIn` and `latestLink` look for links). */
+  readonly text: string;
+  /** The HTML body. */
+  readonly html: string;
+  /** When the emulator sent it, by its clock. */
+  readonly sentAt: Date;
+  /** Why sending failed (a test e-mail through a bad server), as the service keeps it; null when it went. */
+  readonly error: string | Readonly<Record<string, unknown>> | null;
+}
+
+function testEmailOf(record: EmailRecord): TestEmail {
+  return {
+    id: record.id,
+    projectId: record.project_id,
+    to: [...record.to],
+    from: record.from,
+    subject: record.subject,
+    text: record.text,
+    html: record.html,
+    sentAt: new Date(record.sent_at_millis),
+    error: record.error,
+  };
+}
+
 function noMail(emulator: Emulator, address: string, what: string): Error {
   const seen = [...new Set(emulator.control.emails().flatMap((email) => email.to))];
   return new Error(
@@ -199,20 +250,23 @@ function noMail(emulator: Emulator, address: string, what: string): Error {
 }
 
 /**
- * The newest e-mail sent to an address (or an Inbucket mailbox name); throws an Error listing where e-mail went
- * when there is none.
+ * The newest e-mail sent to an address (or an Inbucket mailbox name), as a TestEmail: `{ id, projectId, to, from,
+ * subject, text, html, sentAt, error }`, camelCase, `sentAt` a Date. Throws an Error listing where e-mail went when
+ * there is none.
  *
  * @example
  * ```ts
  * await app.sendForgotPasswordEmail(user.email, { callbackUrl: "http://localhost:3000/handler/password-reset" });
  * const email = latestEmail(emulator, user.email);
  * expect(email.subject).toContain("Reset your password");
+ * expect(email.to).toEqual([user.email]);
+ * console.log(email.sentAt.toISOString(), email.projectId);
  * ```
  */
-export function latestEmail(emulator: Emulator, address: string): EmailRecord {
+export function latestEmail(emulator: Emulator, address: string): TestEmail {
   const email = emulator.control.emails({ to: address }).at(-1);
   if (!email) throw noMail(emulator, address, "e-mail");
-  return email;
+  return testEmailOf(email);
 }
 
 /**

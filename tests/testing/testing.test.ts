@@ -156,6 +156,30 @@ describe("latestEmail, latestCode, latestLink", () => {
     expect(linksIn("a http://x.test/a?b=1, and (https://y.test/c).")).toEqual(["http://x.test/a?b=1", "https://y.test/c"]);
   });
 
+  it("answer the e-mail in camelCase, as the rest of stackkit, with its time as a Date", async () => {
+    const start = Date.UTC(2030, 0, 2, 3, 4, 5);
+    emulator = await startEmulator({ startTimeMs: start });
+    emulator.engine.ctx.mail.send({ projectId: DEMO_KEYS.projectId, to: "cy@example.com", subject: "Hello", text: "Hi https://x.test/a" });
+    const email = latestEmail(emulator, "cy@example.com");
+    const [record] = emulator.control.emails({ to: "cy@example.com" });
+    expect(email).toEqual({
+      id: record!.id,
+      projectId: DEMO_KEYS.projectId,
+      to: ["cy@example.com"],
+      from: record!.from,
+      subject: "Hello",
+      text: "Hi https://x.test/a",
+      html: record!.html,
+      sentAt: new Date(record!.sent_at_millis),
+      error: null,
+    });
+    // The emulator's clock, which started at `start`.
+    expect(email.sentAt.getTime() - start).toBeGreaterThanOrEqual(0);
+    expect(email.sentAt.getTime() - start).toBeLessThan(60_000);
+    // No snake_case field left over from the emulator's record.
+    expect(Object.keys(email).filter((key) => key.includes("_"))).toEqual([]);
+  });
+
   it("throw a helpful error when nothing was sent", async () => {
     emulator = await startEmulator();
     expect(() => latestEmail(emulator!, "nobody@example.com")).toThrow("The emulator has sent no e-mail");
