@@ -3,6 +3,19 @@
 // nothing here imports a node: module). Over HTTP on Node it is
 // `stackkit/emulator/server` (`startEmulatorServer`, emulator/server.ts) and the
 // `stackkit-emulator` bin (emulator/bin.ts); test helpers are `stackkit/testing`.
+/**
+ * A stateful stand-in for the Stack Auth API, in-process: users, teams, sessions,
+ * e-mails and codes live in memory, and apps reach it through its `fetch`.
+ *
+ * Where to start: {@link createEmulator} answers an {@link Emulator}; give apps its `fetch`
+ * (or its `baseUrl` over HTTP, `stackkit/emulator/server`), the project's keys
+ * ({@link DEMO_KEYS}), and prepare or inspect its state with {@link EmulatorControl}.
+ * For an app's tests, `stackkit/testing` wraps it.
+ *
+ * @packageDocumentation
+ * @module stackkit/emulator
+ */
+
 export { createEmulator, DEFAULT_API_ORIGIN, type Emulator, type EmulatorOptions } from "./emulator.js";
 export type { CreateUserOptions, EmulatorControl } from "./control.js";
 export type { Fault, LoggedRequest } from "./engine/engine.js";

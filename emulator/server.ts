@@ -4,6 +4,18 @@
 // links in e-mails) to where it listens, turns an injected dropped-connection
 // fault into a destroyed socket, and with `dataFile` keeps the state in a JSON
 // file across restarts. `stackkit/emulator/server`; the bin is emulator/bin.ts.
+/**
+ * The emulator of `stackkit/emulator` over HTTP, on Node.
+ *
+ * Where to start: {@link startEmulatorServer} listens (on `127.0.0.1:8102` by default,
+ * {@link DEFAULT_PORT}) and answers an {@link EmulatorServer} whose `url` apps take as
+ * `baseUrl`; {@link EmulatorServerOptions.dataFile} keeps the state across restarts. The
+ * `stackkit-emulator` command runs the same server.
+ *
+ * @packageDocumentation
+ * @module stackkit/emulator/server
+ */
+
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

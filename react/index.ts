@@ -1,5 +1,19 @@
 // The React entry, `stackkit/react`. React Query hooks and query options are
 // built on the runtime; the runtime entry never imports React. Re-exports only.
+/**
+ * React bindings: the current user, their teams, API keys and the rest as React Query
+ * queries and mutations, on the apps of `stackkit`.
+ *
+ * Where to start: wrap the app in {@link StackProvider} (with a `StackClientApp`); read with
+ * {@link useUser}, {@link useTeams} and the other `use…` hooks (Suspense), or with the query
+ * options ({@link currentUserQueryOptions}, {@link stackQueryOptions}, …) in your own
+ * `useQuery`; change things with the mutations ({@link useUpdateUser}, {@link useSignIn}, …).
+ * For server rendering, {@link prefetchUser} and {@link StackProviderProps.dehydratedState}.
+ *
+ * @packageDocumentation
+ * @module stackkit/react
+ */
+
 export { stackQueryKey, stackQueryPrefix, isStackQueryKey, type StackQueryKey, type StackQueryParams } from "./query-keys.js";
 export { createStackQueryClient, STACK_GC_TIME_MS, STACK_STALE_TIME_MS } from "./query-client.js";
 export { StackProvider, useStackApp, useStackQueryClient, type StackProviderProps } from "./provider.js";

@@ -4,6 +4,27 @@
 // error catalogue, the admin app, the verifier) stays out of an app's first load and
 // arrives with the code that uses it.
 
+/**
+ * The client of the Stack Auth REST API v1, for browsers, servers and project admins.
+ *
+ * Where to start:
+ * - {@link StackClientApp}: an app's end user signs in ({@link StackClientApp.signInWithCredential},
+ *   {@link StackClientApp.signInWithOAuth}, …) and {@link StackClientApp.getUser} answers the
+ *   {@link CurrentUser}, with their profile, teams ({@link Team}), API keys, contact channels and sessions.
+ * - {@link StackServerApp}: the same with the project's secret server key, plus every user
+ *   ({@link ServerUser}) and team ({@link ServerTeam}) of the project.
+ * - {@link StackAdminApp}: the project's configuration, e-mail templates, permission definitions and metrics.
+ * - {@link createStackClient}: every operation of the API as a typed call, without the apps.
+ * - Errors: {@link KnownErrors} lists every error the service answers, with its code, HTTP status,
+ *   message and `details`; {@link isKnownError} tests for one, and {@link describeError} turns any
+ *   error into words for end users.
+ * - Token stores ({@link createCookieTokenStore}, {@link nextCookiesTokenStore}, …) and
+ *   {@link verifyAccessToken} for server code that receives a session.
+ *
+ * @packageDocumentation
+ * @module stackkit
+ */
+
 export * from "./app/index.js";
 export * from "./exports/server-app.js";
 export * from "./exports/admin-app.js";
