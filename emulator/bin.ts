@@ -9,7 +9,10 @@ import { DEFAULT_PORT, startEmulatorServer, type EmulatorServerOptions } from ".
 
 const USAGE = `Usage: stackkit-emulator [options]
 
-A stateful emulator of the Stack Auth REST API, on this machine only.
+A stateful emulator of the Stack Auth REST API, on this machine only. Tests
+drive it through its control API (/emulator/v1/…: reset, state, clock, faults,
+request log, e-mails, codes, users, sessions), which GET /emulator/v1/openapi.json
+describes as an OpenAPI document.
 
 Options:
   --port <n>        port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
@@ -106,7 +109,7 @@ export async function main(args: readonly string[]): Promise<void> {
     "Stack Auth emulator",
     `  API:      ${server.url}/api/v1   (give apps baseUrl: "${server.url}")`,
     `  Mailbox:  ${server.url}/mailbox   (Inbucket API: ${server.url}/api/v1/mailbox/{name})`,
-    `  Control:  ${server.url}/emulator/v1/…`,
+    `  Control:  ${server.url}/emulator/v1/…   (OpenAPI document: ${server.url}/emulator/v1/openapi.json)`,
     options.server.dataFile === undefined ? "  State:    in memory (--data <file> keeps it)" : `  State:    ${options.server.dataFile}`,
   ];
   const seeded = [

@@ -3,7 +3,9 @@
 // the fake OAuth provider and the service's OAuth callback (`/emulator/oauth/…`,
 // emulator/oauth-provider.ts), and the control API over HTTP (`/emulator/v1/…`),
 // which calls the same functions as `emulator.control`. Control answers are
-// JSON; a bad request is a 400 `{ "error": "…" }`.
+// JSON; a bad request is a 400 `{ "error": "…" }`, a known path asked with
+// another method a 405 with `Allow`. emulator/control-openapi.json describes
+// every control route (served at `GET /emulator/v1/openapi.json`).
 import { knownErrorStatus, type KnownErrorCode } from "../generated/known-errors.js";
 import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
@@ -66,8 +68,8 @@ class ControlError extends Error {
   }
 }
 
-const ok = (body: unknown = { ok: true }, status = 200) =>
-  Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store" } });
+const ok = (body: unknown = { ok: true }, status = 200, headers: Record<string, string> = {}) =>
+  Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store", ...headers } });
 
 async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();
@@ -150,104 +152,163 @@ export function userView(user: UserRecord): Omit<UserRecord, "password_hash" | "
   return { ...rest, has_password: password_hash !== null };
 }
 
-const CODE_KINDS: readonly CodeKind[] = ["email_verification", "password_reset", "magic_link", "team_invitation"];
+const CODE_KINDS: readonly CodeKind[] = [
+  "email_verification",
+  "password_reset",
+  "magic_link",
+  "team_invitation",
+  "mfa_attempt",
+  "passkey_registration",
+  "passkey_authentication",
+];
 
 const clockView = (control: EmulatorControl) => ({ now: control.now(), iso: new Date(control.now()).toISOString() });
 
+type ControlMethod = "GET" | "POST" | "PUT" | "DELETE";
+type ControlHandler = (request: Request, url: URL, control: EmulatorControl) => Response | Promise<Response>;
+
+/**
+ * Every control route: its path under /emulator/v1, and what each method it takes does.
+ * emulator/control-openapi.json describes each of them (tests/emulator/control-api.test.ts
+ * checks the two against each other and every answer against the document).
+ */
+const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMethod, ControlHandler>>>>> = {
+  reset: {
+    async POST(request, _url, control) {
+      const empty = optionalBoolean(await bodyOf(request), "empty");
+      control.reset(empty === undefined ? {} : { empty });
+      return ok();
+    },
+  },
+  state: {
+    GET: (_request, _url, control) => ok(control.exportState()),
+    async PUT(request, _url, control) {
+      const state = await bodyOf(request);
+      try {
+        control.importState(state as unknown as StateJson);
+      } catch (error) {
+        throw new ControlError(error instanceof Error ? error.message : String(error));
+      }
+      return ok();
+    },
+  },
+  clock: {
+    GET: (_request, _url, control) => ok(clockView(control)),
+  },
+  "clock/advance": {
+    async POST(request, _url, control) {
+      const ms = (await bodyOf(request))["ms"];
+      if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new ControlError('"ms" must be a number of milliseconds >= 0');
+      control.advanceClock(ms);
+      return ok(clockView(control));
+    },
+  },
+  faults: {
+    async POST(request, _url, control) {
+      const body = await bodyOf(request);
+      const times = body["times"];
+      if (times !== undefined && times !== "always" && (typeof times !== "number" || !Number.isInteger(times) || times < 1)) {
+        throw new ControlError('"times" must be a whole number >= 1, or "always"');
+      }
+      control.injectFault(operationIdOf(body["operationId"]), parseFault(body["fault"]), {
+        times: times === "always" ? Infinity : (times ?? 1),
+      });
+      return ok();
+    },
+    DELETE(_request, _url, control) {
+      control.clearFaults();
+      return ok();
+    },
+  },
+  requests: {
+    GET(_request, url, control) {
+      const operationId = url.searchParams.get("operation_id");
+      return ok(control.requests(operationId === null ? {} : { operationId: operationIdOf(operationId) }));
+    },
+    DELETE(_request, _url, control) {
+      control.clearRequests();
+      return ok();
+    },
+  },
+  emails: {
+    GET(_request, url, control) {
+      const to = url.searchParams.get("to");
+      const projectId = url.searchParams.get("project_id");
+      return ok(control.emails({ ...(to === null ? {} : { to }), ...(projectId === null ? {} : { projectId }) }));
+    },
+  },
+  codes: {
+    GET(_request, url, control) {
+      const recipient = url.searchParams.get("recipient");
+      const kind = url.searchParams.get("kind");
+      if (kind !== null && !CODE_KINDS.includes(kind as CodeKind)) throw new ControlError(`"kind" must be one of ${CODE_KINDS.join(", ")}`);
+      return ok(control.codes({ ...(recipient === null ? {} : { recipient }), ...(kind === null ? {} : { kind: kind as CodeKind }) }));
+    },
+  },
+  users: {
+    async POST(request, _url, control) {
+      const body = await bodyOf(request);
+      const optional = {
+        email: optionalString(body, "email"),
+        password: optionalString(body, "password"),
+        displayName: optionalString(body, "displayName"),
+        emailVerified: optionalBoolean(body, "emailVerified"),
+        isAnonymous: optionalBoolean(body, "isAnonymous"),
+        clientMetadata: body["clientMetadata"],
+        serverMetadata: body["serverMetadata"],
+      };
+      const defined = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
+      const user = await control.createUser({ projectId: optionalString(body, "projectId") ?? DEMO_KEYS.projectId, ...defined });
+      return ok(userView(user), 201);
+    },
+  },
+  sessions: {
+    async POST(request, _url, control) {
+      const userId = optionalString(await bodyOf(request), "userId");
+      if (userId === undefined) throw new ControlError('"userId" is required');
+      return ok(await control.createSession(userId), 201);
+    },
+  },
+  "passkey-challenge": {
+    GET: (_request, _url, control) => ok({ challenge: control.fixedChallenge() }),
+    async PUT(request, _url, control) {
+      const challenge = (await bodyOf(request))["challenge"];
+      if (challenge !== null && typeof challenge !== "string")
+        throw new ControlError('"challenge" must be a base64url string, or null for random challenges');
+      control.setFixedChallenge(challenge);
+      return ok({ challenge: control.fixedChallenge() });
+    },
+  },
+  // The document of these routes, loaded on first request (it is a chunk of its own in a bundle).
+  "openapi.json": {
+    async GET(_request, url) {
+      const { default: document } = await import("./control-document.js");
+      return ok({ ...document, servers: [{ url: `${url.origin}${CONTROL_PREFIX.slice(0, -1)}`, description: "This emulator" }] });
+    },
+  },
+};
+
+/** Every control route, `METHOD /path` under /emulator/v1 (`POST /users`): what emulator/control-openapi.json must describe. */
+export function controlRoutes(): string[] {
+  return Object.entries(CONTROL_ROUTES).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} /${path}`));
+}
+
 async function controlApi(request: Request, url: URL, control: EmulatorControl): Promise<Response> {
-  const route = `${request.method} ${url.pathname.slice(CONTROL_PREFIX.length).replace(/\/+$/, "")}`;
-  const query = url.searchParams;
+  const path = url.pathname.slice(CONTROL_PREFIX.length).replace(/\/+$/, "");
+  const methods = Object.hasOwn(CONTROL_ROUTES, path) ? CONTROL_ROUTES[path] : undefined;
   try {
-    switch (route) {
-      case "POST reset": {
-        const empty = optionalBoolean(await bodyOf(request), "empty");
-        control.reset(empty === undefined ? {} : { empty });
-        return ok();
-      }
-      case "GET state":
-        return ok(control.exportState());
-      case "PUT state": {
-        const state = await bodyOf(request);
-        try {
-          control.importState(state as unknown as StateJson);
-        } catch (error) {
-          throw new ControlError(error instanceof Error ? error.message : String(error));
-        }
-        return ok();
-      }
-      case "GET clock":
-        return ok(clockView(control));
-      case "POST clock/advance": {
-        const ms = (await bodyOf(request))["ms"];
-        if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new ControlError('"ms" must be a number of milliseconds >= 0');
-        control.advanceClock(ms);
-        return ok(clockView(control));
-      }
-      case "POST faults": {
-        const body = await bodyOf(request);
-        const times = body["times"];
-        if (times !== undefined && times !== "always" && (typeof times !== "number" || !Number.isInteger(times) || times < 1)) {
-          throw new ControlError('"times" must be a whole number >= 1, or "always"');
-        }
-        control.injectFault(operationIdOf(body["operationId"]), parseFault(body["fault"]), {
-          times: times === "always" ? Infinity : (times ?? 1),
-        });
-        return ok();
-      }
-      case "DELETE faults":
-        control.clearFaults();
-        return ok();
-      case "GET requests": {
-        const operationId = query.get("operation_id");
-        return ok(control.requests(operationId === null ? {} : { operationId: operationIdOf(operationId) }));
-      }
-      case "DELETE requests":
-        control.clearRequests();
-        return ok();
-      case "GET emails": {
-        const to = query.get("to");
-        const projectId = query.get("project_id");
-        return ok(control.emails({ ...(to === null ? {} : { to }), ...(projectId === null ? {} : { projectId }) }));
-      }
-      case "GET codes": {
-        const recipient = query.get("recipient");
-        const kind = query.get("kind");
-        if (kind !== null && !CODE_KINDS.includes(kind as CodeKind))
-          throw new ControlError(`"kind" must be one of ${CODE_KINDS.join(", ")}`);
-        return ok(control.codes({ ...(recipient === null ? {} : { recipient }), ...(kind === null ? {} : { kind: kind as CodeKind }) }));
-      }
-      case "POST users": {
-        const body = await bodyOf(request);
-        const optional = {
-          email: optionalString(body, "email"),
-          password: optionalString(body, "password"),
-          displayName: optionalString(body, "displayName"),
-          emailVerified: optionalBoolean(body, "emailVerified"),
-          isAnonymous: optionalBoolean(body, "isAnonymous"),
-          clientMetadata: body["clientMetadata"],
-          serverMetadata: body["serverMetadata"],
-        };
-        const defined = Object.fromEntries(Object.entries(optional).filter(([, value]) => value !== undefined));
-        const user = await control.createUser({ projectId: optionalString(body, "projectId") ?? DEMO_KEYS.projectId, ...defined });
-        return ok(userView(user), 201);
-      }
-      case "POST sessions": {
-        const userId = optionalString(await bodyOf(request), "userId");
-        if (userId === undefined) throw new ControlError('"userId" is required');
-        return ok(await control.createSession(userId), 201);
-      }
-      case "GET passkey-challenge":
-        return ok({ challenge: control.fixedChallenge() });
-      case "PUT passkey-challenge": {
-        const challenge = (await bodyOf(request))["challenge"];
-        if (challenge !== null && typeof challenge !== "string")
-          throw new ControlError('"challenge" must be a base64url string, or null for random challenges');
-        control.setFixedChallenge(challenge);
-        return ok({ challenge: control.fixedChallenge() });
-      }
-      default:
-        throw new ControlError(`No control route ${request.method} ${url.pathname}`, 404);
+    if (methods === undefined) {
+      throw new ControlError(`No control route ${request.method} ${url.pathname} (GET ${CONTROL_PREFIX}openapi.json lists them)`, 404);
     }
+    const handler = Object.hasOwn(methods, request.method) ? methods[request.method as ControlMethod] : undefined;
+    if (handler === undefined) {
+      // A known path asked with the wrong method (a GET where a POST is wanted): say which methods it takes.
+      const allowed = Object.keys(methods);
+      return ok({ error: `${request.method} ${url.pathname} is not a control route: use ${allowed.join(" or ")} ${url.pathname}` }, 405, {
+        allow: allowed.join(", "),
+      });
+    }
+    return await handler(request, url, control);
   } catch (error) {
     // The control functions throw RangeError / TypeError for what they refuse (an unknown project, a taken e-mail).
     if (error instanceof ControlError) return ok({ error: error.message }, error.status);

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { startEmulatorServer, type EmulatorServer } from "../../emulator/server.js";
 import { StackClientApp } from "../../runtime/index.js";
+import { controlChecker } from "../helpers/control-document.js";
 import { documentChecker } from "../helpers/emulator.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -23,20 +24,27 @@ const demoHeaders = {
 let server: EmulatorServer;
 // Every exchange over HTTP is checked against the document too.
 let checker = documentChecker();
+// And every exchange with the control API against its own document (emulator/control-openapi.json).
+let controlCheck = controlChecker();
 beforeEach(async () => {
   checker = documentChecker();
+  controlCheck = controlChecker();
   server = await startEmulatorServer({ port: 0, onExchange: checker.onExchange });
 });
 afterEach(async () => {
   await server.close();
   expect(checker.violations).toEqual([]);
+  expect(controlCheck.violations).toEqual([]);
 });
 
 const control = async (method: string, route: string, body?: unknown) => {
-  const response = await fetch(`${server.url}/emulator/v1/${route}`, {
+  const url = `${server.url}/emulator/v1/${route}`;
+  const init: RequestInit = {
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
-  });
+  };
+  const response = await fetch(url, init);
+  await controlCheck.check(new Request(url, init), response.clone());
   return { status: response.status, body: (await response.json()) as any };
 };
 
@@ -123,6 +131,9 @@ describe("the control API over HTTP", () => {
       await control("POST", "faults", { operationId: "getCurrentProject", fault: { kind: "known-error", code: "NOT_A_CODE" } }),
     ).toMatchObject({ status: 400 });
     expect(await control("GET", "no-such-route")).toMatchObject({ status: 404, body: { error: expect.any(String) } });
+    const wrongMethod = await fetch(`${server.url}/emulator/v1/users`);
+    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "POST"]);
+    expect(await wrongMethod.json()).toEqual({ error: `GET /emulator/v1/users is not a control route: use POST /emulator/v1/users` });
     const notJson = await fetch(`${server.url}/emulator/v1/users`, { method: "POST", body: "{" });
     expect(notJson.status).toBe(400);
     expect(await notJson.json()).toEqual({ error: "The body is not JSON" });
@@ -337,6 +348,11 @@ describe("the stackkit-emulator bin", () => {
       const api = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(printed)?.[1];
       expect(api).toBeDefined();
       expect(printed).toContain(`Mailbox:  ${api}/mailbox`);
+      // The control API's document, bundled with the bin and served with the bin's address.
+      expect(printed).toContain(`${api}/emulator/v1/openapi.json`);
+      const document = (await (await fetch(`${api}/emulator/v1/openapi.json`)).json()) as { openapi: string; servers: unknown };
+      expect(document.openapi).toBe("3.1.0");
+      expect(document.servers).toEqual([{ url: `${api}/emulator/v1`, description: "This emulator" }]);
       expect(printed).toContain(DEMO_KEYS.publishableClientKey);
       expect(printed).toContain("this-publishable-client-key-is-for-local-development-only");
       expect(await (await fetch(`${api}/health`)).json()).toEqual({ status: "ok" });
