@@ -168,9 +168,21 @@ const STYLE = `
   a { color: #2f55d4; }
 `;
 
+/**
+ * The page's icon, an envelope drawn inline (a data: URL), so that the browser asks the emulator for no
+ * /favicon.ico, which it does not serve.
+ */
+const MAILBOX_ICON =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="2" y="6" width="28" height="20" rx="3" fill="#2f55d4"/>' +
+      '<path d="M4 9l12 9 12-9" fill="none" stroke="#fff" stroke-width="2.5" stroke-linejoin="round"/></svg>',
+  );
+
 function page(title: string, body: string, refresh: boolean): Response {
   const html =
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+    `<link rel="icon" type="image/svg+xml" href="${MAILBOX_ICON}">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">${refresh ? '<meta http-equiv="refresh" content="5">' : ""}` +
     `<style>${STYLE}</style></head><body>${body}</body></html>`;
   return new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });

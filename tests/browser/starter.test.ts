@@ -10,9 +10,16 @@
 //   destructive action asking first (revoke a key, remove an e-mail, leave a
 //   team, sign a device out, delete the account);
 // - busy states on the pressed button only, a title per page, and a header that
-//   stays one line on a phone-width screen.
+//   stays one line on a phone-width screen;
+// - a user without a display name shown by their e-mail address (header, home
+//   page, a team's members), the "selected" team badge explained, a taken
+//   address on sign-up answered with a link to sign in instead, the error notes
+//   under the button, a verification link opened again saying the address is
+//   already verified, and the emulator's mailbox page with its own icon.
 // Screenshots of each screen and state go to tests/browser/artifacts/ (git-ignored).
+import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appsFor, createTestUser, latestEmail, latestLink, signInAs } from "../../testing/index.js";
 import { chromiumAvailability } from "./helpers/chromium.js";
 import {
   createUser,
@@ -53,6 +60,13 @@ describe.skipIf(chromium.skip)(title, { timeout: 60_000 }, () => {
   let env: FlowsEnvironment;
   const appPath = (path: string) => new URL(path, env.appUrl).href;
   const tabTitle = (page: { title(): Promise<string> }) => page.title();
+  /** A client app of the demo project (as a test of the app would make one), its e-mail links pointing at the example app. */
+  const clientApp = () => appsFor({ ...env.emulator.emulator, url: env.apiUrl }).client({ urls: { handler: appPath("/handler") } });
+  /** Whether `lower` sits wholly under `upper` on the page. */
+  const isBelow = async (lower: Locator, upper: Locator) => {
+    const [a, b] = await Promise.all([lower.boundingBox(), upper.boundingBox()]);
+    return a !== null && b !== null && a.y >= b.y + b.height;
+  };
 
   beforeAll(async () => {
     env = await startFlowsEnvironment();
@@ -359,6 +373,110 @@ describe.skipIf(chromium.skip)(title, { timeout: 60_000 }, () => {
     // The account is gone: its new password no longer signs anyone in.
     await submitPasswordSignIn(page, env.appUrl, { email, password: "first password ever" });
     await errorNote(page, "EMAIL_PASSWORD_MISMATCH");
+    expect(errors).toEqual([]);
+  });
+
+  it("shows a user without a display name by their e-mail address, and says what the selected team is", async () => {
+    const { page, errors } = await env.newContext();
+    const user = await createTestUser(env.emulator.emulator, { email: uniqueEmail("nameless") });
+    expect(user.displayName).toBeNull();
+    // A team of theirs, selected (as the team the service makes at sign-up is, when the project asks for one).
+    const app = clientApp();
+    await signInAs(app, user);
+    const me = await app.getUser({ or: "throw" });
+    await me.setSelectedTeam(await me.createTeam({ displayName: "Night shift" }));
+
+    await signInWithPassword(page, env.appUrl, user);
+    expect(await page.locator(".menu-name").innerText()).toBe(user.email);
+    expect(await page.locator(".profile-name").innerText()).toBe(user.email);
+    expect(await page.locator("body").innerText()).not.toContain("(no name)");
+    const explained = /^Selected: your current team, the one apps take as the team you are working in\./;
+    const homeBadge = page.locator("main .badge", { hasText: "selected" });
+    expect(await homeBadge.getAttribute("title")).toMatch(explained);
+    await page.getByText(explained).waitFor();
+    await screenshot(page, "home-without-display-name");
+
+    await page.locator(".menu").getByRole("link", { name: "Account settings" }).click();
+    const team = page.locator("#teams .item", { hasText: "Night shift" });
+    expect(await team.locator(".badge", { hasText: "selected" }).getAttribute("title")).toMatch(explained);
+    await team.getByRole("button", { name: "Members & invitations" }).click();
+    await team.getByText(`Members: ${user.email} (you)`).waitFor();
+    await screenshot(page, "team-members-without-display-name");
+    expect(errors).toEqual([]);
+  });
+
+  it("answers a taken address on sign-up with a link to sign in instead, the notes under the button as on every form", async () => {
+    const { page, errors } = await env.newContext();
+    const user = await createUser(env, "taken", "Tara Taken");
+    await page.goto(appPath("/handler/sign-up"));
+    const signUp = page.getByRole("button", { name: "Sign up", exact: true });
+    const form = page.locator("form", { has: signUp });
+    await form.getByRole("textbox", { name: "E-mail" }).fill(user.email);
+    await form.getByLabel("Password", { exact: true }).fill("another good passphrase");
+    await form.getByLabel("Repeat the password").fill("another passphrase");
+    await signUp.click();
+    const differ = form.getByRole("alert").filter({ hasText: "The two passwords differ." });
+    await differ.waitFor();
+    expect(await isBelow(differ, signUp)).toBe(true);
+
+    await form.getByLabel("Repeat the password").fill("another good passphrase");
+    await signUp.click();
+    const taken = await errorNote(page, "USER_EMAIL_ALREADY_EXISTS");
+    expect(await isBelow(taken, signUp)).toBe(true);
+    const instead = taken.getByRole("link", { name: "Sign in instead" });
+    expect(await instead.evaluate((element) => element.tagName)).toBe("A");
+    expect(new URL((await instead.getAttribute("href"))!, env.appUrl).pathname).toBe("/handler/sign-in");
+    await screenshot(page, "sign-up-address-taken");
+
+    await instead.click();
+    await page.waitForURL(appPath("/handler/sign-in"));
+    // The sign-in form's note sits under its button too.
+    await submitPasswordSignIn(page, env.appUrl, { email: user.email, password: "not the password" });
+    const wrong = await errorNote(page, "EMAIL_PASSWORD_MISMATCH");
+    expect(await isBelow(wrong, page.getByRole("button", { name: "Sign in", exact: true }))).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it("says a verification link opened a second time is for an address already verified", async () => {
+    const { page, errors } = await env.newContext();
+    const user = await createTestUser(env.emulator.emulator, {
+      email: uniqueEmail("verify"),
+      displayName: "Vera Verify",
+      emailVerified: false,
+    });
+    const app = clientApp();
+    await signInAs(app, user);
+    await (await app.getUser({ or: "throw" })).sendVerificationEmail();
+    expect(latestEmail(env.emulator.emulator, user.email)).toMatchObject({ to: [user.email], sentAt: expect.any(Date) });
+    const link = latestLink(env.emulator.emulator, user.email);
+    expect(new URL(link).pathname).toBe("/handler/email-verification");
+
+    await page.goto(link);
+    await page.getByText("Your e-mail address is verified.").waitFor();
+    // The same link again: the service answers that its code is used; the page says what that means.
+    await page.goto(link);
+    await page.getByText("This e-mail address is already verified: this link was used before.").waitFor();
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+    await screenshot(page, "email-already-verified");
+    expect(errors).toEqual([]);
+  });
+
+  it("serves the emulator's mailbox page with an icon of its own, so no request for one fails", async () => {
+    const { page, errors } = await env.newContext();
+    const failed: string[] = [];
+    page.on("response", (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(`${env.apiUrl}/mailbox`);
+    await page.getByRole("heading", { name: /^Mailbox: all mail/ }).waitFor();
+    const href = await page.locator('link[rel="icon"]').getAttribute("href");
+    expect(href).toMatch(/^data:image\/svg\+xml,/);
+    const icon = await page.evaluate(async (url) => {
+      const response = await fetch(url);
+      return { status: response.status, type: response.headers.get("content-type"), body: await response.text() };
+    }, href!);
+    expect(icon).toMatchObject({ status: 200, type: expect.stringContaining("image/svg+xml"), body: expect.stringContaining("<svg") });
+    expect(failed).toEqual([]);
     expect(errors).toEqual([]);
   });
 

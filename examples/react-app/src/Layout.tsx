@@ -7,6 +7,7 @@ import { useProject, useStackApp, useUser } from "stackkit/react";
 import { APP_NAME } from "./app-name.js";
 import { ConnectionBanner } from "./components/Connection.js";
 import { ErrorBoundary } from "./components/errors.js";
+import { nameOf } from "./components/ui.js";
 import { Link } from "./router.js";
 
 function ProjectName() {
@@ -26,7 +27,8 @@ function UserMenu() {
       </nav>
     );
   }
-  const name = user.displayName ?? user.primaryEmail ?? "Signed in";
+  // Without a display name, the e-mail address.
+  const name = nameOf(user, "Signed in");
   return (
     <nav className="menu">
       <span className="menu-user" title={user.primaryEmail ?? undefined}>

@@ -211,7 +211,8 @@ export async function submitPasswordSignIn(
 export async function signInWithPassword(page: Page, appUrl: string, user: TestUser): Promise<void> {
   await submitPasswordSignIn(page, appUrl, user);
   await page.waitForURL(appUrl);
-  await page.getByRole("heading", { name: user.displayName ?? "(no name)" }).waitFor();
+  // The home page names the user by their display name, else by their e-mail address.
+  await page.getByRole("heading", { name: user.displayName ?? user.email }).waitFor();
 }
 
 /** Signs out through the menu's link and waits for the signed-out home page. */

@@ -14,7 +14,6 @@ export function DeleteAccount({ onDeleting }: { readonly onDeleting: (deleting: 
   return (
     <>
       <p className="muted">Your profile, e-mail addresses, sessions, team memberships and API keys are deleted. This cannot be undone.</p>
-      <ErrorNote error={remove.error} onRetry={run} />
       <ConfirmButton
         question="Delete your account and everything in it for good?"
         confirm="Delete my account"
@@ -23,6 +22,7 @@ export function DeleteAccount({ onDeleting }: { readonly onDeleting: (deleting: 
       >
         Delete account
       </ConfirmButton>
+      <ErrorNote error={remove.error} onRetry={run} />
     </>
   );
 }

@@ -49,13 +49,13 @@ function ChangePassword({ onDone }: { readonly onDone: () => void }) {
         onPassword={setPassword}
         onRepeat={setRepeat}
       />
-      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
-      <ErrorNote error={change.error} onRetry={() => submit()} />
       <div>
         <Button type="submit" busy={change.isPending}>
           Change password
         </Button>
       </div>
+      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
+      <ErrorNote error={change.error} onRetry={() => submit()} />
     </form>
   );
 }
@@ -82,13 +82,13 @@ function SetPassword({ onDone }: { readonly onDone: () => void }) {
         onPassword={setPassword}
         onRepeat={setRepeat}
       />
-      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
-      <ErrorNote error={set.error} onRetry={() => submit()} />
       <div>
         <Button type="submit" busy={set.isPending}>
           Set password
         </Button>
       </div>
+      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
+      <ErrorNote error={set.error} onRetry={() => submit()} />
     </form>
   );
 }

@@ -29,13 +29,13 @@ export function Profile({ user }: { readonly user: CurrentUser }) {
         <dt>Signed up</dt>
         <dd>{formatDate(user.signedUpAt)}</dd>
       </dl>
-      <ErrorNote error={save.error} />
-      {saved && <Note kind="success">Saved.</Note>}
       <div>
         <Button type="submit" busy={save.isPending} disabled={displayName.trim() === "" || displayName === (user.displayName ?? "")}>
           Save
         </Button>
       </div>
+      {saved && <Note kind="success">Saved.</Note>}
+      <ErrorNote error={save.error} />
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { CurrentUser } from "stackkit";
 import { useProject, useUpdateUser } from "stackkit/react";
 import { ErrorNote } from "../components/errors.js";
-import { Badge, Button, Field, Note } from "../components/ui.js";
+import { Badge, Button, Field, Note, Problem } from "../components/ui.js";
 import { useAction } from "../hooks.js";
 import { newTotpSecret, otpauthUri, qrCodeDataUrl, typedSecret, verifyTotp } from "./totp.js";
 
@@ -21,10 +21,10 @@ export function Passkeys({ user }: { readonly user: CurrentUser }) {
       <h3>Passkey {user.passkeyAuthEnabled ? <Badge kind="good">on</Badge> : <Badge>off</Badge>}</h3>
       <p className="muted">Sign in with your device's screen lock or a security key instead of a password.</p>
       {done && <Note kind="success">Passkey registered. You can sign in with it from now on.</Note>}
-      <ErrorNote error={register.error} onRetry={() => register.mutate(undefined)} />
       <Button kind="secondary" busy={register.isPending} onClick={() => register.mutate(undefined)}>
         {user.passkeyAuthEnabled ? "Replace your passkey" : "Register a passkey"}
       </Button>
+      <ErrorNote error={register.error} onRetry={() => register.mutate(undefined)} />
     </div>
   );
 }
@@ -107,12 +107,6 @@ function EnableTwoFactor({
         value={code}
         onChange={(e) => setCode(e.target.value)}
       />
-      {wrong && (
-        <p className="note note-error" role="alert">
-          That code does not match; check the key and the clock of your device.
-        </p>
-      )}
-      <ErrorNote error={enable.error} />
       <div className="actions">
         <Button type="submit" busy={enable.isPending}>
           Turn on
@@ -121,6 +115,8 @@ function EnableTwoFactor({
           Cancel
         </Button>
       </div>
+      {wrong && <Problem>That code does not match; check the key and the clock of your device.</Problem>}
+      <ErrorNote error={enable.error} />
     </form>
   );
 }
@@ -136,7 +132,6 @@ export function TwoFactor({ user }: { readonly user: CurrentUser }) {
       <p className="muted">A six-digit code from an authenticator app is asked for at every sign-in.</p>
       {changed === "on" && on && <Note kind="success">Two-factor authentication is on: sign-ins now ask for a code from your app.</Note>}
       {changed === "off" && !on && <Note kind="success">Two-factor authentication is off.</Note>}
-      <ErrorNote error={disable.error} />
       {on ? (
         <Button
           kind="danger"
@@ -165,6 +160,7 @@ export function TwoFactor({ user }: { readonly user: CurrentUser }) {
           Set up two-factor authentication
         </Button>
       )}
+      <ErrorNote error={disable.error} />
     </div>
   );
 }

@@ -56,7 +56,6 @@ export function Sessions({ user }: { readonly user: CurrentUser }) {
         ))}
       </ul>
       <ErrorNote error={revoke.error} onRetry={() => revoke.variables && revoke.mutate(revoke.variables)} />
-      <ErrorNote error={revokeOthers.error} onRetry={() => revokeOthers.mutate(others.map((session) => session.id))} />
       {revokeOthers.isSuccess && others.length === 0 && <Note kind="success">Every other device is signed out.</Note>}
       {others.length > 0 && (
         <div className="actions">
@@ -71,6 +70,7 @@ export function Sessions({ user }: { readonly user: CurrentUser }) {
           </ConfirmButton>
         </div>
       )}
+      <ErrorNote error={revokeOthers.error} onRetry={() => revokeOthers.mutate(others.map((session) => session.id))} />
     </>
   );
 }

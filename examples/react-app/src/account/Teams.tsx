@@ -14,13 +14,20 @@ import {
 } from "stackkit/react";
 import { ConfirmButton } from "../components/actions.js";
 import { ErrorNote } from "../components/errors.js";
-import { Badge, Button, Field, formatDate, Loading, Note } from "../components/ui.js";
+import { Button, Field, formatDate, Loading, nameOf, Note, SELECTED_TEAM, SelectedTeamBadge } from "../components/ui.js";
 
-function Members({ team }: { readonly team: Team }) {
+/**
+ * The members by their name in the team. The signed-in user without one is shown by their own name or e-mail
+ * address; the service shows a client no one else's address, so another member without a name stays unnamed.
+ */
+function Members({ user, team }: { readonly user: CurrentUser; readonly team: Team }) {
   const users = useTeamUsers(team);
-  return (
-    <p className="muted small">Members: {users.map((member) => member.teamProfile.displayName ?? "(no name)").join(", ") || "none"}</p>
+  const names = users.map((member) =>
+    member.id === user.id
+      ? `${member.teamProfile.displayName ?? nameOf(user)} (you)`
+      : (member.teamProfile.displayName ?? "unnamed member"),
   );
+  return <p className="muted small">Members: {names.join(", ") || "none"}</p>;
 }
 
 function Invitations({ team }: { readonly team: Team }) {
@@ -85,7 +92,7 @@ function TeamItem({ user, team }: { readonly user: CurrentUser; readonly team: T
     <li className="item item-column">
       <div className="row-between">
         <div>
-          <strong>{team.displayName}</strong> {user.selectedTeam?.id === team.id && <Badge kind="good">selected</Badge>}
+          <strong>{team.displayName}</strong> {user.selectedTeam?.id === team.id && <SelectedTeamBadge />}
         </div>
         <div className="item-actions">
           <Button kind="link" onClick={() => setOpen(!open)} aria-expanded={open}>
@@ -104,7 +111,7 @@ function TeamItem({ user, team }: { readonly user: CurrentUser; readonly team: T
       <ErrorNote error={leave.error} onRetry={() => leave.mutate(team)} />
       {open && (
         <Suspense fallback={<Loading />}>
-          <Members team={team} />
+          <Members user={user} team={team} />
           <Invitations team={team} />
         </Suspense>
       )}
@@ -132,6 +139,7 @@ export function Teams({ user }: { readonly user: CurrentUser }) {
           ))}
         </ul>
       )}
+      {teams.some((team) => user.selectedTeam?.id === team.id) && <p className="muted small">{SELECTED_TEAM}</p>}
       {project.config.clientTeamCreationEnabled && (
         <form className="inline-form" onSubmit={submit} aria-label="Create a team">
           <Field label="New team name" name="teamName" required value={name} onChange={(e) => setName(e.target.value)} />

@@ -49,10 +49,10 @@ export function MfaForm({ attemptCode }: { readonly attemptCode: string }) {
         value={totp}
         onChange={(e) => setTotp(e.target.value)}
       />
-      <ErrorNote error={error} onRetry={() => void submit()} />
       <Button type="submit" busy={busy}>
         Verify
       </Button>
+      <ErrorNote error={error} onRetry={() => void submit()} />
     </form>
   );
 }

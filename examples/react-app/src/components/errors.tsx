@@ -2,15 +2,29 @@
 // a failed page or section into such a note (or, for a whole page, a card)
 // instead of a blank screen. The words are describeError's (errors.ts); the
 // error itself goes to the console for the developer.
+//
+// Where: on every form, the error note (and a Problem the page finds itself)
+// sits right under the submit button, or under the row of an inline form or
+// of a form's buttons. The button that was pressed does not move when the note
+// appears, and the note shows where the eye already is.
 import { Component, useEffect, type ReactNode } from "react";
 import { logError, userFacing } from "../errors.js";
 import { useRetryAll, useRetryEpoch, useShowsErrorCode } from "./Connection.js";
 
 /**
  * What went wrong, in words for the person using the app; with `onRetry`, a
- * "Try again" button when trying again may help (the network, a busy service).
+ * "Try again" button when trying again may help (the network, a busy service);
+ * `children` follow the words (a link to what to do instead).
  */
-export function ErrorNote({ error, onRetry }: { readonly error: unknown; readonly onRetry?: (() => void) | undefined }) {
+export function ErrorNote({
+  error,
+  onRetry,
+  children,
+}: {
+  readonly error: unknown;
+  readonly onRetry?: (() => void) | undefined;
+  readonly children?: ReactNode;
+}) {
   const failed = error !== null && error !== undefined;
   const described = failed ? userFacing(error) : null;
   useEffect(() => {
@@ -21,6 +35,7 @@ export function ErrorNote({ error, onRetry }: { readonly error: unknown; readonl
   return (
     <div className="note note-error" role="alert" data-error-code={described.code}>
       <strong className="note-title">{described.title}</strong> <span className="note-message">{described.message}</span>
+      {children !== undefined && children !== null && children !== false && <> {children}</>}
       {described.retryable && onRetry && (
         <button type="button" className="button button-link button-inline" onClick={onRetry}>
           Try again

@@ -67,8 +67,42 @@ export function Loading({ what = "Loading" }: { readonly what?: string }) {
   return <p className="loading">{what}…</p>;
 }
 
-export function Badge({ children, kind = "neutral" }: { readonly children: ReactNode; readonly kind?: "neutral" | "good" | "warn" }) {
-  return <span className={`badge badge-${kind}`}>{children}</span>;
+/** A short label; `title` says what it means (shown on hover, read by screen readers). */
+export function Badge({
+  children,
+  kind = "neutral",
+  title,
+}: {
+  readonly children: ReactNode;
+  readonly kind?: "neutral" | "good" | "warn";
+  readonly title?: string;
+}) {
+  return (
+    <span className={`badge badge-${kind}`} title={title}>
+      {children}
+    </span>
+  );
+}
+
+/** What `user.selectedTeam` is, in the words the "selected" badge and its caption use. */
+export const SELECTED_TEAM =
+  "Selected: your current team, the one apps take as the team you are working in. The choice is saved with your account, so every device you sign in on sees the same one.";
+
+/** The "selected" badge of the user's current team (`user.selectedTeam`), which says what that means. */
+export function SelectedTeamBadge() {
+  return (
+    <Badge kind="good" title={SELECTED_TEAM}>
+      selected
+    </Badge>
+  );
+}
+
+/** The name to show for a user: the display name, else the e-mail address; `fallback` when there is neither. */
+export function nameOf(
+  user: { readonly displayName: string | null; readonly primaryEmail: string | null },
+  fallback = "(no name)",
+): string {
+  return user.displayName ?? user.primaryEmail ?? fallback;
 }
 
 export function formatDate(date: Date | undefined | null): string {

@@ -2,6 +2,7 @@
 // single-use code once (useOnce), then shows the outcome; after a sign-in the
 // app itself goes on to after-sign-in.
 import { useState } from "react";
+import { isKnownError } from "stackkit";
 import { MfaForm, mfaAttemptCode } from "../components/MfaForm.js";
 import { ErrorNote } from "../components/errors.js";
 import { Card, Loading, Note } from "../components/ui.js";
@@ -68,9 +69,27 @@ export function MagicLinkCallback() {
   return <Card title="Signing you in">{code ? <RedeemMagicLink code={code} /> : <MissingCode />}</Card>;
 }
 
+/**
+ * A verification link opened again: the service answers that its code is used (it is used only by verifying the
+ * address), or that the address is verified. Either way there is nothing left to do, which is what the page says.
+ */
+function alreadyVerified(outcome: Outcome): boolean {
+  return (
+    outcome.status === "error" &&
+    (isKnownError(outcome.error, "VERIFICATION_CODE_ALREADY_USED") || isKnownError(outcome.error, "EMAIL_ALREADY_VERIFIED"))
+  );
+}
+
 function VerifyEmail({ code }: { readonly code: string }) {
   const app = useStackApp();
   const outcome = useOnce(["email-verification", code], () => settle(() => app.verifyEmail(code)));
+  if (alreadyVerified(outcome)) {
+    return (
+      <Note>
+        This e-mail address is already verified: this link was used before. <Link href="/">Continue</Link>
+      </Note>
+    );
+  }
   if (outcome.status === "error") return <Failure outcome={outcome} />;
   return (
     <Note kind="success">

@@ -27,7 +27,6 @@ function Confirm({ loginCode }: { readonly loginCode: string }) {
         A command-line tool asks to sign in as <strong>{user.displayName ?? user.primaryEmail}</strong>. Only confirm if you started it
         yourself just now.
       </p>
-      <ErrorNote error={confirm.error} onRetry={() => confirm.mutate(undefined)} />
       <div className="actions">
         <Button busy={confirm.isPending} onClick={() => confirm.mutate(undefined)}>
           Confirm sign-in
@@ -36,6 +35,7 @@ function Confirm({ loginCode }: { readonly loginCode: string }) {
           Cancel
         </Link>
       </div>
+      <ErrorNote error={confirm.error} onRetry={() => confirm.mutate(undefined)} />
     </>
   );
 }

@@ -2,27 +2,32 @@
 import { Suspense } from "react";
 import type { CurrentUser } from "stackkit";
 import { useProject, useStackApp, useTeams, useUser } from "stackkit/react";
-import { Badge, Card, formatDate, Loading, Note } from "../components/ui.js";
+import { Badge, Card, formatDate, Loading, nameOf, Note, SELECTED_TEAM, SelectedTeamBadge } from "../components/ui.js";
 import { Link } from "../router.js";
 
 function TeamList({ user }: { readonly user: CurrentUser }) {
   const teams = useTeams();
   if (teams.length === 0) return <p className="muted">You are not in any team yet.</p>;
+  const selected = teams.some((team) => user.selectedTeam?.id === team.id);
   return (
-    <ul className="plain-list">
-      {teams.map((team) => (
-        <li key={team.id}>
-          {team.displayName}
-          {user.selectedTeam?.id === team.id && <Badge kind="good">selected</Badge>}
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="plain-list">
+        {teams.map((team) => (
+          <li key={team.id}>
+            {team.displayName} {user.selectedTeam?.id === team.id && <SelectedTeamBadge />}
+          </li>
+        ))}
+      </ul>
+      {selected && <p className="muted small">{SELECTED_TEAM}</p>}
+    </>
   );
 }
 
 function SignedIn({ user, welcome }: { readonly user: CurrentUser; readonly welcome: boolean }) {
   const app = useStackApp();
   const project = useProject();
+  // Without a display name, the user is shown by their e-mail address (as in the header).
+  const name = nameOf(user);
   const initial = (user.displayName ?? user.primaryEmail ?? "?").slice(0, 1).toUpperCase();
   return (
     <>
@@ -42,9 +47,10 @@ function SignedIn({ user, welcome }: { readonly user: CurrentUser; readonly welc
           )}
           <div>
             <p className="eyebrow">Signed in as</p>
-            <h1 className="profile-name">{user.displayName ?? "(no name)"}</h1>
+            <h1 className="profile-name">{name}</h1>
             <p className="muted">
-              {user.primaryEmail ?? "no e-mail"}{" "}
+              {/* The address once: in the heading when it stands for the name. */}
+              {name !== user.primaryEmail && (user.primaryEmail ?? "no e-mail")}{" "}
               {user.primaryEmail !== null &&
                 (user.primaryEmailVerified ? <Badge kind="good">verified</Badge> : <Badge kind="warn">not verified</Badge>)}
             </p>

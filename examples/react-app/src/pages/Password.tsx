@@ -46,10 +46,10 @@ export function ForgotPassword() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
           />
-          <ErrorNote error={error} onRetry={() => void submit()} />
           <Button type="submit" busy={busy}>
             Send the link
           </Button>
+          <ErrorNote error={error} onRetry={() => void submit()} />
         </form>
       )}
       <p className="muted center">
@@ -106,11 +106,11 @@ function NewPasswordForm({ code }: { readonly code: string }) {
         onPassword={setPassword}
         onRepeat={setRepeat}
       />
-      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
-      <ErrorNote error={error} onRetry={() => void submit()} />
       <Button type="submit" busy={busy}>
         Set the new password
       </Button>
+      {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
+      <ErrorNote error={error} onRetry={() => void submit()} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 // /handler/sign-up: a new account with e-mail and password; the app goes to
 // after-sign-up once it exists.
 import { useState, type FormEvent } from "react";
+import { isKnownError } from "stackkit";
 import { useProject, useStackApp } from "stackkit/react";
 import { NewPasswordFields, PASSWORDS_DIFFER } from "../components/NewPasswordFields.js";
 import { OAuthButtons } from "../components/OAuthButtons.js";
@@ -69,11 +70,14 @@ export function SignUp() {
           onPassword={setPassword}
           onRepeat={setRepeat}
         />
-        {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
-        <ErrorNote error={error} onRetry={pending === null ? () => submit() : undefined} />
         <Button type="submit" busy={pending === "password"} disabled={pending !== null}>
           Sign up
         </Button>
+        {differ && <Problem>{PASSWORDS_DIFFER}</Problem>}
+        <ErrorNote error={error} onRetry={pending === null ? () => submit() : undefined}>
+          {/* The address has an account already: the way to it is a link, as every way to another page is. */}
+          {isKnownError(error, "USER_EMAIL_ALREADY_EXISTS") && <Link href={app.urls.signIn}>Sign in instead</Link>}
+        </ErrorNote>
       </form>
       {project.config.oauthProviders.length > 0 && (
         <>

@@ -30,7 +30,6 @@ function Invitation({ code }: { readonly code: string }) {
   return (
     <>
       <p>You are invited to join {team}.</p>
-      <ErrorNote error={accept.error} onRetry={() => accept.mutate(undefined)} />
       <div className="actions">
         <Button busy={accept.isPending} onClick={() => accept.mutate(undefined)}>
           Join {details.data.teamDisplayName}
@@ -39,6 +38,7 @@ function Invitation({ code }: { readonly code: string }) {
           Not now
         </Link>
       </div>
+      <ErrorNote error={accept.error} onRetry={() => accept.mutate(undefined)} />
     </>
   );
 }
