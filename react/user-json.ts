@@ -2,8 +2,8 @@
 // fields, so that dehydrate() can carry it from the server to the browser. The
 // CurrentUser it was made from is remembered beside it (a WeakMap, so nothing
 // of it is serialized); a copy that arrived by hydration has none, and becomes
-// a user whose fields are the copy's and whose methods act through the app.
-import { StackAssertionError, UserNotSignedInError, type CurrentUser, type StackClientApp, type Team } from "../runtime/index.js";
+// a user whose fields are the copy's and whose methods act for the copy's user.
+import { SessionEndedError, StackAssertionError, type CurrentUser, type StackClientApp, type Team } from "../runtime/index.js";
 
 type AnyFunction = (...args: never[]) => unknown;
 /** Keys whose value is a function; `any`-typed fields (metadata) are fields. */
@@ -33,10 +33,10 @@ const USER_FIELDS: { readonly [K in UserCopiedField]: true } = {
   isAnonymous: true,
 };
 
-/** Methods answered by the app itself: they need the session, not the user's answer. */
-type SessionMethod = "getAuthJson" | "getAuthHeaders" | "signOut";
-
-const USER_METHODS: { readonly [K in Exclude<MethodKey<CurrentUser>, SessionMethod>]: true } = {
+const USER_METHODS: { readonly [K in MethodKey<CurrentUser>]: true } = {
+  getAuthJson: true,
+  getAuthHeaders: true,
+  signOut: true,
   registerPasskey: true,
   update: true,
   setDisplayName: true,
@@ -88,13 +88,19 @@ const TEAM_METHODS: { readonly [K in MethodKey<Team>]: true } = {
 /** Names this format; a copy made by another version of the format is not read as this one. */
 const USER_JSON_KIND = "stackkit.user.v1";
 
-/** The fields of the user's selected team. */
+/**
+ * The fields of the user's selected team.
+ *
+ * @interface
+ */
 export type TeamJson = Pick<Team, FieldKey<Team>>;
 
 /**
  * The user as the user query holds it, and as `dehydrate()` sends it to the
  * browser: the client fields of CurrentUser (never a server user's server-only
  * fields), `signedUpAt` as milliseconds, the selected team's fields.
+ *
+ * @interface
  */
 export type UserJson = Pick<CurrentUser, UserCopiedField> & {
   readonly kind: typeof USER_JSON_KIND;
@@ -177,33 +183,35 @@ function delegated<T extends object>(names: object, target: () => Promise<T>): R
 
 /**
  * A CurrentUser made of a hydrated copy: its fields are the copy's, so the
- * first render needs no request. Its methods act on the app's current
- * session, as every CurrentUser's do; the ones that need the user object ask
- * the service for it on their first call (once per copy).
+ * first render needs no request. Its methods act through the user object of
+ * the session the tab holds when the first of them is called (asked for once
+ * per copy), and only if that is the copy's user: like every CurrentUser it
+ * then acts for that session only. Once the tab holds nobody or someone else,
+ * every call rejects with a SessionEndedError, from then on without a request.
  */
 function hydratedUser(app: StackClientApp, json: UserJson): CurrentUser {
-  let pending: Promise<CurrentUser> | null = null;
+  let pinned: Promise<CurrentUser> | null = null;
   const live = (): Promise<CurrentUser> => {
-    if (pending) return pending;
+    if (pinned) return pinned;
     const asked = app.getUser({ or: "anonymous-if-exists" }).then((user) => {
-      if (user === null) throw new UserNotSignedInError("Nobody is signed in any more: the session of this user has ended.");
+      if (user === null || user.id !== json.id) throw new SessionEndedError();
       return user;
     });
-    // A failure is not kept: the next call asks again.
-    asked.catch(() => {
-      if (pending === asked) pending = null;
+    // A transient failure is not kept: the next call asks again. A session that is over stays over.
+    asked.catch((error: unknown) => {
+      if (pinned === asked && !(error instanceof SessionEndedError)) pinned = null;
     });
-    return (pending = asked);
+    return (pinned = asked);
   };
   const team = json.selectedTeam;
   const user = {
     ...pick(json, USER_FIELDS),
     signedUpAt: new Date(json.signedUpAtMillis),
     selectedTeam: team && Object.freeze({ ...team, ...delegated(TEAM_METHODS, () => teamOf(app, live, team.id)) }),
-    currentSession: Object.freeze({ getTokens: (options?: Parameters<StackClientApp["getAuthJson"]>[0]) => app.getAuthJson(options) }),
-    getAuthJson: (options?: Parameters<StackClientApp["getAuthJson"]>[0]) => app.getAuthJson(options),
-    getAuthHeaders: (options?: Parameters<StackClientApp["getAuthHeaders"]>[0]) => app.getAuthHeaders(options),
-    signOut: (options?: Parameters<StackClientApp["signOut"]>[0]) => app.signOut(options),
+    currentSession: Object.freeze({
+      getTokens: async (options?: Parameters<CurrentUser["currentSession"]["getTokens"]>[0]) =>
+        (await live()).currentSession.getTokens(options),
+    }),
     ...delegated(USER_METHODS, live),
     ...(app.projectId === INTERNAL_PROJECT_ID ? delegated(INTERNAL_USER_METHODS, live) : {}),
   };

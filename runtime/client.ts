@@ -74,6 +74,7 @@ export interface StackClientOptions {
   readonly onRetry?: RequestHooks["onRetry"];
 }
 
+/** The runtime client that {@link createStackClient} makes: every operation of the API as a typed call (`api`, `send`), with the project's keys, the session's tokens, retries and refresh; the apps are built on it. */
 export interface StackClient {
   /**
    * Typed calls over every operation of the document (openapi-fetch, loaded on
@@ -127,6 +128,21 @@ export interface StackClient {
    * ```
    */
   withTokenStore(tokenStore: TokenStoreInit): StackClient;
+  /**
+   * A client with everything of this one whose requests act for one session
+   * only: `sessions` is a view bound to it (SessionManager.bind). A client with
+   * user tokens sends that session's; one without (a server's calls by id)
+   * sends none. Either way a request stops, unsent, with the view's error once
+   * that session has ended or the store holds another.
+   *
+   * @example
+   * ```ts
+   * const sessions = client.requireSessions();
+   * const mine = client.boundTo(sessions.bind(sessions.current(), () => new Error("Signed out meanwhile.")));
+   * const { data: me } = await mine.send("GET /users/me");
+   * ```
+   */
+  boundTo(sessions: SessionManager): StackClient;
 }
 
 /**
@@ -155,7 +171,11 @@ export function createStackClient(options: StackClientOptions): StackClient {
     projectId: options.projectId,
     env,
   });
-  const sessions = store ? new SessionManager(store, env, (refreshToken) => ready().then((e) => e.refresh(refreshToken))) : null;
+  // Refreshes go through this client's engine, also for the clients bound from it.
+  let refreshing: (() => Promise<Engine>) | undefined;
+  const sessions = store
+    ? new SessionManager(store, env, (refreshToken) => (refreshing as () => Promise<Engine>)().then((e) => e.refresh(refreshToken)))
+    : null;
   const wiring: PipelineOptions = {
     env,
     baseUrl,
@@ -170,7 +190,13 @@ export function createStackClient(options: StackClientOptions): StackClient {
     sessions,
     policy,
   };
-  // The engine is made once it has loaded, from what was resolved here; loading starts now.
+  const made = clientOn(wiring, options);
+  refreshing = made.ready;
+  return made.client;
+}
+
+/** A client sending with `wiring`; the engine loads on first use (loading starts now) and is made once. */
+function clientOn(wiring: PipelineOptions, options: StackClientOptions): { client: StackClient; ready: () => Promise<Engine> } {
   let engine: Engine | undefined;
   const engineNow = (): Engine | undefined => (engine ??= loadEngine.loaded?.createEngine(wiring));
   const ready = (): Promise<Engine> => {
@@ -178,18 +204,19 @@ export function createStackClient(options: StackClientOptions): StackClient {
     return now ? Promise.resolve(now) : loadEngine().then(() => engineNow() as Engine);
   };
   if (loadEngine.loaded === undefined) loadEngine().catch(() => {});
-  return {
+  const { sessions, env } = wiring;
+  const client: StackClient = {
     api: deferredApi(engineNow, ready),
     send: ((...call: Parameters<Send>) => {
       const now = engineNow();
       return now ? now.send(...call) : ready().then((e) => e.send(...call));
     }) as Send,
-    projectId: options.projectId,
-    baseUrl,
-    accessType,
-    publishableClientKey: options.publishableClientKey,
+    projectId: wiring.projectId,
+    baseUrl: wiring.baseUrl,
+    accessType: wiring.accessType,
+    publishableClientKey: wiring.publishableClientKey,
     env,
-    policy,
+    policy: wiring.policy,
     sessions,
     requireSessions() {
       if (!sessions) throw noTokenStoreError();
@@ -197,7 +224,9 @@ export function createStackClient(options: StackClientOptions): StackClient {
     },
     // Derived clients run on this environment: the same fetch, clock and timers.
     withTokenStore: (tokenStore) => createStackClient({ ...options, environment: env, tokenStore }),
+    boundTo: (view) => clientOn(sessions ? { ...wiring, sessions: view } : { ...wiring, guard: view }, options).client,
   };
+  return { client, ready };
 }
 
 const loadEngine = /* @__PURE__ */ lazy("request engine", () => import("./engine.js"));

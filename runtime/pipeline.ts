@@ -33,6 +33,11 @@ export interface PipelineOptions extends AppIdentity {
   readonly projectOwnerSession?: OwnerSession | undefined;
   /** Null when the app has no token store: requests go without user tokens. */
   readonly sessions: SessionManager | null;
+  /**
+   * A bound view (SessionManager.bind) whose session must still be current for
+   * a request to go, on a client that sends no user tokens (a server user's calls by id).
+   */
+  readonly guard?: SessionManager | undefined;
   readonly policy: TransportPolicy;
 }
 
@@ -181,6 +186,8 @@ async function sendOperation(
       o.env,
       o.policy,
       () => {
+        // A bound view throws here, before anything is sent, once its session is over.
+        o.guard?.current();
         session = o.sessions?.current();
         // Tokens that need no refresh (the usual case): the request is made without a wait.
         const now = op.stackHeaders && session ? session.tokensNow() : null;

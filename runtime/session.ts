@@ -42,6 +42,7 @@ interface SessionHost {
   onInvalidated(session: Session): void;
 }
 
+/** One signed-in session: its refresh token and its current access token, refreshed when needed (one refresh however many calls wait for it). Apps reach it through `user.currentSession` and `client.requireSessions()`. */
 export class Session {
   readonly refreshToken: string | null;
   #accessToken: string | null;
@@ -248,48 +249,97 @@ export class Session {
   }
 }
 
+/** What a manager and every view bound from it share: one cache of Sessions, one host, one read of the store. */
+interface ManagerState {
+  readonly sessions: LruMap<string, Session>;
+  readonly host: SessionHost;
+  /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
+  cleared: unknown;
+  /** The pair the store last handed back, a copy of its tokens then, what it read as, and that pair's cache key. */
+  lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null;
+}
+
+/** The session a view is bound to, and the error its calls throw once that session is over. */
+interface Binding {
+  readonly session: Session;
+  readonly key: string;
+  readonly ended: () => Error;
+}
+
+/** What identifies a session in the store: its refresh token, which a refresh keeps; else its access token. */
+function sessionKey(tokens: TokenPair): string {
+  return tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
+}
+
 /**
  * The Sessions of one token store. Whatever the store holds, it is read through
  * `usableTokens` (tokens/check.ts): a token that cannot be one (the string
  * "undefined", a value a header cannot carry) reads as absent, and the store is
  * told to forget it, so that no stored value can lock the user out.
+ *
+ * A manager can also be a view bound to one session ({@link SessionManager.bind}):
+ * what a user object acts through, so that it never acts for whoever signed in after it.
  */
 export class SessionManager {
   readonly store: TokenStore;
-  readonly #sessions: LruMap<string, Session>;
-  readonly #host: SessionHost;
-  /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
-  #cleared: unknown = null;
-  /** The pair the store last handed back, a copy of its tokens then, what it read as, and that pair's cache key. */
-  #lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null = null;
+  // Replaced only by bind(), on the view it makes.
+  #state: ManagerState;
+  #bound: Binding | null = null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
+    this.store = store;
     // The first request needs it: it loads beside the app rather than after that request starts.
     if (loadExpiry.loaded === undefined) loadExpiry().catch(() => undefined);
-    this.store = store;
-    this.#sessions = new LruMap(limit);
-    this.#host = {
-      env,
-      refresh,
-      onRefreshed: (session, accessToken) => {
-        // Write back only if the store still holds this session; another sign-in may have replaced it.
-        if (this.#read().refreshToken === session.refreshToken) {
-          this.store.set({ refreshToken: session.refreshToken, accessToken });
-        }
-      },
-      onInvalidated: (session) => {
-        // The session is over whatever the store does: a store that cannot be
-        // read or written here must not turn a sign-out into an error.
-        try {
-          const now = this.#read();
-          if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
-            this.store.set(NO_TOKENS);
+    this.#state = {
+      sessions: new LruMap(limit),
+      cleared: null,
+      lastRead: null,
+      host: {
+        env,
+        refresh,
+        onRefreshed: (session, accessToken) => {
+          // Write back only if the store still holds this session; another sign-in may have replaced it.
+          if (this.#read().refreshToken === session.refreshToken) {
+            this.store.set({ refreshToken: session.refreshToken, accessToken });
           }
-        } catch {
-          // signOut() writes NO_TOKENS once more; the invalid Session stays cached meanwhile.
-        }
+        },
+        onInvalidated: (session) => {
+          // The session is over whatever the store does: a store that cannot be
+          // read or written here must not turn a sign-out into an error.
+          try {
+            const now = this.#read();
+            if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
+              this.store.set(NO_TOKENS);
+            }
+          } catch {
+            // signOut() writes NO_TOKENS once more; the invalid Session stays cached meanwhile.
+          }
+        },
       },
     };
+  }
+
+  /**
+   * A view of this manager bound to `session`: its `current()` answers that
+   * session while the store holds it (a refreshed access token is the same
+   * session), and throws `ended()` once it has ended or the store holds another
+   * one, even of the same user; its `signOut()` ends that session only. Objects
+   * read in a session act through such a view, so a stale one sends nothing.
+   *
+   * @example
+   * ```ts
+   * const sessions = client.requireSessions();
+   * const mine = sessions.bind(sessions.current(), () => new Error("That session is over."));
+   * sessions.signOut();
+   * mine.current(); // throws "That session is over."
+   * ```
+   */
+  bind(session: Session, ended: () => Error): SessionManager {
+    const { env, refresh } = this.#state.host;
+    const view = new SessionManager(this.store, env, refresh, 1);
+    view.#state = this.#state;
+    view.#bound = { session, key: sessionKey(session.peek()), ended };
+    return view;
   }
 
   /** The usable tokens the store holds; an unusable pair is cleared from it, once. */
@@ -303,13 +353,14 @@ export class SessionManager {
    * pair, still holding the same tokens, reads as it did, without checking it again.
    */
   #readWithKey(): { readonly tokens: TokenPair; readonly key: string } {
+    const state = this.#state;
     const held: unknown = this.store.get();
-    const last = this.#lastRead;
+    const last = state.lastRead;
     if (last !== null && held === last.held && sameTokens(last.held, last.copy)) return last;
     const tokens = this.#readAnew(held);
-    const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
+    const key = sessionKey(tokens);
     const pair = typeof held === "object" && held !== null ? (held as TokenPair) : null;
-    this.#lastRead = pair && { held: pair, copy: { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, tokens, key };
+    state.lastRead = pair && { held: pair, copy: { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, tokens, key };
     return { tokens, key };
   }
 
@@ -317,7 +368,7 @@ export class SessionManager {
     const tokens = usableTokens(held);
     const same = typeof held === "object" && held !== null && sameTokens(tokens, held as TokenPair);
     if (!same && !this.#isCleared(held)) {
-      this.#cleared = typeof held === "object" && held !== null ? { ...held } : held;
+      this.#state.cleared = typeof held === "object" && held !== null ? { ...held } : held;
       try {
         this.store.set(tokens);
       } catch {
@@ -328,14 +379,36 @@ export class SessionManager {
   }
 
   #isCleared(held: unknown): boolean {
-    const cleared = this.#cleared;
+    const cleared = this.#state.cleared;
     if (typeof held !== "object" || held === null || typeof cleared !== "object" || cleared === null) return held === cleared;
     return sameTokens(held as TokenPair, cleared as TokenPair);
   }
 
+  /** The Session of the pair the store holds now, and that pair's key. */
+  #sessionOfStore(): { readonly session: Session; readonly key: string } {
+    const { tokens, key } = this.#readWithKey();
+    const { sessions, host } = this.#state;
+    let session = sessions.get(key);
+    // An invalid session stays invalid, even if a store cannot forget its tokens.
+    if (!session) {
+      session = new Session(tokens, host);
+      sessions.set(key, session);
+    } else if (tokens.refreshToken !== null && tokens.accessToken !== null) {
+      session.adopt(tokens.accessToken);
+    }
+    return { session, key };
+  }
+
+  /** For a bound view: throws its `ended()` unless the store still holds its session, valid. */
+  #checkBound(session: Session, key: string): void {
+    const bound = this.#bound;
+    if (bound !== null && (key !== bound.key || bound.session.isKnownInvalid || session.isKnownInvalid)) throw bound.ended();
+  }
+
   /**
    * The Session of the tokens the store holds now: the same object for the same
-   * pair, so that callers share one refresh. Throws what the store's `get()` throws.
+   * pair, so that callers share one refresh. Throws what the store's `get()`
+   * throws; a bound view (see bind) throws its error once its session is over.
    *
    * @example
    * ```ts
@@ -345,15 +418,8 @@ export class SessionManager {
    * ```
    */
   current(): Session {
-    const { tokens, key } = this.#readWithKey();
-    let session = this.#sessions.get(key);
-    // An invalid session stays invalid, even if a store cannot forget its tokens.
-    if (!session) {
-      session = new Session(tokens, this.#host);
-      this.#sessions.set(key, session);
-    } else if (tokens.refreshToken !== null && tokens.accessToken !== null) {
-      session.adopt(tokens.accessToken);
-    }
+    const { session, key } = this.#sessionOfStore();
+    this.#checkBound(session, key);
     return session;
   }
 
@@ -376,7 +442,8 @@ export class SessionManager {
 
   /**
    * The current session's tokens as they are, without refreshing; none when the
-   * store cannot even be read, so that signing out still works.
+   * store cannot even be read, so that signing out still works. A bound view
+   * whose session is over throws its error instead.
    *
    * @example
    * ```ts
@@ -386,18 +453,22 @@ export class SessionManager {
    * ```
    */
   peekCurrent(): TokenPair {
+    let found: { readonly session: Session; readonly key: string };
     try {
-      return this.current().peek();
+      found = this.#sessionOfStore();
     } catch {
       return NO_TOKENS;
     }
+    this.#checkBound(found.session, found.key);
+    return found.session.peek();
   }
 
   /**
    * Ends the current session and clears the store, whatever is in flight and
    * whatever the store holds, even when reading it throws. Only a store whose
    * `set()` throws makes this throw, after the session has ended here. Only
-   * the local session ends: the service is not called.
+   * the local session ends: the service is not called. A bound view ends its
+   * own session only, and leaves the store alone when it holds another.
    *
    * @example
    * ```ts
@@ -407,13 +478,20 @@ export class SessionManager {
    * ```
    */
   signOut(): void {
-    let session: Session | null = null;
+    const bound = this.#bound;
+    let found: { readonly session: Session; readonly key: string } | null = null;
     try {
-      session = this.current();
+      found = this.#sessionOfStore();
     } catch {
       // Nothing readable to end but what the store holds, which the write below clears.
     }
-    session?.invalidate();
+    if (bound !== null) {
+      // Invalidating clears the store only while it holds that session's tokens.
+      bound.session.invalidate();
+      if (found?.key === bound.key) found.session.invalidate();
+      return;
+    }
+    found?.session.invalidate();
     this.store.set(NO_TOKENS);
   }
 }

@@ -137,6 +137,20 @@ export interface StackClientAppOptions {
 
 export interface StackClientApp extends RedirectMethods {}
 
+/**
+ * The app of code acting for one end user, in a browser or beside one: the sign-in and sign-up
+ * flows (password, magic link, passkey, OAuth, multi-factor, command-line login), the signed-in
+ * user ({@link StackClientApp.getUser}, a {@link CurrentUser}), the project's public
+ * configuration, and the redirects to the app's pages. It keeps the API of the reference SDK's
+ * `StackClientApp`.
+ *
+ * @example
+ * ```ts
+ * const app = new StackClientApp({ projectId, publishableClientKey, tokenStore: "cookie" });
+ * const user = await app.getUser();
+ * console.log(user ? `Signed in as ${user.primaryEmail}` : "Nobody is signed in");
+ * ```
+ */
 export class StackClientApp {
   readonly projectId: string;
   readonly version = VERSION;
@@ -213,19 +227,20 @@ export class StackClientApp {
     return this.currentUser(
       options,
       (answer) => answer as components["schemas"]["ClientUser"],
-      async (session, wire) => (loadUser.loaded ?? (await loadUser())).createCurrentUser(session.ctx, wire, this.userExtras(session)),
+      async (ctx, wire) => (loadUser.loaded ?? (await loadUser())).createCurrentUser(ctx, wire, this.userExtras(ctx)),
     );
   }
 
   /**
    * The getUser of both apps: the signed-in user of the session `options`
    * names, its `GET /users/me` answer read with `read` and made into a user
-   * with `build`; when nobody is signed in, what `or` asks for.
+   * with `build` on the context bound to the session it was read in (so that
+   * the user acts for that session only); when nobody is signed in, what `or` asks for.
    */
   protected async currentUser<W extends { readonly is_anonymous: boolean }, U>(
     options: GetUserOptions & CallOptions,
     read: (answer: NonNullable<unknown>) => W,
-    build: (session: SessionContext, wire: W) => U | Promise<U>,
+    build: (ctx: ClientAppContext, wire: W) => U | Promise<U>,
   ): Promise<U | null> {
     // Nobody signed in is answered without a request; an aborted call still rejects.
     checkAborted(options);
@@ -233,8 +248,8 @@ export class StackClientApp {
     const or = orOf(options);
     const call = callOf(options);
     const { signedInUserWire } = loadSignedInUser.loaded ?? (await loadSignedInUser());
-    const wire = await signedInUserWire(session, or, read, call);
-    if (wire !== null) return build(session, wire);
+    const user = await signedInUserWire(session, or, read, call);
+    if (user !== null) return build(user.ctx, user.wire);
     return this.signedOutUser(or, call);
   }
 
@@ -269,11 +284,15 @@ export class StackClientApp {
     return null;
   }
 
-  /** What the user of `session` does through the app: its sign-out and passkey registration. */
-  protected userExtras(session: SessionContext): CurrentUserExtras {
+  /**
+   * What a user does through the app, on the context bound to its session
+   * (`ctx`): its sign-out, which ends that session only and then goes where
+   * app.signOut goes, and its passkey registration.
+   */
+  protected userExtras(ctx: ClientAppContext): CurrentUserExtras {
     return {
-      signOut: (options) => this.signOutOf(session, options),
-      registerPasskey: (options) => loadPasskey().then((m) => m.registerPasskey(session.ctx, options ?? {})),
+      signOut: (options) => loadSignOut().then((m) => m.signOut(ctx, options ?? {}, this.afterSignOut)),
+      registerPasskey: (options) => loadPasskey().then((m) => m.registerPasskey(ctx, options ?? {})),
     };
   }
 
@@ -291,16 +310,6 @@ export class StackClientApp {
   async signOut(options: { readonly redirectUrl?: string | URL } & CallOptions = {}): Promise<void> {
     const { signOut } = await loadSignOut();
     await signOut(this.ctx, options, this.afterSignOut);
-  }
-
-  /** Signs `session` out: the app's own as app.signOut does, a per-call session itself. */
-  protected async signOutOf(
-    session: SessionContext,
-    options: ({ readonly redirectUrl?: string | URL } & CallOptions) | undefined,
-  ): Promise<void> {
-    if (session === this.ownSession) return this.signOut(options ?? {});
-    const { signOut } = await loadSignOut();
-    await signOut(session.ctx, options ?? {}, this.afterSignOut);
   }
 
   /**

@@ -55,6 +55,19 @@ export interface ServerGetUserOptions extends GetUserOptions {
   readonly verify?: "local";
 }
 
+/**
+ * The app of server code that holds the project's secret server key: what {@link StackClientApp}
+ * does, for the user of a request (`getUser({ tokenStore: request })`, a {@link CurrentServerUser}),
+ * plus every user ({@link ServerUser}) and team ({@link ServerTeam}) of the project by id: list,
+ * create, update and delete them.
+ *
+ * @example
+ * ```ts
+ * const app = new StackServerApp({ projectId, publishableClientKey, secretServerKey, tokenStore: "memory" });
+ * const user = await app.getUser(userId);
+ * await user?.update({ serverMetadata: { plan: "pro" } });
+ * ```
+ */
 export class StackServerApp extends StackClientApp {
   /** The context of server objects: the app's, on a runtime client without user tokens. */
   protected readonly serverCtx: ServerAppContext;
@@ -123,7 +136,7 @@ export class StackServerApp extends StackClientApp {
     return this.currentUser(
       given,
       (answer) => server.asServerUser(answer, "GET /users/me"),
-      (session, wire) => server.createCurrentServerUser(this.serverCtx, session.ctx, wire, this.userExtras(session)),
+      (ctx, wire) => server.createCurrentServerUser(this.serverCtx, ctx, wire, this.userExtras(ctx)),
     );
   }
 

@@ -1,47 +1,74 @@
 // The one read of "who is signed in" that both apps' getUser use, loaded with
-// the first getUser rather than with the app.
+// the first getUser rather than with the app. The user is read through a
+// context bound to the session it is read in (bound-session.ts), and the
+// object made of it keeps that context: it acts for that session only.
 import { isKnownError } from "../../generated/known-error-guard.js";
 import { StackAssertionError, signalOf, untilAborted, type CallOptions } from "../core.js";
+import { contextOfSession, SessionEndedError } from "./bound-session.js";
 import type { ClientAppContext } from "./context.js";
 import type { SessionContext } from "./session-contexts.js";
 
-/** `GET /users/me` in the session of `ctx`: the raw answer, or null when nobody is signed in. */
-async function readCurrentUser(ctx: ClientAppContext, call: CallOptions): Promise<unknown> {
-  if (ctx.sessions().current().isKnownInvalid) return null;
-  try {
-    const { data } = await ctx.client.send("GET /users/me", signalOf(call));
-    return data ?? null;
-  } catch (error) {
-    if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
-    throw error;
+/** What a signed-in user was read as, and the context bound to the session it was read in. */
+export interface SignedInUserWire<W> {
+  readonly wire: W;
+  readonly ctx: ClientAppContext;
+}
+
+/** How often a read starts again because the store changed while it was on its way. */
+const MAX_READS = 3;
+
+/**
+ * `GET /users/me` in the session the store of `ctx` holds now, through a
+ * context bound to it: the raw answer and that context, or null when nobody is
+ * signed in. A sign-in or sign-out while the read is on its way makes the bound
+ * read stop unsent or unread; the session the store holds then is read instead.
+ */
+async function readCurrentUser(ctx: ClientAppContext, call: CallOptions): Promise<SignedInUserWire<NonNullable<unknown>> | null> {
+  const sessions = ctx.sessions();
+  for (let read = 1; ; read++) {
+    const session = sessions.current();
+    if (session.isKnownInvalid) return null;
+    const bound = contextOfSession(ctx, session);
+    try {
+      const { data } = await bound.client.send("GET /users/me", signalOf(call));
+      return data === undefined || data === null ? null : { wire: data, ctx: bound };
+    } catch (error) {
+      if (error instanceof SessionEndedError) {
+        if (read < MAX_READS) continue;
+        throw error;
+      }
+      if (isKnownError(error, "CANNOT_GET_OWN_USER_WITHOUT_USER")) return null;
+      throw error;
+    }
   }
 }
 
 /**
- * The signed-in user of `session` as `check` reads the wire answer, or null
- * when nobody is. Anonymous users count as nobody unless `or` asks for them;
- * `or: "anonymous"` signs one up when nobody is signed in (once, however many
- * calls wait; an aborted call stops waiting for it, the others do not).
+ * The signed-in user of `session` as `check` reads the wire answer, with the
+ * context bound to the session it was read in; null when nobody is signed in.
+ * Anonymous users count as nobody unless `or` asks for them; `or: "anonymous"`
+ * signs one up when nobody is signed in (once, however many calls wait; an
+ * aborted call stops waiting for it, the others do not).
  */
 export async function signedInUserWire<W extends { readonly is_anonymous: boolean }>(
   session: SessionContext,
   or: string,
   check: (answer: NonNullable<unknown>) => W,
   call: CallOptions = {},
-): Promise<W | null> {
+): Promise<SignedInUserWire<W> | null> {
   const sessions = session.ctx.sessions();
   const asked = sessions.current();
-  const read = async () => {
+  const read = async (): Promise<SignedInUserWire<W> | null> => {
     const answer = await readCurrentUser(session.ctx, call);
-    return answer === null || answer === undefined ? null : check(answer);
+    return answer === null ? null : { wire: check(answer.wire), ctx: answer.ctx };
   };
-  let wire = await read();
-  if (wire?.is_anonymous && or !== "anonymous" && or !== "anonymous-if-exists") wire = null;
-  if (wire === null && or === "anonymous") {
+  let user = await read();
+  if (user?.wire.is_anonymous && or !== "anonymous" && or !== "anonymous-if-exists") user = null;
+  if (user === null && or === "anonymous") {
     // Another call may have signed up while this one waited; then use that user.
     if (sessions.current() === asked) await untilAborted(session.anonymousSignUp(), call);
-    wire = await read();
-    if (wire === null) throw new StackAssertionError("The anonymous sign-up succeeded, but the service does not know its user.");
+    user = await read();
+    if (user === null) throw new StackAssertionError("The anonymous sign-up succeeded, but the service does not know its user.");
   }
-  return wire;
+  return user;
 }

@@ -9,6 +9,8 @@ export {
   knownErrorClasses,
   KnownErrors,
   knownErrorStatus,
+  type KnownErrorClass,
+  type KnownErrorClassOf,
   type KnownErrorCode,
   type KnownErrorDetails,
   type KnownErrorInit,
@@ -17,3 +19,4 @@ export {
   type KnownErrorOf,
   type KnownErrorsByCode,
 } from "../../generated/known-errors.js";
+export { SessionEndedError } from "../app/bound-session.js";

@@ -5,6 +5,7 @@
 import type { components } from "../../../generated/schema.js";
 import { StackConfigurationError, signalOf, untilAborted, type CallOptions, lazy } from "../../core.js";
 import { adminProjectUpdateToWire } from "../admin/project.js";
+import type { OwnerSession } from "../../pipeline.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 import { INTERNAL_PROJECT_ID, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
@@ -13,14 +14,20 @@ const loadAdminHalf = /* @__PURE__ */ lazy("admin app", () => import("../admin/o
 
 type WireAdminProject = components["schemas"]["AdminProject"];
 
-/** The owned projects of `wires`, each with its admin app on the owner's current session. */
+/** The owned projects of `wires`, each with its admin app on the owner's session (the one `ctx` is bound to). */
 async function ownedProjectsOf(
   ctx: ClientAppContext,
   wires: readonly WireAdminProject[],
   call: CallOptions | undefined,
 ): Promise<AdminOwnedProject[]> {
   const { ownedProjectOf } = await untilAborted(loadAdminHalf(), call);
-  const owner = ctx.sessions().current();
+  // Looked up on every request rather than kept: the user's context is bound to
+  // its session, so the projects' admin apps stop acting once it is over too.
+  const sessions = ctx.sessions();
+  const owner: OwnerSession = {
+    getTokens: (minMillisLeft) => sessions.current().getTokens(minMillisLeft),
+    markAccessTokenExpired: (accessToken) => sessions.current().markAccessTokenExpired(accessToken),
+  };
   return untilAborted(Promise.all(wires.map((wire) => ownedProjectOf(ctx, owner, wire))), call);
 }
 

@@ -2,19 +2,35 @@
 // plus what only that user's session can do, taken from the client's
 // CurrentUser of the same session: its tokens, sign-out, passkey registration,
 // changing the password (which checks the old one), and linking an OAuth
-// account. Deleting the user ends that session, as on the client.
+// account. Deleting the user ends that session, as on the client. Like every
+// user object it acts for the session it was read in only: once that session
+// is over, its calls by id stop too (bound-session.ts).
 import type { GetConnectedAccountOptions, OAuthConnection } from "../objects/connected-account.js";
 import { createCurrentUser, type Auth, type CurrentInternalUser, type CurrentUserExtras, type InternalUserExtra } from "../objects/user.js";
+import { boundContext } from "../bound-session.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";
 
+/**
+ * The user of a request on a server app (`serverApp.getUser({ tokenStore: request })`): a
+ * {@link ServerUser}, plus what only that user's session can do (its tokens, sign-out, passkeys).
+ *
+ * @interface
+ */
 export type CurrentServerUser = ServerUser & Auth;
+/**
+ * A {@link CurrentServerUser} of the internal project, who also owns projects: `createProject` and
+ * `listOwnedProjects`.
+ *
+ * @interface
+ */
 export type CurrentInternalServerUser = CurrentServerUser & InternalUserExtra;
 
 /**
- * The current user of `sessionCtx`'s session, whose answer to GET /users/me is
- * `wire`. Server requests go through `serverCtx`, session requests through `sessionCtx`.
+ * The current user of `sessionCtx`'s session (a context bound to it), whose
+ * answer to GET /users/me is `wire`. Server requests go through `serverCtx`,
+ * bound to the same session, session requests through `sessionCtx`.
  */
 export function createCurrentServerUser(
   serverCtx: ServerAppContext,
@@ -23,7 +39,7 @@ export function createCurrentServerUser(
   extras: CurrentUserExtras,
 ): CurrentServerUser {
   const client = createCurrentUser(sessionCtx, wire, extras);
-  const server = createServerUser(serverCtx, wire);
+  const server = createServerUser(boundContext(serverCtx, sessionCtx.sessions()), wire);
 
   function getConnectedAccount(
     providerId: string,

@@ -108,7 +108,6 @@ const clientApp: Table<StackClientApp> = {
   currentUser: "protected",
   sessionOf: "protected",
   signedOutUser: "protected",
-  signOutOf: "protected",
   userExtras: "protected",
 };
 

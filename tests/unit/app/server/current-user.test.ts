@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../../helpers/lazy-modules.js";
 import { isStackError, UserNotSignedInError } from "../../../../runtime/errors.js";
+import { SessionEndedError } from "../../../../runtime/app/bound-session.js";
 import { signedInTokens } from "../../../helpers/app-context.js";
 import { answerAsDocumented, wireTokens } from "../../../helpers/documented-answers.js";
 import { json, jwt, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
@@ -166,7 +167,8 @@ describe("the current server user", () => {
     await settle(user.signOut());
     expect(sent(service)).toEqual([{ method: "DELETE", path: "/auth/sessions/current", body: {} }]);
     expect(service.requests[0]!.headers["x-stack-access-token"]).toBe(tokens.accessToken);
-    expect(await user.currentSession.getTokens()).toEqual({ accessToken: null, refreshToken: null });
+    // The user's session is over: its tokens are nobody's now, and the app's own session is untouched.
+    await expect(user.currentSession.getTokens()).rejects.toBeInstanceOf(SessionEndedError);
     expect(store.get()).toEqual(appTokens);
   });
 

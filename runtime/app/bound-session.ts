@@ -1,0 +1,81 @@
+// Objects act only for the session they were read in. A user read while Alice
+// was signed in must not rename, list or delete Bob once Bob has signed in on
+// the same app, nor sign him out. So every object the app hands out is built on
+// a context bound to its session (SessionManager.bind): its client sends that
+// session's tokens, and refuses, before anything is sent, once the session has
+// ended or the store holds another one (even the same user's, signed in again).
+// A refreshed access token is the same session. Loaded with the first getUser.
+import { CannotGetOwnUserWithoutUser, isKnownError } from "../../generated/known-errors.js";
+import type { Session, SessionManager } from "../session.js";
+import { createClientAppContext, type ClientAppContext } from "./context.js";
+
+/**
+ * A call on an object (a user, or anything reached through one: its teams,
+ * contact channels, sessions, API keys, permissions, connected accounts, owned
+ * projects) whose session has ended or was replaced by another sign-in. Nothing
+ * was sent. It is a `CANNOT_GET_OWN_USER_WITHOUT_USER`, as the reference SDK
+ * answers such a call, with a message that says what happened: get the user
+ * again (`app.getUser()`) to act for whoever is signed in now.
+ *
+ * @example
+ * ```ts
+ * const user = await app.getUser({ or: "throw" });
+ * await app.signOut();
+ * try {
+ *   await user.update({ displayName: "Ada" });
+ * } catch (error) {
+ *   if (error instanceof SessionEndedError) console.log(error.code); // "CANNOT_GET_OWN_USER_WITHOUT_USER"
+ * }
+ * ```
+ */
+export class SessionEndedError extends CannotGetOwnUserWithoutUser {
+  static override readonly className: string = "SessionEndedError";
+
+  /**
+   * Only this error, not the service's own CANNOT_GET_OWN_USER_WITHOUT_USER (which
+   * `instanceof KnownErrors.CannotGetOwnUserWithoutUser` still tests); by name, so
+   * that it works across two copies of the package as the known errors' test does.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isKnownError(value, "CANNOT_GET_OWN_USER_WITHOUT_USER") && (value as Error).name === "SessionEndedError";
+  }
+
+  constructor() {
+    super(undefined, {
+      message:
+        "This object was read in a session that has ended (signed out, or replaced by another sign-in), so it no longer acts for anyone and nothing was sent. Get the user again with app.getUser().",
+    });
+  }
+}
+
+const ended = () => new SessionEndedError();
+
+/** One view per session, so that everything read in it shares one bound client. */
+const views = new WeakMap<Session, SessionManager>();
+/** Per context, its bound copy per view. */
+const contexts = new WeakMap<ClientAppContext, WeakMap<SessionManager, ClientAppContext>>();
+
+/** The view of `sessions` bound to `session` (the same one for every caller). */
+function viewOf(sessions: SessionManager, session: Session): SessionManager {
+  let view = views.get(session);
+  if (view === undefined) views.set(session, (view = sessions.bind(session, ended)));
+  return view;
+}
+
+/**
+ * `ctx` acting only through `view`'s session: on a client with user tokens it
+ * sends that session's, on one without (the server's context) it sends none;
+ * either stops with a SessionEndedError once the session is over.
+ */
+export function boundContext(ctx: ClientAppContext, view: SessionManager): ClientAppContext {
+  let byView = contexts.get(ctx);
+  if (byView === undefined) contexts.set(ctx, (byView = new WeakMap()));
+  let bound = byView.get(view);
+  if (bound === undefined) byView.set(view, (bound = createClientAppContext(ctx.client.boundTo(view), ctx)));
+  return bound;
+}
+
+/** `ctx` bound to `session`, one of its own sessions. */
+export function contextOfSession(ctx: ClientAppContext, session: Session): ClientAppContext {
+  return boundContext(ctx, viewOf(ctx.sessions(), session));
+}
