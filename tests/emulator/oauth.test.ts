@@ -7,7 +7,7 @@ import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import type { ProjectConfig } from "../../emulator/engine/store.js";
-import { isKnownError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
+import { isKnownError, SessionEndedError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
 import { useEmulator } from "../helpers/emulator.js";
 import { formOf } from "../helpers/provider-page.js";
 
@@ -293,6 +293,11 @@ describe("linking and connected accounts", () => {
     expect(isKnownError(error, "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE")).toBe(true);
     // Server code reads the same connection by user id.
     expect(await (await serverApp().getUser(user.id))!.getConnectedAccount("github", { scopes: ["repo"] })).not.toBeNull();
+    // The connection acts for the session it was read in: once that has ended, it sends nothing.
+    await app.signOut();
+    emulator().control.clearRequests();
+    await expect(account!.getAccessToken()).rejects.toBeInstanceOf(SessionEndedError);
+    expect(emulator().control.requests()).toEqual([]);
   });
 
   it("answers OAUTH_CONNECTION_NOT_CONNECTED_TO_USER without a connection, and no token with shared keys", async () => {
