@@ -3,6 +3,7 @@ import type { Client } from "openapi-fetch";
 import type { AccessType } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
 import {
+  API_PREFIX,
   DEFAULT_BASE_URL,
   DEFAULT_REQUEST_TIMEOUT_MS,
   MAX_SINGLE_WAIT_MS,
@@ -165,6 +166,12 @@ export function createStackClient(options: StackClientOptions): StackClient {
   checkHeaderValues(options);
   const env = environment(options.environment);
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  if (baseUrl.endsWith(API_PREFIX)) {
+    // Every path would be sent under /api/v1/api/v1 and answered 404: say so now, not on the first call.
+    throw new StackConfigurationError(
+      `baseUrl ${JSON.stringify(options.baseUrl)} ends with ${API_PREFIX}, which stackkit adds itself; pass the API's origin, ${JSON.stringify(baseUrl.slice(0, -API_PREFIX.length) || "https://your-api.example.com")}.`,
+    );
+  }
   const accessType = options.accessType ?? "client";
   const policy = transportPolicy(options);
   const store = resolveTokenStore(options.tokenStore === undefined ? "memory" : options.tokenStore, {

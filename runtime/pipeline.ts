@@ -14,12 +14,14 @@ import {
   abortReason,
   raceAbort,
   throwIfAborted,
+  NetworkError,
   StackAssertionError,
   type Environment,
   type TokenPair,
 } from "./core.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import type { MatchedOperation } from "./operations.js";
+import { RequestTimeoutError } from "./request-errors.js";
 import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, withBody, type Answer } from "./response.js";
 import type { Session, SessionManager } from "./session.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
@@ -197,7 +199,7 @@ async function sendOperation(
           return outgoing();
         }
         return (async () => {
-          sent = now === undefined ? await (session as Session).getTokens() : now;
+          sent = now === undefined ? await tokensBefore(o, session as Session, describe) : now;
           sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
           return outgoing();
         })();
@@ -237,6 +239,24 @@ async function sendOperation(
 }
 
 const VIEWS = { client: 0, server: 1, admin: 2 } as const;
+
+/**
+ * The session's tokens for the request `describe`. A refresh that could not
+ * reach the service fails this request: the message names the call the app
+ * made first and the refresh second, with the same error class (a timeout
+ * stays a RequestTimeoutError). Offline, the message stays "You seem to be offline".
+ */
+async function tokensBefore(o: PipelineOptions, session: Session, describe: string): Promise<TokenPair | null> {
+  try {
+    return await session.getTokens();
+  } catch (error) {
+    if (!(error instanceof NetworkError) || o.env.isOffline()) throw error;
+    const message = `${describe} was not sent: its access token had to be refreshed first, and that failed. ${error.message}`;
+    throw error instanceof RequestTimeoutError
+      ? Object.assign(new RequestTimeoutError(message, error.timeoutMs), { cause: error })
+      : new NetworkError(message, { cause: error });
+  }
+}
 
 function isOwnerTokenRejection(error: KnownError): boolean {
   return isKnownError(error, "INVALID_ADMIN_ACCESS_TOKEN") || isKnownError(error, "API_KEY_NOT_FOUND");

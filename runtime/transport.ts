@@ -209,7 +209,8 @@ function timeoutError(describe: string, attempt: number, timeoutMs: number): Req
   );
 }
 
-/** A non-2xx answer without a known-error code, as the error it is. */
+/** A non-2xx answer without a known-error code, as the error it is: the request was sent, and answered so. */
 export function httpError(describe: string, answer: Answer): HttpError {
-  return new HttpError(answer.status, answer.text, `Failed to send request to ${describe}: ${answer.status} ${answer.text}`);
+  const body = answer.text === "" ? "" : `: ${answer.text}`;
+  return new HttpError(answer.status, answer.text, `The Stack Auth API answered ${describe} with HTTP ${answer.status}${body}`);
 }

@@ -31,3 +31,20 @@ describe("a client without a project id", () => {
     );
   });
 });
+
+describe("a base URL that already ends with /api/v1", () => {
+  it.each(["http://127.0.0.1:8102/api/v1", "https://api.example.com/api/v1/"])(
+    "%s is refused at construction, naming the origin to pass instead",
+    (baseUrl) => {
+      expect(() => createStackClient({ projectId: "p", baseUrl })).toThrow(
+        new StackConfigurationError(
+          `baseUrl ${JSON.stringify(baseUrl)} ends with /api/v1, which stackkit adds itself; pass the API's origin, ${JSON.stringify(baseUrl.replace(/\/api\/v1\/?$/, ""))}.`,
+        ),
+      );
+    },
+  );
+
+  it("an origin with a path of its own before the API is kept", () => {
+    expect(createStackClient({ projectId: "p", baseUrl: "https://example.com/auth/" }).baseUrl).toBe("https://example.com/auth");
+  });
+});

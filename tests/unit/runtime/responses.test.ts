@@ -107,7 +107,7 @@ describe("any other failure", () => {
     expect(error).toMatchObject({
       status: 502,
       body: "upstream exploded",
-      message: "Failed to send request to GET https://api.stack-auth.com/api/v1/projects/current: 502 upstream exploded",
+      message: "The Stack Auth API answered GET https://api.stack-auth.com/api/v1/projects/current with HTTP 502: upstream exploded",
     });
   });
 

@@ -8,7 +8,7 @@ import { NetworkError } from "../../../runtime/errors.js";
 import { HttpError, RateLimitError } from "../../../runtime/request-errors.js";
 import { backoffDelay, retryAfterDelay } from "../../../runtime/retry.js";
 import { documentedAnswer } from "../../helpers/documented-answers.js";
-import { fakeService, json, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
+import { fakeService, json, jwt, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { settleOnFakeTime } from "../../helpers/outcome.js";
 
 function setup(handler: Handler, overrides: Partial<Environment> = {}) {
@@ -192,5 +192,53 @@ describe("other failures", () => {
     const { service, client } = setup(() => new Response("x", { status }));
     await settle(client.api.GET("/projects/current"));
     expect(service.requests).toHaveLength(1);
+  });
+});
+
+describe("a call whose access token cannot be refreshed because the service is unreachable", () => {
+  /** A client on a memory store holding an expired access token and its refresh token. */
+  function withExpiredSession(overrides: Partial<Environment> = {}) {
+    const service = fakeService(networkDown);
+    const { env, waits } = testEnvironment(service.fetch, overrides);
+    const client = createStackClient({
+      projectId: "p",
+      publishableClientKey: "k",
+      tokenStore: { refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) - 60 }) },
+      environment: env,
+    });
+    return { service, client, waits };
+  }
+
+  it("fails naming the call first and the refresh second, after the refresh's 5 attempts; the call itself is never sent", async () => {
+    const { service, client, waits } = withExpiredSession();
+    const error = await settle(client.send("GET /users/me"));
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(5).fill("POST /api/v1/auth/oauth/token"));
+    expect(waits).toEqual([1000, 2000, 4000, 8000]);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toBe(
+      "GET https://api.stack-auth.com/api/v1/users/me was not sent: its access token had to be refreshed first, and that failed. " +
+        "Could not reach the Stack Auth API for POST https://api.stack-auth.com/api/v1/auth/oauth/token (5 attempts). " +
+        "Check your internet connection and that the API's base URL is right and reachable from here; " +
+        "a proxy, firewall, VPN or browser extension may be blocking the request. Then try again.",
+    );
+    expect((error as Error).cause).toBeInstanceOf(NetworkError);
+  });
+
+  it("still says only 'You seem to be offline' when the runtime reports offline", async () => {
+    const { client } = withExpiredSession({ isOffline: () => true });
+    const error = await settle(client.send("GET /users/me"));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as Error).message).toBe("You seem to be offline");
+  });
+});
+
+describe("an answer that is an HTTP error without a known error", () => {
+  it("is worded as the service's answer: the request was sent and answered", async () => {
+    const { client } = setup(() => new Response("no such route", { status: 404, headers: { "content-type": "text/plain" } }));
+    const error = await settle(client.api.GET("/projects/current"));
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as Error).message).toBe(
+      "The Stack Auth API answered GET https://api.stack-auth.com/api/v1/projects/current with HTTP 404: no such route",
+    );
   });
 });
