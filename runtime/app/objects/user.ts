@@ -93,10 +93,13 @@ export interface CurrentUserExtras {
   registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
 }
 
+/** What only the user of the session at hand can do: read its tokens and auth headers, sign out and register a passkey. Part of {@link CurrentUser} and {@link CurrentServerUser}. */
 export interface Auth {
   readonly currentSession: {
     /**
-     * The session's tokens, the access token with at least 20 s of life; nulls once the session has ended.
+     * The tokens of the session this user was read in, the access token with at least 20 s of life.
+     * Once that session has ended or another sign-in replaced it, rejects with a SessionEndedError
+     * (never another session's tokens); `app.getAuthJson()` answers for whoever is signed in now.
      *
      * @example
      * ```ts
@@ -123,7 +126,7 @@ export interface Auth {
   getAuthHeaders(options?: CallOptions): Promise<{ "x-stack-auth": string }>;
   /**
    * The session's tokens, `{ accessToken, refreshToken }` (the same as `currentSession.getTokens()`);
-   * both are null once the session has ended.
+   * a SessionEndedError once this user's session has ended or was replaced.
    *
    * @example
    * ```ts
@@ -134,10 +137,11 @@ export interface Auth {
    */
   getAuthJson(options?: CallOptions): Promise<TokenPair>;
   /**
-   * Signs the user out, as `app.signOut` does: ends the session on the service
+   * Signs the user out of the session it was read in: ends it on the service
    * (`DELETE /auth/sessions/current`), clears the token store, then goes to `redirectUrl` or the
    * app's after-sign-out page. If the service cannot be told, this device is signed out anyway
-   * and the error is thrown instead of redirecting.
+   * and the error is thrown instead of redirecting. Once that session has ended or another
+   * sign-in replaced it, it rejects with a SessionEndedError and leaves the current session alone.
    *
    * @example
    * ```ts
@@ -277,6 +281,19 @@ export interface UserAccountMethods {
   setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
+/**
+ * The signed-in user, as `app.getUser()` answers it: the profile, and the methods for the
+ * account, teams, API keys, contact channels, sessions, permissions and connected accounts.
+ *
+ * A user acts for the session it was read in, and so does everything reached through it
+ * (its teams, their member profiles and invitations, its contact channels, API keys,
+ * permissions, connected accounts and owned projects). Once that session has ended (a
+ * sign-out, here or in another tab) or another sign-in took its place (even the same user's),
+ * every call rejects with a SessionEndedError and sends nothing: get the user again with
+ * `app.getUser()`. A refreshed access token is the same session.
+ *
+ * @interface
+ */
 export type CurrentUser = BaseUser &
   Auth &
   UserProfileMethods &
@@ -319,8 +336,15 @@ export interface InternalUserExtra {
   listOwnedProjects(options?: CallOptions): Promise<AdminOwnedProject[]>;
 }
 
+/**
+ * A {@link CurrentUser} of the internal project (the dashboard's own), who also owns projects:
+ * `createProject` and `listOwnedProjects`.
+ *
+ * @interface
+ */
 export type CurrentInternalUser = CurrentUser & InternalUserExtra;
 
+/** The current user of an app of project `ProjectId`: a {@link CurrentInternalUser} for the internal project (`"internal"`), a {@link CurrentUser} otherwise. */
 export type ProjectCurrentUser<ProjectId extends string> = ProjectId extends typeof INTERNAL_PROJECT_ID ? CurrentInternalUser : CurrentUser;
 
 function oauthProviderFromWire(p: WireClientUser["oauth_providers"][number]): OAuthProviderConnection {
