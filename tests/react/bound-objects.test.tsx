@@ -6,21 +6,14 @@
 // somebody else, it says so instead of acting for them.
 import { act, cleanup, screen } from "@testing-library/react";
 import { HttpResponse } from "msw";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTeams, useUser } from "../../react/index.js";
 import { userJsonOf, userOf as hydratedUserOf, type UserJson } from "../../react/user-json.js";
 import { SessionEndedError, type CurrentUser, type Team } from "../../runtime/index.js";
 import { renderWithStack } from "./render.js";
-import { example, get, patch, signedIn, stackServer, testApp } from "./stack-test.js";
+import { example, get, patch, signedIn, useStackServer, testApp } from "./stack-test.js";
 
-const { server, requests, calls } = stackServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, requests, calls } = useStackServer(cleanup);
 
 const ada = example("ClientUser");
 const teams = example("ClientTeamList");

@@ -5,7 +5,7 @@
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import { useQuery } from "@tanstack/react-query";
 import { HttpResponse } from "msw";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../generated/known-errors.js";
 import {
   createStackQueryClient,
@@ -29,16 +29,9 @@ import {
 } from "../../react/index.js";
 import { UserNotSignedInError } from "../../runtime/errors.js";
 import { renderWithStack } from "./render.js";
-import { example, get, knownErrorResponse, post, signedIn, stackServer, TEAM_ID, testApp } from "./stack-test.js";
+import { example, get, knownErrorResponse, post, signedIn, useStackServer, TEAM_ID, testApp } from "./stack-test.js";
 
-const { server, requests, calls } = stackServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, requests, calls } = useStackServer(cleanup);
 
 const USER_ID = "3241a285-8329-4d69-8f3d-316e08cf140c";
 const serviceAnswers = () =>

@@ -6,7 +6,7 @@ import { act, cleanup, renderHook, screen, waitFor } from "@testing-library/reac
 import type { UseMutationResult } from "@tanstack/react-query";
 import { HttpResponse } from "msw";
 import type { ReactNode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   createStackQueryClient,
   StackProvider,
@@ -31,16 +31,9 @@ import {
 import { KnownErrors } from "../../generated/known-errors.js";
 import type { ApiKey, ContactChannel, CurrentUser, Team } from "../../runtime/index.js";
 import { renderWithStack } from "./render.js";
-import { del, example, get, knownErrorResponse, patch, post, signedIn, stackServer, TEAM_ID, testApp } from "./stack-test.js";
+import { del, example, get, knownErrorResponse, patch, post, signedIn, useStackServer, TEAM_ID, testApp } from "./stack-test.js";
 
-const { server, requests, calls } = stackServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, requests, calls } = useStackServer(cleanup);
 
 const OTHER_TEAM = "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e";
 const ok = () => HttpResponse.json({ success: true });

@@ -4,20 +4,13 @@
 // with no reload and no second fetch.
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { HttpResponse } from "msw";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useSignIn, useSignOut, useTeams, useUser, useUserQuery } from "../../react/index.js";
 import { NO_TOKENS } from "../../runtime/tokens/store.js";
 import { renderWithStack, Suspended } from "./render.js";
-import { del, example, get, knownErrorResponse, post, signedIn, stackServer, testApp } from "./stack-test.js";
+import { del, example, get, knownErrorResponse, post, signedIn, useStackServer, testApp } from "./stack-test.js";
 
-const { server, requests, calls } = stackServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, calls } = useStackServer(cleanup);
 
 const ada = example("ClientUser");
 

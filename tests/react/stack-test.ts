@@ -3,6 +3,7 @@
 // No DOM here, so server-rendering tests can use it too.
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { StackClientApp, type StackClientAppOptions } from "../../runtime/app/client-app.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
 import { NO_TOKENS, type TokenPair } from "../../runtime/tokens/store.js";
@@ -30,6 +31,22 @@ export interface Recorded {
   readonly headers: Record<string, string>;
   /** Filled in once read; the entry is recorded at once so the order is the order sent. */
   body: string;
+}
+
+/**
+ * The msw server of one test file, listening for its tests: after each test its handlers are
+ * reset, its record emptied, and `cleanup` (React Testing Library's, for a DOM test) run.
+ */
+export function useStackServer(cleanup: () => void = () => undefined) {
+  const stack = stackServer();
+  beforeAll(() => stack.server.listen({ onUnhandledRequest: "error" }));
+  afterEach(() => {
+    cleanup();
+    stack.server.resetHandlers();
+    stack.requests.length = 0;
+  });
+  afterAll(() => stack.server.close());
+  return stack;
 }
 
 /** The msw server of one test file; `requests` lists what reached it, in order. */

@@ -3,21 +3,14 @@
 // request for many readers, and each `or` option of getUser.
 import { act, cleanup, screen, waitFor } from "@testing-library/react";
 import { HttpResponse } from "msw";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createStackQueryClient, useUser, useUserQuery } from "../../react/index.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../runtime/errors.js";
 import { StrictMode } from "react";
 import { renderWithStack, Suspended } from "./render.js";
-import { example, get, knownErrorResponse, post, signedIn, stackServer, testApp } from "./stack-test.js";
+import { example, get, knownErrorResponse, post, signedIn, useStackServer, testApp } from "./stack-test.js";
 
-const { server, requests, calls } = stackServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
-afterEach(() => {
-  cleanup();
-  server.resetHandlers();
-  requests.length = 0;
-});
-afterAll(() => server.close());
+const { server, requests, calls } = useStackServer(cleanup);
 
 const ada = example("ClientUser");
 const anonymous = { ...ada, id: "anon-1", display_name: null, primary_email: null, is_anonymous: true };
