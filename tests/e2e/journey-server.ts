@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import {
   KnownErrors,
+  SessionEndedError,
   StackConfigurationError,
   type CurrentServerUser,
   type ServerTeam,
@@ -173,12 +174,13 @@ async function exerciseServerUser(
   expect(old.status === "error" && old.error).toBeInstanceOf(KnownErrors.EmailPasswordMismatch);
   expect((await signedIn("set by the server 1")).result.status).toBe("ok");
 
-  if ("signOut" in u) {
-    await u.signOut();
-    expect(await u.getAuthJson()).toEqual({ accessToken: null, refreshToken: null });
-  }
   await u.delete();
   expect(await server.getUser(u.id)).toBeNull();
+  if ("signOut" in u) {
+    // Deleting the user ended the session it was read in: the object acts for nobody now.
+    expect(await rejectionOf(u.signOut())).toBeInstanceOf(SessionEndedError);
+    expect(await rejectionOf(u.getAuthJson())).toBeInstanceOf(SessionEndedError);
+  }
 }
 
 export function serverJourney(world: () => E2E, cast: Cast): void {
