@@ -63,7 +63,6 @@ const apiKeyBase = {
   expiresAt: opt(date),
   manuallyRevokedAt: opt(ndate),
   createdAt: date,
-  isPublic: bool,
   type: lit("user", "team"),
   userId: opt(str),
   teamId: opt(str),

@@ -150,6 +150,12 @@ const OPAQUE = new Set([
 ]);
 
 /**
+ * Ids that a standard OAuth provider has as members whether or not they apply to it, as the
+ * reference's objects do: undefined where they do not (Facebook's for Microsoft, and so on).
+ */
+const PROVIDER_SPECIFIC_IDS = new Set(["facebookConfigId", "microsoftTenantId"]);
+
+/**
  * Walks everything reachable from `value` through arrays and plain objects
  * (class instances such as apps and errors are not entered): every getter
  * must answer, every Date must be valid, every `id` and `…Id` must be a string.
@@ -178,7 +184,8 @@ export function walk(value: unknown, path: string, problems: string[], seen = ne
     }
     if (typeof field === "function") continue;
     const at = Array.isArray(value) && /^\d+$/.test(key) ? `${path}[${key}]` : `${path}.${key}`;
-    if (!Array.isArray(value) && (key === "id" || /[a-z]Id$/.test(key)) && typeof field !== "string") {
+    const absentOptionalId = field === undefined && PROVIDER_SPECIFIC_IDS.has(key);
+    if (!Array.isArray(value) && (key === "id" || /[a-z]Id$/.test(key)) && typeof field !== "string" && !absentOptionalId) {
       problems.push(`${at} should be a string id, is ${show(field)}`);
     }
     if (OPAQUE.has(key)) continue;

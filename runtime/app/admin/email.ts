@@ -52,6 +52,8 @@ export interface AdminSentEmail {
   readonly id: string;
   readonly to: string[];
   readonly subject: string;
+  /** The first address of `to`, or "" when there is none (the reference's member for display). */
+  readonly recipient: string;
   readonly sentAt: Date;
   /** Why sending failed; null when it did not. */
   readonly error: unknown;
@@ -135,10 +137,12 @@ export async function listSentEmails(ctx: ClientAppContext, options?: CallOption
         `GET /internal/emails answered e-mail ${String(e.id)} whose sent_at_millis is not a time in milliseconds`,
       );
     }
+    const to = Array.isArray(e.to) ? [...e.to] : [];
     return Object.freeze({
       id: e.id,
-      to: Array.isArray(e.to) ? [...e.to] : [],
+      to,
       subject: e.subject,
+      recipient: to[0] ?? "",
       sentAt: new Date(e.sent_at_millis),
       error: e.error ?? null,
     });

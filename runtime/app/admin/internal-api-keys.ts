@@ -179,10 +179,15 @@ function baseFromWire(ctx: ClientAppContext, wire: Schemas["InternalApiKey"] | S
   };
 }
 
+/**
+ * One key of a new set: its value, or undefined for a key the set lacks, a member all the same, as on the
+ * reference's key sets, whose declaration also calls it optional (hence the assertion).
+ */
 function fullKey<Name extends string>(name: Name, value: unknown): { [K in Name]?: string } {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "string") throw new StackAssertionError(`POST /internal/api-keys answered ${name} without the full key`);
-  return { [name]: value } as { [K in Name]?: string };
+  if (value !== undefined && value !== null && typeof value !== "string") {
+    throw new StackAssertionError(`POST /internal/api-keys answered ${name} without the full key`);
+  }
+  return { [name]: value ?? undefined } as { [K in Name]?: string };
 }
 
 function lastFourOf(value: Schemas["LastFour"] | undefined | null): { readonly lastFour: string } | null {

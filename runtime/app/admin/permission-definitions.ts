@@ -155,10 +155,12 @@ function requireId(id: unknown, scope: PermissionScope): string {
   return id;
 }
 
+// `description` is a member of every definition, undefined when there is none, as on the reference's,
+// whose declaration also calls it optional (hence the assertion).
 function definitionFromWire(wire: components["schemas"]["PermissionDefinition"]): AdminPermissionDefinition {
   return Object.freeze({
     id: wire.id,
-    ...(typeof wire.description === "string" ? { description: wire.description } : {}),
+    description: typeof wire.description === "string" ? wire.description : undefined,
     containedPermissionIds: Array.isArray(wire.contained_permission_ids) ? [...wire.contained_permission_ids] : [],
-  });
+  } as AdminPermissionDefinition);
 }

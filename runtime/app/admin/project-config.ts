@@ -171,14 +171,16 @@ function oauthProviderFromWire(p: Schemas["OAuthProviderConfig"], call: string):
   if (typeof p.client_id !== "string" || typeof p.client_secret !== "string") {
     throw new StackAssertionError(`${call} answered the standard OAuth provider ${p.id} without its client_id and client_secret`);
   }
+  // Both provider-specific fields are members of every standard provider, undefined where they do not apply,
+  // as on the reference's, whose declaration also calls them optional (hence the assertion).
   return {
     id: p.id,
     type: "standard",
     clientId: p.client_id,
     clientSecret: p.client_secret,
-    ...(p.facebook_config_id === undefined ? {} : { facebookConfigId: p.facebook_config_id }),
-    ...(p.microsoft_tenant_id === undefined ? {} : { microsoftTenantId: p.microsoft_tenant_id }),
-  };
+    facebookConfigId: p.facebook_config_id ?? undefined,
+    microsoftTenantId: p.microsoft_tenant_id ?? undefined,
+  } as AdminOAuthProviderConfig;
 }
 
 function emailConfigFromWire(e: Schemas["EmailConfig"], call: string): AdminEmailConfig {

@@ -59,6 +59,19 @@ export interface AdminProject {
    * ```
    */
   getProductionModeErrors(options?: CallOptions): Promise<ProductionModeError[]>;
+  /**
+   * The same errors as getProductionModeErrors, returned at once: the reference 2.8.11's
+   * synchronous form, which its `@stackframe/js` objects have too. Despite the name it is
+   * no React hook; it only reads this object.
+   *
+   * @example
+   * ```ts
+   * const project = await admin.getProject();
+   * const blocked = project.useProductionModeErrors().length > 0;
+   * console.log(blocked ? "fix the domains first" : "ready for production mode");
+   * ```
+   */
+  useProductionModeErrors(): ProductionModeError[];
 }
 
 /**
@@ -147,6 +160,7 @@ export function adminProjectFromWire(ctx: ClientAppContext, wire: components["sc
       checkAborted(options);
       return getProductionModeErrors({ id: wire.id, config });
     },
+    useProductionModeErrors: () => getProductionModeErrors({ id: wire.id, config }),
   };
   return Object.freeze(project);
 }

@@ -7,6 +7,8 @@ import type { ActiveSession, UserSessionMethods } from "./active-session.js";
 
 /** An ActiveSession from its wire shape; the server app maps other users' sessions with it too. */
 export function activeSessionFromWire(wire: components["schemas"]["Session"]): ActiveSession {
+  // `geoInfo` is a member of every session, undefined when the service does not know where it was used,
+  // as on the reference's sessions, whose declaration also calls it optional (hence the assertion).
   return {
     id: wire.id,
     userId: wire.user_id,
@@ -14,8 +16,8 @@ export function activeSessionFromWire(wire: components["schemas"]["Session"]): A
     isImpersonation: wire.is_impersonation,
     lastUsedAt: typeof wire.last_used_at === "number" ? new Date(wire.last_used_at) : undefined,
     isCurrentSession: wire.is_current_session ?? false,
-    ...(wire.last_used_at_end_user_ip_info ? { geoInfo: wire.last_used_at_end_user_ip_info } : {}),
-  };
+    geoInfo: wire.last_used_at_end_user_ip_info ?? undefined,
+  } as ActiveSession;
 }
 
 export function userSessionMethods(ctx: ClientAppContext): UserSessionMethods {

@@ -18,7 +18,7 @@ export interface ActiveSession {
   /** Undefined when the service has not seen the session used yet. */
   readonly lastUsedAt: Date | undefined;
   readonly isCurrentSession: boolean;
-  /** Where the session was last used from; absent when the service does not know. */
+  /** Where the session was last used from; undefined when the service does not know. */
   readonly geoInfo?: GeoInfo;
 }
 

@@ -188,20 +188,22 @@ export function apiKeyFromWire(ctx: ClientAppContext, wire: WireApiKey, owner?: 
     return null;
   };
   const update = (options: ApiKeyUpdateOptions & CallOptions) => updateKey(ctx, target, wire.id, options);
+  // The reference's members, no more and no fewer: `expiresAt` is a member (undefined) of a key that never
+  // expires, as on the reference's keys, whose declaration also calls it optional (hence the assertion);
+  // the wire's `is_public` is not a member (an app that needs it reads the key with `app.api`).
   return {
     id: wire.id,
     description: wire.description,
-    ...(expiresAt === undefined ? {} : { expiresAt }),
+    expiresAt,
     manuallyRevokedAt,
     createdAt: requiredDate(wire.created_at_millis, "created_at_millis"),
-    isPublic: wire.is_public === true,
     ...ownership,
     value: valueOf(wire.value),
     update,
     revoke: (options) => update({ revoked: true, ...signalOf(options) }),
     isValid: () => whyInvalid() === null,
     whyInvalid,
-  };
+  } as ApiKey<ApiKeyType, boolean>;
 }
 
 function ownershipOf(wire: WireApiKey): { type: "user"; userId: string } | { type: "team"; teamId: string } {

@@ -15,13 +15,11 @@ export type ApiKeyInvalidReason = "manually-revoked" | "expired";
 export type ApiKey<Type extends ApiKeyType = ApiKeyType, IsFirstView extends boolean = false> = {
   readonly id: string;
   readonly description: string;
-  /** Absent for a key that never expires. */
+  /** Undefined for a key that never expires. */
   readonly expiresAt?: Date;
   /** Null while the key has not been revoked. */
   readonly manuallyRevokedAt?: Date | null;
   readonly createdAt: Date;
-  /** A public key is not revoked by the secret scanner when it is found in public. */
-  readonly isPublic: boolean;
   /** The full key right after creation (shown this once); afterwards only its last four characters. */
   readonly value: IsFirstView extends true ? string : { readonly lastFour: string };
   /**

@@ -244,6 +244,7 @@ const adminProjectTable: Table<AdminProject> = {
   update: { call: (p, signal) => p.update({ displayName: "Acme", signal }) },
   delete: { call: (p, signal) => p.delete({ signal }) },
   getProductionModeErrors: { call: (p, signal) => p.getProductionModeErrors({ signal }), local: true },
+  useProductionModeErrors: "sync",
 };
 
 /** A connection whose prefetched token is used up, so its next getAccessToken() asks the service. */

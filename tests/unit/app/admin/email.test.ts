@@ -130,8 +130,15 @@ describe("listSentEmails", () => {
     );
     const emails = await listSentEmails(ctx);
     expect(emails).toEqual([
-      { id: "e-1", to: ["ada@example.com"], subject: "Verify", sentAt: new Date(1763683200000), error: null },
-      { id: "e-2", to: ["bob@example.com"], subject: "Reset", sentAt: new Date(1763683300000), error: { message: "bounced" } },
+      { id: "e-1", to: ["ada@example.com"], subject: "Verify", recipient: "ada@example.com", sentAt: new Date(1763683200000), error: null },
+      {
+        id: "e-2",
+        to: ["bob@example.com"],
+        subject: "Reset",
+        recipient: "bob@example.com",
+        sentAt: new Date(1763683300000),
+        error: { message: "bounced" },
+      },
     ]);
     expect(emails[0]!.sentAt).toBeInstanceOf(Date);
     expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/internal/emails", body: undefined }]);

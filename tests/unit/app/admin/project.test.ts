@@ -78,7 +78,8 @@ describe("getAdminProject", () => {
   it("maps the admin view and every config field to the reference's names", async () => {
     const { ctx } = adminContext(() => json(WIRE_PROJECT));
     const project = await getAdminProject(ctx);
-    expect({ ...project, update: undefined, delete: undefined, getProductionModeErrors: undefined }).toEqual({
+    const methods = { update: undefined, delete: undefined, getProductionModeErrors: undefined, useProductionModeErrors: undefined };
+    expect({ ...project, ...methods }).toEqual({
       id: PROJECT_ID,
       displayName: "Acme",
       description: "Acme's customer portal",
@@ -116,11 +117,29 @@ describe("getAdminProject", () => {
           senderEmail: "noreply@example.com",
         },
       },
-      update: undefined,
-      delete: undefined,
-      getProductionModeErrors: undefined,
+      ...methods,
     });
     expect(project.createdAt).toBeInstanceOf(Date);
+    // The reference's members (2.8.11's _adminProjectFromCrud), no more; each standard OAuth provider has
+    // both provider-specific fields, undefined where they do not apply.
+    expect(Object.keys(project).sort()).toEqual([
+      "config",
+      "createdAt",
+      "delete",
+      "description",
+      "displayName",
+      "getProductionModeErrors",
+      "id",
+      "isProductionMode",
+      "update",
+      "useProductionModeErrors",
+      "userCount",
+    ]);
+    expect(project.config.oauthProviders.map((p) => Object.keys(p).sort())).toEqual([
+      ["id", "type"],
+      ["clientId", "clientSecret", "facebookConfigId", "id", "microsoftTenantId", "type"],
+      ["clientId", "clientSecret", "facebookConfigId", "id", "microsoftTenantId", "type"],
+    ]);
   });
 
   it("maps a shared email config to { type: 'shared' }", async () => {
@@ -279,6 +298,7 @@ describe("project.getProductionModeErrors", () => {
         relativeFixUrl: `/projects/${PROJECT_ID}/domains`,
       },
     ]);
+    expect(project.useProductionModeErrors()).toEqual(await project.getProductionModeErrors());
     expect(service.requests).toHaveLength(1);
   });
 });

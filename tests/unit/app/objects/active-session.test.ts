@@ -49,7 +49,8 @@ describe("getActiveSessions", () => {
       last_used_at_end_user_ip_info: null,
     };
     const { methods } = setup(() => json({ items: [bare], is_paginated: false }));
-    expect(await methods.getActiveSessions()).toEqual([
+    const sessions = await methods.getActiveSessions();
+    expect(sessions).toEqual([
       {
         id: "s-2",
         userId: "u-1",
@@ -59,6 +60,16 @@ describe("getActiveSessions", () => {
         isCurrentSession: false,
         geoInfo: undefined,
       },
+    ]);
+    // Members all the same, as on the reference's sessions (2.8.11's _clientSessionFromCrud).
+    expect(Object.keys(sessions[0]!).sort()).toEqual([
+      "createdAt",
+      "geoInfo",
+      "id",
+      "isCurrentSession",
+      "isImpersonation",
+      "lastUsedAt",
+      "userId",
     ]);
   });
 
