@@ -15,7 +15,7 @@ export type { RedirectToOptions } from "./redirect-methods.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
-export type { CurrentUser, ProjectCurrentUser, CurrentInternalUser, UserUpdateOptions } from "./objects/user.js";
+export type { Auth, CurrentUser, ProjectCurrentUser, CurrentInternalUser, UserUpdateOptions } from "./objects/user.js";
 export type {
   Team,
   TeamUser,
@@ -40,7 +40,19 @@ export type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateO
 export type { ActiveSession, GeoInfo } from "./objects/active-session.js";
 export type { TeamPermission, PermissionListOptions } from "./objects/permission.js";
 export type { OAuthConnection, ConnectedAccountOptions, GetConnectedAccountOptions } from "./objects/connected-account.js";
-export type { Project, AdminOwnedProject } from "./objects/project.js";
+export type { Project, ProjectConfig, AdminOwnedProject, AdminProjectCreateOptions } from "./objects/project.js";
+// The reference SDK's names of types stackkit spells differently (README, "Migrate from `@stackframe/js`").
+export type {
+  AdminProjectPermission,
+  Connection,
+  OAuthProviderConfig,
+  OAuthScopesOnSignIn,
+  ServerTeamMemberProfile,
+  StackAdminAppConstructorOptions,
+  StackClientAppConstructorOptions,
+  StackServerAppConstructorOptions,
+  User,
+} from "./reference-names.js";
 // The server app and its objects (issue #6).
 // The class itself: runtime/exports/server-app.ts.
 export type {

@@ -36,8 +36,17 @@ export type AdminOwnedProject = AdminProject & {
   readonly app: StackAdminApp;
 };
 
-/** What a new project is made with; `config` takes the service's defaults for what it leaves out. */
+/**
+ * What a new project is made with; `config` takes the service's defaults for what it leaves out.
+ *
+ * @example
+ * ```ts
+ * const options: AdminProjectCreateOptions = { displayName: "Acme Portal", config: { allowLocalhost: true } };
+ * const project = await user.createProject(options); // user: a signed-in user of the internal project
+ * ```
+ */
 export interface AdminProjectCreateOptions extends AdminProjectUpdateOptions {
+  /** The new project's name. */
   readonly displayName: string;
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createKnownError, KnownErrors } from "../../../generated/known-errors.js";
 import { errorOf, isKnownErrorOf, resultOf } from "../../../runtime/app/result-of.js";
 import { NetworkError } from "../../../runtime/errors.js";
+import { Result } from "../../../runtime/app/result.js";
 
 const failing = (error: unknown) => async (): Promise<string> => {
   throw error;
@@ -58,5 +59,38 @@ describe("isKnownErrorOf", () => {
     expect(isKnownErrorOf(expired, ["REFRESH_TOKEN_ERROR"])).toBe(false);
     expect(isKnownErrorOf(expired, [])).toBe(false);
     expect(isKnownErrorOf({ code: "ACCESS_TOKEN_EXPIRED", codeChain: ["ACCESS_TOKEN_EXPIRED"] }, ["ACCESS_TOKEN_EXPIRED"])).toBe(false);
+  });
+});
+
+describe("Result's helpers (the reference's, from @stackframe/stack-shared/dist/utils/results)", () => {
+  const ok = Result.ok(42) as Result<number, Error>;
+  const failure = new Error("no");
+  const error = Result.error(failure) as Result<number, Error>;
+
+  it("orThrow, orThrowAsync and or read the data or fall back", async () => {
+    expect(Result.orThrow(ok)).toBe(42);
+    expect(() => Result.orThrow(error)).toThrow(failure);
+    expect(await Result.orThrowAsync(Promise.resolve(ok))).toBe(42);
+    await expect(Result.orThrowAsync(Promise.resolve(error))).rejects.toBe(failure);
+    expect(Result.or(ok, 0)).toBe(42);
+    expect(Result.or(error, 0)).toBe(0);
+  });
+
+  it("map changes the data and passes an error through", () => {
+    expect(Result.map(ok, (n) => n * 2)).toEqual({ status: "ok", data: 84 });
+    expect(Result.map(error, (n) => n * 2)).toEqual({ status: "error", error: failure });
+  });
+
+  it("fromThrowing, fromThrowingAsync and fromPromise catch into an error result", async () => {
+    expect(Result.fromThrowing(() => 1)).toEqual({ status: "ok", data: 1 });
+    expect(
+      Result.fromThrowing(() => {
+        throw failure;
+      }),
+    ).toEqual({ status: "error", error: failure });
+    expect(await Result.fromThrowingAsync(async () => 2)).toEqual({ status: "ok", data: 2 });
+    expect(await Result.fromThrowingAsync(() => Promise.reject(failure))).toEqual({ status: "error", error: failure });
+    expect(await Result.fromPromise(Promise.resolve(3))).toEqual({ status: "ok", data: 3 });
+    expect(await Result.fromPromise(Promise.reject(failure))).toEqual({ status: "error", error: failure });
   });
 });
