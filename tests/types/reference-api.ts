@@ -98,7 +98,7 @@ type ServerUserKeys =
       | "revokePermission"
       | "createSession"
     >;
-type AdminSentEmailKeys = Keys<Ref.AdminSentEmail, "id" | "to" | "subject" | "sentAt" | "error">;
+type AdminSentEmailKeys = Keys<Ref.AdminSentEmail, "id" | "to" | "subject" | "recipient" | "sentAt" | "error">;
 type ClientAppKeys = Exclude<keyof Ref.StackClientApp, symbol | "getItem" | "useItem" | "redirectToMfa" | "useProject">;
 type ServerAppKeys =
   ClientAppKeys | Keys<Ref.StackServerApp, "createTeam" | "createUser" | "getUser" | "getTeam" | "listUsers" | "listTeams">;
