@@ -38,6 +38,16 @@ export function isInFamily(value: unknown, code: string | undefined): value is K
  * `INVALID_ACCESS_TOKEN`); with a code, `value` narrows to that code's class and its
  * typed `details`. A code the catalogue does not have is a type error. Works across
  * package copies: it reads a brand, not the prototype.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await user.update({ selectedTeamId: teamId });
+ * } catch (error) {
+ *   if (isKnownError(error, "TEAM_NOT_FOUND")) console.warn("no team", error.details?.team_id);
+ *   else throw error;
+ * }
+ * ```
  */
 export function isKnownError(value: unknown): value is KnownErrorLike;
 export function isKnownError<C extends KnownErrorCode>(value: unknown, code: C): value is KnownErrorOf<C>;

@@ -4,6 +4,7 @@ import type { components } from "./schema.js";
 export { isKnownError, type KnownErrorLike } from "./known-error-guard.js";
 import { BRAND, isInFamily } from "./known-error-guard.js";
 
+/** How a known error was received, for its constructor: the status and the server's text, and a cause. */
 export interface KnownErrorInit {
   /** The HTTP status the error arrived with; defaults to the code's catalogue status. */
   readonly status?: number | undefined;
@@ -12,6 +13,7 @@ export interface KnownErrorInit {
   readonly cause?: unknown;
 }
 
+/** What `JSON.stringify` writes of a known error (its `toJSON()`). */
 export interface KnownErrorJSON {
   readonly name: string;
   readonly code: string;
@@ -112,7 +114,14 @@ export class KnownError extends Error {
     return this.code;
   }
 
-  /** True when `value` is this code's error or a descendant's (the reference's `isInstance`). */
+  /**
+   * True when `value` is this code's error or a descendant's (the reference's `isInstance`).
+   *
+   * @example
+   * ```ts
+   * if (KnownErrors.VerificationCodeError.isInstance(error)) showCodeProblem(error.message);
+   * ```
+   */
   static isInstance(value: unknown): boolean {
     return this[Symbol.hasInstance](value);
   }
@@ -132,12 +141,29 @@ export class KnownError extends Error {
     return this.message;
   }
 
-  /** The wire body of this error, `{ code, details?, error }`, as the reference SDK builds it. */
+  /**
+   * The wire body of this error, `{ code, details?, error }`, as the reference SDK builds it.
+   *
+   * @example
+   * ```ts
+   * new KnownErrors.TeamNotFound({ team_id: "t1" }).toDescriptiveJson();
+   * // { code: "TEAM_NOT_FOUND", details: { team_id: "t1" }, error: "Team t1 not found." }
+   * ```
+   */
   toDescriptiveJson(): { code: string; details?: Record<string, unknown>; error: string } {
     const details = this.details as Record<string, unknown> | undefined;
     return { code: this.code, ...(details ? { details } : {}), error: this.message };
   }
 
+  /**
+   * What `JSON.stringify` writes of the error: `{ name, code, status, message, details }`, for logs.
+   *
+   * @example
+   * ```ts
+   * JSON.stringify(new KnownErrors.TeamNotFound({ team_id: "t1" }));
+   * // {"name":"TeamNotFound","code":"TEAM_NOT_FOUND","status":404,"message":"Team t1 not found.","details":{"team_id":"t1"}}
+   * ```
+   */
   toJSON(): KnownErrorJSON {
     return { name: this.name, code: this.code, status: this.status, message: this.message, details: this.details };
   }
@@ -151,6 +177,9 @@ export class KnownError extends Error {
 export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof KnownError, "prototype"> {
   new (details?: D, init?: KnownErrorInit): E;
   readonly prototype: E;
+  // Restated from KnownError's static getter, whose comment does not survive the Omit above in the docs.
+  /** The code, as the reference SDK names it (`KnownErrors.EmailPasswordMismatch.errorCode`). */
+  readonly errorCode: string | undefined;
 }
 
 /**
@@ -200,8 +229,6 @@ export function defineKnownErrors(
 }
 
 // CATALOGUE
-
-type Schemas = components["schemas"];
 
 /** Every code of the catalogue. Servers may send others; they become UNSUPPORTED_ERROR. */
 export type KnownErrorCode =
@@ -312,11 +339,14 @@ export type KnownErrorCode =
   | "PERMISSION_ID_ALREADY_EXISTS";
 
 /** The `details` a code carries on the wire (undefined for codes without details). */
-export type KnownErrorDetails<C extends KnownErrorCode> = Schemas[C] extends { details?: infer D } ? D : undefined;
+export type KnownErrorDetails<C extends KnownErrorCode> = components["schemas"][C] extends { details?: infer D } ? D : undefined;
 
 /**
  * `UNSUPPORTED_ERROR` (HTTP 500).
+ *
  * Message: An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}
+ *
+ * Details: `{ originalErrorCode: string }`
  */
 export interface UnsupportedError extends KnownError {
   readonly code: "UNSUPPORTED_ERROR";
@@ -327,7 +357,10 @@ export interface UnsupportedError extends KnownError {
 
 /**
  * `BODY_PARSING_ERROR` (HTTP 400).
+ *
  * Message: Invalid JSON in request body
+ *
+ * Details: none.
  */
 export interface BodyParsingError extends KnownError {
   readonly code: "BODY_PARSING_ERROR";
@@ -336,7 +369,12 @@ export interface BodyParsingError extends KnownError {
 
 /**
  * `SCHEMA_ERROR` (HTTP 400).
+ *
  * Message: {message}
+ *
+ * Or, when `details` lacks what that needs: Request validation failed.
+ *
+ * Details: `{ message: string }`
  */
 export interface SchemaError extends KnownError {
   readonly code: "SCHEMA_ERROR";
@@ -345,7 +383,12 @@ export interface SchemaError extends KnownError {
 
 /**
  * `ALL_OVERLOADS_FAILED` (HTTP 400).
+ *
  * Message: This endpoint has multiple overloads, but they all failed to process the request.{overload_errors|overloads}
+ *
+ * Or, when `details` lacks what that needs: This endpoint has multiple overloads, but they all failed to process the request.
+ *
+ * Details: `{ overload_errors: Record<string, unknown>[] }`
  */
 export interface AllOverloadsFailed extends KnownError {
   readonly code: "ALL_OVERLOADS_FAILED";
@@ -354,7 +397,10 @@ export interface AllOverloadsFailed extends KnownError {
 
 /**
  * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 22 descendant codes.
+ *
  * Message: Project authentication failed.
+ *
+ * Details: none.
  */
 export interface ProjectAuthenticationError extends KnownError {
   readonly code: "PROJECT_AUTHENTICATION_ERROR" | "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED" | "EXPECTED_INTERNAL_PROJECT";
@@ -363,7 +409,10 @@ export interface ProjectAuthenticationError extends KnownError {
 
 /**
  * `SESSION_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 5 descendant codes.
+ *
  * Message: Session authentication failed.
+ *
+ * Details: none.
  */
 export interface SessionAuthenticationError extends KnownError {
   readonly code: "SESSION_AUTHENTICATION_ERROR" | "INVALID_SESSION_AUTHENTICATION" | "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
@@ -372,7 +421,10 @@ export interface SessionAuthenticationError extends KnownError {
 
 /**
  * `REFRESH_TOKEN_ERROR`: abstract parent; a test for it matches 3 descendant codes.
+ *
  * Message: Refresh token error.
+ *
+ * Details: none.
  */
 export interface RefreshTokenError extends KnownError {
   readonly code: "REFRESH_TOKEN_ERROR" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "PROVIDER_REJECTED";
@@ -381,7 +433,10 @@ export interface RefreshTokenError extends KnownError {
 
 /**
  * `USER_EMAIL_ALREADY_EXISTS` (HTTP 409).
+ *
  * Message: A user with email {email|json} already exists.
+ *
+ * Details: `{ email: string; would_work_if_email_was_verified?: boolean }`
  */
 export interface UserWithEmailAlreadyExists extends KnownError {
   readonly code: "USER_EMAIL_ALREADY_EXISTS";
@@ -390,7 +445,10 @@ export interface UserWithEmailAlreadyExists extends KnownError {
 
 /**
  * `EMAIL_NOT_VERIFIED` (HTTP 400).
+ *
  * Message: The email is not verified.
+ *
+ * Details: none.
  */
 export interface EmailNotVerified extends KnownError {
   readonly code: "EMAIL_NOT_VERIFIED";
@@ -399,7 +457,10 @@ export interface EmailNotVerified extends KnownError {
 
 /**
  * `CANNOT_GET_OWN_USER_WITHOUT_USER` (HTTP 400).
+ *
  * Message: You have specified 'me' as a userId, but did not provide authentication for a user.
+ *
+ * Details: none.
  */
 export interface CannotGetOwnUserWithoutUser extends KnownError {
   readonly code: "CANNOT_GET_OWN_USER_WITHOUT_USER";
@@ -408,7 +469,10 @@ export interface CannotGetOwnUserWithoutUser extends KnownError {
 
 /**
  * `USER_ID_DOES_NOT_EXIST` (HTTP 400).
+ *
  * Message: The given user with the ID {user_id} does not exist.
+ *
+ * Details: `{ user_id: string }`
  */
 export interface UserIdDoesNotExist extends KnownError {
   readonly code: "USER_ID_DOES_NOT_EXIST";
@@ -417,7 +481,10 @@ export interface UserIdDoesNotExist extends KnownError {
 
 /**
  * `USER_NOT_FOUND` (HTTP 404).
+ *
  * Message: User not found.
+ *
+ * Details: none.
  */
 export interface UserNotFound extends KnownError {
   readonly code: "USER_NOT_FOUND";
@@ -426,7 +493,10 @@ export interface UserNotFound extends KnownError {
 
 /**
  * `PROJECT_NOT_FOUND` (HTTP 404).
+ *
  * Message: Project {project_id} not found or is not accessible with the current user.
+ *
+ * Details: `{ project_id: string }`
  */
 export interface ProjectNotFound extends KnownError {
   readonly code: "PROJECT_NOT_FOUND";
@@ -435,7 +505,10 @@ export interface ProjectNotFound extends KnownError {
 
 /**
  * `SIGN_UP_NOT_ENABLED` (HTTP 400).
+ *
  * Message: Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.
+ *
+ * Details: none.
  */
 export interface SignUpNotEnabled extends KnownError {
   readonly code: "SIGN_UP_NOT_ENABLED";
@@ -444,7 +517,10 @@ export interface SignUpNotEnabled extends KnownError {
 
 /**
  * `PASSWORD_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
+ *
  * Message: Password authentication is not enabled for this project.
+ *
+ * Details: none.
  */
 export interface PasswordAuthenticationNotEnabled extends KnownError {
   readonly code: "PASSWORD_AUTHENTICATION_NOT_ENABLED";
@@ -453,7 +529,10 @@ export interface PasswordAuthenticationNotEnabled extends KnownError {
 
 /**
  * `PASSKEY_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
+ *
  * Message: Passkey authentication is not enabled for this project.
+ *
+ * Details: none.
  */
 export interface PasskeyAuthenticationNotEnabled extends KnownError {
   readonly code: "PASSKEY_AUTHENTICATION_NOT_ENABLED";
@@ -462,7 +541,10 @@ export interface PasskeyAuthenticationNotEnabled extends KnownError {
 
 /**
  * `ANONYMOUS_ACCOUNTS_NOT_ENABLED` (HTTP 400).
+ *
  * Message: Anonymous accounts are not enabled for this project.
+ *
+ * Details: none.
  */
 export interface AnonymousAccountsNotEnabled extends KnownError {
   readonly code: "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
@@ -471,7 +553,10 @@ export interface AnonymousAccountsNotEnabled extends KnownError {
 
 /**
  * `EMAIL_PASSWORD_MISMATCH` (HTTP 400).
+ *
  * Message: Wrong e-mail or password.
+ *
+ * Details: none.
  */
 export interface EmailPasswordMismatch extends KnownError {
   readonly code: "EMAIL_PASSWORD_MISMATCH";
@@ -480,7 +565,10 @@ export interface EmailPasswordMismatch extends KnownError {
 
 /**
  * `REDIRECT_URL_NOT_WHITELISTED` (HTTP 400).
+ *
  * Message: Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?
+ *
+ * Details: none.
  */
 export interface RedirectUrlNotWhitelisted extends KnownError {
   readonly code: "REDIRECT_URL_NOT_WHITELISTED";
@@ -489,7 +577,10 @@ export interface RedirectUrlNotWhitelisted extends KnownError {
 
 /**
  * `PASSWORD_REQUIREMENTS_NOT_MET`: abstract parent; a test for it matches 2 descendant codes.
+ *
  * Message: Password requirements not met.
+ *
+ * Details: none.
  */
 export interface PasswordRequirementsNotMet extends KnownError {
   readonly code: "PASSWORD_REQUIREMENTS_NOT_MET" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
@@ -498,7 +589,10 @@ export interface PasswordRequirementsNotMet extends KnownError {
 
 /**
  * `USER_DOES_NOT_HAVE_PASSWORD` (HTTP 400).
+ *
  * Message: This user does not have password authentication enabled.
+ *
+ * Details: none.
  */
 export interface UserDoesNotHavePassword extends KnownError {
   readonly code: "USER_DOES_NOT_HAVE_PASSWORD";
@@ -507,7 +601,10 @@ export interface UserDoesNotHavePassword extends KnownError {
 
 /**
  * `VERIFICATION_ERROR`: abstract parent; a test for it matches 4 descendant codes.
+ *
  * Message: Verification code error.
+ *
+ * Details: none.
  */
 export interface VerificationCodeError extends KnownError {
   readonly code: "VERIFICATION_ERROR" | "VERIFICATION_CODE_NOT_FOUND" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_ALREADY_USED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
@@ -516,7 +613,10 @@ export interface VerificationCodeError extends KnownError {
 
 /**
  * `PASSWORD_CONFIRMATION_MISMATCH` (HTTP 400).
+ *
  * Message: Passwords do not match.
+ *
+ * Details: none.
  */
 export interface PasswordConfirmationMismatch extends KnownError {
   readonly code: "PASSWORD_CONFIRMATION_MISMATCH";
@@ -525,7 +625,10 @@ export interface PasswordConfirmationMismatch extends KnownError {
 
 /**
  * `EMAIL_ALREADY_VERIFIED` (HTTP 409).
+ *
  * Message: The e-mail is already verified.
+ *
+ * Details: none.
  */
 export interface EmailAlreadyVerified extends KnownError {
   readonly code: "EMAIL_ALREADY_VERIFIED";
@@ -534,7 +637,10 @@ export interface EmailAlreadyVerified extends KnownError {
 
 /**
  * `EMAIL_NOT_ASSOCIATED_WITH_USER` (HTTP 400).
+ *
  * Message: The e-mail is not associated with a user that could log in with that e-mail.
+ *
+ * Details: none.
  */
 export interface EmailNotAssociatedWithUser extends KnownError {
   readonly code: "EMAIL_NOT_ASSOCIATED_WITH_USER";
@@ -543,7 +649,10 @@ export interface EmailNotAssociatedWithUser extends KnownError {
 
 /**
  * `EMAIL_IS_NOT_PRIMARY_EMAIL` (HTTP 400).
+ *
  * Message: The given e-mail ({email}) must equal the user's primary e-mail ({primary_email}).
+ *
+ * Details: `{ email: string; primary_email: string }`
  */
 export interface EmailIsNotPrimaryEmail extends KnownError {
   readonly code: "EMAIL_IS_NOT_PRIMARY_EMAIL";
@@ -552,7 +661,10 @@ export interface EmailIsNotPrimaryEmail extends KnownError {
 
 /**
  * `PASSKEY_REGISTRATION_FAILED` (HTTP 400).
+ *
  * Message: Passkey registration failed.
+ *
+ * Details: none.
  */
 export interface PasskeyRegistrationFailed extends KnownError {
   readonly code: "PASSKEY_REGISTRATION_FAILED";
@@ -561,7 +673,12 @@ export interface PasskeyRegistrationFailed extends KnownError {
 
 /**
  * `PASSKEY_WEBAUTHN_ERROR` (HTTP 400).
+ *
  * Message: {message}
+ *
+ * Or, when `details` lacks what that needs: WebAuthn error.
+ *
+ * Details: `{ message: string; code: string }`
  */
 export interface PasskeyWebAuthnError extends KnownError {
   readonly code: "PASSKEY_WEBAUTHN_ERROR";
@@ -570,7 +687,10 @@ export interface PasskeyWebAuthnError extends KnownError {
 
 /**
  * `PASSKEY_AUTHENTICATION_FAILED` (HTTP 400).
+ *
  * Message: Passkey authentication failed.
+ *
+ * Details: none.
  */
 export interface PasskeyAuthenticationFailed extends KnownError {
   readonly code: "PASSKEY_AUTHENTICATION_FAILED";
@@ -579,7 +699,10 @@ export interface PasskeyAuthenticationFailed extends KnownError {
 
 /**
  * `PERMISSION_NOT_FOUND` (HTTP 404).
+ *
  * Message: Permission {permission_id|json} not found. Make sure you created it on the dashboard.
+ *
+ * Details: `{ permission_id: string }`
  */
 export interface PermissionNotFound extends KnownError {
   readonly code: "PERMISSION_NOT_FOUND";
@@ -588,7 +711,10 @@ export interface PermissionNotFound extends KnownError {
 
 /**
  * `WRONG_PERMISSION_SCOPE` (HTTP 404).
+ *
  * Message: Permission {permission_id|json} not found. (It was found for a different scope {actual_scope|json}, but scope {expected_scope|json} was expected.)
+ *
+ * Details: `{ permission_id: string; expected_scope: string; actual_scope: string }`
  */
 export interface PermissionScopeMismatch extends KnownError {
   readonly code: "WRONG_PERMISSION_SCOPE";
@@ -597,7 +723,10 @@ export interface PermissionScopeMismatch extends KnownError {
 
 /**
  * `CONTAINED_PERMISSION_NOT_FOUND` (HTTP 400).
+ *
  * Message: Contained permission with ID {permission_id|json} not found. Make sure you created it on the dashboard.
+ *
+ * Details: `{ permission_id: string }`
  */
 export interface ContainedPermissionNotFound extends KnownError {
   readonly code: "CONTAINED_PERMISSION_NOT_FOUND";
@@ -606,7 +735,10 @@ export interface ContainedPermissionNotFound extends KnownError {
 
 /**
  * `TEAM_NOT_FOUND` (HTTP 404).
+ *
  * Message: Team {team_id} not found.
+ *
+ * Details: `{ team_id: string }`
  */
 export interface TeamNotFound extends KnownError {
   readonly code: "TEAM_NOT_FOUND";
@@ -615,7 +747,10 @@ export interface TeamNotFound extends KnownError {
 
 /**
  * `TEAM_ALREADY_EXISTS` (HTTP 409).
+ *
  * Message: Team {team_id} already exists.
+ *
+ * Details: `{ team_id: string }`
  */
 export interface TeamAlreadyExists extends KnownError {
   readonly code: "TEAM_ALREADY_EXISTS";
@@ -624,7 +759,10 @@ export interface TeamAlreadyExists extends KnownError {
 
 /**
  * `TEAM_MEMBERSHIP_NOT_FOUND` (HTTP 404).
+ *
  * Message: User {user_id} is not found in team {team_id}.
+ *
+ * Details: `{ team_id: string; user_id: string }`
  */
 export interface TeamMembershipNotFound extends KnownError {
   readonly code: "TEAM_MEMBERSHIP_NOT_FOUND";
@@ -633,7 +771,10 @@ export interface TeamMembershipNotFound extends KnownError {
 
 /**
  * `EMAIL_TEMPLATE_ALREADY_EXISTS` (HTTP 409).
+ *
  * Message: Email template already exists.
+ *
+ * Details: none.
  */
 export interface EmailTemplateAlreadyExists extends KnownError {
   readonly code: "EMAIL_TEMPLATE_ALREADY_EXISTS";
@@ -642,7 +783,10 @@ export interface EmailTemplateAlreadyExists extends KnownError {
 
 /**
  * `OAUTH_CONNECTION_NOT_CONNECTED_TO_USER` (HTTP 400).
+ *
  * Message: The OAuth connection is not connected to any user.
+ *
+ * Details: none.
  */
 export interface OAuthConnectionNotConnectedToUser extends KnownError {
   readonly code: "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER";
@@ -651,7 +795,10 @@ export interface OAuthConnectionNotConnectedToUser extends KnownError {
 
 /**
  * `OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER` (HTTP 409).
+ *
  * Message: The OAuth connection is already connected to another user.
+ *
+ * Details: none.
  */
 export interface OAuthConnectionAlreadyConnectedToAnotherUser extends KnownError {
   readonly code: "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER";
@@ -660,7 +807,10 @@ export interface OAuthConnectionAlreadyConnectedToAnotherUser extends KnownError
 
 /**
  * `OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE` (HTTP 400).
+ *
  * Message: The OAuth connection does not have the required scope.
+ *
+ * Details: none.
  */
 export interface OAuthConnectionDoesNotHaveRequiredScope extends KnownError {
   readonly code: "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE";
@@ -669,7 +819,10 @@ export interface OAuthConnectionDoesNotHaveRequiredScope extends KnownError {
 
 /**
  * `OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
+ *
  * Message: Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes.
+ *
+ * Details: none.
  */
 export interface OAuthExtraScopeNotAvailableWithSharedOAuthKeys extends KnownError {
   readonly code: "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
@@ -678,7 +831,10 @@ export interface OAuthExtraScopeNotAvailableWithSharedOAuthKeys extends KnownErr
 
 /**
  * `OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
+ *
  * Message: Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens.
+ *
+ * Details: none.
  */
 export interface OAuthAccessTokenNotAvailableWithSharedOAuthKeys extends KnownError {
   readonly code: "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
@@ -687,7 +843,10 @@ export interface OAuthAccessTokenNotAvailableWithSharedOAuthKeys extends KnownEr
 
 /**
  * `INVALID_OAUTH_CLIENT_ID_OR_SECRET` (HTTP 400).
+ *
  * Message: The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key.
+ *
+ * Details: `{ client_id: string | null }`
  */
 export interface InvalidOAuthClientIdOrSecret extends KnownError {
   readonly code: "INVALID_OAUTH_CLIENT_ID_OR_SECRET";
@@ -696,7 +855,10 @@ export interface InvalidOAuthClientIdOrSecret extends KnownError {
 
 /**
  * `INVALID_SCOPE` (HTTP 400).
+ *
  * Message: The requested scope is not a valid OAuth scope for Stack.
+ *
+ * Details: none.
  */
 export interface InvalidScope extends KnownError {
   readonly code: "INVALID_SCOPE";
@@ -705,7 +867,10 @@ export interface InvalidScope extends KnownError {
 
 /**
  * `USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION` (HTTP 409).
+ *
  * Message: The user is already connected to another OAuth account. Did you maybe selected the wrong account?
+ *
+ * Details: none.
  */
 export interface UserAlreadyConnectedToAnotherOAuthConnection extends KnownError {
   readonly code: "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION";
@@ -714,7 +879,10 @@ export interface UserAlreadyConnectedToAnotherOAuthConnection extends KnownError
 
 /**
  * `OUTER_OAUTH_TIMEOUT` (HTTP 408).
+ *
  * Message: The OAuth flow has timed out. Please sign in again.
+ *
+ * Details: none.
  */
 export interface OuterOAuthTimeout extends KnownError {
   readonly code: "OUTER_OAUTH_TIMEOUT";
@@ -723,7 +891,10 @@ export interface OuterOAuthTimeout extends KnownError {
 
 /**
  * `OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` (HTTP 400).
+ *
  * Message: The OAuth provider is not found or not enabled.
+ *
+ * Details: none.
  */
 export interface OAuthProviderNotFoundOrNotEnabled extends KnownError {
   readonly code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED";
@@ -732,7 +903,10 @@ export interface OAuthProviderNotFoundOrNotEnabled extends KnownError {
 
 /**
  * `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (HTTP 400).
+ *
  * Message: Multi-factor authentication is required for this user.
+ *
+ * Details: `{ attempt_code: string }`
  */
 export interface MultiFactorAuthenticationRequired extends KnownError {
   readonly code: "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
@@ -741,7 +915,10 @@ export interface MultiFactorAuthenticationRequired extends KnownError {
 
 /**
  * `INVALID_TOTP_CODE` (HTTP 400).
+ *
  * Message: The TOTP code is invalid. Please try again.
+ *
+ * Details: none.
  */
 export interface InvalidTotpCode extends KnownError {
   readonly code: "INVALID_TOTP_CODE";
@@ -750,7 +927,10 @@ export interface InvalidTotpCode extends KnownError {
 
 /**
  * `USER_AUTHENTICATION_REQUIRED` (HTTP 401).
+ *
  * Message: User authentication required for this endpoint.
+ *
+ * Details: none.
  */
 export interface UserAuthenticationRequired extends KnownError {
   readonly code: "USER_AUTHENTICATION_REQUIRED";
@@ -759,7 +939,10 @@ export interface UserAuthenticationRequired extends KnownError {
 
 /**
  * `TEAM_MEMBERSHIP_ALREADY_EXISTS` (HTTP 409).
+ *
  * Message: Team membership already exists.
+ *
+ * Details: none.
  */
 export interface TeamMembershipAlreadyExists extends KnownError {
   readonly code: "TEAM_MEMBERSHIP_ALREADY_EXISTS";
@@ -768,7 +951,10 @@ export interface TeamMembershipAlreadyExists extends KnownError {
 
 /**
  * `PROJECT_PERMISSION_REQUIRED` (HTTP 401).
+ *
  * Message: User {user_id} does not have permission {permission_id}.
+ *
+ * Details: `{ user_id: string; permission_id: string }`
  */
 export interface ProjectPermissionRequired extends KnownError {
   readonly code: "PROJECT_PERMISSION_REQUIRED";
@@ -777,7 +963,10 @@ export interface ProjectPermissionRequired extends KnownError {
 
 /**
  * `TEAM_PERMISSION_REQUIRED` (HTTP 401).
+ *
  * Message: User {user_id} does not have permission {permission_id} in team {team_id}.
+ *
+ * Details: `{ team_id: string; user_id: string; permission_id: string }`
  */
 export interface TeamPermissionRequired extends KnownError {
   readonly code: "TEAM_PERMISSION_REQUIRED";
@@ -786,7 +975,10 @@ export interface TeamPermissionRequired extends KnownError {
 
 /**
  * `TEAM_PERMISSION_NOT_FOUND` (HTTP 401).
+ *
  * Message: User {user_id} does not have permission {permission_id} in team {team_id}.
+ *
+ * Details: `{ team_id: string; user_id: string; permission_id: string }`
  */
 export interface TeamPermissionNotFound extends KnownError {
   readonly code: "TEAM_PERMISSION_NOT_FOUND";
@@ -795,7 +987,10 @@ export interface TeamPermissionNotFound extends KnownError {
 
 /**
  * `INVALID_SHARED_OAUTH_PROVIDER_ID` (HTTP 400).
+ *
  * Message: The shared OAuth provider with ID {provider_id} is not valid.
+ *
+ * Details: `{ provider_id: string }`
  */
 export interface InvalidSharedOAuthProviderId extends KnownError {
   readonly code: "INVALID_SHARED_OAUTH_PROVIDER_ID";
@@ -804,7 +999,10 @@ export interface InvalidSharedOAuthProviderId extends KnownError {
 
 /**
  * `INVALID_STANDARD_OAUTH_PROVIDER_ID` (HTTP 400).
+ *
  * Message: The standard OAuth provider with ID {provider_id} is not valid.
+ *
+ * Details: `{ provider_id: string }`
  */
 export interface InvalidStandardOAuthProviderId extends KnownError {
   readonly code: "INVALID_STANDARD_OAUTH_PROVIDER_ID";
@@ -813,7 +1011,10 @@ export interface InvalidStandardOAuthProviderId extends KnownError {
 
 /**
  * `INVALID_AUTHORIZATION_CODE` (HTTP 400).
+ *
  * Message: The given authorization code is invalid.
+ *
+ * Details: none.
  */
 export interface InvalidAuthorizationCode extends KnownError {
   readonly code: "INVALID_AUTHORIZATION_CODE";
@@ -822,7 +1023,10 @@ export interface InvalidAuthorizationCode extends KnownError {
 
 /**
  * `OAUTH_PROVIDER_ACCESS_DENIED` (HTTP 400).
+ *
  * Message: The OAuth provider denied access to the user.
+ *
+ * Details: none.
  */
 export interface OAuthProviderAccessDenied extends KnownError {
   readonly code: "OAUTH_PROVIDER_ACCESS_DENIED";
@@ -831,7 +1035,12 @@ export interface OAuthProviderAccessDenied extends KnownError {
 
 /**
  * `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE` (HTTP 409).
+ *
  * Message: The {type} ({contact_channel_value}) is already used for authentication by another account.
+ *
+ * Or, when `details` lacks what that needs: This {type} is already used for authentication by another account.
+ *
+ * Details: `{ type: string; contact_channel_value: string | null; would_work_if_email_was_verified?: boolean }`
  */
 export interface ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownError {
   readonly code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE";
@@ -840,7 +1049,10 @@ export interface ContactChannelAlreadyUsedForAuthBySomeoneElse extends KnownErro
 
 /**
  * `INVALID_POLLING_CODE` (HTTP 400).
+ *
  * Message: The polling code is invalid or does not exist.
+ *
+ * Details: `Record<string, unknown>`. Whatever the service passes along; usually absent.
  */
 export interface InvalidPollingCodeError extends KnownError {
   readonly code: "INVALID_POLLING_CODE";
@@ -849,7 +1061,10 @@ export interface InvalidPollingCodeError extends KnownError {
 
 /**
  * `CLI_AUTH_ERROR` (HTTP 400).
+ *
  * Message: CLI authentication failed.
+ *
+ * Details: none.
  */
 export interface CliAuthError extends KnownError {
   readonly code: "CLI_AUTH_ERROR";
@@ -858,7 +1073,10 @@ export interface CliAuthError extends KnownError {
 
 /**
  * `CLI_AUTH_EXPIRED_ERROR` (HTTP 400).
+ *
  * Message: CLI authentication request expired. Please try again.
+ *
+ * Details: none.
  */
 export interface CliAuthExpiredError extends KnownError {
   readonly code: "CLI_AUTH_EXPIRED_ERROR";
@@ -867,7 +1085,10 @@ export interface CliAuthExpiredError extends KnownError {
 
 /**
  * `CLI_AUTH_USED_ERROR` (HTTP 400).
+ *
  * Message: This authentication token has already been used.
+ *
+ * Details: none.
  */
 export interface CliAuthUsedError extends KnownError {
   readonly code: "CLI_AUTH_USED_ERROR";
@@ -876,7 +1097,10 @@ export interface CliAuthUsedError extends KnownError {
 
 /**
  * `API_KEY_NOT_VALID`: abstract parent; a test for it matches 5 descendant codes.
+ *
  * Message: API key not valid.
+ *
+ * Details: none.
  */
 export interface ApiKeyNotValid extends KnownError {
   readonly code: "API_KEY_NOT_VALID" | "API_KEY_EXPIRED" | "API_KEY_REVOKED" | "WRONG_API_KEY_TYPE" | "API_KEY_NOT_FOUND" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
@@ -885,7 +1109,10 @@ export interface ApiKeyNotValid extends KnownError {
 
 /**
  * `PERMISSION_ID_ALREADY_EXISTS` (HTTP 400).
+ *
  * Message: Permission with ID {permission_id|json} already exists. Choose a different ID.
+ *
+ * Details: `{ permission_id: string }`
  */
 export interface PermissionIdAlreadyExists extends KnownError {
   readonly code: "PERMISSION_ID_ALREADY_EXISTS";
@@ -894,7 +1121,10 @@ export interface PermissionIdAlreadyExists extends KnownError {
 
 /**
  * `INVALID_PROJECT_AUTHENTICATION`: abstract parent; a test for it matches 13 descendant codes.
+ *
  * Message: Invalid project authentication.
+ *
+ * Details: none.
  */
 export interface InvalidProjectAuthentication extends ProjectAuthenticationError {
   readonly code: "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
@@ -903,7 +1133,10 @@ export interface InvalidProjectAuthentication extends ProjectAuthenticationError
 
 /**
  * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 6 descendant codes.
+ *
  * Message: Project authentication required.
+ *
+ * Details: none.
  */
 export interface ProjectAuthenticationRequired extends ProjectAuthenticationError {
   readonly code: "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED";
@@ -911,8 +1144,11 @@ export interface ProjectAuthenticationRequired extends ProjectAuthenticationErro
 }
 
 /**
- * `EXPECTED_INTERNAL_PROJECT` (HTTP 401), a `PROJECT_AUTHENTICATION_ERROR`.
+ * `EXPECTED_INTERNAL_PROJECT` (HTTP 401), a child of `PROJECT_AUTHENTICATION_ERROR`.
+ *
  * Message: The project ID is expected to be internal.
+ *
+ * Details: none.
  */
 export interface ExpectedInternalProject extends ProjectAuthenticationError {
   readonly code: "EXPECTED_INTERNAL_PROJECT";
@@ -921,7 +1157,10 @@ export interface ExpectedInternalProject extends ProjectAuthenticationError {
 
 /**
  * `INVALID_SESSION_AUTHENTICATION`: abstract parent; a test for it matches 4 descendant codes.
+ *
  * Message: Invalid session authentication.
+ *
+ * Details: none.
  */
 export interface InvalidSessionAuthentication extends SessionAuthenticationError {
   readonly code: "INVALID_SESSION_AUTHENTICATION" | "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
@@ -929,8 +1168,11 @@ export interface InvalidSessionAuthentication extends SessionAuthenticationError
 }
 
 /**
- * `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED` (HTTP 401), a `REFRESH_TOKEN_ERROR`.
+ * `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED` (HTTP 401), a child of `REFRESH_TOKEN_ERROR`.
+ *
  * Message: Refresh token not found for this project, or the session has expired/been revoked.
+ *
+ * Details: none.
  */
 export interface RefreshTokenNotFoundOrExpired extends RefreshTokenError {
   readonly code: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
@@ -938,8 +1180,11 @@ export interface RefreshTokenNotFoundOrExpired extends RefreshTokenError {
 }
 
 /**
- * `CANNOT_DELETE_CURRENT_SESSION` (HTTP 400), a `REFRESH_TOKEN_ERROR`.
+ * `CANNOT_DELETE_CURRENT_SESSION` (HTTP 400), a child of `REFRESH_TOKEN_ERROR`.
+ *
  * Message: Cannot delete the current session.
+ *
+ * Details: none.
  */
 export interface CannotDeleteCurrentSession extends RefreshTokenError {
   readonly code: "CANNOT_DELETE_CURRENT_SESSION";
@@ -947,8 +1192,11 @@ export interface CannotDeleteCurrentSession extends RefreshTokenError {
 }
 
 /**
- * `PROVIDER_REJECTED` (HTTP 401), a `REFRESH_TOKEN_ERROR`.
+ * `PROVIDER_REJECTED` (HTTP 401), a child of `REFRESH_TOKEN_ERROR`.
+ *
  * Message: The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate.
+ *
+ * Details: none.
  */
 export interface ProviderRejected extends RefreshTokenError {
   readonly code: "PROVIDER_REJECTED";
@@ -956,8 +1204,11 @@ export interface ProviderRejected extends RefreshTokenError {
 }
 
 /**
- * `PASSWORD_TOO_SHORT` (HTTP 400), a `PASSWORD_REQUIREMENTS_NOT_MET`.
+ * `PASSWORD_TOO_SHORT` (HTTP 400), a child of `PASSWORD_REQUIREMENTS_NOT_MET`.
+ *
  * Message: Password too short. Minimum length is {min_length}.
+ *
+ * Details: `{ min_length: number }`
  */
 export interface PasswordTooShort extends PasswordRequirementsNotMet {
   readonly code: "PASSWORD_TOO_SHORT";
@@ -965,8 +1216,11 @@ export interface PasswordTooShort extends PasswordRequirementsNotMet {
 }
 
 /**
- * `PASSWORD_TOO_LONG` (HTTP 400), a `PASSWORD_REQUIREMENTS_NOT_MET`.
+ * `PASSWORD_TOO_LONG` (HTTP 400), a child of `PASSWORD_REQUIREMENTS_NOT_MET`.
+ *
  * Message: Password too long. Maximum length is {maxLength}.
+ *
+ * Details: `{ maxLength: number }`
  */
 export interface PasswordTooLong extends PasswordRequirementsNotMet {
   readonly code: "PASSWORD_TOO_LONG";
@@ -974,8 +1228,11 @@ export interface PasswordTooLong extends PasswordRequirementsNotMet {
 }
 
 /**
- * `VERIFICATION_CODE_NOT_FOUND` (HTTP 404), a `VERIFICATION_ERROR`.
+ * `VERIFICATION_CODE_NOT_FOUND` (HTTP 404), a child of `VERIFICATION_ERROR`.
+ *
  * Message: The verification code does not exist for this project.
+ *
+ * Details: none.
  */
 export interface VerificationCodeNotFound extends VerificationCodeError {
   readonly code: "VERIFICATION_CODE_NOT_FOUND";
@@ -983,8 +1240,11 @@ export interface VerificationCodeNotFound extends VerificationCodeError {
 }
 
 /**
- * `VERIFICATION_CODE_EXPIRED` (HTTP 400), a `VERIFICATION_ERROR`.
+ * `VERIFICATION_CODE_EXPIRED` (HTTP 400), a child of `VERIFICATION_ERROR`.
+ *
  * Message: The verification code has expired.
+ *
+ * Details: none.
  */
 export interface VerificationCodeExpired extends VerificationCodeError {
   readonly code: "VERIFICATION_CODE_EXPIRED";
@@ -992,8 +1252,11 @@ export interface VerificationCodeExpired extends VerificationCodeError {
 }
 
 /**
- * `VERIFICATION_CODE_ALREADY_USED` (HTTP 409), a `VERIFICATION_ERROR`.
+ * `VERIFICATION_CODE_ALREADY_USED` (HTTP 409), a child of `VERIFICATION_ERROR`.
+ *
  * Message: The verification link has already been used.
+ *
+ * Details: none.
  */
 export interface VerificationCodeAlreadyUsed extends VerificationCodeError {
   readonly code: "VERIFICATION_CODE_ALREADY_USED";
@@ -1001,8 +1264,11 @@ export interface VerificationCodeAlreadyUsed extends VerificationCodeError {
 }
 
 /**
- * `VERIFICATION_CODE_MAX_ATTEMPTS_REACHED` (HTTP 400), a `VERIFICATION_ERROR`.
+ * `VERIFICATION_CODE_MAX_ATTEMPTS_REACHED` (HTTP 400), a child of `VERIFICATION_ERROR`.
+ *
  * Message: The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.
+ *
+ * Details: none.
  */
 export interface VerificationCodeMaxAttemptsReached extends VerificationCodeError {
   readonly code: "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
@@ -1010,8 +1276,11 @@ export interface VerificationCodeMaxAttemptsReached extends VerificationCodeErro
 }
 
 /**
- * `API_KEY_EXPIRED` (HTTP 401), a `API_KEY_NOT_VALID`.
+ * `API_KEY_EXPIRED` (HTTP 401), a child of `API_KEY_NOT_VALID`.
+ *
  * Message: API key has expired.
+ *
+ * Details: none.
  */
 export interface ApiKeyExpired extends ApiKeyNotValid {
   readonly code: "API_KEY_EXPIRED";
@@ -1019,8 +1288,11 @@ export interface ApiKeyExpired extends ApiKeyNotValid {
 }
 
 /**
- * `API_KEY_REVOKED` (HTTP 401), a `API_KEY_NOT_VALID`.
+ * `API_KEY_REVOKED` (HTTP 401), a child of `API_KEY_NOT_VALID`.
+ *
  * Message: API key has been revoked.
+ *
+ * Details: none.
  */
 export interface ApiKeyRevoked extends ApiKeyNotValid {
   readonly code: "API_KEY_REVOKED";
@@ -1028,8 +1300,11 @@ export interface ApiKeyRevoked extends ApiKeyNotValid {
 }
 
 /**
- * `WRONG_API_KEY_TYPE` (HTTP 400), a `API_KEY_NOT_VALID`.
+ * `WRONG_API_KEY_TYPE` (HTTP 400), a child of `API_KEY_NOT_VALID`.
+ *
  * Message: This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.
+ *
+ * Details: `{ expected_type: string; actual_type: string }`
  */
 export interface WrongApiKeyType extends ApiKeyNotValid {
   readonly code: "WRONG_API_KEY_TYPE";
@@ -1037,8 +1312,11 @@ export interface WrongApiKeyType extends ApiKeyNotValid {
 }
 
 /**
- * `API_KEY_NOT_FOUND` (HTTP 404), a `API_KEY_NOT_VALID`.
+ * `API_KEY_NOT_FOUND` (HTTP 404), a child of `API_KEY_NOT_VALID`.
+ *
  * Message: API key not found.
+ *
+ * Details: none.
  */
 export interface ApiKeyNotFound extends ApiKeyNotValid {
   readonly code: "API_KEY_NOT_FOUND";
@@ -1046,8 +1324,11 @@ export interface ApiKeyNotFound extends ApiKeyNotValid {
 }
 
 /**
- * `PUBLIC_API_KEY_CANNOT_BE_REVOKED` (HTTP 400), a `API_KEY_NOT_VALID`.
+ * `PUBLIC_API_KEY_CANNOT_BE_REVOKED` (HTTP 400), a child of `API_KEY_NOT_VALID`.
+ *
  * Message: Public API keys cannot be revoked by the secretscanner endpoint.
+ *
+ * Details: none.
  */
 export interface PublicApiKeyCannotBeRevoked extends ApiKeyNotValid {
   readonly code: "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
@@ -1055,8 +1336,11 @@ export interface PublicApiKeyCannotBeRevoked extends ApiKeyNotValid {
 }
 
 /**
- * `PROJECT_KEY_WITHOUT_ACCESS_TYPE` (HTTP 400), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `PROJECT_KEY_WITHOUT_ACCESS_TYPE` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate.
+ *
+ * Details: none.
  */
 export interface ProjectKeyWithoutAccessType extends InvalidProjectAuthentication {
   readonly code: "PROJECT_KEY_WITHOUT_ACCESS_TYPE";
@@ -1064,8 +1348,11 @@ export interface ProjectKeyWithoutAccessType extends InvalidProjectAuthenticatio
 }
 
 /**
- * `INVALID_ACCESS_TYPE` (HTTP 400), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `INVALID_ACCESS_TYPE` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: The x-stack-access-type header must be 'client', 'server', or 'admin'.
+ *
+ * Details: none.
  */
 export interface InvalidAccessType extends InvalidProjectAuthentication {
   readonly code: "INVALID_ACCESS_TYPE";
@@ -1073,10 +1360,13 @@ export interface InvalidAccessType extends InvalidProjectAuthentication {
 }
 
 /**
- * `ACCESS_TYPE_WITHOUT_PROJECT_ID` (HTTP 400), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `ACCESS_TYPE_WITHOUT_PROJECT_ID` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.
-
-For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
+ *
+ * For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
+ *
+ * Details: `{ request_type: string }`
  */
 export interface AccessTypeWithoutProjectId extends InvalidProjectAuthentication {
   readonly code: "ACCESS_TYPE_WITHOUT_PROJECT_ID";
@@ -1084,10 +1374,13 @@ export interface AccessTypeWithoutProjectId extends InvalidProjectAuthentication
 }
 
 /**
- * `ACCESS_TYPE_REQUIRED` (HTTP 400), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `ACCESS_TYPE_REQUIRED` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.
-
-For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
+ *
+ * For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
+ *
+ * Details: none.
  */
 export interface AccessTypeRequired extends InvalidProjectAuthentication {
   readonly code: "ACCESS_TYPE_REQUIRED";
@@ -1095,8 +1388,11 @@ export interface AccessTypeRequired extends InvalidProjectAuthentication {
 }
 
 /**
- * `INSUFFICIENT_ACCESS_TYPE` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `INSUFFICIENT_ACCESS_TYPE` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: The x-stack-access-type header must be {allowed_access_types|quoted_or}, but was '{actual_access_type}'.
+ *
+ * Details: `{ actual_access_type: string; allowed_access_types: string[] }`
  */
 export interface InsufficientAccessType extends InvalidProjectAuthentication {
   readonly code: "INSUFFICIENT_ACCESS_TYPE";
@@ -1104,8 +1400,11 @@ export interface InsufficientAccessType extends InvalidProjectAuthentication {
 }
 
 /**
- * `INVALID_PUBLISHABLE_CLIENT_KEY` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `INVALID_PUBLISHABLE_CLIENT_KEY` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: The publishable key is not valid for the project {project_id|json}. Does the project and/or the key exist?
+ *
+ * Details: `{ project_id: string }`
  */
 export interface InvalidPublishableClientKey extends InvalidProjectAuthentication {
   readonly code: "INVALID_PUBLISHABLE_CLIENT_KEY";
@@ -1113,8 +1412,11 @@ export interface InvalidPublishableClientKey extends InvalidProjectAuthenticatio
 }
 
 /**
- * `INVALID_SECRET_SERVER_KEY` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `INVALID_SECRET_SERVER_KEY` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: The secret server key is not valid for the project {project_id|json}. Does the project and/or the key exist?
+ *
+ * Details: `{ project_id: string }`
  */
 export interface InvalidSecretServerKey extends InvalidProjectAuthentication {
   readonly code: "INVALID_SECRET_SERVER_KEY";
@@ -1122,8 +1424,11 @@ export interface InvalidSecretServerKey extends InvalidProjectAuthentication {
 }
 
 /**
- * `INVALID_SUPER_SECRET_ADMIN_KEY` (HTTP 401), a `INVALID_PROJECT_AUTHENTICATION`.
+ * `INVALID_SUPER_SECRET_ADMIN_KEY` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+ *
  * Message: The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?
+ *
+ * Details: `{ project_id: string }`
  */
 export interface InvalidSuperSecretAdminKey extends InvalidProjectAuthentication {
   readonly code: "INVALID_SUPER_SECRET_ADMIN_KEY";
@@ -1132,7 +1437,10 @@ export interface InvalidSuperSecretAdminKey extends InvalidProjectAuthentication
 
 /**
  * `INVALID_ADMIN_ACCESS_TOKEN`: abstract parent; a test for it matches 4 descendant codes.
+ *
  * Message: Invalid admin access token.
+ *
+ * Details: none.
  */
 export interface InvalidAdminAccessToken extends InvalidProjectAuthentication {
   readonly code: "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
@@ -1140,8 +1448,11 @@ export interface InvalidAdminAccessToken extends InvalidProjectAuthentication {
 }
 
 /**
- * `CLIENT_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
+ * `CLIENT_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
  * Message: The publishable client key must be provided.
+ *
+ * Details: none.
  */
 export interface ClientAuthenticationRequired extends ProjectAuthenticationRequired {
   readonly code: "CLIENT_AUTHENTICATION_REQUIRED";
@@ -1149,8 +1460,11 @@ export interface ClientAuthenticationRequired extends ProjectAuthenticationRequi
 }
 
 /**
- * `SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
+ * `SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
  * Message: The secret server key must be provided.
+ *
+ * Details: none.
  */
 export interface ServerAuthenticationRequired extends ProjectAuthenticationRequired {
   readonly code: "SERVER_AUTHENTICATION_REQUIRED";
@@ -1158,8 +1472,11 @@ export interface ServerAuthenticationRequired extends ProjectAuthenticationRequi
 }
 
 /**
- * `CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
+ * `CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
  * Message: Either the publishable client key or the secret server key must be provided.
+ *
+ * Details: none.
  */
 export interface ClientOrServerAuthenticationRequired extends ProjectAuthenticationRequired {
   readonly code: "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED";
@@ -1167,8 +1484,11 @@ export interface ClientOrServerAuthenticationRequired extends ProjectAuthenticat
 }
 
 /**
- * `CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
+ * `CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
  * Message: Either the publishable client key or the super secret admin key must be provided.
+ *
+ * Details: none.
  */
 export interface ClientOrAdminAuthenticationRequired extends ProjectAuthenticationRequired {
   readonly code: "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED";
@@ -1176,8 +1496,11 @@ export interface ClientOrAdminAuthenticationRequired extends ProjectAuthenticati
 }
 
 /**
- * `CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
+ * `CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
  * Message: Either the publishable client key, the secret server key, or the super secret admin key must be provided.
+ *
+ * Details: none.
  */
 export interface ClientOrServerOrAdminAuthenticationRequired extends ProjectAuthenticationRequired {
   readonly code: "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED";
@@ -1185,8 +1508,11 @@ export interface ClientOrServerOrAdminAuthenticationRequired extends ProjectAuth
 }
 
 /**
- * `ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a `PROJECT_AUTHENTICATION_REQUIRED`.
+ * `ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
  * Message: The super secret admin key must be provided.
+ *
+ * Details: none.
  */
 export interface AdminAuthenticationRequired extends ProjectAuthenticationRequired {
   readonly code: "ADMIN_AUTHENTICATION_REQUIRED";
@@ -1195,7 +1521,10 @@ export interface AdminAuthenticationRequired extends ProjectAuthenticationRequir
 
 /**
  * `INVALID_ACCESS_TOKEN`: abstract parent; a test for it matches 3 descendant codes.
+ *
  * Message: Invalid access token.
+ *
+ * Details: none.
  */
 export interface InvalidAccessToken extends InvalidSessionAuthentication {
   readonly code: "INVALID_ACCESS_TOKEN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
@@ -1203,8 +1532,11 @@ export interface InvalidAccessToken extends InvalidSessionAuthentication {
 }
 
 /**
- * `UNPARSABLE_ADMIN_ACCESS_TOKEN` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
+ * `UNPARSABLE_ADMIN_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+ *
  * Message: Admin access token is not parsable.
+ *
+ * Details: none.
  */
 export interface UnparsableAdminAccessToken extends InvalidAdminAccessToken {
   readonly code: "UNPARSABLE_ADMIN_ACCESS_TOKEN";
@@ -1212,8 +1544,13 @@ export interface UnparsableAdminAccessToken extends InvalidAdminAccessToken {
 }
 
 /**
- * `ADMIN_ACCESS_TOKEN_EXPIRED` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
+ * `ADMIN_ACCESS_TOKEN_EXPIRED` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+ *
  * Message: Admin access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+ *
+ * Or, when `details` lacks what that needs: Admin access token has expired. Please refresh it and try again.
+ *
+ * Details: `{ expired_at_millis: number | null }`
  */
 export interface AdminAccessTokenExpired extends InvalidAdminAccessToken {
   readonly code: "ADMIN_ACCESS_TOKEN_EXPIRED";
@@ -1221,8 +1558,11 @@ export interface AdminAccessTokenExpired extends InvalidAdminAccessToken {
 }
 
 /**
- * `INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
+ * `INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+ *
  * Message: Admin access tokens must be created on the internal project.
+ *
+ * Details: none.
  */
 export interface InvalidProjectForAdminAccessToken extends InvalidAdminAccessToken {
   readonly code: "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN";
@@ -1230,8 +1570,11 @@ export interface InvalidProjectForAdminAccessToken extends InvalidAdminAccessTok
 }
 
 /**
- * `ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN` (HTTP 401), a `INVALID_ADMIN_ACCESS_TOKEN`.
+ * `ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+ *
  * Message: Admin access token does not have the required permissions to access this project.
+ *
+ * Details: none.
  */
 export interface AdminAccessTokenIsNotAdmin extends InvalidAdminAccessToken {
   readonly code: "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
@@ -1239,8 +1582,11 @@ export interface AdminAccessTokenIsNotAdmin extends InvalidAdminAccessToken {
 }
 
 /**
- * `UNPARSABLE_ACCESS_TOKEN` (HTTP 401), a `INVALID_ACCESS_TOKEN`.
+ * `UNPARSABLE_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
+ *
  * Message: Access token is not parsable.
+ *
+ * Details: none.
  */
 export interface UnparsableAccessToken extends InvalidAccessToken {
   readonly code: "UNPARSABLE_ACCESS_TOKEN";
@@ -1248,8 +1594,13 @@ export interface UnparsableAccessToken extends InvalidAccessToken {
 }
 
 /**
- * `ACCESS_TOKEN_EXPIRED` (HTTP 401), a `INVALID_ACCESS_TOKEN`.
+ * `ACCESS_TOKEN_EXPIRED` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
+ *
  * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+ *
+ * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again.
+ *
+ * Details: `{ expired_at_millis: number | null }`
  */
 export interface AccessTokenExpired extends InvalidAccessToken {
   readonly code: "ACCESS_TOKEN_EXPIRED";
@@ -1257,8 +1608,11 @@ export interface AccessTokenExpired extends InvalidAccessToken {
 }
 
 /**
- * `INVALID_PROJECT_FOR_ACCESS_TOKEN` (HTTP 401), a `INVALID_ACCESS_TOKEN`.
+ * `INVALID_PROJECT_FOR_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
+ *
  * Message: Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}.
+ *
+ * Details: `{ expected_project_id: string; actual_project_id: string }`
  */
 export interface InvalidProjectForAccessToken extends InvalidAccessToken {
   readonly code: "INVALID_PROJECT_FOR_ACCESS_TOKEN";
@@ -1267,8 +1621,12 @@ export interface InvalidProjectForAccessToken extends InvalidAccessToken {
 
 // TABLE
 
-/** The class of a code: its instances, and the details its constructor takes. */
-type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;
+/**
+ * The class of a code: `new` takes the code's details and answers its instance type
+ * (`KnownErrorsByCode[C]`); `instanceof` tests the code's family. `typeof KnownErrors.EmailPasswordMismatch`
+ * is `KnownErrorClassOf<"EMAIL_PASSWORD_MISMATCH">`.
+ */
+export type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;
 
 // [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]
 const [byCode, byName] = defineKnownErrors([
@@ -1381,112 +1739,868 @@ const [byCode, byName] = defineKnownErrors([
 
 // REGISTRY
 
-/** The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`). */
+/**
+ * The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`):
+ * every known error of the service, with its code, HTTP status, message and the shape of its `details`.
+ * A parent code's class is its family's: `instanceof KnownErrors.VerificationCodeError` is true of
+ * every `VERIFICATION_ERROR` code.
+ */
 export const KnownErrors = byName as {
+  /**
+   * `UNSUPPORTED_ERROR` (HTTP 500).
+   *
+   * Message: An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}
+   *
+   * Details: `{ originalErrorCode: string }`
+   */
   readonly UnsupportedError: KnownErrorClassOf<"UNSUPPORTED_ERROR">;
+  /**
+   * `BODY_PARSING_ERROR` (HTTP 400).
+   *
+   * Message: Invalid JSON in request body
+   *
+   * Details: none.
+   */
   readonly BodyParsingError: KnownErrorClassOf<"BODY_PARSING_ERROR">;
+  /**
+   * `SCHEMA_ERROR` (HTTP 400).
+   *
+   * Message: {message}
+   *
+   * Or, when `details` lacks what that needs: Request validation failed.
+   *
+   * Details: `{ message: string }`
+   */
   readonly SchemaError: KnownErrorClassOf<"SCHEMA_ERROR">;
+  /**
+   * `ALL_OVERLOADS_FAILED` (HTTP 400).
+   *
+   * Message: This endpoint has multiple overloads, but they all failed to process the request.{overload_errors|overloads}
+   *
+   * Or, when `details` lacks what that needs: This endpoint has multiple overloads, but they all failed to process the request.
+   *
+   * Details: `{ overload_errors: Record<string, unknown>[] }`
+   */
   readonly AllOverloadsFailed: KnownErrorClassOf<"ALL_OVERLOADS_FAILED">;
+  /**
+   * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 22 descendant codes.
+   *
+   * Message: Project authentication failed.
+   *
+   * Details: none.
+   */
   readonly ProjectAuthenticationError: KnownErrorClassOf<"PROJECT_AUTHENTICATION_ERROR">;
+  /**
+   * `INVALID_PROJECT_AUTHENTICATION`: abstract parent; a test for it matches 13 descendant codes.
+   *
+   * Message: Invalid project authentication.
+   *
+   * Details: none.
+   */
   readonly InvalidProjectAuthentication: KnownErrorClassOf<"INVALID_PROJECT_AUTHENTICATION">;
+  /**
+   * `PROJECT_KEY_WITHOUT_ACCESS_TYPE` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate.
+   *
+   * Details: none.
+   */
   readonly ProjectKeyWithoutAccessType: KnownErrorClassOf<"PROJECT_KEY_WITHOUT_ACCESS_TYPE">;
+  /**
+   * `INVALID_ACCESS_TYPE` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: The x-stack-access-type header must be 'client', 'server', or 'admin'.
+   *
+   * Details: none.
+   */
   readonly InvalidAccessType: KnownErrorClassOf<"INVALID_ACCESS_TYPE">;
+  /**
+   * `ACCESS_TYPE_WITHOUT_PROJECT_ID` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.
+   *
+   * For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
+   *
+   * Details: `{ request_type: string }`
+   */
   readonly AccessTypeWithoutProjectId: KnownErrorClassOf<"ACCESS_TYPE_WITHOUT_PROJECT_ID">;
+  /**
+   * `ACCESS_TYPE_REQUIRED` (HTTP 400), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.
+   *
+   * For more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication
+   *
+   * Details: none.
+   */
   readonly AccessTypeRequired: KnownErrorClassOf<"ACCESS_TYPE_REQUIRED">;
+  /**
+   * `INSUFFICIENT_ACCESS_TYPE` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: The x-stack-access-type header must be {allowed_access_types|quoted_or}, but was '{actual_access_type}'.
+   *
+   * Details: `{ actual_access_type: string; allowed_access_types: string[] }`
+   */
   readonly InsufficientAccessType: KnownErrorClassOf<"INSUFFICIENT_ACCESS_TYPE">;
+  /**
+   * `INVALID_PUBLISHABLE_CLIENT_KEY` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: The publishable key is not valid for the project {project_id|json}. Does the project and/or the key exist?
+   *
+   * Details: `{ project_id: string }`
+   */
   readonly InvalidPublishableClientKey: KnownErrorClassOf<"INVALID_PUBLISHABLE_CLIENT_KEY">;
+  /**
+   * `INVALID_SECRET_SERVER_KEY` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: The secret server key is not valid for the project {project_id|json}. Does the project and/or the key exist?
+   *
+   * Details: `{ project_id: string }`
+   */
   readonly InvalidSecretServerKey: KnownErrorClassOf<"INVALID_SECRET_SERVER_KEY">;
+  /**
+   * `INVALID_SUPER_SECRET_ADMIN_KEY` (HTTP 401), a child of `INVALID_PROJECT_AUTHENTICATION`.
+   *
+   * Message: The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?
+   *
+   * Details: `{ project_id: string }`
+   */
   readonly InvalidSuperSecretAdminKey: KnownErrorClassOf<"INVALID_SUPER_SECRET_ADMIN_KEY">;
+  /**
+   * `INVALID_ADMIN_ACCESS_TOKEN`: abstract parent; a test for it matches 4 descendant codes.
+   *
+   * Message: Invalid admin access token.
+   *
+   * Details: none.
+   */
   readonly InvalidAdminAccessToken: KnownErrorClassOf<"INVALID_ADMIN_ACCESS_TOKEN">;
+  /**
+   * `UNPARSABLE_ADMIN_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+   *
+   * Message: Admin access token is not parsable.
+   *
+   * Details: none.
+   */
   readonly UnparsableAdminAccessToken: KnownErrorClassOf<"UNPARSABLE_ADMIN_ACCESS_TOKEN">;
+  /**
+   * `ADMIN_ACCESS_TOKEN_EXPIRED` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+   *
+   * Message: Admin access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+   *
+   * Or, when `details` lacks what that needs: Admin access token has expired. Please refresh it and try again.
+   *
+   * Details: `{ expired_at_millis: number | null }`
+   */
   readonly AdminAccessTokenExpired: KnownErrorClassOf<"ADMIN_ACCESS_TOKEN_EXPIRED">;
+  /**
+   * `INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+   *
+   * Message: Admin access tokens must be created on the internal project.
+   *
+   * Details: none.
+   */
   readonly InvalidProjectForAdminAccessToken: KnownErrorClassOf<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN">;
+  /**
+   * `ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN` (HTTP 401), a child of `INVALID_ADMIN_ACCESS_TOKEN`.
+   *
+   * Message: Admin access token does not have the required permissions to access this project.
+   *
+   * Details: none.
+   */
   readonly AdminAccessTokenIsNotAdmin: KnownErrorClassOf<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN">;
+  /**
+   * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 6 descendant codes.
+   *
+   * Message: Project authentication required.
+   *
+   * Details: none.
+   */
   readonly ProjectAuthenticationRequired: KnownErrorClassOf<"PROJECT_AUTHENTICATION_REQUIRED">;
+  /**
+   * `CLIENT_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: The publishable client key must be provided.
+   *
+   * Details: none.
+   */
   readonly ClientAuthenticationRequired: KnownErrorClassOf<"CLIENT_AUTHENTICATION_REQUIRED">;
+  /**
+   * `SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: The secret server key must be provided.
+   *
+   * Details: none.
+   */
   readonly ServerAuthenticationRequired: KnownErrorClassOf<"SERVER_AUTHENTICATION_REQUIRED">;
+  /**
+   * `CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: Either the publishable client key or the secret server key must be provided.
+   *
+   * Details: none.
+   */
   readonly ClientOrServerAuthenticationRequired: KnownErrorClassOf<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED">;
+  /**
+   * `CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: Either the publishable client key or the super secret admin key must be provided.
+   *
+   * Details: none.
+   */
   readonly ClientOrAdminAuthenticationRequired: KnownErrorClassOf<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED">;
+  /**
+   * `CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: Either the publishable client key, the secret server key, or the super secret admin key must be provided.
+   *
+   * Details: none.
+   */
   readonly ClientOrServerOrAdminAuthenticationRequired: KnownErrorClassOf<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED">;
+  /**
+   * `ADMIN_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: The super secret admin key must be provided.
+   *
+   * Details: none.
+   */
   readonly AdminAuthenticationRequired: KnownErrorClassOf<"ADMIN_AUTHENTICATION_REQUIRED">;
+  /**
+   * `EXPECTED_INTERNAL_PROJECT` (HTTP 401), a child of `PROJECT_AUTHENTICATION_ERROR`.
+   *
+   * Message: The project ID is expected to be internal.
+   *
+   * Details: none.
+   */
   readonly ExpectedInternalProject: KnownErrorClassOf<"EXPECTED_INTERNAL_PROJECT">;
+  /**
+   * `SESSION_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 5 descendant codes.
+   *
+   * Message: Session authentication failed.
+   *
+   * Details: none.
+   */
   readonly SessionAuthenticationError: KnownErrorClassOf<"SESSION_AUTHENTICATION_ERROR">;
+  /**
+   * `INVALID_SESSION_AUTHENTICATION`: abstract parent; a test for it matches 4 descendant codes.
+   *
+   * Message: Invalid session authentication.
+   *
+   * Details: none.
+   */
   readonly InvalidSessionAuthentication: KnownErrorClassOf<"INVALID_SESSION_AUTHENTICATION">;
+  /**
+   * `INVALID_ACCESS_TOKEN`: abstract parent; a test for it matches 3 descendant codes.
+   *
+   * Message: Invalid access token.
+   *
+   * Details: none.
+   */
   readonly InvalidAccessToken: KnownErrorClassOf<"INVALID_ACCESS_TOKEN">;
+  /**
+   * `UNPARSABLE_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
+   *
+   * Message: Access token is not parsable.
+   *
+   * Details: none.
+   */
   readonly UnparsableAccessToken: KnownErrorClassOf<"UNPARSABLE_ACCESS_TOKEN">;
+  /**
+   * `ACCESS_TOKEN_EXPIRED` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
+   *
+   * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+   *
+   * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again.
+   *
+   * Details: `{ expired_at_millis: number | null }`
+   */
   readonly AccessTokenExpired: KnownErrorClassOf<"ACCESS_TOKEN_EXPIRED">;
+  /**
+   * `INVALID_PROJECT_FOR_ACCESS_TOKEN` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
+   *
+   * Message: Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}.
+   *
+   * Details: `{ expected_project_id: string; actual_project_id: string }`
+   */
   readonly InvalidProjectForAccessToken: KnownErrorClassOf<"INVALID_PROJECT_FOR_ACCESS_TOKEN">;
+  /**
+   * `REFRESH_TOKEN_ERROR`: abstract parent; a test for it matches 3 descendant codes.
+   *
+   * Message: Refresh token error.
+   *
+   * Details: none.
+   */
   readonly RefreshTokenError: KnownErrorClassOf<"REFRESH_TOKEN_ERROR">;
+  /**
+   * `REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED` (HTTP 401), a child of `REFRESH_TOKEN_ERROR`.
+   *
+   * Message: Refresh token not found for this project, or the session has expired/been revoked.
+   *
+   * Details: none.
+   */
   readonly RefreshTokenNotFoundOrExpired: KnownErrorClassOf<"REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED">;
+  /**
+   * `CANNOT_DELETE_CURRENT_SESSION` (HTTP 400), a child of `REFRESH_TOKEN_ERROR`.
+   *
+   * Message: Cannot delete the current session.
+   *
+   * Details: none.
+   */
   readonly CannotDeleteCurrentSession: KnownErrorClassOf<"CANNOT_DELETE_CURRENT_SESSION">;
+  /**
+   * `PROVIDER_REJECTED` (HTTP 401), a child of `REFRESH_TOKEN_ERROR`.
+   *
+   * Message: The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate.
+   *
+   * Details: none.
+   */
   readonly ProviderRejected: KnownErrorClassOf<"PROVIDER_REJECTED">;
+  /**
+   * `USER_EMAIL_ALREADY_EXISTS` (HTTP 409).
+   *
+   * Message: A user with email {email|json} already exists.
+   *
+   * Details: `{ email: string; would_work_if_email_was_verified?: boolean }`
+   */
   readonly UserWithEmailAlreadyExists: KnownErrorClassOf<"USER_EMAIL_ALREADY_EXISTS">;
+  /**
+   * `EMAIL_NOT_VERIFIED` (HTTP 400).
+   *
+   * Message: The email is not verified.
+   *
+   * Details: none.
+   */
   readonly EmailNotVerified: KnownErrorClassOf<"EMAIL_NOT_VERIFIED">;
+  /**
+   * `CANNOT_GET_OWN_USER_WITHOUT_USER` (HTTP 400).
+   *
+   * Message: You have specified 'me' as a userId, but did not provide authentication for a user.
+   *
+   * Details: none.
+   */
   readonly CannotGetOwnUserWithoutUser: KnownErrorClassOf<"CANNOT_GET_OWN_USER_WITHOUT_USER">;
+  /**
+   * `USER_ID_DOES_NOT_EXIST` (HTTP 400).
+   *
+   * Message: The given user with the ID {user_id} does not exist.
+   *
+   * Details: `{ user_id: string }`
+   */
   readonly UserIdDoesNotExist: KnownErrorClassOf<"USER_ID_DOES_NOT_EXIST">;
+  /**
+   * `USER_NOT_FOUND` (HTTP 404).
+   *
+   * Message: User not found.
+   *
+   * Details: none.
+   */
   readonly UserNotFound: KnownErrorClassOf<"USER_NOT_FOUND">;
+  /**
+   * `PROJECT_NOT_FOUND` (HTTP 404).
+   *
+   * Message: Project {project_id} not found or is not accessible with the current user.
+   *
+   * Details: `{ project_id: string }`
+   */
   readonly ProjectNotFound: KnownErrorClassOf<"PROJECT_NOT_FOUND">;
+  /**
+   * `SIGN_UP_NOT_ENABLED` (HTTP 400).
+   *
+   * Message: Creation of new accounts is not enabled for this project. Please ask the project owner to enable it.
+   *
+   * Details: none.
+   */
   readonly SignUpNotEnabled: KnownErrorClassOf<"SIGN_UP_NOT_ENABLED">;
+  /**
+   * `PASSWORD_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
+   *
+   * Message: Password authentication is not enabled for this project.
+   *
+   * Details: none.
+   */
   readonly PasswordAuthenticationNotEnabled: KnownErrorClassOf<"PASSWORD_AUTHENTICATION_NOT_ENABLED">;
+  /**
+   * `PASSKEY_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
+   *
+   * Message: Passkey authentication is not enabled for this project.
+   *
+   * Details: none.
+   */
   readonly PasskeyAuthenticationNotEnabled: KnownErrorClassOf<"PASSKEY_AUTHENTICATION_NOT_ENABLED">;
+  /**
+   * `ANONYMOUS_ACCOUNTS_NOT_ENABLED` (HTTP 400).
+   *
+   * Message: Anonymous accounts are not enabled for this project.
+   *
+   * Details: none.
+   */
   readonly AnonymousAccountsNotEnabled: KnownErrorClassOf<"ANONYMOUS_ACCOUNTS_NOT_ENABLED">;
+  /**
+   * `EMAIL_PASSWORD_MISMATCH` (HTTP 400).
+   *
+   * Message: Wrong e-mail or password.
+   *
+   * Details: none.
+   */
   readonly EmailPasswordMismatch: KnownErrorClassOf<"EMAIL_PASSWORD_MISMATCH">;
+  /**
+   * `REDIRECT_URL_NOT_WHITELISTED` (HTTP 400).
+   *
+   * Message: Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?
+   *
+   * Details: none.
+   */
   readonly RedirectUrlNotWhitelisted: KnownErrorClassOf<"REDIRECT_URL_NOT_WHITELISTED">;
+  /**
+   * `PASSWORD_REQUIREMENTS_NOT_MET`: abstract parent; a test for it matches 2 descendant codes.
+   *
+   * Message: Password requirements not met.
+   *
+   * Details: none.
+   */
   readonly PasswordRequirementsNotMet: KnownErrorClassOf<"PASSWORD_REQUIREMENTS_NOT_MET">;
+  /**
+   * `PASSWORD_TOO_SHORT` (HTTP 400), a child of `PASSWORD_REQUIREMENTS_NOT_MET`.
+   *
+   * Message: Password too short. Minimum length is {min_length}.
+   *
+   * Details: `{ min_length: number }`
+   */
   readonly PasswordTooShort: KnownErrorClassOf<"PASSWORD_TOO_SHORT">;
+  /**
+   * `PASSWORD_TOO_LONG` (HTTP 400), a child of `PASSWORD_REQUIREMENTS_NOT_MET`.
+   *
+   * Message: Password too long. Maximum length is {maxLength}.
+   *
+   * Details: `{ maxLength: number }`
+   */
   readonly PasswordTooLong: KnownErrorClassOf<"PASSWORD_TOO_LONG">;
+  /**
+   * `USER_DOES_NOT_HAVE_PASSWORD` (HTTP 400).
+   *
+   * Message: This user does not have password authentication enabled.
+   *
+   * Details: none.
+   */
   readonly UserDoesNotHavePassword: KnownErrorClassOf<"USER_DOES_NOT_HAVE_PASSWORD">;
+  /**
+   * `VERIFICATION_ERROR`: abstract parent; a test for it matches 4 descendant codes.
+   *
+   * Message: Verification code error.
+   *
+   * Details: none.
+   */
   readonly VerificationCodeError: KnownErrorClassOf<"VERIFICATION_ERROR">;
+  /**
+   * `VERIFICATION_CODE_NOT_FOUND` (HTTP 404), a child of `VERIFICATION_ERROR`.
+   *
+   * Message: The verification code does not exist for this project.
+   *
+   * Details: none.
+   */
   readonly VerificationCodeNotFound: KnownErrorClassOf<"VERIFICATION_CODE_NOT_FOUND">;
+  /**
+   * `VERIFICATION_CODE_EXPIRED` (HTTP 400), a child of `VERIFICATION_ERROR`.
+   *
+   * Message: The verification code has expired.
+   *
+   * Details: none.
+   */
   readonly VerificationCodeExpired: KnownErrorClassOf<"VERIFICATION_CODE_EXPIRED">;
+  /**
+   * `VERIFICATION_CODE_ALREADY_USED` (HTTP 409), a child of `VERIFICATION_ERROR`.
+   *
+   * Message: The verification link has already been used.
+   *
+   * Details: none.
+   */
   readonly VerificationCodeAlreadyUsed: KnownErrorClassOf<"VERIFICATION_CODE_ALREADY_USED">;
+  /**
+   * `VERIFICATION_CODE_MAX_ATTEMPTS_REACHED` (HTTP 400), a child of `VERIFICATION_ERROR`.
+   *
+   * Message: The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.
+   *
+   * Details: none.
+   */
   readonly VerificationCodeMaxAttemptsReached: KnownErrorClassOf<"VERIFICATION_CODE_MAX_ATTEMPTS_REACHED">;
+  /**
+   * `PASSWORD_CONFIRMATION_MISMATCH` (HTTP 400).
+   *
+   * Message: Passwords do not match.
+   *
+   * Details: none.
+   */
   readonly PasswordConfirmationMismatch: KnownErrorClassOf<"PASSWORD_CONFIRMATION_MISMATCH">;
+  /**
+   * `EMAIL_ALREADY_VERIFIED` (HTTP 409).
+   *
+   * Message: The e-mail is already verified.
+   *
+   * Details: none.
+   */
   readonly EmailAlreadyVerified: KnownErrorClassOf<"EMAIL_ALREADY_VERIFIED">;
+  /**
+   * `EMAIL_NOT_ASSOCIATED_WITH_USER` (HTTP 400).
+   *
+   * Message: The e-mail is not associated with a user that could log in with that e-mail.
+   *
+   * Details: none.
+   */
   readonly EmailNotAssociatedWithUser: KnownErrorClassOf<"EMAIL_NOT_ASSOCIATED_WITH_USER">;
+  /**
+   * `EMAIL_IS_NOT_PRIMARY_EMAIL` (HTTP 400).
+   *
+   * Message: The given e-mail ({email}) must equal the user's primary e-mail ({primary_email}).
+   *
+   * Details: `{ email: string; primary_email: string }`
+   */
   readonly EmailIsNotPrimaryEmail: KnownErrorClassOf<"EMAIL_IS_NOT_PRIMARY_EMAIL">;
+  /**
+   * `PASSKEY_REGISTRATION_FAILED` (HTTP 400).
+   *
+   * Message: Passkey registration failed.
+   *
+   * Details: none.
+   */
   readonly PasskeyRegistrationFailed: KnownErrorClassOf<"PASSKEY_REGISTRATION_FAILED">;
+  /**
+   * `PASSKEY_WEBAUTHN_ERROR` (HTTP 400).
+   *
+   * Message: {message}
+   *
+   * Or, when `details` lacks what that needs: WebAuthn error.
+   *
+   * Details: `{ message: string; code: string }`
+   */
   readonly PasskeyWebAuthnError: KnownErrorClassOf<"PASSKEY_WEBAUTHN_ERROR">;
+  /**
+   * `PASSKEY_AUTHENTICATION_FAILED` (HTTP 400).
+   *
+   * Message: Passkey authentication failed.
+   *
+   * Details: none.
+   */
   readonly PasskeyAuthenticationFailed: KnownErrorClassOf<"PASSKEY_AUTHENTICATION_FAILED">;
+  /**
+   * `PERMISSION_NOT_FOUND` (HTTP 404).
+   *
+   * Message: Permission {permission_id|json} not found. Make sure you created it on the dashboard.
+   *
+   * Details: `{ permission_id: string }`
+   */
   readonly PermissionNotFound: KnownErrorClassOf<"PERMISSION_NOT_FOUND">;
+  /**
+   * `WRONG_PERMISSION_SCOPE` (HTTP 404).
+   *
+   * Message: Permission {permission_id|json} not found. (It was found for a different scope {actual_scope|json}, but scope {expected_scope|json} was expected.)
+   *
+   * Details: `{ permission_id: string; expected_scope: string; actual_scope: string }`
+   */
   readonly PermissionScopeMismatch: KnownErrorClassOf<"WRONG_PERMISSION_SCOPE">;
+  /**
+   * `CONTAINED_PERMISSION_NOT_FOUND` (HTTP 400).
+   *
+   * Message: Contained permission with ID {permission_id|json} not found. Make sure you created it on the dashboard.
+   *
+   * Details: `{ permission_id: string }`
+   */
   readonly ContainedPermissionNotFound: KnownErrorClassOf<"CONTAINED_PERMISSION_NOT_FOUND">;
+  /**
+   * `TEAM_NOT_FOUND` (HTTP 404).
+   *
+   * Message: Team {team_id} not found.
+   *
+   * Details: `{ team_id: string }`
+   */
   readonly TeamNotFound: KnownErrorClassOf<"TEAM_NOT_FOUND">;
+  /**
+   * `TEAM_ALREADY_EXISTS` (HTTP 409).
+   *
+   * Message: Team {team_id} already exists.
+   *
+   * Details: `{ team_id: string }`
+   */
   readonly TeamAlreadyExists: KnownErrorClassOf<"TEAM_ALREADY_EXISTS">;
+  /**
+   * `TEAM_MEMBERSHIP_NOT_FOUND` (HTTP 404).
+   *
+   * Message: User {user_id} is not found in team {team_id}.
+   *
+   * Details: `{ team_id: string; user_id: string }`
+   */
   readonly TeamMembershipNotFound: KnownErrorClassOf<"TEAM_MEMBERSHIP_NOT_FOUND">;
+  /**
+   * `EMAIL_TEMPLATE_ALREADY_EXISTS` (HTTP 409).
+   *
+   * Message: Email template already exists.
+   *
+   * Details: none.
+   */
   readonly EmailTemplateAlreadyExists: KnownErrorClassOf<"EMAIL_TEMPLATE_ALREADY_EXISTS">;
+  /**
+   * `OAUTH_CONNECTION_NOT_CONNECTED_TO_USER` (HTTP 400).
+   *
+   * Message: The OAuth connection is not connected to any user.
+   *
+   * Details: none.
+   */
   readonly OAuthConnectionNotConnectedToUser: KnownErrorClassOf<"OAUTH_CONNECTION_NOT_CONNECTED_TO_USER">;
+  /**
+   * `OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER` (HTTP 409).
+   *
+   * Message: The OAuth connection is already connected to another user.
+   *
+   * Details: none.
+   */
   readonly OAuthConnectionAlreadyConnectedToAnotherUser: KnownErrorClassOf<"OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER">;
+  /**
+   * `OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE` (HTTP 400).
+   *
+   * Message: The OAuth connection does not have the required scope.
+   *
+   * Details: none.
+   */
   readonly OAuthConnectionDoesNotHaveRequiredScope: KnownErrorClassOf<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE">;
+  /**
+   * `OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
+   *
+   * Message: Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes.
+   *
+   * Details: none.
+   */
   readonly OAuthExtraScopeNotAvailableWithSharedOAuthKeys: KnownErrorClassOf<"OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS">;
+  /**
+   * `OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
+   *
+   * Message: Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens.
+   *
+   * Details: none.
+   */
   readonly OAuthAccessTokenNotAvailableWithSharedOAuthKeys: KnownErrorClassOf<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS">;
+  /**
+   * `INVALID_OAUTH_CLIENT_ID_OR_SECRET` (HTTP 400).
+   *
+   * Message: The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key.
+   *
+   * Details: `{ client_id: string | null }`
+   */
   readonly InvalidOAuthClientIdOrSecret: KnownErrorClassOf<"INVALID_OAUTH_CLIENT_ID_OR_SECRET">;
+  /**
+   * `INVALID_SCOPE` (HTTP 400).
+   *
+   * Message: The requested scope is not a valid OAuth scope for Stack.
+   *
+   * Details: none.
+   */
   readonly InvalidScope: KnownErrorClassOf<"INVALID_SCOPE">;
+  /**
+   * `USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION` (HTTP 409).
+   *
+   * Message: The user is already connected to another OAuth account. Did you maybe selected the wrong account?
+   *
+   * Details: none.
+   */
   readonly UserAlreadyConnectedToAnotherOAuthConnection: KnownErrorClassOf<"USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION">;
+  /**
+   * `OUTER_OAUTH_TIMEOUT` (HTTP 408).
+   *
+   * Message: The OAuth flow has timed out. Please sign in again.
+   *
+   * Details: none.
+   */
   readonly OuterOAuthTimeout: KnownErrorClassOf<"OUTER_OAUTH_TIMEOUT">;
+  /**
+   * `OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED` (HTTP 400).
+   *
+   * Message: The OAuth provider is not found or not enabled.
+   *
+   * Details: none.
+   */
   readonly OAuthProviderNotFoundOrNotEnabled: KnownErrorClassOf<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED">;
+  /**
+   * `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (HTTP 400).
+   *
+   * Message: Multi-factor authentication is required for this user.
+   *
+   * Details: `{ attempt_code: string }`
+   */
   readonly MultiFactorAuthenticationRequired: KnownErrorClassOf<"MULTI_FACTOR_AUTHENTICATION_REQUIRED">;
+  /**
+   * `INVALID_TOTP_CODE` (HTTP 400).
+   *
+   * Message: The TOTP code is invalid. Please try again.
+   *
+   * Details: none.
+   */
   readonly InvalidTotpCode: KnownErrorClassOf<"INVALID_TOTP_CODE">;
+  /**
+   * `USER_AUTHENTICATION_REQUIRED` (HTTP 401).
+   *
+   * Message: User authentication required for this endpoint.
+   *
+   * Details: none.
+   */
   readonly UserAuthenticationRequired: KnownErrorClassOf<"USER_AUTHENTICATION_REQUIRED">;
+  /**
+   * `TEAM_MEMBERSHIP_ALREADY_EXISTS` (HTTP 409).
+   *
+   * Message: Team membership already exists.
+   *
+   * Details: none.
+   */
   readonly TeamMembershipAlreadyExists: KnownErrorClassOf<"TEAM_MEMBERSHIP_ALREADY_EXISTS">;
+  /**
+   * `PROJECT_PERMISSION_REQUIRED` (HTTP 401).
+   *
+   * Message: User {user_id} does not have permission {permission_id}.
+   *
+   * Details: `{ user_id: string; permission_id: string }`
+   */
   readonly ProjectPermissionRequired: KnownErrorClassOf<"PROJECT_PERMISSION_REQUIRED">;
+  /**
+   * `TEAM_PERMISSION_REQUIRED` (HTTP 401).
+   *
+   * Message: User {user_id} does not have permission {permission_id} in team {team_id}.
+   *
+   * Details: `{ team_id: string; user_id: string; permission_id: string }`
+   */
   readonly TeamPermissionRequired: KnownErrorClassOf<"TEAM_PERMISSION_REQUIRED">;
+  /**
+   * `TEAM_PERMISSION_NOT_FOUND` (HTTP 401).
+   *
+   * Message: User {user_id} does not have permission {permission_id} in team {team_id}.
+   *
+   * Details: `{ team_id: string; user_id: string; permission_id: string }`
+   */
   readonly TeamPermissionNotFound: KnownErrorClassOf<"TEAM_PERMISSION_NOT_FOUND">;
+  /**
+   * `INVALID_SHARED_OAUTH_PROVIDER_ID` (HTTP 400).
+   *
+   * Message: The shared OAuth provider with ID {provider_id} is not valid.
+   *
+   * Details: `{ provider_id: string }`
+   */
   readonly InvalidSharedOAuthProviderId: KnownErrorClassOf<"INVALID_SHARED_OAUTH_PROVIDER_ID">;
+  /**
+   * `INVALID_STANDARD_OAUTH_PROVIDER_ID` (HTTP 400).
+   *
+   * Message: The standard OAuth provider with ID {provider_id} is not valid.
+   *
+   * Details: `{ provider_id: string }`
+   */
   readonly InvalidStandardOAuthProviderId: KnownErrorClassOf<"INVALID_STANDARD_OAUTH_PROVIDER_ID">;
+  /**
+   * `INVALID_AUTHORIZATION_CODE` (HTTP 400).
+   *
+   * Message: The given authorization code is invalid.
+   *
+   * Details: none.
+   */
   readonly InvalidAuthorizationCode: KnownErrorClassOf<"INVALID_AUTHORIZATION_CODE">;
+  /**
+   * `OAUTH_PROVIDER_ACCESS_DENIED` (HTTP 400).
+   *
+   * Message: The OAuth provider denied access to the user.
+   *
+   * Details: none.
+   */
   readonly OAuthProviderAccessDenied: KnownErrorClassOf<"OAUTH_PROVIDER_ACCESS_DENIED">;
+  /**
+   * `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE` (HTTP 409).
+   *
+   * Message: The {type} ({contact_channel_value}) is already used for authentication by another account.
+   *
+   * Or, when `details` lacks what that needs: This {type} is already used for authentication by another account.
+   *
+   * Details: `{ type: string; contact_channel_value: string | null; would_work_if_email_was_verified?: boolean }`
+   */
   readonly ContactChannelAlreadyUsedForAuthBySomeoneElse: KnownErrorClassOf<"CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE">;
+  /**
+   * `INVALID_POLLING_CODE` (HTTP 400).
+   *
+   * Message: The polling code is invalid or does not exist.
+   *
+   * Details: `Record<string, unknown>`. Whatever the service passes along; usually absent.
+   */
   readonly InvalidPollingCodeError: KnownErrorClassOf<"INVALID_POLLING_CODE">;
+  /**
+   * `CLI_AUTH_ERROR` (HTTP 400).
+   *
+   * Message: CLI authentication failed.
+   *
+   * Details: none.
+   */
   readonly CliAuthError: KnownErrorClassOf<"CLI_AUTH_ERROR">;
+  /**
+   * `CLI_AUTH_EXPIRED_ERROR` (HTTP 400).
+   *
+   * Message: CLI authentication request expired. Please try again.
+   *
+   * Details: none.
+   */
   readonly CliAuthExpiredError: KnownErrorClassOf<"CLI_AUTH_EXPIRED_ERROR">;
+  /**
+   * `CLI_AUTH_USED_ERROR` (HTTP 400).
+   *
+   * Message: This authentication token has already been used.
+   *
+   * Details: none.
+   */
   readonly CliAuthUsedError: KnownErrorClassOf<"CLI_AUTH_USED_ERROR">;
+  /**
+   * `API_KEY_NOT_VALID`: abstract parent; a test for it matches 5 descendant codes.
+   *
+   * Message: API key not valid.
+   *
+   * Details: none.
+   */
   readonly ApiKeyNotValid: KnownErrorClassOf<"API_KEY_NOT_VALID">;
+  /**
+   * `API_KEY_EXPIRED` (HTTP 401), a child of `API_KEY_NOT_VALID`.
+   *
+   * Message: API key has expired.
+   *
+   * Details: none.
+   */
   readonly ApiKeyExpired: KnownErrorClassOf<"API_KEY_EXPIRED">;
+  /**
+   * `API_KEY_REVOKED` (HTTP 401), a child of `API_KEY_NOT_VALID`.
+   *
+   * Message: API key has been revoked.
+   *
+   * Details: none.
+   */
   readonly ApiKeyRevoked: KnownErrorClassOf<"API_KEY_REVOKED">;
+  /**
+   * `WRONG_API_KEY_TYPE` (HTTP 400), a child of `API_KEY_NOT_VALID`.
+   *
+   * Message: This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.
+   *
+   * Details: `{ expected_type: string; actual_type: string }`
+   */
   readonly WrongApiKeyType: KnownErrorClassOf<"WRONG_API_KEY_TYPE">;
+  /**
+   * `API_KEY_NOT_FOUND` (HTTP 404), a child of `API_KEY_NOT_VALID`.
+   *
+   * Message: API key not found.
+   *
+   * Details: none.
+   */
   readonly ApiKeyNotFound: KnownErrorClassOf<"API_KEY_NOT_FOUND">;
+  /**
+   * `PUBLIC_API_KEY_CANNOT_BE_REVOKED` (HTTP 400), a child of `API_KEY_NOT_VALID`.
+   *
+   * Message: Public API keys cannot be revoked by the secretscanner endpoint.
+   *
+   * Details: none.
+   */
   readonly PublicApiKeyCannotBeRevoked: KnownErrorClassOf<"PUBLIC_API_KEY_CANNOT_BE_REVOKED">;
+  /**
+   * `PERMISSION_ID_ALREADY_EXISTS` (HTTP 400).
+   *
+   * Message: Permission with ID {permission_id|json} already exists. Choose a different ID.
+   *
+   * Details: `{ permission_id: string }`
+   */
   readonly PermissionIdAlreadyExists: KnownErrorClassOf<"PERMISSION_ID_ALREADY_EXISTS">;
 };
 
@@ -1730,7 +2844,15 @@ export const knownErrorStatus = /* @__PURE__ */ (() =>
   readonly [C in KnownErrorCode]: number | undefined;
 };
 
-/** True when the catalogue knows `code`. */
+/**
+ * True when the catalogue knows `code`.
+ *
+ * @example
+ * ```ts
+ * isKnownErrorCode("TEAM_NOT_FOUND"); // true
+ * isKnownErrorCode("SOME_FUTURE_ERROR"); // false
+ * ```
+ */
 export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
   return typeof code === "string" && Object.prototype.hasOwnProperty.call(knownErrorClasses, code);
 }
@@ -1741,6 +2863,13 @@ export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
  * text, kept as the message. A code the catalogue does not know becomes
  * `KnownErrors.UnsupportedError` keeping the original code (`details.originalErrorCode`),
  * `originalDetails`, the status and the text. Never throws.
+ *
+ * @example
+ * ```ts
+ * const error = createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }, { status: 404 });
+ * error instanceof KnownErrors.TeamNotFound; // true
+ * error.message; // "Team t1 not found."
+ * ```
  */
 export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {
   if (isKnownErrorCode(code)) return new knownErrorClasses[code](details as never, init);

@@ -2,9 +2,12 @@
 
 import type { KnownErrorCode } from "./known-errors.js";
 
+/** An HTTP method an operation of the document may use. */
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+/** The kind of app a call is made as (`x-stack-access-type`): a client, a server or an admin app. */
 export type AccessType = "client" | "server" | "admin";
 
+/** What the runtime knows of how one operation is called: an entry of {@link operations}. */
 export interface OperationInfo {
   readonly method: HttpMethod;
   /** Relative to `<baseUrl>/api/v1`. */
@@ -27,6 +30,15 @@ export interface OperationInfo {
   readonly navigation?: true;
 }
 
+/**
+ * Every operation of the API by its operationId: its method and path, who may call it, which
+ * tokens and headers it takes, whether it may be resent, and what its answer carries.
+ *
+ * @example
+ * ```ts
+ * const { method, path, accessTypes } = operations.getCurrentUser; // "GET", "/users/me", ["client", "server", "admin"]
+ * ```
+ */
 export const operations = {
   /** POST /auth/oauth/token: Exchange a refresh token or an authorization code for tokens */
   exchangeOAuthToken: {
@@ -1344,6 +1356,7 @@ export const operations = {
   },
 } as const satisfies Record<string, OperationInfo>;
 
+/** The operationId of an operation of the document (`"getCurrentUser"`). */
 export type OperationId = keyof typeof operations;
 
 /** Bits of an {@link operationRoutes} entry. */
@@ -1673,6 +1686,7 @@ export const operationKnownErrors = {
   checkFeatureSupport: ["SCHEMA_ERROR","BODY_PARSING_ERROR","PROJECT_NOT_FOUND","PROJECT_KEY_WITHOUT_ACCESS_TYPE","INVALID_ACCESS_TYPE","ACCESS_TYPE_WITHOUT_PROJECT_ID","ACCESS_TYPE_REQUIRED","CLIENT_AUTHENTICATION_REQUIRED","INVALID_PUBLISHABLE_CLIENT_KEY","SERVER_AUTHENTICATION_REQUIRED","INVALID_SECRET_SERVER_KEY","ADMIN_AUTHENTICATION_REQUIRED","INVALID_SUPER_SECRET_ADMIN_KEY","UNPARSABLE_ADMIN_ACCESS_TOKEN","ADMIN_ACCESS_TOKEN_EXPIRED","INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN","ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN","UNPARSABLE_ACCESS_TOKEN","ACCESS_TOKEN_EXPIRED","INVALID_PROJECT_FOR_ACCESS_TOKEN"],
 } as const satisfies { readonly [K in OperationId]: readonly KnownErrorCode[] };
 
+/** The codes of the known errors operation `K` can answer. */
 export type OperationKnownError<K extends OperationId> = (typeof operationKnownErrors)[K][number];
 
 /**

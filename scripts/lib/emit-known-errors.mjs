@@ -12,6 +12,61 @@ import { readFileSync } from "node:fs";
 const pascalCase = (code) => code.toLowerCase().replace(/(?:^|_)([a-z0-9])/g, (_, c) => c.toUpperCase());
 
 /**
+ * The shape of a JSON schema as a TypeScript type, for the docs: `{ team_id: string; email?: string }`.
+ * The catalogue's details are plain objects of strings, numbers, booleans and arrays.
+ * @param {any} schema @returns {string}
+ */
+export function shapeOf(schema) {
+  if (!schema || typeof schema !== "object") return "unknown";
+  if (typeof schema.$ref === "string") return schema.$ref.split("/").at(-1);
+  if ("const" in schema) return JSON.stringify(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map((/** @type {unknown} */ v) => JSON.stringify(v)).join(" | ");
+  const alternatives = schema.oneOf ?? schema.anyOf;
+  if (Array.isArray(alternatives)) return alternatives.map(shapeOf).join(" | ");
+  const types = [schema.type ?? "unknown"].flat();
+  return types
+    .map((/** @type {string} */ type) => {
+      if (type === "integer") return "number";
+      if (type === "array") return `${/ \| /.test(shapeOf(schema.items)) ? `(${shapeOf(schema.items)})` : shapeOf(schema.items)}[]`;
+      if (type !== "object") return type;
+      const properties = Object.entries(schema.properties ?? {});
+      if (properties.length === 0) return "Record<string, unknown>";
+      const required = new Set(schema.required ?? []);
+      return `{ ${properties.map(([key, value]) => `${key}${required.has(key) ? "" : "?"}: ${shapeOf(value)}`).join("; ")} }`;
+    })
+    .join(" | ");
+}
+
+/**
+ * What the docs say of a code (its class's and its instances' TSDoc): its code, status and
+ * parent, each message template, and the shape of its details, one paragraph each.
+ * @param {string} code @param {any} ext @param {any} schema @param {number} descendants
+ * @returns {string[]} paragraphs
+ */
+function docOf(code, ext, schema, descendants) {
+  const templates = Array.isArray(ext.message) ? ext.message : [ext.message];
+  const details = schema.properties?.details;
+  return [
+    ext.abstract
+      ? `\`${code}\`: abstract parent; a test for it matches ${descendants} descendant codes.`
+      : `\`${code}\` (HTTP ${ext.status})${ext.parent ? `, a child of \`${ext.parent}\`` : ""}.`,
+    `Message: ${templates[0]}`,
+    ...templates.slice(1).map((/** @type {string} */ t) => `Or, when \`details\` lacks what that needs: ${t}`),
+    details ? `Details: \`${shapeOf(details)}\`${details.description ? `. ${details.description}` : ""}` : "Details: none.",
+  ];
+}
+
+/** A TSDoc comment of paragraphs, indented. @param {string[]} paragraphs @param {string} indent */
+const comment = (paragraphs, indent = "") =>
+  [
+    `${indent}/**`,
+    ...paragraphs
+      .flatMap((p, i) => [...(i > 0 ? [""] : []), ...p.replace(/\*\//g, "*\\/").split("\n")])
+      .map((line) => `${indent} *${line === "" ? "" : ` ${line}`}`),
+    `${indent} */`,
+  ].join("\n");
+
+/**
  * @param {Map<string, { ext: any, schema: any }>} catalogue
  * @param {string} preludePath scripts/templates/known-errors-prelude.ts
  * @param {string} stamp
@@ -53,33 +108,24 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
   out.push(
     "// CATALOGUE",
     "",
-    'type Schemas = components["schemas"];',
-    "",
     "/** Every code of the catalogue. Servers may send others; they become UNSUPPORTED_ERROR. */",
     `export type KnownErrorCode =\n${codes.map((c) => `  | ${JSON.stringify(c)}`).join("\n")};`,
     "",
     "/** The `details` a code carries on the wire (undefined for codes without details). */",
-    "export type KnownErrorDetails<C extends KnownErrorCode> = Schemas[C] extends { details?: infer D } ? D : undefined;",
+    `export type KnownErrorDetails<C extends KnownErrorCode> = components["schemas"][C] extends { details?: infer D } ? D : undefined;`,
     "",
   );
   // Types only: one instance interface per code, extending its parent's, with the
   // family's codes and typed details. They cost nothing at run time.
   for (const code of ordered) {
-    const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
+    const { ext, schema } = /** @type {{ ext: any, schema: any }} */ (catalogue.get(code));
     const name = className(code);
     const parent = ext.parent ? className(ext.parent) : "KnownError";
     const family = familyOf(code);
     const codeType = family.map((c) => JSON.stringify(c)).join(" | ");
     const detailsType = family.map((c) => `KnownErrorDetails<${JSON.stringify(c)}>`).join(" | ");
-    const templates = Array.isArray(ext.message) ? ext.message : [ext.message];
-    const doc = [
-      ext.abstract
-        ? `\`${code}\`: abstract parent; a test for it matches ${family.length - 1} descendant codes.`
-        : `\`${code}\` (HTTP ${ext.status})${ext.parent ? `, a \`${ext.parent}\`` : ""}.`,
-      `Message: ${templates[0]}`,
-    ];
     out.push(
-      `/**\n${doc.map((l) => ` * ${l.replace(/\*\//g, "*\\/")}`).join("\n")}\n */`,
+      comment(docOf(code, ext, schema, family.length - 1)),
       `export interface ${name} extends ${parent} {`,
       `  readonly code: ${codeType};`,
       `  readonly details: ${detailsType} | undefined;`,
@@ -93,8 +139,12 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
   out.push(
     "// TABLE",
     "",
-    "/** The class of a code: its instances, and the details its constructor takes. */",
-    "type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;",
+    "/**",
+    " * The class of a code: `new` takes the code's details and answers its instance type",
+    " * (`KnownErrorsByCode[C]`); `instanceof` tests the code's family. `typeof KnownErrors.EmailPasswordMismatch`",
+    ' * is `KnownErrorClassOf<"EMAIL_PASSWORD_MISMATCH">`.',
+    " */",
+    "export type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;",
     "",
     "// [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]",
     "const [byCode, byName] = defineKnownErrors([",
@@ -114,9 +164,20 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "",
     "// REGISTRY",
     "",
-    "/** The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`). */",
+    "/**",
+    " * The class of each code, as the reference SDK names them (`KnownErrors.EmailPasswordMismatch`):",
+    " * every known error of the service, with its code, HTTP status, message and the shape of its `details`.",
+    " * A parent code's class is its family's: `instanceof KnownErrors.VerificationCodeError` is true of",
+    " * every `VERIFICATION_ERROR` code.",
+    " */",
     "export const KnownErrors = byName as {",
-    ...codes.map((code) => `  readonly ${className(code)}: KnownErrorClassOf<${JSON.stringify(code)}>;`),
+    ...codes.flatMap((code) => {
+      const { ext, schema } = /** @type {{ ext: any, schema: any }} */ (catalogue.get(code));
+      return [
+        comment(docOf(code, ext, schema, familyOf(code).length - 1), "  "),
+        `  readonly ${className(code)}: KnownErrorClassOf<${JSON.stringify(code)}>;`,
+      ];
+    }),
     "};",
     "",
     '/** The instance type of each class, as the reference SDK types them (`KnownErrors["EmailPasswordMismatch"]`). */',
@@ -151,7 +212,15 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "  readonly [C in KnownErrorCode]: number | undefined;",
     "};",
     "",
-    "/** True when the catalogue knows `code`. */",
+    "/**",
+    " * True when the catalogue knows `code`.",
+    " *",
+    " * @example",
+    " * ```ts",
+    ' * isKnownErrorCode("TEAM_NOT_FOUND"); // true',
+    ' * isKnownErrorCode("SOME_FUTURE_ERROR"); // false',
+    " * ```",
+    " */",
     "export function isKnownErrorCode(code: unknown): code is KnownErrorCode {",
     '  return typeof code === "string" && Object.prototype.hasOwnProperty.call(knownErrorClasses, code);',
     "}",
@@ -162,6 +231,13 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     " * text, kept as the message. A code the catalogue does not know becomes",
     " * `KnownErrors.UnsupportedError` keeping the original code (`details.originalErrorCode`),",
     " * `originalDetails`, the status and the text. Never throws.",
+    " *",
+    " * @example",
+    " * ```ts",
+    ' * const error = createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }, { status: 404 });',
+    " * error instanceof KnownErrors.TeamNotFound; // true",
+    ' * error.message; // "Team t1 not found."',
+    " * ```",
     " */",
     "export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {",
     "  if (isKnownErrorCode(code)) return new knownErrorClasses[code](details as never, init);",
@@ -195,6 +271,16 @@ export function emitKnownErrorGuard(guardPath, stamp) {
     " * `INVALID_ACCESS_TOKEN`); with a code, `value` narrows to that code's class and its",
     " * typed `details`. A code the catalogue does not have is a type error. Works across",
     " * package copies: it reads a brand, not the prototype.",
+    " *",
+    " * @example",
+    " * ```ts",
+    " * try {",
+    " *   await user.update({ selectedTeamId: teamId });",
+    " * } catch (error) {",
+    ' *   if (isKnownError(error, "TEAM_NOT_FOUND")) console.warn("no team", error.details?.team_id);',
+    " *   else throw error;",
+    " * }",
+    " * ```",
     " */",
     "export function isKnownError(value: unknown): value is KnownErrorLike;",
     "export function isKnownError<C extends KnownErrorCode>(value: unknown, code: C): value is KnownErrorOf<C>;",

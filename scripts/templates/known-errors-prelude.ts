@@ -7,6 +7,7 @@
 
 import { BRAND, isInFamily } from "./known-error-guard.js";
 
+/** How a known error was received, for its constructor: the status and the server's text, and a cause. */
 export interface KnownErrorInit {
   /** The HTTP status the error arrived with; defaults to the code's catalogue status. */
   readonly status?: number | undefined;
@@ -15,6 +16,7 @@ export interface KnownErrorInit {
   readonly cause?: unknown;
 }
 
+/** What `JSON.stringify` writes of a known error (its `toJSON()`). */
 export interface KnownErrorJSON {
   readonly name: string;
   readonly code: string;
@@ -115,7 +117,14 @@ export class KnownError extends Error {
     return this.code;
   }
 
-  /** True when `value` is this code's error or a descendant's (the reference's `isInstance`). */
+  /**
+   * True when `value` is this code's error or a descendant's (the reference's `isInstance`).
+   *
+   * @example
+   * ```ts
+   * if (KnownErrors.VerificationCodeError.isInstance(error)) showCodeProblem(error.message);
+   * ```
+   */
   static isInstance(value: unknown): boolean {
     return this[Symbol.hasInstance](value);
   }
@@ -135,12 +144,29 @@ export class KnownError extends Error {
     return this.message;
   }
 
-  /** The wire body of this error, `{ code, details?, error }`, as the reference SDK builds it. */
+  /**
+   * The wire body of this error, `{ code, details?, error }`, as the reference SDK builds it.
+   *
+   * @example
+   * ```ts
+   * new KnownErrors.TeamNotFound({ team_id: "t1" }).toDescriptiveJson();
+   * // { code: "TEAM_NOT_FOUND", details: { team_id: "t1" }, error: "Team t1 not found." }
+   * ```
+   */
   toDescriptiveJson(): { code: string; details?: Record<string, unknown>; error: string } {
     const details = this.details as Record<string, unknown> | undefined;
     return { code: this.code, ...(details ? { details } : {}), error: this.message };
   }
 
+  /**
+   * What `JSON.stringify` writes of the error: `{ name, code, status, message, details }`, for logs.
+   *
+   * @example
+   * ```ts
+   * JSON.stringify(new KnownErrors.TeamNotFound({ team_id: "t1" }));
+   * // {"name":"TeamNotFound","code":"TEAM_NOT_FOUND","status":404,"message":"Team t1 not found.","details":{"team_id":"t1"}}
+   * ```
+   */
   toJSON(): KnownErrorJSON {
     return { name: this.name, code: this.code, status: this.status, message: this.message, details: this.details };
   }
@@ -154,6 +180,9 @@ export class KnownError extends Error {
 export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof KnownError, "prototype"> {
   new (details?: D, init?: KnownErrorInit): E;
   readonly prototype: E;
+  // Restated from KnownError's static getter, whose comment does not survive the Omit above in the docs.
+  /** The code, as the reference SDK names it (`KnownErrors.EmailPasswordMismatch.errorCode`). */
+  readonly errorCode: string | undefined;
 }
 
 /**
