@@ -45,6 +45,7 @@ export interface CreateUserOptions {
   readonly serverMetadata?: unknown;
 }
 
+/** What a test does to the emulator's state (`emulator.control`): reset, snapshot and restore it, create users and sessions, read the e-mails and codes it sent, move its clock, inject faults and read the request log. */
 export interface EmulatorControl {
   /**
    * Back to the default projects (or nothing, with `{ empty: true }`): every user, session, code and e-mail gone.

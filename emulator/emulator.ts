@@ -46,6 +46,7 @@ export interface EmulatorOptions {
   readonly startTimeMs?: number;
 }
 
+/** An emulator of the Stack Auth API, in-process: what {@link createEmulator} answers. Give apps its `fetch` (or serve it over HTTP with `stackkit/emulator/server`); `control` prepares and inspects its state. */
 export interface Emulator {
   /** Answers a request as the service would. */
   readonly fetch: (request: Request) => Promise<Response>;
@@ -72,6 +73,7 @@ export interface Emulator {
   close(): Promise<void>;
 }
 
+/** The origin the emulator says it is at when nothing else is given (`apiOrigin`): Stack Auth's local API address. */
 export const DEFAULT_API_ORIGIN = "http://localhost:8102";
 const TEN_MINUTES = 10 * 60 * 1000;
 

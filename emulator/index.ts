@@ -18,7 +18,7 @@
 
 export { createEmulator, DEFAULT_API_ORIGIN, type Emulator, type EmulatorOptions } from "./emulator.js";
 export type { CreateUserOptions, EmulatorControl } from "./control.js";
-export type { Fault, LoggedRequest } from "./engine/engine.js";
-export type { StateJson, EmailRecord, CodeRecord, UserRecord } from "./engine/store.js";
+export type { Exchange, Fault, LoggedRequest } from "./engine/engine.js";
+export type { StateJson, EmailRecord, CodeKind, CodeRecord, UserRecord } from "./engine/store.js";
 export { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
 export type { InbucketMessage, InbucketMessageHeader } from "./mailbox.js";

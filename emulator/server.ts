@@ -22,6 +22,16 @@ import type { AddressInfo } from "node:net";
 import { createEmulator, type Emulator, type EmulatorOptions } from "./emulator.js";
 import type { StateJson } from "./engine/store.js";
 
+/**
+ * What {@link startEmulatorServer} takes: the emulator's own options, where to listen, and the
+ * file that keeps the state across restarts.
+ *
+ * @example
+ * ```ts
+ * const server = await startEmulatorServer({ port: 0, dataFile: ".stack-emulator.json", saveDelayMs: 100 });
+ * console.log(server.url); // e.g. "http://127.0.0.1:53121"
+ * ```
+ */
 export interface EmulatorServerOptions extends EmulatorOptions {
   /** Default 8102 (Stack Auth's local API port); 0 picks a free port. */
   readonly port?: number;
@@ -37,21 +47,52 @@ export interface EmulatorServerOptions extends EmulatorOptions {
   readonly saveDelayMs?: number;
 }
 
+/** An emulator listening over HTTP: what {@link startEmulatorServer} answers. */
 export interface EmulatorServer {
   /** The origin to give apps as `baseUrl` (`http://127.0.0.1:<port>`); the API is under `/api/v1`. */
   readonly url: string;
   readonly port: number;
   readonly host: string;
   readonly emulator: Emulator;
-  /** Writes the data file now (a no-op without one). */
+  /**
+   * Writes the data file now (a no-op without one).
+   *
+   * @example
+   * ```ts
+   * await app.signUpWithCredential({ email, password, noRedirect: true });
+   * server.save(); // the new user is in the data file before the process is killed
+   * ```
+   */
   save(): void;
-  /** Stops listening, drops open connections, and writes the data file. */
+  /**
+   * Stops listening, drops open connections, and writes the data file.
+   *
+   * @example
+   * ```ts
+   * const server = await startEmulatorServer({ port: 0 });
+   * try {
+   *   await runTests(server.url);
+   * } finally {
+   *   await server.close();
+   * }
+   * ```
+   */
   close(): Promise<void>;
 }
 
+/** The port the server listens on by default: Stack Auth's local API port. */
 export const DEFAULT_PORT = 8102;
 
-/** The state in `file`, or undefined when there is no such file. */
+/**
+ * The state in `file` (as `control.exportState()` writes it), or undefined when there is no such
+ * file; throws when the file is not JSON.
+ *
+ * @example
+ * ```ts
+ * const state = readStateFile(".stack-emulator.json");
+ * const emulator = await createEmulator(state ? { state } : {});
+ * ```
+ */
 export function readStateFile(file: string): StateJson | undefined {
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, "utf8");
@@ -62,7 +103,15 @@ export function readStateFile(file: string): StateJson | undefined {
   }
 }
 
-/** Writes through a temporary file and a rename, so that a crash never leaves half a file. */
+/**
+ * Writes `state` to `file` as JSON, through a temporary file and a rename, so that a crash never
+ * leaves half a file.
+ *
+ * @example
+ * ```ts
+ * writeStateFile(".stack-emulator.json", emulator.control.exportState());
+ * ```
+ */
 export function writeStateFile(file: string, state: StateJson): void {
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state)}\n`);
@@ -71,6 +120,24 @@ export function writeStateFile(file: string, state: StateJson): void {
 
 const READ_ONLY = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * Starts the emulator and serves it over HTTP (Node only): on 127.0.0.1:8102 unless `port` and
+ * `host` say otherwise (port 0 picks a free one). The emulator's origin (the tokens' issuer, the
+ * links in its e-mails) is where it listens; with `dataFile` the state survives restarts. Resolves
+ * once it listens; rejects when the port is taken.
+ *
+ * @example
+ * ```ts
+ * import { startEmulatorServer } from "stackkit/emulator/server";
+ * import { DEMO_KEYS } from "stackkit/emulator";
+ *
+ * const server = await startEmulatorServer({ port: 0 });
+ * const { projectId, publishableClientKey } = DEMO_KEYS;
+ * const app = new StackClientApp({ projectId, publishableClientKey, baseUrl: server.url, tokenStore: "memory" });
+ * // ...
+ * await server.close();
+ * ```
+ */
 export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
   const { port: wantedPort = DEFAULT_PORT, host = "127.0.0.1", dataFile, saveDelayMs = 250, ...emulatorOptions } = options;
   const saved = dataFile === undefined ? undefined : readStateFile(dataFile);

@@ -36,6 +36,7 @@ function sessionChange<TVariables, TData>(hook: string, change: (context: Mutati
   });
 }
 
+/** What {@link useSignIn}'s `mutate` takes: the e-mail and password. */
 export interface CredentialSignInVariables {
   readonly email: string;
   readonly password: string;
@@ -64,6 +65,7 @@ export function useSignIn(): UseMutationResult<void, StackkitError, CredentialSi
   });
 }
 
+/** What {@link useSignUp}'s `mutate` takes: the e-mail and password, and where the verification e-mail's link goes. */
 export interface CredentialSignUpVariables extends CredentialSignInVariables {
   readonly verificationCallbackUrl?: string;
 }
@@ -213,6 +215,7 @@ export function useCreateContactChannel(): UseMutationResult<ContactChannel, Sta
   });
 }
 
+/** What {@link useUpdateContactChannel}'s `mutate` takes: the channel and its changes. */
 export interface ContactChannelUpdateVariables {
   readonly channel: ContactChannel;
   readonly update: ContactChannelUpdateOptions;

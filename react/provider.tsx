@@ -16,6 +16,7 @@ interface StackContextValue {
 
 const StackContext = createContext<StackContextValue | null>(null);
 
+/** What {@link StackProvider} takes: the client app, and optionally the QueryClient and the state a server rendered. */
 export interface StackProviderProps {
   /** The client app whose user, project and calls the hooks use. */
   readonly app: StackClientApp;

@@ -46,6 +46,7 @@ export function useCreateTeam(): UseMutationResult<Team, StackkitError, TeamCrea
   });
 }
 
+/** What {@link useUpdateTeam}'s `mutate` takes: the team and its changes. */
 export interface TeamUpdateVariables {
   readonly team: Team;
   readonly update: TeamUpdateOptions;
@@ -119,6 +120,7 @@ export function useLeaveTeam(): UseMutationResult<void, StackkitError, TeamRef> 
   });
 }
 
+/** What {@link useInviteUser}'s `mutate` takes: the team, the address to invite, and where the invitation's link goes. */
 export interface TeamInviteVariables {
   readonly team: Team;
   readonly email: string;
@@ -171,6 +173,7 @@ export function useRevokeTeamInvitation(): UseMutationResult<void, StackkitError
   });
 }
 
+/** What {@link useUpdateTeamProfile}'s `mutate` takes: the user's profile in a team and its changes. */
 export interface TeamProfileUpdateVariables {
   readonly profile: EditableTeamMemberProfile;
   readonly update: TeamMemberProfileUpdateOptions;
@@ -229,6 +232,7 @@ export function useCreateApiKey(
   });
 }
 
+/** What {@link useUpdateApiKey}'s `mutate` takes: the API key and its changes. */
 export interface ApiKeyUpdateVariables {
   readonly apiKey: ApiKey;
   readonly update: ApiKeyUpdateOptions;

@@ -3,6 +3,7 @@
 // instead of a ReferenceError.
 import { StackConfigurationError } from "./errors.js";
 
+/** The part of `window.location` the app reads and navigates with. */
 export interface BrowserLocation {
   readonly href: string;
   readonly origin: string;
@@ -40,6 +41,7 @@ export interface BrowserLocation {
   replace(url: string): void;
 }
 
+/** The parts of a browser the client app uses (`window.location`, `history`, `document.cookie`): the `browser` option gives them for tests or an embedded view; server code has none. */
 export interface Browser {
   readonly location: BrowserLocation;
   readonly history: { replaceState(data: unknown, unused: string, url: string): void };

@@ -2,9 +2,11 @@
 // the platform's by default. Nothing in runtime/ reaches for a global directly.
 import { abortReason } from "./abort.js";
 
+/** The `fetch` the runtime sends requests with (a Request in, a Response out). */
 export type Fetch = (request: Request) => Promise<Response>;
 export type TimerId = unknown;
 
+/** The platform the runtime runs on: fetch, clock, timers, randomness and whether it is online. Apps get the platform's ({@link platformEnvironment}); the `environment` option replaces parts of it, for tests. */
 export interface Environment {
   /** Sends a request. */
   readonly fetch: Fetch;

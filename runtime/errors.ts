@@ -8,6 +8,7 @@ import type { AccessTokenInvalidError } from "./verify/errors.js";
 
 const BRAND = Symbol.for("stackkit.StackError");
 
+/** The `name` of each of stackkit's own errors (not the service's known errors): what `isStackError(error, name)` tests. */
 export type StackErrorName =
   | "StackAssertionError"
   | "StackConfigurationError"

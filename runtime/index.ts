@@ -33,6 +33,7 @@ export * from "./exports/core.js";
 export * from "./exports/errors.js";
 export * from "./exports/request-errors.js";
 export * from "./exports/known-errors.js";
+export * from "./exports/session-ended.js";
 export * from "./exports/operations.js";
 export type { OwnerSession } from "./pipeline.js";
 export * from "./tokens/index.js";
@@ -40,4 +41,9 @@ export * from "./verify/index.js";
 export * from "./adapters/index.js";
 export * from "./messages/index.js";
 
-export type { components, operations as OperationTypes, paths } from "../generated/schema.js";
+/** The document's schemas, responses and parameters as TypeScript types (openapi-typescript): `components["schemas"]["ClientUser"]`. */
+export type { components } from "../generated/schema.js";
+/** Each operation's parameters, request body and responses by operationId, as TypeScript types (openapi-typescript). */
+export type { operations as OperationTypes } from "../generated/schema.js";
+/** Each path's operations by method, as TypeScript types (openapi-typescript): what `client.api` is typed with. */
+export type { paths } from "../generated/schema.js";

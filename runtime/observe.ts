@@ -4,8 +4,10 @@
 // query values only for parameters known to be identifiers, so a header or
 // parameter added later is hidden until someone decides it is safe.
 
+/** Why an attempt is sent again: a network failure, a timeout, a 429 (rate limited) or a 508 (loop detected). */
 export type RetryReason = "network" | "timeout" | "rate-limited" | "loop-detected";
 
+/** What the `onRequest` hook is shown of one attempt, before it is sent: tokens and keys are redacted. */
 export interface RequestEvent {
   /** The operation's id from the document; undefined for a path it does not list. */
   readonly operationId: string | undefined;
@@ -18,6 +20,7 @@ export interface RequestEvent {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** What the `onRetry` hook is shown when an attempt failed and another will be sent: why, and after how long. */
 export interface RetryEvent extends RequestEvent {
   /** Why attempt `attempt` is sent again. */
   readonly reason: RetryReason;
@@ -27,6 +30,7 @@ export interface RetryEvent extends RequestEvent {
   readonly status: number | undefined;
 }
 
+/** The `onRequest` and `onRetry` hooks a client was made with. */
 export interface RequestHooks {
   /** Called before each attempt is sent. Must not throw; what it throws is ignored. */
   readonly onRequest?: ((event: RequestEvent) => void) | undefined;

@@ -44,6 +44,7 @@ export interface StartEmulatorOptions extends EmulatorOptions {
   readonly http?: boolean | { readonly port?: number; readonly host?: string };
 }
 
+/** An emulator started by {@link startEmulator}: in-process, or over HTTP with its `url`; `close()` stops it either way. */
 export interface TestEmulator extends Emulator {
   /** The server's origin (`baseUrl` for apps) when started with `http`; undefined in-process. */
   readonly url: string | undefined;
@@ -124,6 +125,7 @@ export interface TestUserOptions {
   readonly serverMetadata?: unknown;
 }
 
+/** A user made by {@link createTestUser}, with the password to sign in as them ({@link signInAs}). */
 export interface TestUser {
   readonly id: string;
   readonly projectId: string;
@@ -320,8 +322,22 @@ export function latestLink(emulator: Emulator, address: string): string {
   return link;
 }
 
-type AppOptions = Partial<Omit<StackClientAppOptions, "projectId" | "publishableClientKey">> & { readonly tokenStore?: TokenStoreInit };
+/**
+ * What the apps of {@link DemoApps} take: any option of {@link StackClientAppOptions} but the
+ * project's id and key (the demo project's), all of them optional.
+ *
+ * @example
+ * ```ts
+ * const options: DemoAppOptions = { tokenStore: "memory", requestTimeoutMs: 2_000 };
+ * const app = appsFor(emulator).client(options);
+ * ```
+ */
+export type DemoAppOptions = Partial<Omit<StackClientAppOptions, "projectId" | "publishableClientKey">> & {
+  /** Where the app keeps the user's tokens; default `"memory"`. */
+  readonly tokenStore?: TokenStoreInit;
+};
 
+/** Apps of the emulator's demo project, made by {@link appsFor}: a client, server or admin app wired to the emulator. */
 export interface DemoApps {
   /**
    * A new StackClientApp of the demo project (token store "memory" unless given); `options` override the defaults.
@@ -333,7 +349,7 @@ export interface DemoApps {
    * const teams = await (await app.getUser({ or: "throw" })).listTeams();
    * ```
    */
-  client(options?: AppOptions): StackClientApp;
+  client(options?: DemoAppOptions): StackClientApp;
   /**
    * A new StackServerApp of the demo project, with its secret server key; `options` override the defaults.
    *
@@ -344,7 +360,7 @@ export interface DemoApps {
    * const serverUser = await server.getUser(user.id);
    * ```
    */
-  server(options?: AppOptions): StackServerApp;
+  server(options?: DemoAppOptions): StackServerApp;
   /**
    * A new StackAdminApp of the demo project, with its keys; `options` override the defaults.
    *
@@ -355,7 +371,7 @@ export interface DemoApps {
    * console.log(project.displayName); // "Demo"
    * ```
    */
-  admin(options?: AppOptions): StackAdminApp;
+  admin(options?: DemoAppOptions): StackAdminApp;
 }
 
 /**
@@ -373,7 +389,7 @@ export interface DemoApps {
  * ```
  */
 export function appsFor(emulator: Emulator & { readonly url?: string | undefined }): DemoApps {
-  const common = (options: AppOptions) =>
+  const common = (options: DemoAppOptions) =>
     ({
       projectId: DEMO_KEYS.projectId,
       publishableClientKey: DEMO_KEYS.publishableClientKey,

@@ -29,6 +29,7 @@ export interface EngineOptions {
   readonly extraRoutes?: (request: Request, url: URL) => Promise<Response | undefined> | Response | undefined;
 }
 
+/** What an injected fault makes the emulator answer instead (`control.injectFault`): a known error, a status, a delay, a 429 with `Retry-After`, or a dropped connection. */
 export type Fault =
   | {
       readonly kind: "known-error";
@@ -47,11 +48,13 @@ export interface FaultRule {
   remaining: number;
 }
 
+/** One request under `/api/v1` and the emulator's response to it, as `onExchange` sees them (copies: reading their bodies changes nothing). */
 export interface Exchange {
   readonly request: Request;
   readonly response: Response;
 }
 
+/** One request the emulator answered, from its log (`control.requests()`). */
 export interface LoggedRequest {
   readonly at: number;
   readonly method: string;

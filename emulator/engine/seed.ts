@@ -4,6 +4,7 @@
 // uses by default.
 import type { KeySetRecord, ProjectConfig, ProjectRecord, Store } from "./store.js";
 
+/** The project id and keys of the emulator's `internal` project: Stack Auth's well-known keys for local development. */
 export const INTERNAL_KEYS = {
   projectId: "internal",
   publishableClientKey: "this-publishable-client-key-is-for-local-development-only",
@@ -11,6 +12,7 @@ export const INTERNAL_KEYS = {
   superSecretAdminKey: "this-super-secret-admin-key-is-for-local-development-only",
 } as const;
 
+/** The project id and keys of the emulator's demo project, which a fresh emulator has: what apps and tests against it use. */
 export const DEMO_KEYS = {
   projectId: "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b",
   publishableClientKey: "pck_example_publishable_client_key",

@@ -30,6 +30,7 @@ export interface KeySetRecord {
   readonly super_secret_admin_key?: string;
 }
 
+/** A user as the emulator keeps it, in the service's snake_case (what `control.createUser()` answers, a TestUser's `record`). */
 export interface UserRecord {
   readonly id: string;
   readonly project_id: string;
@@ -128,6 +129,7 @@ export interface ApiKeyRecord {
   manually_revoked_at_millis: number | null;
 }
 
+/** What a one-time code is for (a {@link CodeRecord}'s `kind`). */
 export type CodeKind =
   | "email_verification"
   | "password_reset"
@@ -182,6 +184,7 @@ export interface OAuthCodeRecord {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** An e-mail the emulator sent, as it keeps it, in the service's snake_case (`control.emails()`). */
 export interface EmailRecord {
   readonly id: string;
   readonly project_id: string;

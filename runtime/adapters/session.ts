@@ -56,6 +56,7 @@ export interface GetSessionFromRequestOptions {
   readonly maxRetryAfterMs?: number;
 }
 
+/** What {@link getSessionFromRequest} answers: the verified session of the request, if any, and the cookies to set on the response. */
 export interface RequestSession {
   /** The signed-in user's verified token claims; null when nobody is signed in or it could not be told. */
   readonly session: AccessTokenClaims | null;

@@ -6,6 +6,7 @@ import type { Environment, Browser, CallOptions } from "../core.js";
 import type { SessionManager } from "../session.js";
 import type { HandlerUrls } from "./urls.js";
 
+/** How the app goes to another page: `"window"` (`location.assign`, the default in a browser), `"none"` (never), or `{ navigate(url) }`, a router's navigation. */
 export type RedirectMethod = "window" | "none" | { readonly navigate: (url: string) => void | Promise<void> };
 
 export interface ClientAppContext {

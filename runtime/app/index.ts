@@ -11,7 +11,7 @@ export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/exports/result.ts.
 export type { CallOptions } from "../call-options.js";
 export type { HandlerUrls } from "./urls.js";
-export type { RedirectToOptions } from "./redirect-methods.js";
+export type { RedirectTo, RedirectToOptions } from "./redirect-methods.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
@@ -25,10 +25,12 @@ export type {
   TeamCreateOptions,
   TeamUpdateOptions,
   TeamMemberProfileUpdateOptions,
+  ReadonlyJson,
 } from "./objects/team.js";
 export type {
   ApiKey,
   ApiKeyType,
+  ApiKeyInvalidReason,
   UserApiKey,
   UserApiKeyFirstView,
   TeamApiKey,
@@ -38,7 +40,7 @@ export type {
 } from "./objects/api-key.js";
 export type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "./objects/contact-channel.js";
 export type { ActiveSession, GeoInfo } from "./objects/active-session.js";
-export type { TeamPermission, PermissionListOptions } from "./objects/permission.js";
+export type { TeamPermission, PermissionListOptions, PermissionScope } from "./objects/permission.js";
 export type { OAuthConnection, ConnectedAccountOptions, GetConnectedAccountOptions } from "./objects/connected-account.js";
 export type { Project, ProjectConfig, AdminOwnedProject, AdminProjectCreateOptions } from "./objects/project.js";
 // The reference SDK's names of types stackkit spells differently (README, "Migrate from `@stackframe/js`").
@@ -95,6 +97,9 @@ export type {
 } from "./admin/internal-api-keys.js";
 export type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
 export type {
+  AdminPermissionDefinition,
+  AdminPermissionDefinitionCreateOptions,
+  AdminPermissionDefinitionUpdateOptions,
   AdminTeamPermissionDefinition,
   AdminTeamPermissionDefinitionCreateOptions,
   AdminTeamPermissionDefinitionUpdateOptions,

@@ -25,23 +25,43 @@ export interface RedirectToOptions extends CallOptions {
   readonly noRedirectBack?: boolean;
 }
 
-type RedirectTo = (options?: RedirectToOptions) => Promise<void>;
+/**
+ * A `redirectTo…` method of the apps: goes to one of the app's pages ({@link HandlerUrls}) with the
+ * app's `redirectMethod`, then resolves after two seconds (the time a page has to unload); at once
+ * with `redirectMethod: "none"`, which does not navigate.
+ */
+export type RedirectTo = (options?: RedirectToOptions) => Promise<void>;
 
 export interface RedirectMethods {
+  /** Goes to the sign-in page (`urls.signIn`), which brings the user back to this page after signing in unless `noRedirectBack`. */
   redirectToSignIn: RedirectTo;
+  /** Goes to the sign-up page (`urls.signUp`), which brings the user back to this page after signing up unless `noRedirectBack`. */
   redirectToSignUp: RedirectTo;
+  /** Goes to the sign-out page (`urls.signOut`). */
   redirectToSignOut: RedirectTo;
+  /** Goes to the e-mail verification page (`urls.emailVerification`). */
   redirectToEmailVerification: RedirectTo;
+  /** Goes to the password reset page (`urls.passwordReset`). */
   redirectToPasswordReset: RedirectTo;
+  /** Goes to the forgot-password page (`urls.forgotPassword`). */
   redirectToForgotPassword: RedirectTo;
+  /** Goes to the app's home page (`urls.home`). */
   redirectToHome: RedirectTo;
+  /** Goes to the OAuth callback page (`urls.oauthCallback`). */
   redirectToOAuthCallback: RedirectTo;
+  /** Goes to the magic-link callback page (`urls.magicLinkCallback`). */
   redirectToMagicLinkCallback: RedirectTo;
+  /** Goes to the page the sign-in page was asked to return to (`after_auth_return_to`), or else `urls.afterSignIn`. */
   redirectToAfterSignIn: RedirectTo;
+  /** Goes to the page the sign-up page was asked to return to (`after_auth_return_to`), or else `urls.afterSignUp`. */
   redirectToAfterSignUp: RedirectTo;
+  /** Goes to the page after sign-out (`urls.afterSignOut`). */
   redirectToAfterSignOut: RedirectTo;
+  /** Goes to the account settings page (`urls.accountSettings`). */
   redirectToAccountSettings: RedirectTo;
+  /** Goes to the error page (`urls.error`). */
   redirectToError: RedirectTo;
+  /** Goes to the team invitation page (`urls.teamInvitation`). */
   redirectToTeamInvitation: RedirectTo;
 }
 

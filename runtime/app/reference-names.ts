@@ -57,10 +57,18 @@ export type StackAdminAppConstructorOptions<
 /** The extra OAuth scopes asked for at sign-in, per provider id (the `oauthScopesOnSignIn` option). */
 export type OAuthScopesOnSignIn = NonNullable<StackClientAppOptions["oauthScopesOnSignIn"]>;
 
-/** A user's fields, without methods: what every user object has (the reference's `User`). */
+/**
+ * A user's fields, without methods: what every user object has (the reference's `User`).
+ *
+ * @interface
+ */
 export type User = BaseUser;
 
-/** An OAuth provider of the project's client configuration (`project.config.oauthProviders`). */
+/**
+ * An OAuth provider of the project's client configuration (`project.config.oauthProviders`).
+ *
+ * @interface
+ */
 export type OAuthProviderConfig = ProjectConfig["oauthProviders"][number];
 
 /** A connected account without its token method (the reference's base of `OAuthConnection`). */

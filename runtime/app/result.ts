@@ -3,12 +3,20 @@
 // reference's `Result` (`@stackframe/stack-shared/dist/utils/results`) that an app
 // calls, so that code importing it from there needs only its import changed.
 
+/**
+ * The outcome of a call whose expected failures are values rather than throws (a wrong password, a
+ * used code): `{ status: "ok", data }` or `{ status: "error", error }`. `Result.orThrow` and the
+ * other helpers of the `Result` object read it.
+ */
 export type Result<T, E = unknown> = { readonly status: "ok"; readonly data: T } | { readonly status: "error"; readonly error: E };
 
+/** The helpers that make and read a {@link Result} (those of the reference SDK's `Result`). */
 export const Result = {
+  /** An ok result carrying `data`. */
   ok<T>(data: T): Result<T, never> {
     return { status: "ok", data };
   },
+  /** An error result carrying `error`. */
   error<E>(error: E): Result<never, E> {
     return { status: "error", error };
   },

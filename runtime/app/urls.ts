@@ -2,6 +2,11 @@
 // (possibly overridden) handler path; after-sign-in falls back to home, and
 // after-sign-up to after-sign-in.
 
+/**
+ * The app's pages that flows send the user to (`app.urls`): absolute paths or URLs. Those not
+ * overridden by the `urls` option are under `handler` (default `/handler`, e.g. `/handler/sign-in`);
+ * `home` defaults to `/`, `afterSignIn` and `afterSignOut` to `home`, `afterSignUp` to `afterSignIn`.
+ */
 export interface HandlerUrls {
   readonly handler: string;
   readonly signIn: string;

@@ -6,3 +6,5 @@ export { environment, platformEnvironment, type Environment, type Fetch } from "
 export { Session, SessionManager, type RefreshAccessToken } from "../session.js";
 export { CLIENT_VERSION, VERSION } from "../version.js";
 export { preloadAll as preloadStackkit } from "../lazy.js";
+export type { RequestEvent, RequestHooks, RetryEvent, RetryReason } from "../observe.js";
+export type { TransportPolicy } from "../transport.js";

@@ -29,6 +29,7 @@ const CLI_FAILED: ErrorMessage = {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
+/** The English title and message of every code `describeError` answers: the default words, and the keys an `ErrorMessages` map of another language gives. */
 export const englishErrorMessages = {
   // What happens around the service: the network, its answers, the app itself.
   OFFLINE: { title: "You're offline", message: "Check your internet connection, then try again." },

@@ -14,6 +14,7 @@ export type StoredTokens = TokenPair;
 /** @deprecated Use {@link TokenPair}, the same pair. */
 export type SessionTokens = TokenPair;
 
+/** The token pair of no session: both tokens null. */
 export const NO_TOKENS: TokenPair = Object.freeze({ refreshToken: null, accessToken: null });
 
 /**

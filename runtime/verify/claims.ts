@@ -5,6 +5,7 @@
 import type { JWTPayload } from "jose";
 import { AccessTokenInvalidError } from "./errors.js";
 
+/** What a verified access token says, under the SDK's names: the user, the project, the session and the token's times. */
 export interface AccessTokenClaims {
   /** The signed-in user's id (`sub`). */
   readonly userId: string;

@@ -6,6 +6,7 @@
 
 import { isStackError, StackError } from "../errors.js";
 
+/** Why an access token was refused (an {@link AccessTokenInvalidError}'s `reason`). */
 export type AccessTokenInvalidReason =
   /** Not a compact JWS, undecodable, no `kid`, or claims of the wrong type or missing (`sub`, `exp`). */
   | "malformed"
@@ -26,6 +27,7 @@ export type AccessTokenInvalidReason =
   /** The project's key set could not be fetched or was not a key set: the token was not judged. */
   | "jwks-unavailable";
 
+/** An access token that {@link verifyAccessToken} or an {@link AccessTokenVerifier} refused, with the `reason`. */
 export class AccessTokenInvalidError extends StackError {
   override readonly name = "AccessTokenInvalidError" as const;
   readonly reason: AccessTokenInvalidReason;

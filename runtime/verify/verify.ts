@@ -69,8 +69,10 @@ export interface VerifyAccessTokenCallOptions {
   readonly signal?: AbortSignal | null | undefined;
 }
 
+/** What verifying an access token answers: its claims, or the error saying why it was refused. */
 export type AccessTokenVerification = Result<AccessTokenClaims, AccessTokenInvalidError>;
 
+/** Verifies the project's access tokens locally, against its published key set (fetched once and cached): what {@link createAccessTokenVerifier} makes. */
 export interface AccessTokenVerifier {
   /**
    * The token's claims when the project signed it and it is current, else an

@@ -6,10 +6,10 @@ import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { answered } from "../wire.js";
 
-type Schemas = components["schemas"];
+/** The kind of e-mail a template is for: `"email_verification"`, `"password_reset"`, `"magic_link"` or `"team_invitation"`. */
+export type EmailTemplateType = components["schemas"]["EmailTemplateType"];
 
-export type EmailTemplateType = Schemas["EmailTemplateType"];
-
+/** One of the project's e-mail templates (`adminApp.listEmailTemplates()`). */
 export interface AdminEmailTemplate {
   readonly type: EmailTemplateType;
   readonly subject: string;
@@ -48,6 +48,7 @@ export interface EmailConfig {
   readonly senderName: string;
 }
 
+/** An e-mail the project sent, from its log (`adminApp.listSentEmails()`). */
 export interface AdminSentEmail {
   readonly id: string;
   readonly to: string[];

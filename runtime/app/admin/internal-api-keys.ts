@@ -9,8 +9,10 @@ import { answered } from "../wire.js";
 
 type Schemas = components["schemas"];
 
+/** Why an internal API key no longer works; `whyInvalid()` answers null for a valid key. */
 export type InternalApiKeyInvalidReason = "expired" | "manually-revoked";
 
+/** What every internal API key of a project has (the keys of the project's apps: publishable, secret server and super secret admin keys), as listed or just created. */
 export interface InternalApiKeyBase {
   readonly id: string;
   readonly description: string;

@@ -8,16 +8,29 @@ import { answered } from "../wire.js";
 
 export type PermissionScope = "team" | "project";
 
+/** A permission the project defines, for teams or for the project: its id, description and the permissions it contains. */
 export interface AdminPermissionDefinition {
   readonly id: string;
   readonly description?: string;
   /** The permissions that holding this one also grants. */
   readonly containedPermissionIds: string[];
 }
+/** A team permission the project defines (`adminApp.listTeamPermissionDefinitions()`). */
 export type AdminTeamPermissionDefinition = AdminPermissionDefinition;
+/** A project permission the project defines (`adminApp.listProjectPermissionDefinitions()`). */
 export type AdminProjectPermissionDefinition = AdminPermissionDefinition;
 
-/** A permission to define: its id, a description, and the permissions it contains. */
+/**
+ * A permission to define, team or project scope alike: its id, a description, and the permissions
+ * it contains.
+ *
+ * @example
+ * ```ts
+ * const options: AdminPermissionDefinitionCreateOptions = { id: "editor", containedPermissionIds: ["viewer"] };
+ * await admin.createTeamPermissionDefinition(options);
+ * await admin.createProjectPermissionDefinition({ ...options, id: "site_editor" });
+ * ```
+ */
 export interface AdminPermissionDefinitionCreateOptions {
   /** The permission's id, unique in its scope (team or project); not "", "." or "..". */
   readonly id: string;
@@ -54,7 +67,16 @@ export type AdminTeamPermissionDefinitionCreateOptions = AdminPermissionDefiniti
  */
 export type AdminProjectPermissionDefinitionCreateOptions = AdminPermissionDefinitionCreateOptions;
 
-/** A new `id` renames the permission; `containedPermissionIds` replaces the whole list. */
+/**
+ * The fields of a permission definition to change, team or project scope alike: a new `id`
+ * renames the permission; `containedPermissionIds` replaces the whole list.
+ *
+ * @example
+ * ```ts
+ * const changes: AdminPermissionDefinitionUpdateOptions = { description: "Edits every page" };
+ * await admin.updateTeamPermissionDefinition("editor", changes);
+ * ```
+ */
 export type AdminPermissionDefinitionUpdateOptions = Partial<AdminPermissionDefinitionCreateOptions>;
 /**
  * The fields of a team permission to change, for `StackAdminApp.updateTeamPermissionDefinition`:

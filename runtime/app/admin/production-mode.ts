@@ -3,6 +3,7 @@
 // allowed. The messages and the error shape are the reference SDK's.
 import type { AdminDomainConfig } from "./project-config.js";
 
+/** A reason the project cannot go to production mode yet (`project.getProductionModeErrors()` of an AdminProject). */
 export interface ProductionModeError {
   /** What is wrong, naming the domain when a domain is the problem. */
   readonly message: string;

@@ -7,6 +7,7 @@ import { StackAssertionError, StackConfigurationError } from "../../core.js";
 
 type Schemas = components["schemas"];
 
+/** What happens when an OAuth sign-in finds a user with the same e-mail: link the provider to that user, refuse, or make another user. */
 export type OAuthAccountMergeStrategy = "link_method" | "raise_error" | "allow_duplicates";
 
 /** A trusted domain: an absolute URL and where the app's handler lives on it. */
@@ -46,6 +47,7 @@ export interface AdminTeamPermission {
   readonly id: string;
 }
 
+/** The project's whole configuration, as its admin reads and changes it: sign-in methods, OAuth providers, trusted domains, e-mail, teams and API keys. */
 export interface AdminProjectConfig {
   readonly signUpEnabled: boolean;
   readonly credentialEnabled: boolean;

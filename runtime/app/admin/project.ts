@@ -13,6 +13,7 @@ import {
   type AdminProjectConfigUpdateOptions,
 } from "./project-config.js";
 
+/** The project with its full configuration, as its admin sees it (`adminApp.getProject()`): update or delete it. */
 export interface AdminProject {
   readonly id: string;
   readonly displayName: string;

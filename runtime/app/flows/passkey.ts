@@ -31,6 +31,7 @@ const platformWebAuthn: WebAuthnCeremonies = {
   startAuthentication: async (options) => (await loadWebAuthn()).startAuthentication(options),
 };
 
+/** The known errors `signInWithPasskey` answers in its Result (each on {@link KnownErrors}' page). */
 export type SignInWithPasskeyError =
   | PasskeyAuthenticationFailed
   | PasskeyWebAuthnError
@@ -38,6 +39,7 @@ export type SignInWithPasskeyError =
   /** In the reference's type (its MFA prompt); never returned here: MFA comes back as MultiFactorAuthenticationRequired. */
   | InvalidTotpCode;
 
+/** The known errors `user.registerPasskey` answers in its Result (each on {@link KnownErrors}' page). */
 export type RegisterPasskeyError = PasskeyRegistrationFailed | PasskeyWebAuthnError;
 
 type Json = Record<string, unknown>;

@@ -8,8 +8,14 @@ import { lazyMethods } from "../lazy-methods.js";
 
 const loadSessions = /* @__PURE__ */ lazy("sessions", () => import("./active-session-calls.js"));
 
+/**
+ * Where a session was last used from, as the service located its IP address.
+ *
+ * @interface
+ */
 export type GeoInfo = components["schemas"]["GeoInfo"];
 
+/** One signed-in session of the user, one per device or browser (`user.getActiveSessions()`). */
 export interface ActiveSession {
   readonly id: string;
   readonly userId: string;

@@ -7,11 +7,13 @@ import { lazyMethods } from "../lazy-methods.js";
 
 const loadApiKeys = /* @__PURE__ */ lazy("API keys", () => import("./api-key-calls.js"));
 
+/** Whose API key it is: a user's or a team's. */
 export type ApiKeyType = "user" | "team";
 
 /** Why a key no longer works (SPEC §4); `null` from `whyInvalid()` means it is valid. */
 export type ApiKeyInvalidReason = "manually-revoked" | "expired";
 
+/** An API key of a user or a team, as listed; `IsFirstView` is true only for the key just created, whose `value` is the whole secret (shown once). {@link UserApiKey} and {@link TeamApiKey} are its two kinds. */
 export type ApiKey<Type extends ApiKeyType = ApiKeyType, IsFirstView extends boolean = false> = {
   readonly id: string;
   readonly description: string;
@@ -78,9 +80,29 @@ export type ApiKey<Type extends ApiKeyType = ApiKeyType, IsFirstView extends boo
   | ("team" extends Type ? { readonly type: "team"; readonly teamId: string } : never)
 );
 
+/**
+ * A user's API key, as `user.listApiKeys()` answers it: `value` shows its last four characters only.
+ *
+ * @interface
+ */
 export type UserApiKey = ApiKey<"user">;
+/**
+ * A user's API key just created (`user.createApiKey()`): `value` is the whole secret, shown this once.
+ *
+ * @interface
+ */
 export type UserApiKeyFirstView = ApiKey<"user", true>;
+/**
+ * A team's API key, as `team.listApiKeys()` answers it: `value` shows its last four characters only.
+ *
+ * @interface
+ */
 export type TeamApiKey = ApiKey<"team">;
+/**
+ * A team's API key just created (`team.createApiKey()`): `value` is the whole secret, shown this once.
+ *
+ * @interface
+ */
 export type TeamApiKeyFirstView = ApiKey<"team", true>;
 
 // The type parameter only mirrors the reference's signature (`ApiKeyCreationOptions<"user">`).

@@ -7,6 +7,7 @@ import { lazyMethods } from "../lazy-methods.js";
 
 const loadConnectedAccounts = /* @__PURE__ */ lazy("connected accounts", () => import("./connected-account-calls.js"));
 
+/** An OAuth provider account connected to the user (`user.getConnectedAccount(provider)`), whose access token calls the provider's API. */
 export interface OAuthConnection {
   /** The provider id, for example `github`. */
   readonly id: string;

@@ -48,6 +48,7 @@ export interface ContactChannelCreateOptions {
   readonly isPrimary?: boolean;
 }
 
+/** One of the signed-in user's contact channels (an e-mail address): whether it is primary, verified and used for sign-in, and the methods that change it. */
 export interface ContactChannel {
   readonly id: string;
   readonly value: string;

@@ -9,6 +9,7 @@ import { assertAnswered } from "../wire.js";
 
 const loadOwnedProjects = /* @__PURE__ */ lazy("owned projects", () => import("./owned-projects.js"));
 
+/** The project's configuration that the client sees: which sign-in methods and features are on. */
 export interface ProjectConfig {
   readonly signUpEnabled: boolean;
   readonly credentialEnabled: boolean;
@@ -22,6 +23,7 @@ export interface ProjectConfig {
   readonly oauthProviders: readonly { readonly id: string }[];
 }
 
+/** The app's project as the client sees it (`app.getProject()`): its id, name and public configuration. */
 export interface Project {
   readonly id: string;
   readonly displayName: string;

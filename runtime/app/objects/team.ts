@@ -15,6 +15,7 @@ type Schemas = components["schemas"];
 /** JSON a caller may store as metadata. */
 export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
 
+/** A user's profile in one team: the name and picture they show there. */
 export type TeamMemberProfile = {
   readonly displayName: string | null;
   readonly profileImageUrl: string | null;
@@ -37,6 +38,11 @@ export type TeamMemberProfileUpdateOptions = {
   readonly profileImageUrl?: string | null;
 };
 
+/**
+ * The signed-in user's own profile in a team, which they may change (`user.getTeamProfile(team)`).
+ *
+ * @interface
+ */
 export type EditableTeamMemberProfile = TeamMemberProfile & {
   /**
    * Changes the user's own profile in the team (`PATCH /team-member-profiles/{team_id}/{user_id}`);
@@ -53,11 +59,13 @@ export type EditableTeamMemberProfile = TeamMemberProfile & {
   update(update: TeamMemberProfileUpdateOptions & CallOptions): Promise<void>;
 };
 
+/** A member of a team as its other members see it (`team.listUsers()`): the user's id and profile in the team. */
 export type TeamUser = {
   readonly id: string;
   readonly teamProfile: TeamMemberProfile;
 };
 
+/** An invitation to a team sent by e-mail and not yet accepted (`team.listInvitations()`). */
 export type TeamInvitation = {
   readonly id: string;
   readonly recipientEmail: string | null;
@@ -110,6 +118,7 @@ export type TeamCreateOptions = {
   readonly profileImageUrl?: string;
 };
 
+/** A team the signed-in user belongs to (`user.listTeams()`, `user.getTeam(id)`): its profile and metadata, its members, invitations and API keys. */
 export type Team = {
   readonly id: string;
   readonly displayName: string;

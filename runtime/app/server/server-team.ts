@@ -57,6 +57,13 @@ export type ServerTeamCreateOptions = TeamCreateOptions & {
 };
 
 // listUsers and update replace the client's (an intersection would leave the client's as the first overload).
+/**
+ * Any team of the project as server code sees it (`serverApp.getTeam(id)`, `listTeams()`): every
+ * field, server metadata included, its members as {@link ServerTeamUser}s, and the methods that
+ * change it, acting by the team's id.
+ *
+ * @interface
+ */
 export type ServerTeam = Omit<Team, "listUsers" | "update"> & {
   readonly createdAt: Date;
   // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.

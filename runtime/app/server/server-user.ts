@@ -20,6 +20,7 @@ import { serverUserPermissionMethods, type ServerUserPermissionMethods } from ".
 import { serverUserSessionMethods, type ServerUserSessionMethods } from "./user-sessions.js";
 import { serverUserTeamMethods, type ServerUserTeamMethods } from "./user-teams.js";
 
+/** What server code sees of a user beyond its public fields: when it was last active, and its server metadata. */
 export interface ServerBaseUser {
   /** When the service last saw the user (wire `last_active_at_millis`). */
   readonly lastActiveAt: Date;
@@ -129,6 +130,13 @@ export interface ServerUserProfileMethods {
   delete(options?: CallOptions): Promise<void>;
 }
 
+/**
+ * Any user of the project as server code sees it (`serverApp.getUser(id)`, `listUsers()`): every field,
+ * server metadata included, and the methods that change the user, their teams, API keys, contact
+ * channels, sessions, permissions and connected accounts, acting by the user's id.
+ *
+ * @interface
+ */
 export type ServerUser = BaseUser &
   ServerBaseUser &
   ServerUserProfileMethods &

@@ -44,6 +44,12 @@ export type ServerContactChannelCreateOptions = ContactChannelCreateOptions & {
   readonly isVerified?: boolean;
 };
 
+/**
+ * A user's contact channel as server code sees it (`serverUser.listContactChannels()`): server
+ * code may also mark it verified.
+ *
+ * @interface
+ */
 export type ServerContactChannel = Omit<ContactChannel, "update"> & {
   /**
    * Changes the channel (`PATCH /contact-channels/{user_id}/{contact_channel_id}`), `isVerified`
