@@ -3,7 +3,14 @@
 // CurrentUser it was made from is remembered beside it (a WeakMap, so nothing
 // of it is serialized); a copy that arrived by hydration has none, and becomes
 // a user whose fields are the copy's and whose methods act for the copy's user.
-import { SessionEndedError, StackAssertionError, type CurrentUser, type StackClientApp, type Team } from "../runtime/index.js";
+import {
+  isSessionEndedError,
+  sessionEndedError,
+  StackAssertionError,
+  type CurrentUser,
+  type StackClientApp,
+  type Team,
+} from "../runtime/index.js";
 
 type AnyFunction = (...args: never[]) => unknown;
 /** Keys whose value is a function; `any`-typed fields (metadata) are fields. */
@@ -193,13 +200,13 @@ function hydratedUser(app: StackClientApp, json: UserJson): CurrentUser {
   let pinned: Promise<CurrentUser> | null = null;
   const live = (): Promise<CurrentUser> => {
     if (pinned) return pinned;
-    const asked = app.getUser({ or: "anonymous-if-exists" }).then((user) => {
-      if (user === null || user.id !== json.id) throw new SessionEndedError();
+    const asked = app.getUser({ or: "anonymous-if-exists" }).then(async (user) => {
+      if (user === null || user.id !== json.id) throw await sessionEndedError();
       return user;
     });
     // A transient failure is not kept: the next call asks again. A session that is over stays over.
     asked.catch((error: unknown) => {
-      if (pinned === asked && !(error instanceof SessionEndedError)) pinned = null;
+      if (pinned === asked && !isSessionEndedError(error)) pinned = null;
     });
     return (pinned = asked);
   };

@@ -33,6 +33,7 @@ export * from "./exports/core.js";
 export * from "./exports/errors.js";
 export * from "./exports/request-errors.js";
 export * from "./exports/known-errors.js";
+export * from "./exports/session-ended.js";
 export * from "./exports/operations.js";
 export type { OwnerSession } from "./pipeline.js";
 export * from "./tokens/index.js";

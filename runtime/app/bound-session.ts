@@ -5,9 +5,10 @@
 // session's tokens, and refuses, before anything is sent, once the session has
 // ended or the store holds another one (even the same user's, signed in again).
 // A refreshed access token is the same session. Loaded with the first getUser.
-import { CannotGetOwnUserWithoutUser, isKnownError } from "../../generated/known-errors.js";
+import { CannotGetOwnUserWithoutUser } from "../../generated/known-errors.js";
+import { isSessionEndedError } from "../session-ended.js";
 import type { Session, SessionManager } from "../session.js";
-import { createClientAppContext, type ClientAppContext } from "./context.js";
+import type { ClientAppContext } from "./context.js";
 
 /**
  * A call on an object (a user, or anything reached through one: its teams,
@@ -35,9 +36,15 @@ export class SessionEndedError extends CannotGetOwnUserWithoutUser {
    * Only this error, not the service's own CANNOT_GET_OWN_USER_WITHOUT_USER (which
    * `instanceof KnownErrors.CannotGetOwnUserWithoutUser` still tests); by name, so
    * that it works across two copies of the package as the known errors' test does.
+   *
+   * @example
+   * ```ts
+   * const error = await keptUser.listTeams().catch((e: unknown) => e);
+   * if (error instanceof SessionEndedError) keptUser = await app.getUser();
+   * ```
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isKnownError(value, "CANNOT_GET_OWN_USER_WITHOUT_USER") && (value as Error).name === "SessionEndedError";
+    return isSessionEndedError(value);
   }
 
   constructor() {
@@ -71,7 +78,7 @@ export function boundContext(ctx: ClientAppContext, view: SessionManager): Clien
   let byView = contexts.get(ctx);
   if (byView === undefined) contexts.set(ctx, (byView = new WeakMap()));
   let bound = byView.get(view);
-  if (bound === undefined) byView.set(view, (bound = createClientAppContext(ctx.client.boundTo(view), ctx)));
+  if (bound === undefined) byView.set(view, (bound = ctx.boundTo(view)));
   return bound;
 }
 

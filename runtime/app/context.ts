@@ -34,6 +34,8 @@ export interface ClientAppContext {
   redirect(url: string, options?: { readonly replace?: boolean } & CallOptions): Promise<void>;
   /** An absolute URL for a path of this app (e.g. an email callback_url); uses the page's origin. */
   absoluteUrl(pathOrUrl: string): string;
+  /** This context acting for one session only: its client bound to `view` (StackClient.boundTo). */
+  boundTo(view: SessionManager): ClientAppContext;
 }
 
 /** What an app's contexts share whatever client they run on: its pages, browser and navigation. */
@@ -49,7 +51,7 @@ export type AppSurroundings = Pick<
  * rest is the app's (`app` may be another context of the same app).
  */
 export function createClientAppContext(client: StackClient, app: AppSurroundings): ClientAppContext {
-  return {
+  const ctx: ClientAppContext = {
     client,
     env: client.env,
     projectId: client.projectId,
@@ -63,5 +65,7 @@ export function createClientAppContext(client: StackClient, app: AppSurroundings
     signIn: (tokens) => void client.requireSessions().signIn({ refreshToken: tokens.refresh_token, accessToken: tokens.access_token }),
     redirect: app.redirect,
     absoluteUrl: app.absoluteUrl,
+    boundTo: (view) => createClientAppContext(client.boundTo(view), ctx),
   };
+  return ctx;
 }

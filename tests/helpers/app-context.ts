@@ -3,7 +3,7 @@
 // navigation recorded instead of performed.
 import { createStackClient } from "../../runtime/client.js";
 import type { Browser } from "../../runtime/browser.js";
-import type { ClientAppContext, RedirectMethod } from "../../runtime/app/context.js";
+import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "../../runtime/app/context.js";
 import { resolveHandlerUrls, type HandlerUrls } from "../../runtime/app/urls.js";
 import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
 import type { TokenPair } from "../../runtime/tokens/store.js";
@@ -52,6 +52,8 @@ export function testAppContext(handler: Handler, options: TestAppOptions = {}) {
       navigations.push(url);
     },
     absoluteUrl: (pathOrUrl) => new URL(pathOrUrl, browser?.location.href ?? "https://app.example.com/").toString(),
+
+    boundTo: (view) => createClientAppContext(client.boundTo(view), ctx),
   };
   return { ctx, service, store, env, waits, navigations };
 }

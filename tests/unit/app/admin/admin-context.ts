@@ -2,7 +2,7 @@
 // the runtime client on a fake service with access type `admin`, either with
 // the project's keys or with a project owner's session instead.
 import { createStackClient } from "../../../../runtime/client.js";
-import type { ClientAppContext } from "../../../../runtime/app/context.js";
+import { createClientAppContext, type ClientAppContext } from "../../../../runtime/app/context.js";
 import { resolveHandlerUrls } from "../../../../runtime/app/urls.js";
 import type { OwnerSession } from "../../../../runtime/pipeline.js";
 import { fakeService, jwt, testEnvironment, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -39,6 +39,8 @@ export function adminContext(handler: Handler, options: { readonly owner?: Owner
     },
     redirect: async () => undefined,
     absoluteUrl: (pathOrUrl) => new URL(pathOrUrl, "https://app.example.com/").toString(),
+
+    boundTo: (view) => createClientAppContext(client.boundTo(view), ctx),
   };
   return { ctx, service, env, waits };
 }
