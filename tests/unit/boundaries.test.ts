@@ -58,6 +58,7 @@ describe("the package's side effects", () => {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { sideEffects: unknown };
     expect(pkg.sideEffects).toBe(false);
     const statements = readFileSync(join(root, "runtime/index.ts"), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
       .replace(/\/\/.*$/gm, "")
       .split(/;\s*/)
       .map((s) => s.trim())
