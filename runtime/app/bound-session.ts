@@ -6,7 +6,6 @@
 // ended or the store holds another one (even the same user's, signed in again).
 // A refreshed access token is the same session. Loaded with the first getUser.
 import { CannotGetOwnUserWithoutUser } from "../../generated/known-errors.js";
-import { isSessionEndedError } from "../session-ended.js";
 import type { Session, SessionManager } from "../session.js";
 import type { ClientAppContext } from "./context.js";
 
@@ -44,7 +43,7 @@ export class SessionEndedError extends CannotGetOwnUserWithoutUser {
    * ```
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return isSessionEndedError(value);
+    return super[Symbol.hasInstance](value) && (value as Error).name === "SessionEndedError";
   }
 
   constructor() {
