@@ -16,7 +16,7 @@ import type { RequestHooks } from "./observe.js";
 import type { Engine } from "./engine.js";
 import type { OwnerSession, PipelineOptions } from "./pipeline.js";
 import type { Send } from "./send.js";
-import { SessionManager } from "./session.js";
+import { SessionManager, type Sessions } from "./session.js";
 import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "./tokens/resolve.js";
 import { CLIENT_VERSION } from "./version.js";
@@ -103,7 +103,7 @@ export interface StackClient {
   /** The timeout, Retry-After limit and hooks the client was made with. */
   readonly policy: TransportPolicy;
   /** Null when the app was made with `tokenStore: null`. */
-  readonly sessions: SessionManager | null;
+  readonly sessions: Sessions | null;
   /**
    * The session manager; throws a StackConfigurationError that explains how to
    * get one when the client was made with `tokenStore: null`.
@@ -115,7 +115,7 @@ export interface StackClient {
    * if (tokens === null) console.log("nobody is signed in");
    * ```
    */
-  requireSessions(): SessionManager;
+  requireSessions(): Sessions;
   /**
    * A client with everything of this one (keys, environment, timeouts, hooks)
    * but its own `tokenStore`: a per-call user's session, or none for calls
@@ -131,7 +131,7 @@ export interface StackClient {
   withTokenStore(tokenStore: TokenStoreInit): StackClient;
   /**
    * A client with everything of this one whose requests act for one session
-   * only: `sessions` is a view bound to it (SessionManager.bind). A client with
+   * only: `sessions` is a view of this client's sessions that answers it alone. A client with
    * user tokens sends that session's; one without (a server's calls by id)
    * sends none. Either way a request stops, unsent, with the view's error once
    * that session has ended or the store holds another.
@@ -143,7 +143,7 @@ export interface StackClient {
    * const { data: me } = await mine.send("GET /users/me");
    * ```
    */
-  boundTo(sessions: SessionManager): StackClient;
+  boundTo(sessions: Sessions): StackClient;
 }
 
 /**

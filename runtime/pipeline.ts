@@ -23,7 +23,7 @@ import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from
 import type { MatchedOperation } from "./operations.js";
 import { RequestTimeoutError } from "./request-errors.js";
 import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, withBody, type Answer } from "./response.js";
-import type { Session, SessionManager } from "./session.js";
+import type { Session, Sessions } from "./session.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
 
 /** What an admin app built on a project owner's session needs of that session. */
@@ -34,12 +34,12 @@ export interface PipelineOptions extends AppIdentity {
   readonly baseUrl: string;
   readonly projectOwnerSession?: OwnerSession | undefined;
   /** Null when the app has no token store: requests go without user tokens. */
-  readonly sessions: SessionManager | null;
+  readonly sessions: Sessions | null;
   /**
-   * A bound view (SessionManager.bind) whose session must still be current for
+   * A view answering one session only (app/bound-session.ts) whose session must still be current for
    * a request to go, on a client that sends no user tokens (a server user's calls by id).
    */
-  readonly guard?: SessionManager | undefined;
+  readonly guard?: Sessions | undefined;
   readonly policy: TransportPolicy;
 }
 

@@ -249,97 +249,48 @@ export class Session {
   }
 }
 
-/** What a manager and every view bound from it share: one cache of Sessions, one host, one read of the store. */
-interface ManagerState {
-  readonly sessions: LruMap<string, Session>;
-  readonly host: SessionHost;
-  /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
-  cleared: unknown;
-  /** The pair the store last handed back, a copy of its tokens then, what it read as, and that pair's cache key. */
-  lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null;
-}
-
-/** The session a view is bound to, and the error its calls throw once that session is over. */
-interface Binding {
-  readonly session: Session;
-  readonly key: string;
-  readonly ended: () => Error;
-}
-
-/** What identifies a session in the store: its refresh token, which a refresh keeps; else its access token. */
-function sessionKey(tokens: TokenPair): string {
-  return tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
-}
-
 /**
  * The Sessions of one token store. Whatever the store holds, it is read through
  * `usableTokens` (tokens/check.ts): a token that cannot be one (the string
  * "undefined", a value a header cannot carry) reads as absent, and the store is
  * told to forget it, so that no stored value can lock the user out.
- *
- * A manager can also be a view bound to one session ({@link SessionManager.bind}):
- * what a user object acts through, so that it never acts for whoever signed in after it.
  */
 export class SessionManager {
   readonly store: TokenStore;
-  // Replaced only by bind(), on the view it makes.
-  #state: ManagerState;
-  #bound: Binding | null = null;
+  readonly #sessions: LruMap<string, Session>;
+  readonly #host: SessionHost;
+  /** The unusable pair last cleared, so that a store that keeps it is not written on every read. */
+  #cleared: unknown = null;
+  /** The pair the store last handed back, a copy of its tokens then, what it read as, and that pair's cache key. */
+  #lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null = null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
-    this.store = store;
     // The first request needs it: it loads beside the app rather than after that request starts.
     if (loadExpiry.loaded === undefined) loadExpiry().catch(() => undefined);
-    this.#state = {
-      sessions: new LruMap(limit),
-      cleared: null,
-      lastRead: null,
-      host: {
-        env,
-        refresh,
-        onRefreshed: (session, accessToken) => {
-          // Write back only if the store still holds this session; another sign-in may have replaced it.
-          if (this.#read().refreshToken === session.refreshToken) {
-            this.store.set({ refreshToken: session.refreshToken, accessToken });
+    this.store = store;
+    this.#sessions = new LruMap(limit);
+    this.#host = {
+      env,
+      refresh,
+      onRefreshed: (session, accessToken) => {
+        // Write back only if the store still holds this session; another sign-in may have replaced it.
+        if (this.#read().refreshToken === session.refreshToken) {
+          this.store.set({ refreshToken: session.refreshToken, accessToken });
+        }
+      },
+      onInvalidated: (session) => {
+        // The session is over whatever the store does: a store that cannot be
+        // read or written here must not turn a sign-out into an error.
+        try {
+          const now = this.#read();
+          if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
+            this.store.set(NO_TOKENS);
           }
-        },
-        onInvalidated: (session) => {
-          // The session is over whatever the store does: a store that cannot be
-          // read or written here must not turn a sign-out into an error.
-          try {
-            const now = this.#read();
-            if (now.refreshToken === session.refreshToken && (session.refreshToken !== null || now.accessToken !== null)) {
-              this.store.set(NO_TOKENS);
-            }
-          } catch {
-            // signOut() writes NO_TOKENS once more; the invalid Session stays cached meanwhile.
-          }
-        },
+        } catch {
+          // signOut() writes NO_TOKENS once more; the invalid Session stays cached meanwhile.
+        }
       },
     };
-  }
-
-  /**
-   * A view of this manager bound to `session`: its `current()` answers that
-   * session while the store holds it (a refreshed access token is the same
-   * session), and throws `ended()` once it has ended or the store holds another
-   * one, even of the same user; its `signOut()` ends that session only. Objects
-   * read in a session act through such a view, so a stale one sends nothing.
-   *
-   * @example
-   * ```ts
-   * const sessions = client.requireSessions();
-   * const mine = sessions.bind(sessions.current(), () => new Error("That session is over."));
-   * sessions.signOut();
-   * mine.current(); // throws "That session is over."
-   * ```
-   */
-  bind(session: Session, ended: () => Error): SessionManager {
-    const { env, refresh } = this.#state.host;
-    const view = new SessionManager(this.store, env, refresh, 1);
-    view.#state = this.#state;
-    view.#bound = { session, key: sessionKey(session.peek()), ended };
-    return view;
   }
 
   /** The usable tokens the store holds; an unusable pair is cleared from it, once. */
@@ -353,14 +304,13 @@ export class SessionManager {
    * pair, still holding the same tokens, reads as it did, without checking it again.
    */
   #readWithKey(): { readonly tokens: TokenPair; readonly key: string } {
-    const state = this.#state;
     const held: unknown = this.store.get();
-    const last = state.lastRead;
+    const last = this.#lastRead;
     if (last !== null && held === last.held && sameTokens(last.held, last.copy)) return last;
     const tokens = this.#readAnew(held);
-    const key = sessionKey(tokens);
+    const key = tokens.refreshToken !== null ? `r:${tokens.refreshToken}` : `a:${tokens.accessToken ?? ""}`;
     const pair = typeof held === "object" && held !== null ? (held as TokenPair) : null;
-    state.lastRead = pair && { held: pair, copy: { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, tokens, key };
+    this.#lastRead = pair && { held: pair, copy: { refreshToken: pair.refreshToken, accessToken: pair.accessToken }, tokens, key };
     return { tokens, key };
   }
 
@@ -368,7 +318,7 @@ export class SessionManager {
     const tokens = usableTokens(held);
     const same = typeof held === "object" && held !== null && sameTokens(tokens, held as TokenPair);
     if (!same && !this.#isCleared(held)) {
-      this.#state.cleared = typeof held === "object" && held !== null ? { ...held } : held;
+      this.#cleared = typeof held === "object" && held !== null ? { ...held } : held;
       try {
         this.store.set(tokens);
       } catch {
@@ -379,36 +329,14 @@ export class SessionManager {
   }
 
   #isCleared(held: unknown): boolean {
-    const cleared = this.#state.cleared;
+    const cleared = this.#cleared;
     if (typeof held !== "object" || held === null || typeof cleared !== "object" || cleared === null) return held === cleared;
     return sameTokens(held as TokenPair, cleared as TokenPair);
   }
 
-  /** The Session of the pair the store holds now, and that pair's key. */
-  #sessionOfStore(): { readonly session: Session; readonly key: string } {
-    const { tokens, key } = this.#readWithKey();
-    const { sessions, host } = this.#state;
-    let session = sessions.get(key);
-    // An invalid session stays invalid, even if a store cannot forget its tokens.
-    if (!session) {
-      session = new Session(tokens, host);
-      sessions.set(key, session);
-    } else if (tokens.refreshToken !== null && tokens.accessToken !== null) {
-      session.adopt(tokens.accessToken);
-    }
-    return { session, key };
-  }
-
-  /** For a bound view: throws its `ended()` unless the store still holds its session, valid. */
-  #checkBound(session: Session, key: string): void {
-    const bound = this.#bound;
-    if (bound !== null && (key !== bound.key || bound.session.isKnownInvalid || session.isKnownInvalid)) throw bound.ended();
-  }
-
   /**
    * The Session of the tokens the store holds now: the same object for the same
-   * pair, so that callers share one refresh. Throws what the store's `get()`
-   * throws; a bound view (see bind) throws its error once its session is over.
+   * pair, so that callers share one refresh. Throws what the store's `get()` throws.
    *
    * @example
    * ```ts
@@ -418,8 +346,15 @@ export class SessionManager {
    * ```
    */
   current(): Session {
-    const { session, key } = this.#sessionOfStore();
-    this.#checkBound(session, key);
+    const { tokens, key } = this.#readWithKey();
+    let session = this.#sessions.get(key);
+    // An invalid session stays invalid, even if a store cannot forget its tokens.
+    if (!session) {
+      session = new Session(tokens, this.#host);
+      this.#sessions.set(key, session);
+    } else if (tokens.refreshToken !== null && tokens.accessToken !== null) {
+      session.adopt(tokens.accessToken);
+    }
     return session;
   }
 
@@ -442,8 +377,7 @@ export class SessionManager {
 
   /**
    * The current session's tokens as they are, without refreshing; none when the
-   * store cannot even be read, so that signing out still works. A bound view
-   * whose session is over throws its error instead.
+   * store cannot even be read, so that signing out still works.
    *
    * @example
    * ```ts
@@ -453,22 +387,18 @@ export class SessionManager {
    * ```
    */
   peekCurrent(): TokenPair {
-    let found: { readonly session: Session; readonly key: string };
     try {
-      found = this.#sessionOfStore();
+      return this.current().peek();
     } catch {
       return NO_TOKENS;
     }
-    this.#checkBound(found.session, found.key);
-    return found.session.peek();
   }
 
   /**
    * Ends the current session and clears the store, whatever is in flight and
    * whatever the store holds, even when reading it throws. Only a store whose
    * `set()` throws makes this throw, after the session has ended here. Only
-   * the local session ends: the service is not called. A bound view ends its
-   * own session only, and leaves the store alone when it holds another.
+   * the local session ends: the service is not called.
    *
    * @example
    * ```ts
@@ -478,20 +408,26 @@ export class SessionManager {
    * ```
    */
   signOut(): void {
-    const bound = this.#bound;
-    let found: { readonly session: Session; readonly key: string } | null = null;
+    let session: Session | null = null;
     try {
-      found = this.#sessionOfStore();
+      session = this.current();
     } catch {
       // Nothing readable to end but what the store holds, which the write below clears.
     }
-    if (bound !== null) {
-      // Invalidating clears the store only while it holds that session's tokens.
-      bound.session.invalidate();
-      if (found?.key === bound.key) found.session.invalidate();
-      return;
-    }
-    found?.session.invalidate();
+    session?.invalidate();
     this.store.set(NO_TOKENS);
   }
 }
+
+/**
+ * The sessions of a token store as the runtime's parts use them: a
+ * SessionManager, or a view of one that answers a single session only (what
+ * the objects an app hands out act through: runtime/app/bound-session.ts).
+ *
+ * @example
+ * ```ts
+ * const sessions: Sessions = client.requireSessions();
+ * const tokens = await sessions.current().getTokens();
+ * ```
+ */
+export type Sessions = Pick<SessionManager, "store" | "current" | "peekCurrent" | "signIn" | "signOut">;

@@ -3,7 +3,7 @@
 // are functions of this context, so each can be tested on its own.
 import type { StackClient } from "../client.js";
 import type { Environment, Browser, CallOptions } from "../core.js";
-import type { SessionManager } from "../session.js";
+import type { Sessions } from "../session.js";
 import type { HandlerUrls } from "./urls.js";
 
 /** How the app goes to another page: `"window"` (`location.assign`, the default in a browser), `"none"` (never), or `{ navigate(url) }`, a router's navigation. */
@@ -22,7 +22,7 @@ export interface ClientAppContext {
   /** Null outside a browser (and in tests that give none). */
   readonly browser: Browser | null;
   /** The session manager; throws the tokenStore error when the app has no token store. */
-  sessions(): SessionManager;
+  sessions(): Sessions;
   /** Stores the tokens of a sign-in and tells whoever watches the user. */
   signIn(tokens: { readonly access_token: string; readonly refresh_token: string }): void;
   /**
@@ -35,7 +35,7 @@ export interface ClientAppContext {
   /** An absolute URL for a path of this app (e.g. an email callback_url); uses the page's origin. */
   absoluteUrl(pathOrUrl: string): string;
   /** This context acting for one session only: its client bound to `view` (StackClient.boundTo). */
-  boundTo(view: SessionManager): ClientAppContext;
+  boundTo(view: Sessions): ClientAppContext;
 }
 
 /** What an app's contexts share whatever client they run on: its pages, browser and navigation. */

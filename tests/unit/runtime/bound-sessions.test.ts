@@ -1,12 +1,12 @@
-// A SessionManager view bound to one session (SessionManager.bind), what user
-// objects act through: it answers that session while the store holds it, and
-// its error once the session has ended or another took the store's place; a
-// bound client stops before sending. SessionEndedError is the reference's
+// A view of a store's sessions bound to one session (BoundSessions), what user
+// objects act through: it answers that session while the store holds it, and a
+// SessionEndedError once the session has ended or another took the store's
+// place; a bound client stops before sending. SessionEndedError is the reference's
 // CANNOT_GET_OWN_USER_WITHOUT_USER, told apart from the service's own by name.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
 import { createKnownError, KnownErrors } from "../../../generated/known-errors.js";
-import { SessionEndedError } from "../../../runtime/app/bound-session.js";
+import { BoundSessions, SessionEndedError } from "../../../runtime/app/bound-session.js";
 import { createStackClient } from "../../../runtime/client.js";
 import { isSessionEndedError, sessionEndedError } from "../../../runtime/session-ended.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
@@ -22,7 +22,7 @@ function setup() {
   const store = createMemoryTokenStore(alice());
   const client = createStackClient({ projectId: "p", publishableClientKey: "k", tokenStore: store, environment: env });
   const sessions = client.requireSessions();
-  const view = sessions.bind(sessions.current(), () => new Error("over"));
+  const view = new BoundSessions(sessions, sessions.current());
   return { service, store, client, sessions, view };
 }
 
@@ -45,14 +45,14 @@ describe("a view bound to a session", () => {
   ])("throws its error once %s, from current() and peekCurrent()", (_, next) => {
     const { store, view } = setup();
     store.set(next);
-    expect(() => view.current()).toThrow("over");
-    expect(() => view.peekCurrent()).toThrow("over");
+    expect(() => view.current()).toThrow(SessionEndedError);
+    expect(() => view.peekCurrent()).toThrow(SessionEndedError);
   });
 
   it("throws once its session was invalidated, even while a store that cannot forget still holds the pair", () => {
     const { sessions, view } = setup();
     sessions.current().invalidate();
-    expect(() => view.current()).toThrow("over");
+    expect(() => view.current()).toThrow(SessionEndedError);
   });
 
   it("signs out its own session only: another sign-in in the store is left alone", () => {
@@ -80,7 +80,7 @@ describe("a client bound to a session", () => {
     await bound.send("GET /users/me");
     expect(service.requests.map((r) => r.headers["x-stack-access-token"])).toEqual([store.get().accessToken]);
     store.set({ refreshToken: "rt-bob", accessToken: jwt({ sub: "bob" }) });
-    await expect(bound.send("PATCH /users/me", { body: { display_name: "Mallory" } })).rejects.toThrow("over");
+    await expect(bound.send("PATCH /users/me", { body: { display_name: "Mallory" } })).rejects.toThrow(SessionEndedError);
     expect(service.requests).toHaveLength(1);
   });
 
@@ -96,7 +96,7 @@ describe("a client bound to a session", () => {
     await server.send("GET /users/{user_id}", { params: { path: { user_id: "alice" } } });
     expect(service.requests[0]!.headers["x-stack-access-token"]).toBeUndefined();
     store.set(NO_TOKENS);
-    await expect(server.send("DELETE /users/{user_id}", { params: { path: { user_id: "alice" } } })).rejects.toThrow("over");
+    await expect(server.send("DELETE /users/{user_id}", { params: { path: { user_id: "alice" } } })).rejects.toThrow(SessionEndedError);
     expect(service.requests).toHaveLength(1);
     expect(client.sessions).not.toBeNull();
   });
