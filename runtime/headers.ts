@@ -48,6 +48,12 @@ export function stackHeaderFields(op: MatchedOperation, c: HeaderContext): Recor
   }
   put(headers, "x-stack-random-nonce", c.nonce);
   headers["x-stack-override-error-status"] = "true";
+  // Services since 2.8.86 refuse an anonymous (or restricted) user's token unless the
+  // request says it takes one; the SDK decides itself who counts as signed in
+  // (getUser's `or` and `includeRestricted`), as the official SDK does. Older
+  // services ignore it. The restricted header is not sent: the hosted service's CORS
+  // list does not allow it, and the anonymous one implies it.
+  headers["x-stack-allow-anonymous-user"] = "true";
   // Header names are case-insensitive: an extra header replaces the runtime's of any case.
   if (c.extraRequestHeaders) for (const [name, value] of Object.entries(c.extraRequestHeaders)) setHeaderField(headers, name, value);
   return headers;

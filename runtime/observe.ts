@@ -48,6 +48,7 @@ const PUBLIC_HEADERS = new Set([
   "x-stack-access-type",
   "x-stack-client-version",
   "x-stack-override-error-status",
+  "x-stack-allow-anonymous-user",
 ]);
 
 const PUBLIC_QUERY =
