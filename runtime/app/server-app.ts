@@ -19,7 +19,7 @@ import type { ServerTeam, ServerTeamCreateOptions } from "./server/server-team.j
 import type { ServerUser } from "./server/server-user.js";
 import type { ServerUserCreateOptions } from "./server/user-options.js";
 import type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
-import type { AccessTokenVerification } from "../verify/verify.js";
+import type { AccessTokenVerification, VerifyAccessTokenCallOptions } from "../verify/verify.js";
 
 export type { ServerListUsersOptions } from "./server/app-methods.js";
 export type { StackServerAppOptions } from "./server/inherit.js";
@@ -51,6 +51,8 @@ export interface ServerGetUserOptions extends GetUserOptions {
    * `"local"`: trust the access token once its signature, expiry, issuer and
    * audience check out against the project's published keys, and answer the
    * identity it proves (a {@link VerifiedServerUser}) without `GET /users/me`.
+   * Tokens of 2.8.11's form and of today's are both read; those of anonymous and
+   * restricted users only with `or: "anonymous-if-exists"`.
    */
   readonly verify?: "local";
 }
@@ -143,20 +145,27 @@ export class StackServerApp extends StackClientApp {
   /**
    * Checks an access token locally against the project's published keys
    * (`GET /projects/{id}/.well-known/jwks.json`, fetched once and cached): its
-   * signature, expiry, issuer and audience. Answers its claims, or an
-   * AccessTokenInvalidError saying why not, as a Result; no `GET /users/me`.
+   * signature, expiry, issuer and audience, in 2.8.11's form or today's. Answers its
+   * claims, or an AccessTokenInvalidError saying why not, as a Result; no
+   * `GET /users/me`. An anonymous or restricted user's token is refused ("audience")
+   * unless `allowAnonymous` or `allowRestricted` accepts it.
    * @example
    * ```ts
    * const result = await app.verifyAccessToken(bearerToken);
    * if (result.status === "error") return new Response("Unauthorized", { status: 401 });
    * console.log(result.data.userId, result.data.sessionId);
+   * const guest = await app.verifyAccessToken(bearerToken, { allowAnonymous: true });
    * ```
    */
-  async verifyAccessToken(token: string, options?: CallOptions): Promise<AccessTokenVerification> {
+  async verifyAccessToken(
+    token: string,
+    options?: CallOptions & Pick<VerifyAccessTokenCallOptions, "allowAnonymous" | "allowRestricted">,
+  ): Promise<AccessTokenVerification> {
     // A malformed token is refused without a request; an aborted call still rejects.
     checkAborted(options);
     const { verifierOf } = await loadVerified();
-    return verifierOf(this.ctx).verify(token, signalOf(options));
+    const { allowAnonymous, allowRestricted } = options ?? {};
+    return verifierOf(this.ctx).verify(token, { ...signalOf(options), allowAnonymous, allowRestricted });
   }
 
   private async verifiedUser(options: ServerGetUserOptions & CallOptions): Promise<VerifiedServerUser | null> {

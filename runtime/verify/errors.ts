@@ -16,9 +16,13 @@ export type AccessTokenInvalidReason =
   | "expired"
   /** Its `nbf` is still ahead (beyond the clock tolerance). */
   | "not-yet-valid"
-  /** Its `iss` is not the project's issuer. */
+  /** Its `iss` is not the issuer that goes with its audience (the project's, of that kind of user, or 2.8.11's for the project's own audience). */
   | "issuer"
-  /** Its `aud` is not the project: a token of another project. */
+  /**
+   * Its `aud` is not the project: a token of another project. Or it is an anonymous or
+   * restricted user's (by its audience `<id>:anon` / `<id>:restricted`, or its claims)
+   * and the caller does not accept such users (`allowAnonymous`, `allowRestricted`).
+   */
   | "audience"
   /** The project's key set, even refetched, has no key with the token's `kid`. */
   | "unknown-key"

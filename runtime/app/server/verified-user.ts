@@ -16,18 +16,28 @@ import type { SessionContext } from "../session-contexts.js";
 export interface VerifiedServerUser {
   /** The user's id (the token's `sub`). */
   readonly id: string;
-  /** Whether the token is an anonymous user's. */
+  /** Whether the token is an anonymous user's (which only `or: "anonymous-if-exists"` answers). */
   readonly isAnonymous: boolean;
-  /** Everything the token proves: project, session (refresh-token) id, issue and expiry times, the raw payload. */
+  /** Whether the token is a restricted user's, anonymous users included (which only `or: "anonymous-if-exists"` answers). */
+  readonly isRestricted: boolean;
+  /**
+   * Everything the token proves: project, session (refresh-token) id, issue and expiry
+   * times, what newer services add (e-mail, name, selected team, …), the raw payload.
+   */
   readonly claims: AccessTokenClaims;
 }
 
-/** What `or` may be with `verify: "local"`: nothing that needs a request of its own. */
+/**
+ * What `or` may be with `verify: "local"`: nothing that needs a request of its own.
+ * "anonymous-if-exists" also accepts the tokens of anonymous and restricted users
+ * (their audiences `<projectId>:anon` and `<projectId>:restricted`); the others count
+ * such a user as nobody signed in.
+ */
 export type VerifiedUserOr = "return-null" | "throw" | "anonymous-if-exists";
 
 const VERIFIED_OR: readonly string[] = ["return-null", "throw", "anonymous-if-exists", "anonymous-if-exists[deprecated]"];
 
-/** One verifier per app context, so the project's keys are fetched once and cached. */
+/** One verifier per app context, so the project's keys are fetched once and cached; each call says which users it accepts. */
 const verifiers = new WeakMap<ClientAppContext, AccessTokenVerifier>();
 
 export function verifierOf(ctx: ClientAppContext): AccessTokenVerifier {
@@ -42,9 +52,10 @@ export function verifierOf(ctx: ClientAppContext): AccessTokenVerifier {
 /**
  * The verified identity of `session`'s access token (refreshed through the token
  * endpoint first when it is due, as every call does), or what `or` asks for when
- * there is none: no token, an invalid one, or an anonymous user unless
- * "anonymous-if-exists". A token that cannot be judged because the project's keys
- * could not be read rejects with that AccessTokenInvalidError ("jwks-unavailable").
+ * there is none: no token, an invalid one, or an anonymous or restricted user unless
+ * "anonymous-if-exists" (whose tokens are refused by their audience otherwise). A
+ * token that cannot be judged because the project's keys could not be read rejects
+ * with that AccessTokenInvalidError ("jwks-unavailable").
  */
 export async function verifiedUserOf(
   appCtx: ClientAppContext,
@@ -58,16 +69,18 @@ export async function verifiedUserOf(
       `getUser({ verify: "local" }) takes or: "return-null", "throw" or "anonymous-if-exists", not ${JSON.stringify(or)}: the others need requests of their own.`,
     );
   }
+  // As the reference SDK's getUser: anonymous users only with "anonymous-if-exists", which takes restricted ones too.
+  const acceptsAnonymous = wanted.startsWith("anonymous-if-exists");
   const tokens = await untilAborted(session.ctx.sessions().current().getTokens(), call);
   let claims: AccessTokenClaims | null = null;
   if (tokens?.accessToken) {
-    const result = await verifierOf(appCtx).verify(tokens.accessToken, signalOf(call));
+    const result = await verifierOf(appCtx).verify(tokens.accessToken, { ...signalOf(call), allowAnonymous: acceptsAnonymous });
     if (result.status === "ok") claims = result.data;
     else if (result.error.reason === "jwks-unavailable") throw result.error;
   }
-  if (claims !== null && (!claims.isAnonymous || wanted.startsWith("anonymous-if-exists"))) {
+  if (claims !== null && (!claims.isRestricted || acceptsAnonymous)) {
     const verified = claims;
-    return Object.freeze({ id: verified.userId, isAnonymous: verified.isAnonymous, claims: verified });
+    return Object.freeze({ id: verified.userId, isAnonymous: verified.isAnonymous, isRestricted: verified.isRestricted, claims: verified });
   }
   if (wanted === "throw") {
     throw new UserNotSignedInError("User is not signed in but getUser was called with { verify: 'local', or: 'throw' }");

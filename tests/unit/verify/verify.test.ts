@@ -61,10 +61,14 @@ describe("a token the project signed", () => {
     expect(result.data.payload).toMatchObject({ sub: userId, aud: DEMO_KEYS.projectId, role: "authenticated" });
   });
 
-  it("of an anonymous user says so", async () => {
+  it("of an anonymous user is accepted only when anonymous users are, and says so", async () => {
     const s = service();
-    const result = await verifier(s).verify(await s.signUpAnonymously());
-    expect(result.status === "ok" && result.data.isAnonymous).toBe(true);
+    const accessToken = await s.signUpAnonymously();
+    const error = refusal(await verifier(s).verify(accessToken), "audience", accessToken);
+    expect(error.message).toContain("`allowAnonymous: true`");
+    const result = await verifier(s, { allowAnonymous: true }).verify(accessToken);
+    expect(result.status === "ok" && result.data).toMatchObject({ isAnonymous: true, isRestricted: true });
+    expect((await verifier(s).verify(accessToken, { allowAnonymous: true })).status).toBe("ok");
   });
 
   it("is judged without calling the service beyond its key set: no /users/me", async () => {
