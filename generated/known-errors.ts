@@ -39,16 +39,38 @@ const filters: Record<string, Filter> = {
     return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
   },
   quoted_or: (v) => (Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined),
+  // The service indents the blocks (and every line in them) by two spaces.
   overloads: (v) =>
-    Array.isArray(v) ? "\n\n" + v.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`).join("\n\n") : undefined,
+    Array.isArray(v)
+      ? "\n\n  " +
+        v
+          .map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
+          .join("\n\n")
+          .replaceAll("\n", "\n  ")
+      : undefined,
 };
 
-const PLACEHOLDER = /\{(\w+)(?:\|(\w+))?\}/g;
+// {key}, {key|filter}, and {key=value}: a condition that shows nothing and holds when the
+// value, as text, is `value` (`{would_work_if_email_was_verified=true}`, `{context=null}`).
+// A key may name a field of a field: {restricted_reason.type}.
+const PLACEHOLDER = /\{([\w.]+)(?:\|(\w+)|=([\w-]+))?\}/g;
+
+/** The value at a dotted path of the details; undefined when a step is missing. */
+function valueAt(details: Record<string, unknown>, path: string): unknown {
+  let value: unknown = details;
+  for (const key of path.split(".")) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  return value;
+}
 
 function renderTemplate(template: string, details: Record<string, unknown>): string | undefined {
   let complete = true;
-  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined) => {
-    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(details[key]);
+  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined, expected: string | undefined) => {
+    const value = valueAt(details, key);
+    if (expected !== undefined) {
+      if (value === undefined || (value === null ? "null" : String(value)) !== expected) complete = false;
+      return "";
+    }
+    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(value);
     if (shown === undefined) complete = false;
     return shown ?? "";
   });
@@ -66,7 +88,9 @@ export function renderKnownErrorMessage(templates: readonly string[], details: u
     if (text !== undefined) return text;
   }
   const last = templates[templates.length - 1] ?? "";
-  return last.replace(PLACEHOLDER, (_, key: string) => `<${key} unknown>`);
+  return last.replace(PLACEHOLDER, (_, key: string, _filter: unknown, expected: string | undefined) =>
+    expected === undefined ? `<${key} unknown>` : "",
+  );
 }
 
 /**
@@ -253,6 +277,7 @@ export type KnownErrorCode =
   | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"
   | "PROJECT_AUTHENTICATION_REQUIRED"
   | "CLIENT_AUTHENTICATION_REQUIRED"
+  | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"
   | "SERVER_AUTHENTICATION_REQUIRED"
   | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"
   | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"
@@ -274,11 +299,20 @@ export type KnownErrorCode =
   | "CANNOT_GET_OWN_USER_WITHOUT_USER"
   | "USER_ID_DOES_NOT_EXIST"
   | "USER_NOT_FOUND"
+  | "RESTRICTED_USER_NOT_ALLOWED"
   | "PROJECT_NOT_FOUND"
+  | "CURRENT_PROJECT_NOT_FOUND"
+  | "BRANCH_DOES_NOT_EXIST"
   | "SIGN_UP_NOT_ENABLED"
+  | "SIGN_UP_REJECTED"
+  | "BOT_CHALLENGE_REQUIRED"
+  | "BOT_CHALLENGE_FAILED"
   | "PASSWORD_AUTHENTICATION_NOT_ENABLED"
+  | "DATA_VAULT_STORE_DOES_NOT_EXIST"
+  | "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"
   | "PASSKEY_AUTHENTICATION_NOT_ENABLED"
   | "ANONYMOUS_ACCOUNTS_NOT_ENABLED"
+  | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"
   | "EMAIL_PASSWORD_MISMATCH"
   | "REDIRECT_URL_NOT_WHITELISTED"
   | "PASSWORD_REQUIREMENTS_NOT_MET"
@@ -303,10 +337,12 @@ export type KnownErrorCode =
   | "TEAM_NOT_FOUND"
   | "TEAM_ALREADY_EXISTS"
   | "TEAM_MEMBERSHIP_NOT_FOUND"
+  | "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"
   | "EMAIL_TEMPLATE_ALREADY_EXISTS"
   | "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"
   | "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"
   | "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"
+  | "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE"
   | "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"
   | "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"
   | "INVALID_OAUTH_CLIENT_ID_OR_SECRET"
@@ -314,6 +350,8 @@ export type KnownErrorCode =
   | "USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"
   | "OUTER_OAUTH_TIMEOUT"
   | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"
+  | "APPLE_BUNDLE_ID_NOT_CONFIGURED"
+  | "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"
   | "MULTI_FACTOR_AUTHENTICATION_REQUIRED"
   | "INVALID_TOTP_CODE"
   | "USER_AUTHENTICATION_REQUIRED"
@@ -324,7 +362,9 @@ export type KnownErrorCode =
   | "INVALID_SHARED_OAUTH_PROVIDER_ID"
   | "INVALID_STANDARD_OAUTH_PROVIDER_ID"
   | "INVALID_AUTHORIZATION_CODE"
+  | "INVALID_APPLE_CREDENTIALS"
   | "OAUTH_PROVIDER_ACCESS_DENIED"
+  | "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"
   | "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"
   | "INVALID_POLLING_CODE"
   | "CLI_AUTH_ERROR"
@@ -336,7 +376,30 @@ export type KnownErrorCode =
   | "WRONG_API_KEY_TYPE"
   | "API_KEY_NOT_FOUND"
   | "PUBLIC_API_KEY_CANNOT_BE_REVOKED"
-  | "PERMISSION_ID_ALREADY_EXISTS";
+  | "PERMISSION_ID_ALREADY_EXISTS"
+  | "EMAIL_RENDERING_ERROR"
+  | "TEMPLATE_SOURCE_REWRITE_ERROR"
+  | "REQUIRES_CUSTOM_EMAIL_SERVER"
+  | "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE"
+  | "EMAIL_NOT_EDITABLE"
+  | "ITEM_NOT_FOUND"
+  | "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH"
+  | "CUSTOMER_DOES_NOT_EXIST"
+  | "SUBSCRIPTION_INVOICE_NOT_FOUND"
+  | "ONE_TIME_PURCHASE_NOT_FOUND"
+  | "SUBSCRIPTION_ALREADY_REFUNDED"
+  | "ONE_TIME_PURCHASE_ALREADY_REFUNDED"
+  | "TEST_MODE_PURCHASE_NON_REFUNDABLE"
+  | "PRODUCT_DOES_NOT_EXIST"
+  | "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH"
+  | "PRODUCT_ALREADY_GRANTED"
+  | "ITEM_QUANTITY_INSUFFICIENT_AMOUNT"
+  | "STRIPE_ACCOUNT_INFO_NOT_FOUND"
+  | "ANALYTICS_QUERY_TIMEOUT"
+  | "ANALYTICS_QUERY_ERROR"
+  | "ANALYTICS_NOT_ENABLED"
+  | "DEFAULT_PAYMENT_METHOD_REQUIRED"
+  | "NEW_PURCHASES_BLOCKED";
 
 /** The `details` a code carries on the wire (undefined for codes without details). */
 export type KnownErrorDetails<C extends KnownErrorCode> = components["schemas"][C] extends { details?: infer D } ? D : undefined;
@@ -396,15 +459,15 @@ export interface AllOverloadsFailed extends KnownError {
 }
 
 /**
- * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 22 descendant codes.
+ * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 23 descendant codes.
  *
  * Message: Project authentication failed.
  *
  * Details: none.
  */
 export interface ProjectAuthenticationError extends KnownError {
-  readonly code: "PROJECT_AUTHENTICATION_ERROR" | "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED" | "EXPECTED_INTERNAL_PROJECT";
-  readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_ERROR"> | KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION"> | KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_ACCESS_TYPE"> | KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT"> | undefined;
+  readonly code: "PROJECT_AUTHENTICATION_ERROR" | "INVALID_PROJECT_AUTHENTICATION" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INSUFFICIENT_ACCESS_TYPE" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "INVALID_SECRET_SERVER_KEY" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "INVALID_ADMIN_ACCESS_TOKEN" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED" | "EXPECTED_INTERNAL_PROJECT";
+  readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_ERROR"> | KnownErrorDetails<"INVALID_PROJECT_AUTHENTICATION"> | KnownErrorDetails<"PROJECT_KEY_WITHOUT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_ACCESS_TYPE"> | KnownErrorDetails<"ACCESS_TYPE_WITHOUT_PROJECT_ID"> | KnownErrorDetails<"ACCESS_TYPE_REQUIRED"> | KnownErrorDetails<"INSUFFICIENT_ACCESS_TYPE"> | KnownErrorDetails<"INVALID_PUBLISHABLE_CLIENT_KEY"> | KnownErrorDetails<"INVALID_SECRET_SERVER_KEY"> | KnownErrorDetails<"INVALID_SUPER_SECRET_ADMIN_KEY"> | KnownErrorDetails<"INVALID_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"UNPARSABLE_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_EXPIRED"> | KnownErrorDetails<"INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"> | KnownErrorDetails<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"> | KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"EXPECTED_INTERNAL_PROJECT"> | undefined;
 }
 
 /**
@@ -434,7 +497,9 @@ export interface RefreshTokenError extends KnownError {
 /**
  * `USER_EMAIL_ALREADY_EXISTS` (HTTP 409).
  *
- * Message: A user with email {email|json} already exists.
+ * Message: A user with email {email|json} already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}
+ *
+ * Or, when `details` lacks what that needs: A user with email {email|json} already exists.
  *
  * Details: `{ email: string; would_work_if_email_was_verified?: boolean }`
  */
@@ -492,6 +557,18 @@ export interface UserNotFound extends KnownError {
 }
 
 /**
+ * `RESTRICTED_USER_NOT_ALLOWED` (HTTP 403).
+ *
+ * Message: The user in the access token is in restricted state. Reason: {restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.
+ *
+ * Details: `{ restricted_reason: { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } }`
+ */
+export interface RestrictedUserNotAllowed extends KnownError {
+  readonly code: "RESTRICTED_USER_NOT_ALLOWED";
+  readonly details: KnownErrorDetails<"RESTRICTED_USER_NOT_ALLOWED"> | undefined;
+}
+
+/**
  * `PROJECT_NOT_FOUND` (HTTP 404).
  *
  * Message: Project {project_id} not found or is not accessible with the current user.
@@ -501,6 +578,30 @@ export interface UserNotFound extends KnownError {
 export interface ProjectNotFound extends KnownError {
   readonly code: "PROJECT_NOT_FOUND";
   readonly details: KnownErrorDetails<"PROJECT_NOT_FOUND"> | undefined;
+}
+
+/**
+ * `CURRENT_PROJECT_NOT_FOUND` (HTTP 400).
+ *
+ * Message: The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header.
+ *
+ * Details: `{ project_id: string }`
+ */
+export interface CurrentProjectNotFound extends KnownError {
+  readonly code: "CURRENT_PROJECT_NOT_FOUND";
+  readonly details: KnownErrorDetails<"CURRENT_PROJECT_NOT_FOUND"> | undefined;
+}
+
+/**
+ * `BRANCH_DOES_NOT_EXIST` (HTTP 400).
+ *
+ * Message: The branch with ID {branch_id} does not exist.
+ *
+ * Details: `{ branch_id: string }`
+ */
+export interface BranchDoesNotExist extends KnownError {
+  readonly code: "BRANCH_DOES_NOT_EXIST";
+  readonly details: KnownErrorDetails<"BRANCH_DOES_NOT_EXIST"> | undefined;
 }
 
 /**
@@ -516,6 +617,46 @@ export interface SignUpNotEnabled extends KnownError {
 }
 
 /**
+ * `SIGN_UP_REJECTED` (HTTP 403).
+ *
+ * Message: {message}
+ *
+ * Or, when `details` lacks what that needs: Your sign up was rejected by an administrator's sign-up rule.
+ *
+ * Details: `{ message: string }`
+ */
+export interface SignUpRejected extends KnownError {
+  readonly code: "SIGN_UP_REJECTED";
+  readonly details: KnownErrorDetails<"SIGN_UP_REJECTED"> | undefined;
+}
+
+/**
+ * `BOT_CHALLENGE_REQUIRED` (HTTP 409).
+ *
+ * Message: An additional bot challenge is required before sign-up can continue.
+ *
+ * Details: none.
+ */
+export interface BotChallengeRequired extends KnownError {
+  readonly code: "BOT_CHALLENGE_REQUIRED";
+  readonly details: KnownErrorDetails<"BOT_CHALLENGE_REQUIRED"> | undefined;
+}
+
+/**
+ * `BOT_CHALLENGE_FAILED` (HTTP 400).
+ *
+ * Message: {message}
+ *
+ * Or, when `details` lacks what that needs: The bot challenge failed.
+ *
+ * Details: `{ message: string }`
+ */
+export interface BotChallengeFailed extends KnownError {
+  readonly code: "BOT_CHALLENGE_FAILED";
+  readonly details: KnownErrorDetails<"BOT_CHALLENGE_FAILED"> | undefined;
+}
+
+/**
  * `PASSWORD_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
  *
  * Message: Password authentication is not enabled for this project.
@@ -525,6 +666,30 @@ export interface SignUpNotEnabled extends KnownError {
 export interface PasswordAuthenticationNotEnabled extends KnownError {
   readonly code: "PASSWORD_AUTHENTICATION_NOT_ENABLED";
   readonly details: KnownErrorDetails<"PASSWORD_AUTHENTICATION_NOT_ENABLED"> | undefined;
+}
+
+/**
+ * `DATA_VAULT_STORE_DOES_NOT_EXIST` (HTTP 400).
+ *
+ * Message: Data vault store with ID {store_id} does not exist.
+ *
+ * Details: `{ store_id: string }`
+ */
+export interface DataVaultStoreDoesNotExist extends KnownError {
+  readonly code: "DATA_VAULT_STORE_DOES_NOT_EXIST";
+  readonly details: KnownErrorDetails<"DATA_VAULT_STORE_DOES_NOT_EXIST"> | undefined;
+}
+
+/**
+ * `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` (HTTP 400).
+ *
+ * Message: Data vault store with ID {store_id} does not contain a key with hash {hashed_key}.
+ *
+ * Details: `{ store_id: string; hashed_key: string }`
+ */
+export interface DataVaultStoreHashedKeyDoesNotExist extends KnownError {
+  readonly code: "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST";
+  readonly details: KnownErrorDetails<"DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"> | undefined;
 }
 
 /**
@@ -549,6 +714,18 @@ export interface PasskeyAuthenticationNotEnabled extends KnownError {
 export interface AnonymousAccountsNotEnabled extends KnownError {
   readonly code: "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
   readonly details: KnownErrorDetails<"ANONYMOUS_ACCOUNTS_NOT_ENABLED"> | undefined;
+}
+
+/**
+ * `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED` (HTTP 401).
+ *
+ * Message: X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users.
+ *
+ * Details: none.
+ */
+export interface AnonymousAuthenticationNotAllowed extends KnownError {
+  readonly code: "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
+  readonly details: KnownErrorDetails<"ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"> | undefined;
 }
 
 /**
@@ -770,6 +947,18 @@ export interface TeamMembershipNotFound extends KnownError {
 }
 
 /**
+ * `TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED` (HTTP 403).
+ *
+ * Message: Restricted users cannot accept team invitations. Reason: {restricted_reason.type}. Please complete the onboarding process before accepting team invitations.
+ *
+ * Details: `{ restricted_reason: { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } }`
+ */
+export interface TeamInvitationRestrictedUserNotAllowed extends KnownError {
+  readonly code: "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED";
+  readonly details: KnownErrorDetails<"TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"> | undefined;
+}
+
+/**
  * `EMAIL_TEMPLATE_ALREADY_EXISTS` (HTTP 409).
  *
  * Message: Email template already exists.
@@ -815,6 +1004,18 @@ export interface OAuthConnectionAlreadyConnectedToAnotherUser extends KnownError
 export interface OAuthConnectionDoesNotHaveRequiredScope extends KnownError {
   readonly code: "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE";
   readonly details: KnownErrorDetails<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"> | undefined;
+}
+
+/**
+ * `OAUTH_ACCESS_TOKEN_NOT_AVAILABLE` (HTTP 400).
+ *
+ * Message: Failed to retrieve an OAuth access token for the connected account (provider: {provider}). {details}
+ *
+ * Details: `{ provider: string; details: string }`
+ */
+export interface OAuthAccessTokenNotAvailable extends KnownError {
+  readonly code: "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE";
+  readonly details: KnownErrorDetails<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE"> | undefined;
 }
 
 /**
@@ -899,6 +1100,30 @@ export interface OuterOAuthTimeout extends KnownError {
 export interface OAuthProviderNotFoundOrNotEnabled extends KnownError {
   readonly code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED";
   readonly details: KnownErrorDetails<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"> | undefined;
+}
+
+/**
+ * `APPLE_BUNDLE_ID_NOT_CONFIGURED` (HTTP 400).
+ *
+ * Message: Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the Stack Auth dashboard under OAuth Providers > Apple > Apple Bundle IDs.
+ *
+ * Details: none.
+ */
+export interface AppleBundleIdNotConfigured extends KnownError {
+  readonly code: "APPLE_BUNDLE_ID_NOT_CONFIGURED";
+  readonly details: KnownErrorDetails<"APPLE_BUNDLE_ID_NOT_CONFIGURED"> | undefined;
+}
+
+/**
+ * `OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN` (HTTP 400).
+ *
+ * Message: A provider with the same account ID is already used for signing in.
+ *
+ * Details: none.
+ */
+export interface OAuthProviderAccountIdAlreadyUsedForSignIn extends KnownError {
+  readonly code: "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN";
+  readonly details: KnownErrorDetails<"OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"> | undefined;
 }
 
 /**
@@ -1022,6 +1247,18 @@ export interface InvalidAuthorizationCode extends KnownError {
 }
 
 /**
+ * `INVALID_APPLE_CREDENTIALS` (HTTP 400).
+ *
+ * Message: The Apple Sign In credentials could not be verified. Please try signing in again.
+ *
+ * Details: none.
+ */
+export interface InvalidAppleCredentials extends KnownError {
+  readonly code: "INVALID_APPLE_CREDENTIALS";
+  readonly details: KnownErrorDetails<"INVALID_APPLE_CREDENTIALS"> | undefined;
+}
+
+/**
  * `OAUTH_PROVIDER_ACCESS_DENIED` (HTTP 400).
  *
  * Message: The OAuth provider denied access to the user.
@@ -1034,9 +1271,29 @@ export interface OAuthProviderAccessDenied extends KnownError {
 }
 
 /**
+ * `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE` (HTTP 503).
+ *
+ * Message: The OAuth provider is temporarily unavailable. Please try signing in again.
+ *
+ * Details: none.
+ */
+export interface OAuthProviderTemporarilyUnavailable extends KnownError {
+  readonly code: "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE";
+  readonly details: KnownErrorDetails<"OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"> | undefined;
+}
+
+/**
  * `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE` (HTTP 409).
  *
- * Message: The {type} ({contact_channel_value}) is already used for authentication by another account.
+ * Message: This {type} "({contact_channel_value})" is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}
+ *
+ * Or, when `details` lacks what that needs: This {type}  is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}
+ *
+ * Or, when `details` lacks what that needs: This {type} "({contact_channel_value})" is already used for authentication by another account.{would_work_if_email_was_verified=false}
+ *
+ * Or, when `details` lacks what that needs: This {type}  is already used for authentication by another account.{would_work_if_email_was_verified=false}
+ *
+ * Or, when `details` lacks what that needs: The {type} ({contact_channel_value}) is already used for authentication by another account.
  *
  * Or, when `details` lacks what that needs: This {type} is already used for authentication by another account.
  *
@@ -1120,6 +1377,292 @@ export interface PermissionIdAlreadyExists extends KnownError {
 }
 
 /**
+ * `EMAIL_RENDERING_ERROR` (HTTP 400).
+ *
+ * Message: Failed to render email with theme: {error}
+ *
+ * Details: `{ error: string }`
+ */
+export interface EmailRenderingError extends KnownError {
+  readonly code: "EMAIL_RENDERING_ERROR";
+  readonly details: KnownErrorDetails<"EMAIL_RENDERING_ERROR"> | undefined;
+}
+
+/**
+ * `TEMPLATE_SOURCE_REWRITE_ERROR` (HTTP 400).
+ *
+ * Message: Failed to rewrite template source: {error}
+ *
+ * Details: `{ error: string }`
+ */
+export interface TemplateSourceRewriteError extends KnownError {
+  readonly code: "TEMPLATE_SOURCE_REWRITE_ERROR";
+  readonly details: KnownErrorDetails<"TEMPLATE_SOURCE_REWRITE_ERROR"> | undefined;
+}
+
+/**
+ * `REQUIRES_CUSTOM_EMAIL_SERVER` (HTTP 400).
+ *
+ * Message: This action requires a custom SMTP server. Please edit your email server configuration and try again.
+ *
+ * Details: none.
+ */
+export interface RequiresCustomEmailServer extends KnownError {
+  readonly code: "REQUIRES_CUSTOM_EMAIL_SERVER";
+  readonly details: KnownErrorDetails<"REQUIRES_CUSTOM_EMAIL_SERVER"> | undefined;
+}
+
+/**
+ * `EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE` (HTTP 409).
+ *
+ * Message: Email capacity boost is already active until {expires_at}.
+ *
+ * Details: `{ expires_at: string }`
+ */
+export interface EmailCapacityBoostAlreadyActive extends KnownError {
+  readonly code: "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE";
+  readonly details: KnownErrorDetails<"EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE"> | undefined;
+}
+
+/**
+ * `EMAIL_NOT_EDITABLE` (HTTP 400).
+ *
+ * Message: Email with ID "{email_id}" cannot be edited because it is in status "{status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.
+ *
+ * Details: `{ email_id: string; status: string }`
+ */
+export interface EmailNotEditable extends KnownError {
+  readonly code: "EMAIL_NOT_EDITABLE";
+  readonly details: KnownErrorDetails<"EMAIL_NOT_EDITABLE"> | undefined;
+}
+
+/**
+ * `ITEM_NOT_FOUND` (HTTP 404).
+ *
+ * Message: Item with ID "{item_id}" not found.
+ *
+ * Details: `{ item_id: string }`
+ */
+export interface ItemNotFound extends KnownError {
+  readonly code: "ITEM_NOT_FOUND";
+  readonly details: KnownErrorDetails<"ITEM_NOT_FOUND"> | undefined;
+}
+
+/**
+ * `ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH` (HTTP 400).
+ *
+ * Message: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is configured to only be available for {item_customer_type} customers, but the customer is a {actual_customer_type}.
+ *
+ * Or, when `details` lacks what that needs: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is missing a customer type field. Please make sure it is set up correctly in your project configuration.
+ *
+ * Details: `{ item_id: string; customer_id: string; item_customer_type: "user" | "team" | "custom" | null; actual_customer_type: "user" | "team" | "custom" }`
+ */
+export interface ItemCustomerTypeDoesNotMatch extends KnownError {
+  readonly code: "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH";
+  readonly details: KnownErrorDetails<"ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH"> | undefined;
+}
+
+/**
+ * `CUSTOMER_DOES_NOT_EXIST` (HTTP 400).
+ *
+ * Message: Customer with ID {customer_id|json} does not exist.
+ *
+ * Details: `{ customer_id: string }`
+ */
+export interface CustomerDoesNotExist extends KnownError {
+  readonly code: "CUSTOMER_DOES_NOT_EXIST";
+  readonly details: KnownErrorDetails<"CUSTOMER_DOES_NOT_EXIST"> | undefined;
+}
+
+/**
+ * `SUBSCRIPTION_INVOICE_NOT_FOUND` (HTTP 404).
+ *
+ * Message: Subscription invoice with ID {subscription_invoice_id|json} does not exist.
+ *
+ * Details: `{ subscription_invoice_id: string }`
+ */
+export interface SubscriptionInvoiceNotFound extends KnownError {
+  readonly code: "SUBSCRIPTION_INVOICE_NOT_FOUND";
+  readonly details: KnownErrorDetails<"SUBSCRIPTION_INVOICE_NOT_FOUND"> | undefined;
+}
+
+/**
+ * `ONE_TIME_PURCHASE_NOT_FOUND` (HTTP 404).
+ *
+ * Message: One-time purchase with ID {one_time_purchase_id|json} does not exist.
+ *
+ * Details: `{ one_time_purchase_id: string }`
+ */
+export interface OneTimePurchaseNotFound extends KnownError {
+  readonly code: "ONE_TIME_PURCHASE_NOT_FOUND";
+  readonly details: KnownErrorDetails<"ONE_TIME_PURCHASE_NOT_FOUND"> | undefined;
+}
+
+/**
+ * `SUBSCRIPTION_ALREADY_REFUNDED` (HTTP 400).
+ *
+ * Message: Subscription with ID {subscription_id|json} was already refunded.
+ *
+ * Details: `{ subscription_id: string }`
+ */
+export interface SubscriptionAlreadyRefunded extends KnownError {
+  readonly code: "SUBSCRIPTION_ALREADY_REFUNDED";
+  readonly details: KnownErrorDetails<"SUBSCRIPTION_ALREADY_REFUNDED"> | undefined;
+}
+
+/**
+ * `ONE_TIME_PURCHASE_ALREADY_REFUNDED` (HTTP 400).
+ *
+ * Message: One-time purchase with ID {one_time_purchase_id|json} was already refunded.
+ *
+ * Details: `{ one_time_purchase_id: string }`
+ */
+export interface OneTimePurchaseAlreadyRefunded extends KnownError {
+  readonly code: "ONE_TIME_PURCHASE_ALREADY_REFUNDED";
+  readonly details: KnownErrorDetails<"ONE_TIME_PURCHASE_ALREADY_REFUNDED"> | undefined;
+}
+
+/**
+ * `TEST_MODE_PURCHASE_NON_REFUNDABLE` (HTTP 400).
+ *
+ * Message: Test mode purchases are not refundable.
+ *
+ * Details: none.
+ */
+export interface TestModePurchaseNonRefundable extends KnownError {
+  readonly code: "TEST_MODE_PURCHASE_NON_REFUNDABLE";
+  readonly details: KnownErrorDetails<"TEST_MODE_PURCHASE_NON_REFUNDABLE"> | undefined;
+}
+
+/**
+ * `PRODUCT_DOES_NOT_EXIST` (HTTP 400).
+ *
+ * Message: Product with ID {product_id|json} is marked as server-only and cannot be accessed client side.{context=server_only}
+ *
+ * Or, when `details` lacks what that needs: Product with ID {product_id|json} does not exist, but an item with this ID exists.{context=item_exists}
+ *
+ * Or, when `details` lacks what that needs: Product with ID {product_id|json} does not exist.
+ *
+ * Details: `{ product_id: string; context: "item_exists" | "server_only" | null }`
+ */
+export interface ProductDoesNotExist extends KnownError {
+  readonly code: "PRODUCT_DOES_NOT_EXIST";
+  readonly details: KnownErrorDetails<"PRODUCT_DOES_NOT_EXIST"> | undefined;
+}
+
+/**
+ * `PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH` (HTTP 400).
+ *
+ * Message: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is configured to only be available for {product_customer_type} customers, but the customer is a {actual_customer_type}.
+ *
+ * Or, when `details` lacks what that needs: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is missing a customer type field. Please make sure it is set up correctly in your project configuration.
+ *
+ * Details: `{ product_id: string | null; customer_id: string; product_customer_type: "user" | "team" | "custom" | null; actual_customer_type: "user" | "team" | "custom" }`
+ */
+export interface ProductCustomerTypeDoesNotMatch extends KnownError {
+  readonly code: "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH";
+  readonly details: KnownErrorDetails<"PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH"> | undefined;
+}
+
+/**
+ * `PRODUCT_ALREADY_GRANTED` (HTTP 400).
+ *
+ * Message: Customer with ID {customer_id|json} already owns product {product_id|json}.
+ *
+ * Details: `{ product_id: string; customer_id: string }`
+ */
+export interface ProductAlreadyGranted extends KnownError {
+  readonly code: "PRODUCT_ALREADY_GRANTED";
+  readonly details: KnownErrorDetails<"PRODUCT_ALREADY_GRANTED"> | undefined;
+}
+
+/**
+ * `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (HTTP 400).
+ *
+ * Message: The item with ID {item_id|json} has an insufficient quantity for the customer with ID {customer_id|json}. An attempt was made to charge {quantity} credits.
+ *
+ * Details: `{ item_id: string; customer_id: string; quantity: number }`
+ */
+export interface ItemQuantityInsufficientAmount extends KnownError {
+  readonly code: "ITEM_QUANTITY_INSUFFICIENT_AMOUNT";
+  readonly details: KnownErrorDetails<"ITEM_QUANTITY_INSUFFICIENT_AMOUNT"> | undefined;
+}
+
+/**
+ * `STRIPE_ACCOUNT_INFO_NOT_FOUND` (HTTP 404).
+ *
+ * Message: Stripe account information not found. Please make sure the user has onboarded with Stripe.
+ *
+ * Details: none.
+ */
+export interface StripeAccountInfoNotFound extends KnownError {
+  readonly code: "STRIPE_ACCOUNT_INFO_NOT_FOUND";
+  readonly details: KnownErrorDetails<"STRIPE_ACCOUNT_INFO_NOT_FOUND"> | undefined;
+}
+
+/**
+ * `ANALYTICS_QUERY_TIMEOUT` (HTTP 400).
+ *
+ * Message: The query timed out. Please try again with a shorter query or increase the timeout. Timeout was {timeout_ms}ms.
+ *
+ * Details: `{ timeout_ms: number }`
+ */
+export interface AnalyticsQueryTimeout extends KnownError {
+  readonly code: "ANALYTICS_QUERY_TIMEOUT";
+  readonly details: KnownErrorDetails<"ANALYTICS_QUERY_TIMEOUT"> | undefined;
+}
+
+/**
+ * `ANALYTICS_QUERY_ERROR` (HTTP 400).
+ *
+ * Message: {error}
+ *
+ * Or, when `details` lacks what that needs: The analytics query failed.
+ *
+ * Details: `{ error: string }`
+ */
+export interface AnalyticsQueryError extends KnownError {
+  readonly code: "ANALYTICS_QUERY_ERROR";
+  readonly details: KnownErrorDetails<"ANALYTICS_QUERY_ERROR"> | undefined;
+}
+
+/**
+ * `ANALYTICS_NOT_ENABLED` (HTTP 400).
+ *
+ * Message: Analytics is not enabled for this project.
+ *
+ * Details: none.
+ */
+export interface AnalyticsNotEnabled extends KnownError {
+  readonly code: "ANALYTICS_NOT_ENABLED";
+  readonly details: KnownErrorDetails<"ANALYTICS_NOT_ENABLED"> | undefined;
+}
+
+/**
+ * `DEFAULT_PAYMENT_METHOD_REQUIRED` (HTTP 400).
+ *
+ * Message: No default payment method is set for this customer.
+ *
+ * Details: `{ customer_type: "user" | "team"; customer_id: string }`
+ */
+export interface DefaultPaymentMethodRequired extends KnownError {
+  readonly code: "DEFAULT_PAYMENT_METHOD_REQUIRED";
+  readonly details: KnownErrorDetails<"DEFAULT_PAYMENT_METHOD_REQUIRED"> | undefined;
+}
+
+/**
+ * `NEW_PURCHASES_BLOCKED` (HTTP 403).
+ *
+ * Message: New purchases are currently blocked for this project. Please contact support for more information.
+ *
+ * Details: none.
+ */
+export interface NewPurchasesBlocked extends KnownError {
+  readonly code: "NEW_PURCHASES_BLOCKED";
+  readonly details: KnownErrorDetails<"NEW_PURCHASES_BLOCKED"> | undefined;
+}
+
+/**
  * `INVALID_PROJECT_AUTHENTICATION`: abstract parent; a test for it matches 13 descendant codes.
  *
  * Message: Invalid project authentication.
@@ -1132,15 +1675,15 @@ export interface InvalidProjectAuthentication extends ProjectAuthenticationError
 }
 
 /**
- * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 6 descendant codes.
+ * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 7 descendant codes.
  *
  * Message: Project authentication required.
  *
  * Details: none.
  */
 export interface ProjectAuthenticationRequired extends ProjectAuthenticationError {
-  readonly code: "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED";
-  readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
+  readonly code: "PROJECT_AUTHENTICATION_REQUIRED" | "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED" | "CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED" | "CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED" | "ADMIN_AUTHENTICATION_REQUIRED";
+  readonly details: KnownErrorDetails<"PROJECT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"> | KnownErrorDetails<"SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"> | KnownErrorDetails<"ADMIN_AUTHENTICATION_REQUIRED"> | undefined;
 }
 
 /**
@@ -1460,6 +2003,18 @@ export interface ClientAuthenticationRequired extends ProjectAuthenticationRequi
 }
 
 /**
+ * `PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+ *
+ * Message: Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.
+ *
+ * Details: `{ project_id: string | null }`
+ */
+export interface PublishableClientKeyRequiredForProject extends ProjectAuthenticationRequired {
+  readonly code: "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
+  readonly details: KnownErrorDetails<"PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"> | undefined;
+}
+
+/**
  * `SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
  *
  * Message: The secret server key must be provided.
@@ -1596,11 +2151,23 @@ export interface UnparsableAccessToken extends InvalidAccessToken {
 /**
  * `ACCESS_TOKEN_EXPIRED` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
  *
- * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+ * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.) Project ID: {project_id}. User ID: {user_id}. Refresh token ID: {refresh_token_id}.
+ *
+ * Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.
+ *
+ * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+ *
+ * Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{project_id=null}{user_id=null}{refresh_token_id=null}
  *
  * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again.
  *
- * Details: `{ expired_at_millis: number | null }`
+ * Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{expired_at_millis=null}{project_id=null}{user_id=null}{refresh_token_id=null}
+ *
+ * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+ *
+ * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again.
+ *
+ * Details: `{ expired_at_millis: number | null; project_id?: string | null; user_id?: string | null; refresh_token_id?: string | null }`
  */
 export interface AccessTokenExpired extends InvalidAccessToken {
   readonly code: "ACCESS_TOKEN_EXPIRED";
@@ -1637,16 +2204,25 @@ const [byCode, byName] = defineKnownErrors([
   ["PROJECT_AUTHENTICATION_ERROR",0,"Project authentication failed."],
   ["SESSION_AUTHENTICATION_ERROR",0,"Session authentication failed."],
   ["REFRESH_TOKEN_ERROR",0,"Refresh token error."],
-  ["USER_EMAIL_ALREADY_EXISTS",409,"A user with email {email|json} already exists.","","UserWithEmailAlreadyExists"],
+  ["USER_EMAIL_ALREADY_EXISTS",409,["A user with email {email|json} already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}","A user with email {email|json} already exists."],"","UserWithEmailAlreadyExists"],
   ["EMAIL_NOT_VERIFIED",400,"The email is not verified."],
   ["CANNOT_GET_OWN_USER_WITHOUT_USER",400,"You have specified 'me' as a userId, but did not provide authentication for a user."],
   ["USER_ID_DOES_NOT_EXIST",400,"The given user with the ID {user_id} does not exist."],
   ["USER_NOT_FOUND",404,"User not found."],
+  ["RESTRICTED_USER_NOT_ALLOWED",403,"The user in the access token is in restricted state. Reason: {restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended."],
   ["PROJECT_NOT_FOUND",404,"Project {project_id} not found or is not accessible with the current user."],
+  ["CURRENT_PROJECT_NOT_FOUND",400,"The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header."],
+  ["BRANCH_DOES_NOT_EXIST",400,"The branch with ID {branch_id} does not exist."],
   ["SIGN_UP_NOT_ENABLED",400,"Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."],
+  ["SIGN_UP_REJECTED",403,["{message}","Your sign up was rejected by an administrator's sign-up rule."]],
+  ["BOT_CHALLENGE_REQUIRED",409,"An additional bot challenge is required before sign-up can continue."],
+  ["BOT_CHALLENGE_FAILED",400,["{message}","The bot challenge failed."]],
   ["PASSWORD_AUTHENTICATION_NOT_ENABLED",400,"Password authentication is not enabled for this project."],
+  ["DATA_VAULT_STORE_DOES_NOT_EXIST",400,"Data vault store with ID {store_id} does not exist."],
+  ["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",400,"Data vault store with ID {store_id} does not contain a key with hash {hashed_key}."],
   ["PASSKEY_AUTHENTICATION_NOT_ENABLED",400,"Passkey authentication is not enabled for this project."],
   ["ANONYMOUS_ACCOUNTS_NOT_ENABLED",400,"Anonymous accounts are not enabled for this project."],
+  ["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",401,"X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."],
   ["EMAIL_PASSWORD_MISMATCH",400,"Wrong e-mail or password."],
   ["REDIRECT_URL_NOT_WHITELISTED",400,"Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?"],
   ["PASSWORD_REQUIREMENTS_NOT_MET",0,"Password requirements not met."],
@@ -1665,10 +2241,12 @@ const [byCode, byName] = defineKnownErrors([
   ["TEAM_NOT_FOUND",404,"Team {team_id} not found."],
   ["TEAM_ALREADY_EXISTS",409,"Team {team_id} already exists."],
   ["TEAM_MEMBERSHIP_NOT_FOUND",404,"User {user_id} is not found in team {team_id}."],
+  ["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",403,"Restricted users cannot accept team invitations. Reason: {restricted_reason.type}. Please complete the onboarding process before accepting team invitations."],
   ["EMAIL_TEMPLATE_ALREADY_EXISTS",409,"Email template already exists."],
   ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",400,"The OAuth connection is not connected to any user.","","OAuthConnectionNotConnectedToUser"],
   ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",409,"The OAuth connection is already connected to another user.","","OAuthConnectionAlreadyConnectedToAnotherUser"],
   ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",400,"The OAuth connection does not have the required scope.","","OAuthConnectionDoesNotHaveRequiredScope"],
+  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",400,"Failed to retrieve an OAuth access token for the connected account (provider: {provider}). {details}","","OAuthAccessTokenNotAvailable"],
   ["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes.","","OAuthExtraScopeNotAvailableWithSharedOAuthKeys"],
   ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens.","","OAuthAccessTokenNotAvailableWithSharedOAuthKeys"],
   ["INVALID_OAUTH_CLIENT_ID_OR_SECRET",400,"The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key.","","InvalidOAuthClientIdOrSecret"],
@@ -1676,6 +2254,8 @@ const [byCode, byName] = defineKnownErrors([
   ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",409,"The user is already connected to another OAuth account. Did you maybe selected the wrong account?","","UserAlreadyConnectedToAnotherOAuthConnection"],
   ["OUTER_OAUTH_TIMEOUT",408,"The OAuth flow has timed out. Please sign in again.","","OuterOAuthTimeout"],
   ["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",400,"The OAuth provider is not found or not enabled.","","OAuthProviderNotFoundOrNotEnabled"],
+  ["APPLE_BUNDLE_ID_NOT_CONFIGURED",400,"Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the Stack Auth dashboard under OAuth Providers > Apple > Apple Bundle IDs."],
+  ["OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",400,"A provider with the same account ID is already used for signing in.","","OAuthProviderAccountIdAlreadyUsedForSignIn"],
   ["MULTI_FACTOR_AUTHENTICATION_REQUIRED",400,"Multi-factor authentication is required for this user."],
   ["INVALID_TOTP_CODE",400,"The TOTP code is invalid. Please try again."],
   ["USER_AUTHENTICATION_REQUIRED",401,"User authentication required for this endpoint."],
@@ -1686,14 +2266,39 @@ const [byCode, byName] = defineKnownErrors([
   ["INVALID_SHARED_OAUTH_PROVIDER_ID",400,"The shared OAuth provider with ID {provider_id} is not valid.","","InvalidSharedOAuthProviderId"],
   ["INVALID_STANDARD_OAUTH_PROVIDER_ID",400,"The standard OAuth provider with ID {provider_id} is not valid.","","InvalidStandardOAuthProviderId"],
   ["INVALID_AUTHORIZATION_CODE",400,"The given authorization code is invalid."],
+  ["INVALID_APPLE_CREDENTIALS",400,"The Apple Sign In credentials could not be verified. Please try signing in again."],
   ["OAUTH_PROVIDER_ACCESS_DENIED",400,"The OAuth provider denied access to the user.","","OAuthProviderAccessDenied"],
-  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",409,["The {type} ({contact_channel_value}) is already used for authentication by another account.","This {type} is already used for authentication by another account."]],
+  ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",503,"The OAuth provider is temporarily unavailable. Please try signing in again.","","OAuthProviderTemporarilyUnavailable"],
+  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",409,["This {type} \"({contact_channel_value})\" is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}","This {type}  is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}","This {type} \"({contact_channel_value})\" is already used for authentication by another account.{would_work_if_email_was_verified=false}","This {type}  is already used for authentication by another account.{would_work_if_email_was_verified=false}","The {type} ({contact_channel_value}) is already used for authentication by another account.","This {type} is already used for authentication by another account."]],
   ["INVALID_POLLING_CODE",400,"The polling code is invalid or does not exist.","","InvalidPollingCodeError"],
   ["CLI_AUTH_ERROR",400,"CLI authentication failed."],
   ["CLI_AUTH_EXPIRED_ERROR",400,"CLI authentication request expired. Please try again."],
   ["CLI_AUTH_USED_ERROR",400,"This authentication token has already been used."],
   ["API_KEY_NOT_VALID",0,"API key not valid."],
   ["PERMISSION_ID_ALREADY_EXISTS",400,"Permission with ID {permission_id|json} already exists. Choose a different ID."],
+  ["EMAIL_RENDERING_ERROR",400,"Failed to render email with theme: {error}"],
+  ["TEMPLATE_SOURCE_REWRITE_ERROR",400,"Failed to rewrite template source: {error}"],
+  ["REQUIRES_CUSTOM_EMAIL_SERVER",400,"This action requires a custom SMTP server. Please edit your email server configuration and try again."],
+  ["EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",409,"Email capacity boost is already active until {expires_at}."],
+  ["EMAIL_NOT_EDITABLE",400,"Email with ID \"{email_id}\" cannot be edited because it is in status \"{status}\". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited."],
+  ["ITEM_NOT_FOUND",404,"Item with ID \"{item_id}\" not found."],
+  ["ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",400,["The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is configured to only be available for {item_customer_type} customers, but the customer is a {actual_customer_type}.","The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is missing a customer type field. Please make sure it is set up correctly in your project configuration."]],
+  ["CUSTOMER_DOES_NOT_EXIST",400,"Customer with ID {customer_id|json} does not exist."],
+  ["SUBSCRIPTION_INVOICE_NOT_FOUND",404,"Subscription invoice with ID {subscription_invoice_id|json} does not exist."],
+  ["ONE_TIME_PURCHASE_NOT_FOUND",404,"One-time purchase with ID {one_time_purchase_id|json} does not exist."],
+  ["SUBSCRIPTION_ALREADY_REFUNDED",400,"Subscription with ID {subscription_id|json} was already refunded."],
+  ["ONE_TIME_PURCHASE_ALREADY_REFUNDED",400,"One-time purchase with ID {one_time_purchase_id|json} was already refunded."],
+  ["TEST_MODE_PURCHASE_NON_REFUNDABLE",400,"Test mode purchases are not refundable."],
+  ["PRODUCT_DOES_NOT_EXIST",400,["Product with ID {product_id|json} is marked as server-only and cannot be accessed client side.{context=server_only}","Product with ID {product_id|json} does not exist, but an item with this ID exists.{context=item_exists}","Product with ID {product_id|json} does not exist."]],
+  ["PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",400,["The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is configured to only be available for {product_customer_type} customers, but the customer is a {actual_customer_type}.","The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is missing a customer type field. Please make sure it is set up correctly in your project configuration."]],
+  ["PRODUCT_ALREADY_GRANTED",400,"Customer with ID {customer_id|json} already owns product {product_id|json}."],
+  ["ITEM_QUANTITY_INSUFFICIENT_AMOUNT",400,"The item with ID {item_id|json} has an insufficient quantity for the customer with ID {customer_id|json}. An attempt was made to charge {quantity} credits."],
+  ["STRIPE_ACCOUNT_INFO_NOT_FOUND",404,"Stripe account information not found. Please make sure the user has onboarded with Stripe."],
+  ["ANALYTICS_QUERY_TIMEOUT",400,"The query timed out. Please try again with a shorter query or increase the timeout. Timeout was {timeout_ms}ms."],
+  ["ANALYTICS_QUERY_ERROR",400,["{error}","The analytics query failed."]],
+  ["ANALYTICS_NOT_ENABLED",400,"Analytics is not enabled for this project."],
+  ["DEFAULT_PAYMENT_METHOD_REQUIRED",400,"No default payment method is set for this customer."],
+  ["NEW_PURCHASES_BLOCKED",403,"New purchases are currently blocked for this project. Please contact support for more information."],
   ["INVALID_PROJECT_AUTHENTICATION",0,"Invalid project authentication.","PROJECT_AUTHENTICATION_ERROR"],
   ["PROJECT_AUTHENTICATION_REQUIRED",0,"Project authentication required.","PROJECT_AUTHENTICATION_ERROR"],
   ["EXPECTED_INTERNAL_PROJECT",401,"The project ID is expected to be internal.","PROJECT_AUTHENTICATION_ERROR"],
@@ -1722,6 +2327,7 @@ const [byCode, byName] = defineKnownErrors([
   ["INVALID_SUPER_SECRET_ADMIN_KEY",401,"The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
   ["INVALID_ADMIN_ACCESS_TOKEN",0,"Invalid admin access token.","INVALID_PROJECT_AUTHENTICATION"],
   ["CLIENT_AUTHENTICATION_REQUIRED",401,"The publishable client key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
+  ["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",401,"Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.","PROJECT_AUTHENTICATION_REQUIRED"],
   ["SERVER_AUTHENTICATION_REQUIRED",401,"The secret server key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
   ["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the secret server key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
   ["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
@@ -1733,7 +2339,7 @@ const [byCode, byName] = defineKnownErrors([
   ["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",401,"Admin access tokens must be created on the internal project.","INVALID_ADMIN_ACCESS_TOKEN"],
   ["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",401,"Admin access token does not have the required permissions to access this project.","INVALID_ADMIN_ACCESS_TOKEN"],
   ["UNPARSABLE_ACCESS_TOKEN",401,"Access token is not parsable.","INVALID_ACCESS_TOKEN"],
-  ["ACCESS_TOKEN_EXPIRED",401,["Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Access token has expired. Please refresh it and try again."],"INVALID_ACCESS_TOKEN"],
+  ["ACCESS_TOKEN_EXPIRED",401,["Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.) Project ID: {project_id}. User ID: {user_id}. Refresh token ID: {refresh_token_id}.\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.","Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{project_id=null}{user_id=null}{refresh_token_id=null}","Access token has expired. Please refresh it and try again.\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{expired_at_millis=null}{project_id=null}{user_id=null}{refresh_token_id=null}","Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Access token has expired. Please refresh it and try again."],"INVALID_ACCESS_TOKEN"],
   ["INVALID_PROJECT_FOR_ACCESS_TOKEN",401,"Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}.","INVALID_ACCESS_TOKEN"],
 ]);
 
@@ -1783,7 +2389,7 @@ export const KnownErrors = byName as {
    */
   readonly AllOverloadsFailed: KnownErrorClassOf<"ALL_OVERLOADS_FAILED">;
   /**
-   * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 22 descendant codes.
+   * `PROJECT_AUTHENTICATION_ERROR`: abstract parent; a test for it matches 23 descendant codes.
    *
    * Message: Project authentication failed.
    *
@@ -1909,7 +2515,7 @@ export const KnownErrors = byName as {
    */
   readonly AdminAccessTokenIsNotAdmin: KnownErrorClassOf<"ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN">;
   /**
-   * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 6 descendant codes.
+   * `PROJECT_AUTHENTICATION_REQUIRED`: abstract parent; a test for it matches 7 descendant codes.
    *
    * Message: Project authentication required.
    *
@@ -1924,6 +2530,14 @@ export const KnownErrors = byName as {
    * Details: none.
    */
   readonly ClientAuthenticationRequired: KnownErrorClassOf<"CLIENT_AUTHENTICATION_REQUIRED">;
+  /**
+   * `PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
+   *
+   * Message: Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.
+   *
+   * Details: `{ project_id: string | null }`
+   */
+  readonly PublishableClientKeyRequiredForProject: KnownErrorClassOf<"PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT">;
   /**
    * `SERVER_AUTHENTICATION_REQUIRED` (HTTP 401), a child of `PROJECT_AUTHENTICATION_REQUIRED`.
    *
@@ -2007,11 +2621,23 @@ export const KnownErrors = byName as {
   /**
    * `ACCESS_TOKEN_EXPIRED` (HTTP 401), a child of `INVALID_ACCESS_TOKEN`.
    *
-   * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+   * Message: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.) Project ID: {project_id}. User ID: {user_id}. Refresh token ID: {refresh_token_id}.
+   *
+   * Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.
+   *
+   * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+   *
+   * Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{project_id=null}{user_id=null}{refresh_token_id=null}
    *
    * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again.
    *
-   * Details: `{ expired_at_millis: number | null }`
+   * Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{expired_at_millis=null}{project_id=null}{user_id=null}{refresh_token_id=null}
+   *
+   * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)
+   *
+   * Or, when `details` lacks what that needs: Access token has expired. Please refresh it and try again.
+   *
+   * Details: `{ expired_at_millis: number | null; project_id?: string | null; user_id?: string | null; refresh_token_id?: string | null }`
    */
   readonly AccessTokenExpired: KnownErrorClassOf<"ACCESS_TOKEN_EXPIRED">;
   /**
@@ -2057,7 +2683,9 @@ export const KnownErrors = byName as {
   /**
    * `USER_EMAIL_ALREADY_EXISTS` (HTTP 409).
    *
-   * Message: A user with email {email|json} already exists.
+   * Message: A user with email {email|json} already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}
+   *
+   * Or, when `details` lacks what that needs: A user with email {email|json} already exists.
    *
    * Details: `{ email: string; would_work_if_email_was_verified?: boolean }`
    */
@@ -2095,6 +2723,14 @@ export const KnownErrors = byName as {
    */
   readonly UserNotFound: KnownErrorClassOf<"USER_NOT_FOUND">;
   /**
+   * `RESTRICTED_USER_NOT_ALLOWED` (HTTP 403).
+   *
+   * Message: The user in the access token is in restricted state. Reason: {restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.
+   *
+   * Details: `{ restricted_reason: { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } }`
+   */
+  readonly RestrictedUserNotAllowed: KnownErrorClassOf<"RESTRICTED_USER_NOT_ALLOWED">;
+  /**
    * `PROJECT_NOT_FOUND` (HTTP 404).
    *
    * Message: Project {project_id} not found or is not accessible with the current user.
@@ -2102,6 +2738,22 @@ export const KnownErrors = byName as {
    * Details: `{ project_id: string }`
    */
   readonly ProjectNotFound: KnownErrorClassOf<"PROJECT_NOT_FOUND">;
+  /**
+   * `CURRENT_PROJECT_NOT_FOUND` (HTTP 400).
+   *
+   * Message: The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header.
+   *
+   * Details: `{ project_id: string }`
+   */
+  readonly CurrentProjectNotFound: KnownErrorClassOf<"CURRENT_PROJECT_NOT_FOUND">;
+  /**
+   * `BRANCH_DOES_NOT_EXIST` (HTTP 400).
+   *
+   * Message: The branch with ID {branch_id} does not exist.
+   *
+   * Details: `{ branch_id: string }`
+   */
+  readonly BranchDoesNotExist: KnownErrorClassOf<"BRANCH_DOES_NOT_EXIST">;
   /**
    * `SIGN_UP_NOT_ENABLED` (HTTP 400).
    *
@@ -2111,6 +2763,34 @@ export const KnownErrors = byName as {
    */
   readonly SignUpNotEnabled: KnownErrorClassOf<"SIGN_UP_NOT_ENABLED">;
   /**
+   * `SIGN_UP_REJECTED` (HTTP 403).
+   *
+   * Message: {message}
+   *
+   * Or, when `details` lacks what that needs: Your sign up was rejected by an administrator's sign-up rule.
+   *
+   * Details: `{ message: string }`
+   */
+  readonly SignUpRejected: KnownErrorClassOf<"SIGN_UP_REJECTED">;
+  /**
+   * `BOT_CHALLENGE_REQUIRED` (HTTP 409).
+   *
+   * Message: An additional bot challenge is required before sign-up can continue.
+   *
+   * Details: none.
+   */
+  readonly BotChallengeRequired: KnownErrorClassOf<"BOT_CHALLENGE_REQUIRED">;
+  /**
+   * `BOT_CHALLENGE_FAILED` (HTTP 400).
+   *
+   * Message: {message}
+   *
+   * Or, when `details` lacks what that needs: The bot challenge failed.
+   *
+   * Details: `{ message: string }`
+   */
+  readonly BotChallengeFailed: KnownErrorClassOf<"BOT_CHALLENGE_FAILED">;
+  /**
    * `PASSWORD_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
    *
    * Message: Password authentication is not enabled for this project.
@@ -2118,6 +2798,22 @@ export const KnownErrors = byName as {
    * Details: none.
    */
   readonly PasswordAuthenticationNotEnabled: KnownErrorClassOf<"PASSWORD_AUTHENTICATION_NOT_ENABLED">;
+  /**
+   * `DATA_VAULT_STORE_DOES_NOT_EXIST` (HTTP 400).
+   *
+   * Message: Data vault store with ID {store_id} does not exist.
+   *
+   * Details: `{ store_id: string }`
+   */
+  readonly DataVaultStoreDoesNotExist: KnownErrorClassOf<"DATA_VAULT_STORE_DOES_NOT_EXIST">;
+  /**
+   * `DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST` (HTTP 400).
+   *
+   * Message: Data vault store with ID {store_id} does not contain a key with hash {hashed_key}.
+   *
+   * Details: `{ store_id: string; hashed_key: string }`
+   */
+  readonly DataVaultStoreHashedKeyDoesNotExist: KnownErrorClassOf<"DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST">;
   /**
    * `PASSKEY_AUTHENTICATION_NOT_ENABLED` (HTTP 400).
    *
@@ -2134,6 +2830,14 @@ export const KnownErrors = byName as {
    * Details: none.
    */
   readonly AnonymousAccountsNotEnabled: KnownErrorClassOf<"ANONYMOUS_ACCOUNTS_NOT_ENABLED">;
+  /**
+   * `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED` (HTTP 401).
+   *
+   * Message: X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users.
+   *
+   * Details: none.
+   */
+  readonly AnonymousAuthenticationNotAllowed: KnownErrorClassOf<"ANONYMOUS_AUTHENTICATION_NOT_ALLOWED">;
   /**
    * `EMAIL_PASSWORD_MISMATCH` (HTTP 400).
    *
@@ -2329,6 +3033,14 @@ export const KnownErrors = byName as {
    */
   readonly TeamMembershipNotFound: KnownErrorClassOf<"TEAM_MEMBERSHIP_NOT_FOUND">;
   /**
+   * `TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED` (HTTP 403).
+   *
+   * Message: Restricted users cannot accept team invitations. Reason: {restricted_reason.type}. Please complete the onboarding process before accepting team invitations.
+   *
+   * Details: `{ restricted_reason: { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" } }`
+   */
+  readonly TeamInvitationRestrictedUserNotAllowed: KnownErrorClassOf<"TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED">;
+  /**
    * `EMAIL_TEMPLATE_ALREADY_EXISTS` (HTTP 409).
    *
    * Message: Email template already exists.
@@ -2360,6 +3072,14 @@ export const KnownErrors = byName as {
    * Details: none.
    */
   readonly OAuthConnectionDoesNotHaveRequiredScope: KnownErrorClassOf<"OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE">;
+  /**
+   * `OAUTH_ACCESS_TOKEN_NOT_AVAILABLE` (HTTP 400).
+   *
+   * Message: Failed to retrieve an OAuth access token for the connected account (provider: {provider}). {details}
+   *
+   * Details: `{ provider: string; details: string }`
+   */
+  readonly OAuthAccessTokenNotAvailable: KnownErrorClassOf<"OAUTH_ACCESS_TOKEN_NOT_AVAILABLE">;
   /**
    * `OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS` (HTTP 400).
    *
@@ -2416,6 +3136,22 @@ export const KnownErrors = byName as {
    * Details: none.
    */
   readonly OAuthProviderNotFoundOrNotEnabled: KnownErrorClassOf<"OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED">;
+  /**
+   * `APPLE_BUNDLE_ID_NOT_CONFIGURED` (HTTP 400).
+   *
+   * Message: Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the Stack Auth dashboard under OAuth Providers > Apple > Apple Bundle IDs.
+   *
+   * Details: none.
+   */
+  readonly AppleBundleIdNotConfigured: KnownErrorClassOf<"APPLE_BUNDLE_ID_NOT_CONFIGURED">;
+  /**
+   * `OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN` (HTTP 400).
+   *
+   * Message: A provider with the same account ID is already used for signing in.
+   *
+   * Details: none.
+   */
+  readonly OAuthProviderAccountIdAlreadyUsedForSignIn: KnownErrorClassOf<"OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN">;
   /**
    * `MULTI_FACTOR_AUTHENTICATION_REQUIRED` (HTTP 400).
    *
@@ -2497,6 +3233,14 @@ export const KnownErrors = byName as {
    */
   readonly InvalidAuthorizationCode: KnownErrorClassOf<"INVALID_AUTHORIZATION_CODE">;
   /**
+   * `INVALID_APPLE_CREDENTIALS` (HTTP 400).
+   *
+   * Message: The Apple Sign In credentials could not be verified. Please try signing in again.
+   *
+   * Details: none.
+   */
+  readonly InvalidAppleCredentials: KnownErrorClassOf<"INVALID_APPLE_CREDENTIALS">;
+  /**
    * `OAUTH_PROVIDER_ACCESS_DENIED` (HTTP 400).
    *
    * Message: The OAuth provider denied access to the user.
@@ -2505,9 +3249,25 @@ export const KnownErrors = byName as {
    */
   readonly OAuthProviderAccessDenied: KnownErrorClassOf<"OAUTH_PROVIDER_ACCESS_DENIED">;
   /**
+   * `OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE` (HTTP 503).
+   *
+   * Message: The OAuth provider is temporarily unavailable. Please try signing in again.
+   *
+   * Details: none.
+   */
+  readonly OAuthProviderTemporarilyUnavailable: KnownErrorClassOf<"OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE">;
+  /**
    * `CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE` (HTTP 409).
    *
-   * Message: The {type} ({contact_channel_value}) is already used for authentication by another account.
+   * Message: This {type} "({contact_channel_value})" is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}
+   *
+   * Or, when `details` lacks what that needs: This {type}  is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}
+   *
+   * Or, when `details` lacks what that needs: This {type} "({contact_channel_value})" is already used for authentication by another account.{would_work_if_email_was_verified=false}
+   *
+   * Or, when `details` lacks what that needs: This {type}  is already used for authentication by another account.{would_work_if_email_was_verified=false}
+   *
+   * Or, when `details` lacks what that needs: The {type} ({contact_channel_value}) is already used for authentication by another account.
    *
    * Or, when `details` lacks what that needs: This {type} is already used for authentication by another account.
    *
@@ -2602,6 +3362,200 @@ export const KnownErrors = byName as {
    * Details: `{ permission_id: string }`
    */
   readonly PermissionIdAlreadyExists: KnownErrorClassOf<"PERMISSION_ID_ALREADY_EXISTS">;
+  /**
+   * `EMAIL_RENDERING_ERROR` (HTTP 400).
+   *
+   * Message: Failed to render email with theme: {error}
+   *
+   * Details: `{ error: string }`
+   */
+  readonly EmailRenderingError: KnownErrorClassOf<"EMAIL_RENDERING_ERROR">;
+  /**
+   * `TEMPLATE_SOURCE_REWRITE_ERROR` (HTTP 400).
+   *
+   * Message: Failed to rewrite template source: {error}
+   *
+   * Details: `{ error: string }`
+   */
+  readonly TemplateSourceRewriteError: KnownErrorClassOf<"TEMPLATE_SOURCE_REWRITE_ERROR">;
+  /**
+   * `REQUIRES_CUSTOM_EMAIL_SERVER` (HTTP 400).
+   *
+   * Message: This action requires a custom SMTP server. Please edit your email server configuration and try again.
+   *
+   * Details: none.
+   */
+  readonly RequiresCustomEmailServer: KnownErrorClassOf<"REQUIRES_CUSTOM_EMAIL_SERVER">;
+  /**
+   * `EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE` (HTTP 409).
+   *
+   * Message: Email capacity boost is already active until {expires_at}.
+   *
+   * Details: `{ expires_at: string }`
+   */
+  readonly EmailCapacityBoostAlreadyActive: KnownErrorClassOf<"EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE">;
+  /**
+   * `EMAIL_NOT_EDITABLE` (HTTP 400).
+   *
+   * Message: Email with ID "{email_id}" cannot be edited because it is in status "{status}". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.
+   *
+   * Details: `{ email_id: string; status: string }`
+   */
+  readonly EmailNotEditable: KnownErrorClassOf<"EMAIL_NOT_EDITABLE">;
+  /**
+   * `ITEM_NOT_FOUND` (HTTP 404).
+   *
+   * Message: Item with ID "{item_id}" not found.
+   *
+   * Details: `{ item_id: string }`
+   */
+  readonly ItemNotFound: KnownErrorClassOf<"ITEM_NOT_FOUND">;
+  /**
+   * `ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH` (HTTP 400).
+   *
+   * Message: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is configured to only be available for {item_customer_type} customers, but the customer is a {actual_customer_type}.
+   *
+   * Or, when `details` lacks what that needs: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is missing a customer type field. Please make sure it is set up correctly in your project configuration.
+   *
+   * Details: `{ item_id: string; customer_id: string; item_customer_type: "user" | "team" | "custom" | null; actual_customer_type: "user" | "team" | "custom" }`
+   */
+  readonly ItemCustomerTypeDoesNotMatch: KnownErrorClassOf<"ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH">;
+  /**
+   * `CUSTOMER_DOES_NOT_EXIST` (HTTP 400).
+   *
+   * Message: Customer with ID {customer_id|json} does not exist.
+   *
+   * Details: `{ customer_id: string }`
+   */
+  readonly CustomerDoesNotExist: KnownErrorClassOf<"CUSTOMER_DOES_NOT_EXIST">;
+  /**
+   * `SUBSCRIPTION_INVOICE_NOT_FOUND` (HTTP 404).
+   *
+   * Message: Subscription invoice with ID {subscription_invoice_id|json} does not exist.
+   *
+   * Details: `{ subscription_invoice_id: string }`
+   */
+  readonly SubscriptionInvoiceNotFound: KnownErrorClassOf<"SUBSCRIPTION_INVOICE_NOT_FOUND">;
+  /**
+   * `ONE_TIME_PURCHASE_NOT_FOUND` (HTTP 404).
+   *
+   * Message: One-time purchase with ID {one_time_purchase_id|json} does not exist.
+   *
+   * Details: `{ one_time_purchase_id: string }`
+   */
+  readonly OneTimePurchaseNotFound: KnownErrorClassOf<"ONE_TIME_PURCHASE_NOT_FOUND">;
+  /**
+   * `SUBSCRIPTION_ALREADY_REFUNDED` (HTTP 400).
+   *
+   * Message: Subscription with ID {subscription_id|json} was already refunded.
+   *
+   * Details: `{ subscription_id: string }`
+   */
+  readonly SubscriptionAlreadyRefunded: KnownErrorClassOf<"SUBSCRIPTION_ALREADY_REFUNDED">;
+  /**
+   * `ONE_TIME_PURCHASE_ALREADY_REFUNDED` (HTTP 400).
+   *
+   * Message: One-time purchase with ID {one_time_purchase_id|json} was already refunded.
+   *
+   * Details: `{ one_time_purchase_id: string }`
+   */
+  readonly OneTimePurchaseAlreadyRefunded: KnownErrorClassOf<"ONE_TIME_PURCHASE_ALREADY_REFUNDED">;
+  /**
+   * `TEST_MODE_PURCHASE_NON_REFUNDABLE` (HTTP 400).
+   *
+   * Message: Test mode purchases are not refundable.
+   *
+   * Details: none.
+   */
+  readonly TestModePurchaseNonRefundable: KnownErrorClassOf<"TEST_MODE_PURCHASE_NON_REFUNDABLE">;
+  /**
+   * `PRODUCT_DOES_NOT_EXIST` (HTTP 400).
+   *
+   * Message: Product with ID {product_id|json} is marked as server-only and cannot be accessed client side.{context=server_only}
+   *
+   * Or, when `details` lacks what that needs: Product with ID {product_id|json} does not exist, but an item with this ID exists.{context=item_exists}
+   *
+   * Or, when `details` lacks what that needs: Product with ID {product_id|json} does not exist.
+   *
+   * Details: `{ product_id: string; context: "item_exists" | "server_only" | null }`
+   */
+  readonly ProductDoesNotExist: KnownErrorClassOf<"PRODUCT_DOES_NOT_EXIST">;
+  /**
+   * `PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH` (HTTP 400).
+   *
+   * Message: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is configured to only be available for {product_customer_type} customers, but the customer is a {actual_customer_type}.
+   *
+   * Or, when `details` lacks what that needs: The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is missing a customer type field. Please make sure it is set up correctly in your project configuration.
+   *
+   * Details: `{ product_id: string | null; customer_id: string; product_customer_type: "user" | "team" | "custom" | null; actual_customer_type: "user" | "team" | "custom" }`
+   */
+  readonly ProductCustomerTypeDoesNotMatch: KnownErrorClassOf<"PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH">;
+  /**
+   * `PRODUCT_ALREADY_GRANTED` (HTTP 400).
+   *
+   * Message: Customer with ID {customer_id|json} already owns product {product_id|json}.
+   *
+   * Details: `{ product_id: string; customer_id: string }`
+   */
+  readonly ProductAlreadyGranted: KnownErrorClassOf<"PRODUCT_ALREADY_GRANTED">;
+  /**
+   * `ITEM_QUANTITY_INSUFFICIENT_AMOUNT` (HTTP 400).
+   *
+   * Message: The item with ID {item_id|json} has an insufficient quantity for the customer with ID {customer_id|json}. An attempt was made to charge {quantity} credits.
+   *
+   * Details: `{ item_id: string; customer_id: string; quantity: number }`
+   */
+  readonly ItemQuantityInsufficientAmount: KnownErrorClassOf<"ITEM_QUANTITY_INSUFFICIENT_AMOUNT">;
+  /**
+   * `STRIPE_ACCOUNT_INFO_NOT_FOUND` (HTTP 404).
+   *
+   * Message: Stripe account information not found. Please make sure the user has onboarded with Stripe.
+   *
+   * Details: none.
+   */
+  readonly StripeAccountInfoNotFound: KnownErrorClassOf<"STRIPE_ACCOUNT_INFO_NOT_FOUND">;
+  /**
+   * `ANALYTICS_QUERY_TIMEOUT` (HTTP 400).
+   *
+   * Message: The query timed out. Please try again with a shorter query or increase the timeout. Timeout was {timeout_ms}ms.
+   *
+   * Details: `{ timeout_ms: number }`
+   */
+  readonly AnalyticsQueryTimeout: KnownErrorClassOf<"ANALYTICS_QUERY_TIMEOUT">;
+  /**
+   * `ANALYTICS_QUERY_ERROR` (HTTP 400).
+   *
+   * Message: {error}
+   *
+   * Or, when `details` lacks what that needs: The analytics query failed.
+   *
+   * Details: `{ error: string }`
+   */
+  readonly AnalyticsQueryError: KnownErrorClassOf<"ANALYTICS_QUERY_ERROR">;
+  /**
+   * `ANALYTICS_NOT_ENABLED` (HTTP 400).
+   *
+   * Message: Analytics is not enabled for this project.
+   *
+   * Details: none.
+   */
+  readonly AnalyticsNotEnabled: KnownErrorClassOf<"ANALYTICS_NOT_ENABLED">;
+  /**
+   * `DEFAULT_PAYMENT_METHOD_REQUIRED` (HTTP 400).
+   *
+   * Message: No default payment method is set for this customer.
+   *
+   * Details: `{ customer_type: "user" | "team"; customer_id: string }`
+   */
+  readonly DefaultPaymentMethodRequired: KnownErrorClassOf<"DEFAULT_PAYMENT_METHOD_REQUIRED">;
+  /**
+   * `NEW_PURCHASES_BLOCKED` (HTTP 403).
+   *
+   * Message: New purchases are currently blocked for this project. Please contact support for more information.
+   *
+   * Details: none.
+   */
+  readonly NewPurchasesBlocked: KnownErrorClassOf<"NEW_PURCHASES_BLOCKED">;
 };
 
 /** The instance type of each class, as the reference SDK types them (`KnownErrors["EmailPasswordMismatch"]`). */
@@ -2632,6 +3586,7 @@ export const InvalidProjectForAdminAccessToken = /* @__PURE__ */ named("InvalidP
 export const AdminAccessTokenIsNotAdmin = /* @__PURE__ */ named("AdminAccessTokenIsNotAdmin");
 export const ProjectAuthenticationRequired = /* @__PURE__ */ named("ProjectAuthenticationRequired");
 export const ClientAuthenticationRequired = /* @__PURE__ */ named("ClientAuthenticationRequired");
+export const PublishableClientKeyRequiredForProject = /* @__PURE__ */ named("PublishableClientKeyRequiredForProject");
 export const ServerAuthenticationRequired = /* @__PURE__ */ named("ServerAuthenticationRequired");
 export const ClientOrServerAuthenticationRequired = /* @__PURE__ */ named("ClientOrServerAuthenticationRequired");
 export const ClientOrAdminAuthenticationRequired = /* @__PURE__ */ named("ClientOrAdminAuthenticationRequired");
@@ -2653,11 +3608,20 @@ export const EmailNotVerified = /* @__PURE__ */ named("EmailNotVerified");
 export const CannotGetOwnUserWithoutUser = /* @__PURE__ */ named("CannotGetOwnUserWithoutUser");
 export const UserIdDoesNotExist = /* @__PURE__ */ named("UserIdDoesNotExist");
 export const UserNotFound = /* @__PURE__ */ named("UserNotFound");
+export const RestrictedUserNotAllowed = /* @__PURE__ */ named("RestrictedUserNotAllowed");
 export const ProjectNotFound = /* @__PURE__ */ named("ProjectNotFound");
+export const CurrentProjectNotFound = /* @__PURE__ */ named("CurrentProjectNotFound");
+export const BranchDoesNotExist = /* @__PURE__ */ named("BranchDoesNotExist");
 export const SignUpNotEnabled = /* @__PURE__ */ named("SignUpNotEnabled");
+export const SignUpRejected = /* @__PURE__ */ named("SignUpRejected");
+export const BotChallengeRequired = /* @__PURE__ */ named("BotChallengeRequired");
+export const BotChallengeFailed = /* @__PURE__ */ named("BotChallengeFailed");
 export const PasswordAuthenticationNotEnabled = /* @__PURE__ */ named("PasswordAuthenticationNotEnabled");
+export const DataVaultStoreDoesNotExist = /* @__PURE__ */ named("DataVaultStoreDoesNotExist");
+export const DataVaultStoreHashedKeyDoesNotExist = /* @__PURE__ */ named("DataVaultStoreHashedKeyDoesNotExist");
 export const PasskeyAuthenticationNotEnabled = /* @__PURE__ */ named("PasskeyAuthenticationNotEnabled");
 export const AnonymousAccountsNotEnabled = /* @__PURE__ */ named("AnonymousAccountsNotEnabled");
+export const AnonymousAuthenticationNotAllowed = /* @__PURE__ */ named("AnonymousAuthenticationNotAllowed");
 export const EmailPasswordMismatch = /* @__PURE__ */ named("EmailPasswordMismatch");
 export const RedirectUrlNotWhitelisted = /* @__PURE__ */ named("RedirectUrlNotWhitelisted");
 export const PasswordRequirementsNotMet = /* @__PURE__ */ named("PasswordRequirementsNotMet");
@@ -2682,10 +3646,12 @@ export const ContainedPermissionNotFound = /* @__PURE__ */ named("ContainedPermi
 export const TeamNotFound = /* @__PURE__ */ named("TeamNotFound");
 export const TeamAlreadyExists = /* @__PURE__ */ named("TeamAlreadyExists");
 export const TeamMembershipNotFound = /* @__PURE__ */ named("TeamMembershipNotFound");
+export const TeamInvitationRestrictedUserNotAllowed = /* @__PURE__ */ named("TeamInvitationRestrictedUserNotAllowed");
 export const EmailTemplateAlreadyExists = /* @__PURE__ */ named("EmailTemplateAlreadyExists");
 export const OAuthConnectionNotConnectedToUser = /* @__PURE__ */ named("OAuthConnectionNotConnectedToUser");
 export const OAuthConnectionAlreadyConnectedToAnotherUser = /* @__PURE__ */ named("OAuthConnectionAlreadyConnectedToAnotherUser");
 export const OAuthConnectionDoesNotHaveRequiredScope = /* @__PURE__ */ named("OAuthConnectionDoesNotHaveRequiredScope");
+export const OAuthAccessTokenNotAvailable = /* @__PURE__ */ named("OAuthAccessTokenNotAvailable");
 export const OAuthExtraScopeNotAvailableWithSharedOAuthKeys = /* @__PURE__ */ named("OAuthExtraScopeNotAvailableWithSharedOAuthKeys");
 export const OAuthAccessTokenNotAvailableWithSharedOAuthKeys = /* @__PURE__ */ named("OAuthAccessTokenNotAvailableWithSharedOAuthKeys");
 export const InvalidOAuthClientIdOrSecret = /* @__PURE__ */ named("InvalidOAuthClientIdOrSecret");
@@ -2693,6 +3659,8 @@ export const InvalidScope = /* @__PURE__ */ named("InvalidScope");
 export const UserAlreadyConnectedToAnotherOAuthConnection = /* @__PURE__ */ named("UserAlreadyConnectedToAnotherOAuthConnection");
 export const OuterOAuthTimeout = /* @__PURE__ */ named("OuterOAuthTimeout");
 export const OAuthProviderNotFoundOrNotEnabled = /* @__PURE__ */ named("OAuthProviderNotFoundOrNotEnabled");
+export const AppleBundleIdNotConfigured = /* @__PURE__ */ named("AppleBundleIdNotConfigured");
+export const OAuthProviderAccountIdAlreadyUsedForSignIn = /* @__PURE__ */ named("OAuthProviderAccountIdAlreadyUsedForSignIn");
 export const MultiFactorAuthenticationRequired = /* @__PURE__ */ named("MultiFactorAuthenticationRequired");
 export const InvalidTotpCode = /* @__PURE__ */ named("InvalidTotpCode");
 export const UserAuthenticationRequired = /* @__PURE__ */ named("UserAuthenticationRequired");
@@ -2703,7 +3671,9 @@ export const TeamPermissionNotFound = /* @__PURE__ */ named("TeamPermissionNotFo
 export const InvalidSharedOAuthProviderId = /* @__PURE__ */ named("InvalidSharedOAuthProviderId");
 export const InvalidStandardOAuthProviderId = /* @__PURE__ */ named("InvalidStandardOAuthProviderId");
 export const InvalidAuthorizationCode = /* @__PURE__ */ named("InvalidAuthorizationCode");
+export const InvalidAppleCredentials = /* @__PURE__ */ named("InvalidAppleCredentials");
 export const OAuthProviderAccessDenied = /* @__PURE__ */ named("OAuthProviderAccessDenied");
+export const OAuthProviderTemporarilyUnavailable = /* @__PURE__ */ named("OAuthProviderTemporarilyUnavailable");
 export const ContactChannelAlreadyUsedForAuthBySomeoneElse = /* @__PURE__ */ named("ContactChannelAlreadyUsedForAuthBySomeoneElse");
 export const InvalidPollingCodeError = /* @__PURE__ */ named("InvalidPollingCodeError");
 export const CliAuthError = /* @__PURE__ */ named("CliAuthError");
@@ -2716,6 +3686,29 @@ export const WrongApiKeyType = /* @__PURE__ */ named("WrongApiKeyType");
 export const ApiKeyNotFound = /* @__PURE__ */ named("ApiKeyNotFound");
 export const PublicApiKeyCannotBeRevoked = /* @__PURE__ */ named("PublicApiKeyCannotBeRevoked");
 export const PermissionIdAlreadyExists = /* @__PURE__ */ named("PermissionIdAlreadyExists");
+export const EmailRenderingError = /* @__PURE__ */ named("EmailRenderingError");
+export const TemplateSourceRewriteError = /* @__PURE__ */ named("TemplateSourceRewriteError");
+export const RequiresCustomEmailServer = /* @__PURE__ */ named("RequiresCustomEmailServer");
+export const EmailCapacityBoostAlreadyActive = /* @__PURE__ */ named("EmailCapacityBoostAlreadyActive");
+export const EmailNotEditable = /* @__PURE__ */ named("EmailNotEditable");
+export const ItemNotFound = /* @__PURE__ */ named("ItemNotFound");
+export const ItemCustomerTypeDoesNotMatch = /* @__PURE__ */ named("ItemCustomerTypeDoesNotMatch");
+export const CustomerDoesNotExist = /* @__PURE__ */ named("CustomerDoesNotExist");
+export const SubscriptionInvoiceNotFound = /* @__PURE__ */ named("SubscriptionInvoiceNotFound");
+export const OneTimePurchaseNotFound = /* @__PURE__ */ named("OneTimePurchaseNotFound");
+export const SubscriptionAlreadyRefunded = /* @__PURE__ */ named("SubscriptionAlreadyRefunded");
+export const OneTimePurchaseAlreadyRefunded = /* @__PURE__ */ named("OneTimePurchaseAlreadyRefunded");
+export const TestModePurchaseNonRefundable = /* @__PURE__ */ named("TestModePurchaseNonRefundable");
+export const ProductDoesNotExist = /* @__PURE__ */ named("ProductDoesNotExist");
+export const ProductCustomerTypeDoesNotMatch = /* @__PURE__ */ named("ProductCustomerTypeDoesNotMatch");
+export const ProductAlreadyGranted = /* @__PURE__ */ named("ProductAlreadyGranted");
+export const ItemQuantityInsufficientAmount = /* @__PURE__ */ named("ItemQuantityInsufficientAmount");
+export const StripeAccountInfoNotFound = /* @__PURE__ */ named("StripeAccountInfoNotFound");
+export const AnalyticsQueryTimeout = /* @__PURE__ */ named("AnalyticsQueryTimeout");
+export const AnalyticsQueryError = /* @__PURE__ */ named("AnalyticsQueryError");
+export const AnalyticsNotEnabled = /* @__PURE__ */ named("AnalyticsNotEnabled");
+export const DefaultPaymentMethodRequired = /* @__PURE__ */ named("DefaultPaymentMethodRequired");
+export const NewPurchasesBlocked = /* @__PURE__ */ named("NewPurchasesBlocked");
 
 /**
  * The instance type of each code's class. A parent code's class is its family's:
@@ -2743,6 +3736,7 @@ export interface KnownErrorsByCode {
   ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN: AdminAccessTokenIsNotAdmin;
   PROJECT_AUTHENTICATION_REQUIRED: ProjectAuthenticationRequired;
   CLIENT_AUTHENTICATION_REQUIRED: ClientAuthenticationRequired;
+  PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: PublishableClientKeyRequiredForProject;
   SERVER_AUTHENTICATION_REQUIRED: ServerAuthenticationRequired;
   CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED: ClientOrServerAuthenticationRequired;
   CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED: ClientOrAdminAuthenticationRequired;
@@ -2764,11 +3758,20 @@ export interface KnownErrorsByCode {
   CANNOT_GET_OWN_USER_WITHOUT_USER: CannotGetOwnUserWithoutUser;
   USER_ID_DOES_NOT_EXIST: UserIdDoesNotExist;
   USER_NOT_FOUND: UserNotFound;
+  RESTRICTED_USER_NOT_ALLOWED: RestrictedUserNotAllowed;
   PROJECT_NOT_FOUND: ProjectNotFound;
+  CURRENT_PROJECT_NOT_FOUND: CurrentProjectNotFound;
+  BRANCH_DOES_NOT_EXIST: BranchDoesNotExist;
   SIGN_UP_NOT_ENABLED: SignUpNotEnabled;
+  SIGN_UP_REJECTED: SignUpRejected;
+  BOT_CHALLENGE_REQUIRED: BotChallengeRequired;
+  BOT_CHALLENGE_FAILED: BotChallengeFailed;
   PASSWORD_AUTHENTICATION_NOT_ENABLED: PasswordAuthenticationNotEnabled;
+  DATA_VAULT_STORE_DOES_NOT_EXIST: DataVaultStoreDoesNotExist;
+  DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: DataVaultStoreHashedKeyDoesNotExist;
   PASSKEY_AUTHENTICATION_NOT_ENABLED: PasskeyAuthenticationNotEnabled;
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: AnonymousAccountsNotEnabled;
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: AnonymousAuthenticationNotAllowed;
   EMAIL_PASSWORD_MISMATCH: EmailPasswordMismatch;
   REDIRECT_URL_NOT_WHITELISTED: RedirectUrlNotWhitelisted;
   PASSWORD_REQUIREMENTS_NOT_MET: PasswordRequirementsNotMet;
@@ -2793,10 +3796,12 @@ export interface KnownErrorsByCode {
   TEAM_NOT_FOUND: TeamNotFound;
   TEAM_ALREADY_EXISTS: TeamAlreadyExists;
   TEAM_MEMBERSHIP_NOT_FOUND: TeamMembershipNotFound;
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: TeamInvitationRestrictedUserNotAllowed;
   EMAIL_TEMPLATE_ALREADY_EXISTS: EmailTemplateAlreadyExists;
   OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: OAuthConnectionNotConnectedToUser;
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: OAuthConnectionAlreadyConnectedToAnotherUser;
   OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE: OAuthConnectionDoesNotHaveRequiredScope;
+  OAUTH_ACCESS_TOKEN_NOT_AVAILABLE: OAuthAccessTokenNotAvailable;
   OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: OAuthExtraScopeNotAvailableWithSharedOAuthKeys;
   OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS: OAuthAccessTokenNotAvailableWithSharedOAuthKeys;
   INVALID_OAUTH_CLIENT_ID_OR_SECRET: InvalidOAuthClientIdOrSecret;
@@ -2804,6 +3809,8 @@ export interface KnownErrorsByCode {
   USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION: UserAlreadyConnectedToAnotherOAuthConnection;
   OUTER_OAUTH_TIMEOUT: OuterOAuthTimeout;
   OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: OAuthProviderNotFoundOrNotEnabled;
+  APPLE_BUNDLE_ID_NOT_CONFIGURED: AppleBundleIdNotConfigured;
+  OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: OAuthProviderAccountIdAlreadyUsedForSignIn;
   MULTI_FACTOR_AUTHENTICATION_REQUIRED: MultiFactorAuthenticationRequired;
   INVALID_TOTP_CODE: InvalidTotpCode;
   USER_AUTHENTICATION_REQUIRED: UserAuthenticationRequired;
@@ -2814,7 +3821,9 @@ export interface KnownErrorsByCode {
   INVALID_SHARED_OAUTH_PROVIDER_ID: InvalidSharedOAuthProviderId;
   INVALID_STANDARD_OAUTH_PROVIDER_ID: InvalidStandardOAuthProviderId;
   INVALID_AUTHORIZATION_CODE: InvalidAuthorizationCode;
+  INVALID_APPLE_CREDENTIALS: InvalidAppleCredentials;
   OAUTH_PROVIDER_ACCESS_DENIED: OAuthProviderAccessDenied;
+  OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: OAuthProviderTemporarilyUnavailable;
   CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE: ContactChannelAlreadyUsedForAuthBySomeoneElse;
   INVALID_POLLING_CODE: InvalidPollingCodeError;
   CLI_AUTH_ERROR: CliAuthError;
@@ -2827,6 +3836,29 @@ export interface KnownErrorsByCode {
   API_KEY_NOT_FOUND: ApiKeyNotFound;
   PUBLIC_API_KEY_CANNOT_BE_REVOKED: PublicApiKeyCannotBeRevoked;
   PERMISSION_ID_ALREADY_EXISTS: PermissionIdAlreadyExists;
+  EMAIL_RENDERING_ERROR: EmailRenderingError;
+  TEMPLATE_SOURCE_REWRITE_ERROR: TemplateSourceRewriteError;
+  REQUIRES_CUSTOM_EMAIL_SERVER: RequiresCustomEmailServer;
+  EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: EmailCapacityBoostAlreadyActive;
+  EMAIL_NOT_EDITABLE: EmailNotEditable;
+  ITEM_NOT_FOUND: ItemNotFound;
+  ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: ItemCustomerTypeDoesNotMatch;
+  CUSTOMER_DOES_NOT_EXIST: CustomerDoesNotExist;
+  SUBSCRIPTION_INVOICE_NOT_FOUND: SubscriptionInvoiceNotFound;
+  ONE_TIME_PURCHASE_NOT_FOUND: OneTimePurchaseNotFound;
+  SUBSCRIPTION_ALREADY_REFUNDED: SubscriptionAlreadyRefunded;
+  ONE_TIME_PURCHASE_ALREADY_REFUNDED: OneTimePurchaseAlreadyRefunded;
+  TEST_MODE_PURCHASE_NON_REFUNDABLE: TestModePurchaseNonRefundable;
+  PRODUCT_DOES_NOT_EXIST: ProductDoesNotExist;
+  PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH: ProductCustomerTypeDoesNotMatch;
+  PRODUCT_ALREADY_GRANTED: ProductAlreadyGranted;
+  ITEM_QUANTITY_INSUFFICIENT_AMOUNT: ItemQuantityInsufficientAmount;
+  STRIPE_ACCOUNT_INFO_NOT_FOUND: StripeAccountInfoNotFound;
+  ANALYTICS_QUERY_TIMEOUT: AnalyticsQueryTimeout;
+  ANALYTICS_QUERY_ERROR: AnalyticsQueryError;
+  ANALYTICS_NOT_ENABLED: AnalyticsNotEnabled;
+  DEFAULT_PAYMENT_METHOD_REQUIRED: DefaultPaymentMethodRequired;
+  NEW_PURCHASES_BLOCKED: NewPurchasesBlocked;
 }
 
 /**

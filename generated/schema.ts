@@ -1769,7 +1769,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** @description Any known error: `{code, details?, error}`, with the header `x-stack-known-error` equal to `code`. */
-        KnownError: components["schemas"]["UNSUPPORTED_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["ALL_OVERLOADS_FAILED"] | components["schemas"]["PROJECT_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_PROJECT_AUTHENTICATION"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["INVALID_ADMIN_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["PROJECT_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["SESSION_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_SESSION_AUTHENTICATION"] | components["schemas"]["INVALID_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_ERROR"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["PROVIDER_REJECTED"] | components["schemas"]["USER_EMAIL_ALREADY_EXISTS"] | components["schemas"]["EMAIL_NOT_VERIFIED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["PASSWORD_REQUIREMENTS_NOT_MET"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["VERIFICATION_ERROR"] | components["schemas"]["VERIFICATION_CODE_NOT_FOUND"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_ALREADY_USED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["EMAIL_ALREADY_VERIFIED"] | components["schemas"]["EMAIL_NOT_ASSOCIATED_WITH_USER"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_ALREADY_EXISTS"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"] | components["schemas"]["EMAIL_TEMPLATE_ALREADY_EXISTS"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"] | components["schemas"]["OUTER_OAUTH_TIMEOUT"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"] | components["schemas"]["TEAM_MEMBERSHIP_ALREADY_EXISTS"] | components["schemas"]["PROJECT_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"] | components["schemas"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"] | components["schemas"]["API_KEY_NOT_VALID"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["API_KEY_NOT_FOUND"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"];
+        KnownError: components["schemas"]["UNSUPPORTED_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["ALL_OVERLOADS_FAILED"] | components["schemas"]["PROJECT_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_PROJECT_AUTHENTICATION"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["INVALID_ADMIN_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["PROJECT_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["SESSION_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_SESSION_AUTHENTICATION"] | components["schemas"]["INVALID_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_ERROR"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["PROVIDER_REJECTED"] | components["schemas"]["USER_EMAIL_ALREADY_EXISTS"] | components["schemas"]["EMAIL_NOT_VERIFIED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["SIGN_UP_REJECTED"] | components["schemas"]["BOT_CHALLENGE_REQUIRED"] | components["schemas"]["BOT_CHALLENGE_FAILED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["DATA_VAULT_STORE_DOES_NOT_EXIST"] | components["schemas"]["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["PASSWORD_REQUIREMENTS_NOT_MET"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["VERIFICATION_ERROR"] | components["schemas"]["VERIFICATION_CODE_NOT_FOUND"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_ALREADY_USED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["EMAIL_ALREADY_VERIFIED"] | components["schemas"]["EMAIL_NOT_ASSOCIATED_WITH_USER"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_ALREADY_EXISTS"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"] | components["schemas"]["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["EMAIL_TEMPLATE_ALREADY_EXISTS"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"] | components["schemas"]["OUTER_OAUTH_TIMEOUT"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["APPLE_BUNDLE_ID_NOT_CONFIGURED"] | components["schemas"]["OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"] | components["schemas"]["TEAM_MEMBERSHIP_ALREADY_EXISTS"] | components["schemas"]["PROJECT_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["INVALID_APPLE_CREDENTIALS"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"] | components["schemas"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"] | components["schemas"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"] | components["schemas"]["API_KEY_NOT_VALID"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["API_KEY_NOT_FOUND"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"] | components["schemas"]["EMAIL_RENDERING_ERROR"] | components["schemas"]["TEMPLATE_SOURCE_REWRITE_ERROR"] | components["schemas"]["REQUIRES_CUSTOM_EMAIL_SERVER"] | components["schemas"]["EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE"] | components["schemas"]["EMAIL_NOT_EDITABLE"] | components["schemas"]["ITEM_NOT_FOUND"] | components["schemas"]["ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH"] | components["schemas"]["CUSTOMER_DOES_NOT_EXIST"] | components["schemas"]["SUBSCRIPTION_INVOICE_NOT_FOUND"] | components["schemas"]["ONE_TIME_PURCHASE_NOT_FOUND"] | components["schemas"]["SUBSCRIPTION_ALREADY_REFUNDED"] | components["schemas"]["ONE_TIME_PURCHASE_ALREADY_REFUNDED"] | components["schemas"]["TEST_MODE_PURCHASE_NON_REFUNDABLE"] | components["schemas"]["PRODUCT_DOES_NOT_EXIST"] | components["schemas"]["PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH"] | components["schemas"]["PRODUCT_ALREADY_GRANTED"] | components["schemas"]["ITEM_QUANTITY_INSUFFICIENT_AMOUNT"] | components["schemas"]["STRIPE_ACCOUNT_INFO_NOT_FOUND"] | components["schemas"]["ANALYTICS_QUERY_TIMEOUT"] | components["schemas"]["ANALYTICS_QUERY_ERROR"] | components["schemas"]["ANALYTICS_NOT_ENABLED"] | components["schemas"]["DEFAULT_PAYMENT_METHOD_REQUIRED"] | components["schemas"]["NEW_PURCHASES_BLOCKED"];
         /** @description The human-readable message of a status error, as plain text. */
         StatusErrorMessage: string;
         /** @description A JWT (three base64url parts) whose `exp` claim says when it expires. */
@@ -2228,7 +2228,7 @@ export interface components {
         /**
          * @example {
          *       "code": "ALL_OVERLOADS_FAILED",
-         *       "error": "This endpoint has multiple overloads, but they all failed to process the request.\n\nOverload 1: {\n  \"code\": \"SCHEMA_ERROR\",\n  \"error\": \"body.grant_type is required\"\n}",
+         *       "error": "This endpoint has multiple overloads, but they all failed to process the request.\n\n  Overload 1: {\n    \"code\": \"SCHEMA_ERROR\",\n    \"error\": \"body.grant_type is required\"\n  }",
          *       "details": {
          *         "overload_errors": [
          *           {
@@ -2552,6 +2552,28 @@ export interface components {
             error: string;
         };
         /**
+         * @description A client request without a publishable client key, to a project that requires one (2.8.86; 2.8.11 answers `CLIENT_AUTHENTICATION_REQUIRED`).
+         * @example {
+         *       "code": "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+         *       "error": "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.",
+         *       "details": {
+         *         "project_id": "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b"
+         *       }
+         *     }
+         */
+        PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
+            /** @description The message. */
+            error: string;
+            details?: {
+                project_id: string | null;
+            };
+        };
+        /**
          * @example {
          *       "code": "SERVER_AUTHENTICATION_REQUIRED",
          *       "error": "The secret server key must be provided."
@@ -2723,6 +2745,12 @@ export interface components {
             error: string;
             details?: {
                 expired_at_millis: number | null;
+                /** @description The project the token was issued for (2.8.86 on; null when unknown). */
+                project_id?: string | null;
+                /** @description The token's user (2.8.86 on; null when unknown). */
+                user_id?: string | null;
+                /** @description The session the token belongs to (2.8.86 on; null when unknown). */
+                refresh_token_id?: string | null;
             };
         };
         /**
@@ -2898,6 +2926,33 @@ export interface components {
             error: string;
         };
         /**
+         * @description The access token belongs to a restricted user and the request did not allow restricted users (`x-stack-allow-restricted-user` or `x-stack-allow-anonymous-user`). Since 2.8.86.
+         * @example {
+         *       "code": "RESTRICTED_USER_NOT_ALLOWED",
+         *       "error": "The user in the access token is in restricted state. Reason: email_not_verified. Please pass the X-Stack-Allow-Restricted-User header if this is intended.",
+         *       "details": {
+         *         "restricted_reason": {
+         *           "type": "email_not_verified"
+         *         }
+         *       }
+         *     }
+         */
+        RESTRICTED_USER_NOT_ALLOWED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "RESTRICTED_USER_NOT_ALLOWED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                restricted_reason: {
+                    /** @enum {string} */
+                    type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
+                };
+            };
+        };
+        /**
          * @example {
          *       "code": "PROJECT_NOT_FOUND",
          *       "error": "Project 6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b not found or is not accessible with the current user.",
@@ -2919,6 +2974,50 @@ export interface components {
             };
         };
         /**
+         * @description The project named by `x-stack-project-id` does not exist. Since 2.8.86.
+         * @example {
+         *       "code": "CURRENT_PROJECT_NOT_FOUND",
+         *       "error": "The current project with ID 6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b was not found. Please check the value of the x-stack-project-id header.",
+         *       "details": {
+         *         "project_id": "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b"
+         *       }
+         *     }
+         */
+        CURRENT_PROJECT_NOT_FOUND: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CURRENT_PROJECT_NOT_FOUND";
+            /** @description The message. */
+            error: string;
+            details?: {
+                project_id: string;
+            };
+        };
+        /**
+         * @description The branch named by `x-stack-branch-id` does not exist in the project.
+         * @example {
+         *       "code": "BRANCH_DOES_NOT_EXIST",
+         *       "error": "The branch with ID staging does not exist.",
+         *       "details": {
+         *         "branch_id": "staging"
+         *       }
+         *     }
+         */
+        BRANCH_DOES_NOT_EXIST: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "BRANCH_DOES_NOT_EXIST";
+            /** @description The message. */
+            error: string;
+            details?: {
+                branch_id: string;
+            };
+        };
+        /**
          * @example {
          *       "code": "SIGN_UP_NOT_ENABLED",
          *       "error": "Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."
@@ -2934,6 +3033,66 @@ export interface components {
             error: string;
         };
         /**
+         * @description A sign-up rule of the project refused the sign-up. Since 2.8.86.
+         * @example {
+         *       "code": "SIGN_UP_REJECTED",
+         *       "error": "Your sign up was rejected by an administrator's sign-up rule.",
+         *       "details": {
+         *         "message": "Your sign up was rejected by an administrator's sign-up rule."
+         *       }
+         *     }
+         */
+        SIGN_UP_REJECTED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SIGN_UP_REJECTED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                message: string;
+            };
+        };
+        /**
+         * @description The sign-up needs a visible bot challenge to be completed first. Since 2.8.86.
+         * @example {
+         *       "code": "BOT_CHALLENGE_REQUIRED",
+         *       "error": "An additional bot challenge is required before sign-up can continue."
+         *     }
+         */
+        BOT_CHALLENGE_REQUIRED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "BOT_CHALLENGE_REQUIRED";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description The bot challenge sent with a sign-up could not be verified. Since 2.8.86.
+         * @example {
+         *       "code": "BOT_CHALLENGE_FAILED",
+         *       "error": "Visible bot challenge verification failed",
+         *       "details": {
+         *         "message": "Visible bot challenge verification failed"
+         *       }
+         *     }
+         */
+        BOT_CHALLENGE_FAILED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "BOT_CHALLENGE_FAILED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                message: string;
+            };
+        };
+        /**
          * @example {
          *       "code": "PASSWORD_AUTHENTICATION_NOT_ENABLED",
          *       "error": "Password authentication is not enabled for this project."
@@ -2947,6 +3106,52 @@ export interface components {
             code: "PASSWORD_AUTHENTICATION_NOT_ENABLED";
             /** @description The message. */
             error: string;
+        };
+        /**
+         * @description Data vault: no store with this id. Since 2.8.86.
+         * @example {
+         *       "code": "DATA_VAULT_STORE_DOES_NOT_EXIST",
+         *       "error": "Data vault store with ID store-1 does not exist.",
+         *       "details": {
+         *         "store_id": "store-1"
+         *       }
+         *     }
+         */
+        DATA_VAULT_STORE_DOES_NOT_EXIST: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DATA_VAULT_STORE_DOES_NOT_EXIST";
+            /** @description The message. */
+            error: string;
+            details?: {
+                store_id: string;
+            };
+        };
+        /**
+         * @description Data vault: the store holds no value under this hashed key. Since 2.8.86.
+         * @example {
+         *       "code": "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",
+         *       "error": "Data vault store with ID store-1 does not contain a key with hash hash-1.",
+         *       "details": {
+         *         "store_id": "store-1",
+         *         "hashed_key": "hash-1"
+         *       }
+         *     }
+         */
+        DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST";
+            /** @description The message. */
+            error: string;
+            details?: {
+                store_id: string;
+                hashed_key: string;
+            };
         };
         /**
          * @example {
@@ -2975,6 +3180,22 @@ export interface components {
              * @enum {string}
              */
             code: "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description The access token belongs to an anonymous user and the request did not carry `x-stack-allow-anonymous-user: true`. Since 2.8.86.
+         * @example {
+         *       "code": "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+         *       "error": "X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."
+         *     }
+         */
+        ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
             /** @description The message. */
             error: string;
         };
@@ -3411,6 +3632,33 @@ export interface components {
             };
         };
         /**
+         * @description A restricted user tried to accept a team invitation. Since 2.8.86.
+         * @example {
+         *       "code": "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
+         *       "error": "Restricted users cannot accept team invitations. Reason: email_not_verified. Please complete the onboarding process before accepting team invitations.",
+         *       "details": {
+         *         "restricted_reason": {
+         *           "type": "email_not_verified"
+         *         }
+         *       }
+         *     }
+         */
+        TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                restricted_reason: {
+                    /** @enum {string} */
+                    type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
+                };
+            };
+        };
+        /**
          * @example {
          *       "code": "EMAIL_TEMPLATE_ALREADY_EXISTS",
          *       "error": "Email template already exists."
@@ -3469,6 +3717,30 @@ export interface components {
             code: "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE";
             /** @description The message. */
             error: string;
+        };
+        /**
+         * @description The service could not get an access token for a connected account from its provider. Since 2.8.86.
+         * @example {
+         *       "code": "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",
+         *       "error": "Failed to retrieve an OAuth access token for the connected account (provider: github). The provider did not return a refresh token.",
+         *       "details": {
+         *         "provider": "github",
+         *         "details": "The provider did not return a refresh token."
+         *       }
+         *     }
+         */
+        OAUTH_ACCESS_TOKEN_NOT_AVAILABLE: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE";
+            /** @description The message. */
+            error: string;
+            details?: {
+                provider: string;
+                details: string;
+            };
         };
         /**
          * @example {
@@ -3578,6 +3850,38 @@ export interface components {
              * @enum {string}
              */
             code: "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description Native Apple sign-in without any bundle id configured for the project. Since 2.8.86.
+         * @example {
+         *       "code": "APPLE_BUNDLE_ID_NOT_CONFIGURED",
+         *       "error": "Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the Stack Auth dashboard under OAuth Providers > Apple > Apple Bundle IDs."
+         *     }
+         */
+        APPLE_BUNDLE_ID_NOT_CONFIGURED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "APPLE_BUNDLE_ID_NOT_CONFIGURED";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description Another OAuth connection with the same provider account id already signs in. Since 2.8.86.
+         * @example {
+         *       "code": "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",
+         *       "error": "A provider with the same account ID is already used for signing in."
+         *     }
+         */
+        OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN";
             /** @description The message. */
             error: string;
         };
@@ -3778,6 +4082,22 @@ export interface components {
             error: string;
         };
         /**
+         * @description Native Apple sign-in whose credentials could not be verified. Since 2.8.86.
+         * @example {
+         *       "code": "INVALID_APPLE_CREDENTIALS",
+         *       "error": "The Apple Sign In credentials could not be verified. Please try signing in again."
+         *     }
+         */
+        INVALID_APPLE_CREDENTIALS: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "INVALID_APPLE_CREDENTIALS";
+            /** @description The message. */
+            error: string;
+        };
+        /**
          * @example {
          *       "code": "OAUTH_PROVIDER_ACCESS_DENIED",
          *       "error": "The OAuth provider denied access to the user."
@@ -3789,6 +4109,22 @@ export interface components {
              * @enum {string}
              */
             code: "OAUTH_PROVIDER_ACCESS_DENIED";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description The OAuth provider did not answer during a sign-in; trying again later may work. Since 2.8.86.
+         * @example {
+         *       "code": "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
+         *       "error": "The OAuth provider is temporarily unavailable. Please try signing in again."
+         *     }
+         */
+        OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE";
             /** @description The message. */
             error: string;
         };
@@ -3997,6 +4333,512 @@ export interface components {
             details?: {
                 permission_id: string;
             };
+        };
+        /**
+         * @description An e-mail template or theme could not be rendered. Since 2.8.86.
+         * @example {
+         *       "code": "EMAIL_RENDERING_ERROR",
+         *       "error": "Failed to render email with theme: Subject is required",
+         *       "details": {
+         *         "error": "Subject is required"
+         *       }
+         *     }
+         */
+        EMAIL_RENDERING_ERROR: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EMAIL_RENDERING_ERROR";
+            /** @description The message. */
+            error: string;
+            details?: {
+                error: string;
+            };
+        };
+        /**
+         * @description An e-mail template's source could not be rewritten. Since 2.8.86.
+         * @example {
+         *       "code": "TEMPLATE_SOURCE_REWRITE_ERROR",
+         *       "error": "Failed to rewrite template source: Unexpected token",
+         *       "details": {
+         *         "error": "Unexpected token"
+         *       }
+         *     }
+         */
+        TEMPLATE_SOURCE_REWRITE_ERROR: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TEMPLATE_SOURCE_REWRITE_ERROR";
+            /** @description The message. */
+            error: string;
+            details?: {
+                error: string;
+            };
+        };
+        /**
+         * @description The action needs the project to use its own e-mail server, not the shared one. Since 2.8.86.
+         * @example {
+         *       "code": "REQUIRES_CUSTOM_EMAIL_SERVER",
+         *       "error": "This action requires a custom SMTP server. Please edit your email server configuration and try again."
+         *     }
+         */
+        REQUIRES_CUSTOM_EMAIL_SERVER: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "REQUIRES_CUSTOM_EMAIL_SERVER";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description An e-mail capacity boost is running already. Since 2.8.86.
+         * @example {
+         *       "code": "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",
+         *       "error": "Email capacity boost is already active until 2025-11-22T00:00:00.000Z.",
+         *       "details": {
+         *         "expires_at": "2025-11-22T00:00:00.000Z"
+         *       }
+         *     }
+         */
+        EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE";
+            /** @description The message. */
+            error: string;
+            details?: {
+                expires_at: string;
+            };
+        };
+        /**
+         * @description An e-mail of the outbox can no longer be changed in its current status. Since 2.8.86.
+         * @example {
+         *       "code": "EMAIL_NOT_EDITABLE",
+         *       "error": "Email with ID \"0b7e3f9a-2c4d-4e1f-8a6b-5d3c2e1f4a7b\" cannot be edited because it is in status \"SENT\". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited.",
+         *       "details": {
+         *         "email_id": "0b7e3f9a-2c4d-4e1f-8a6b-5d3c2e1f4a7b",
+         *         "status": "SENT"
+         *       }
+         *     }
+         */
+        EMAIL_NOT_EDITABLE: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "EMAIL_NOT_EDITABLE";
+            /** @description The message. */
+            error: string;
+            details?: {
+                email_id: string;
+                status: string;
+            };
+        };
+        /**
+         * @description Payments: no item with this id. Since 2.8.86.
+         * @example {
+         *       "code": "ITEM_NOT_FOUND",
+         *       "error": "Item with ID \"credits\" not found.",
+         *       "details": {
+         *         "item_id": "credits"
+         *       }
+         *     }
+         */
+        ITEM_NOT_FOUND: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ITEM_NOT_FOUND";
+            /** @description The message. */
+            error: string;
+            details?: {
+                item_id: string;
+            };
+        };
+        /**
+         * @description Payments: the customer is not of the kind the item is for. Since 2.8.86.
+         * @example {
+         *       "code": "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",
+         *       "error": "The team with ID \"9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e\" is not a valid customer for the item with ID \"credits\". The item is configured to only be available for user customers, but the customer is a team.",
+         *       "details": {
+         *         "item_id": "credits",
+         *         "customer_id": "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e",
+         *         "item_customer_type": "user",
+         *         "actual_customer_type": "team"
+         *       }
+         *     }
+         */
+        ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH";
+            /** @description The message. */
+            error: string;
+            details?: {
+                item_id: string;
+                customer_id: string;
+                /** @enum {string|null} */
+                item_customer_type: "user" | "team" | "custom" | null;
+                /** @enum {string} */
+                actual_customer_type: "user" | "team" | "custom";
+            };
+        };
+        /**
+         * @description Payments: no customer with this id. Since 2.8.86.
+         * @example {
+         *       "code": "CUSTOMER_DOES_NOT_EXIST",
+         *       "error": "Customer with ID \"9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e\" does not exist.",
+         *       "details": {
+         *         "customer_id": "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e"
+         *       }
+         *     }
+         */
+        CUSTOMER_DOES_NOT_EXIST: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "CUSTOMER_DOES_NOT_EXIST";
+            /** @description The message. */
+            error: string;
+            details?: {
+                customer_id: string;
+            };
+        };
+        /**
+         * @description Payments: no subscription invoice with this id. Since 2.8.86.
+         * @example {
+         *       "code": "SUBSCRIPTION_INVOICE_NOT_FOUND",
+         *       "error": "Subscription invoice with ID \"inv-1\" does not exist.",
+         *       "details": {
+         *         "subscription_invoice_id": "inv-1"
+         *       }
+         *     }
+         */
+        SUBSCRIPTION_INVOICE_NOT_FOUND: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SUBSCRIPTION_INVOICE_NOT_FOUND";
+            /** @description The message. */
+            error: string;
+            details?: {
+                subscription_invoice_id: string;
+            };
+        };
+        /**
+         * @description Payments: no one-time purchase with this id. Since 2.8.86.
+         * @example {
+         *       "code": "ONE_TIME_PURCHASE_NOT_FOUND",
+         *       "error": "One-time purchase with ID \"purchase-1\" does not exist.",
+         *       "details": {
+         *         "one_time_purchase_id": "purchase-1"
+         *       }
+         *     }
+         */
+        ONE_TIME_PURCHASE_NOT_FOUND: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ONE_TIME_PURCHASE_NOT_FOUND";
+            /** @description The message. */
+            error: string;
+            details?: {
+                one_time_purchase_id: string;
+            };
+        };
+        /**
+         * @description Payments: the subscription was refunded already. Since 2.8.86.
+         * @example {
+         *       "code": "SUBSCRIPTION_ALREADY_REFUNDED",
+         *       "error": "Subscription with ID \"sub-1\" was already refunded.",
+         *       "details": {
+         *         "subscription_id": "sub-1"
+         *       }
+         *     }
+         */
+        SUBSCRIPTION_ALREADY_REFUNDED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "SUBSCRIPTION_ALREADY_REFUNDED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                subscription_id: string;
+            };
+        };
+        /**
+         * @description Payments: the one-time purchase was refunded already. Since 2.8.86.
+         * @example {
+         *       "code": "ONE_TIME_PURCHASE_ALREADY_REFUNDED",
+         *       "error": "One-time purchase with ID \"purchase-1\" was already refunded.",
+         *       "details": {
+         *         "one_time_purchase_id": "purchase-1"
+         *       }
+         *     }
+         */
+        ONE_TIME_PURCHASE_ALREADY_REFUNDED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ONE_TIME_PURCHASE_ALREADY_REFUNDED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                one_time_purchase_id: string;
+            };
+        };
+        /**
+         * @description Payments: a purchase made in test mode cannot be refunded. Since 2.8.86.
+         * @example {
+         *       "code": "TEST_MODE_PURCHASE_NON_REFUNDABLE",
+         *       "error": "Test mode purchases are not refundable."
+         *     }
+         */
+        TEST_MODE_PURCHASE_NON_REFUNDABLE: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "TEST_MODE_PURCHASE_NON_REFUNDABLE";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description Payments: no product with this id, or one a client may not see. Since 2.8.86.
+         * @example {
+         *       "code": "PRODUCT_DOES_NOT_EXIST",
+         *       "error": "Product with ID \"pro-plan\" does not exist.",
+         *       "details": {
+         *         "product_id": "pro-plan",
+         *         "context": null
+         *       }
+         *     }
+         */
+        PRODUCT_DOES_NOT_EXIST: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PRODUCT_DOES_NOT_EXIST";
+            /** @description The message. */
+            error: string;
+            details?: {
+                product_id: string;
+                /** @enum {string|null} */
+                context: "item_exists" | "server_only" | null;
+            };
+        };
+        /**
+         * @description Payments: the customer is not of the kind an inline product is for. Since 2.8.86.
+         * @example {
+         *       "code": "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",
+         *       "error": "The team with ID \"9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e\" is not a valid customer for the inline product that has been passed in. The product is configured to only be available for user customers, but the customer is a team.",
+         *       "details": {
+         *         "product_id": "pro-plan",
+         *         "customer_id": "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e",
+         *         "product_customer_type": "user",
+         *         "actual_customer_type": "team"
+         *       }
+         *     }
+         */
+        PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH";
+            /** @description The message. */
+            error: string;
+            details?: {
+                product_id: string | null;
+                customer_id: string;
+                /** @enum {string|null} */
+                product_customer_type: "user" | "team" | "custom" | null;
+                /** @enum {string} */
+                actual_customer_type: "user" | "team" | "custom";
+            };
+        };
+        /**
+         * @description Payments: the customer owns this product already. Since 2.8.86.
+         * @example {
+         *       "code": "PRODUCT_ALREADY_GRANTED",
+         *       "error": "Customer with ID \"9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e\" already owns product \"pro-plan\".",
+         *       "details": {
+         *         "product_id": "pro-plan",
+         *         "customer_id": "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e"
+         *       }
+         *     }
+         */
+        PRODUCT_ALREADY_GRANTED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "PRODUCT_ALREADY_GRANTED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                product_id: string;
+                customer_id: string;
+            };
+        };
+        /**
+         * @description Payments: the customer holds too little of an item for the charge. Since 2.8.86.
+         * @example {
+         *       "code": "ITEM_QUANTITY_INSUFFICIENT_AMOUNT",
+         *       "error": "The item with ID \"credits\" has an insufficient quantity for the customer with ID \"9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e\". An attempt was made to charge 5 credits.",
+         *       "details": {
+         *         "item_id": "credits",
+         *         "customer_id": "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e",
+         *         "quantity": 5
+         *       }
+         *     }
+         */
+        ITEM_QUANTITY_INSUFFICIENT_AMOUNT: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ITEM_QUANTITY_INSUFFICIENT_AMOUNT";
+            /** @description The message. */
+            error: string;
+            details?: {
+                item_id: string;
+                customer_id: string;
+                quantity: number;
+            };
+        };
+        /**
+         * @description Payments: the project has not finished setting up its Stripe account. Since 2.8.86.
+         * @example {
+         *       "code": "STRIPE_ACCOUNT_INFO_NOT_FOUND",
+         *       "error": "Stripe account information not found. Please make sure the user has onboarded with Stripe."
+         *     }
+         */
+        STRIPE_ACCOUNT_INFO_NOT_FOUND: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "STRIPE_ACCOUNT_INFO_NOT_FOUND";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description Analytics: the query ran out of time. Since 2.8.86.
+         * @example {
+         *       "code": "ANALYTICS_QUERY_TIMEOUT",
+         *       "error": "The query timed out. Please try again with a shorter query or increase the timeout. Timeout was 5000ms.",
+         *       "details": {
+         *         "timeout_ms": 5000
+         *       }
+         *     }
+         */
+        ANALYTICS_QUERY_TIMEOUT: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ANALYTICS_QUERY_TIMEOUT";
+            /** @description The message. */
+            error: string;
+            details?: {
+                timeout_ms: number;
+            };
+        };
+        /**
+         * @description Analytics: the query failed; the message is the query engine's. Since 2.8.86.
+         * @example {
+         *       "code": "ANALYTICS_QUERY_ERROR",
+         *       "error": "Unknown column 'foo'",
+         *       "details": {
+         *         "error": "Unknown column 'foo'"
+         *       }
+         *     }
+         */
+        ANALYTICS_QUERY_ERROR: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ANALYTICS_QUERY_ERROR";
+            /** @description The message. */
+            error: string;
+            details?: {
+                error: string;
+            };
+        };
+        /**
+         * @description Analytics: not enabled for the project. Since 2.8.86.
+         * @example {
+         *       "code": "ANALYTICS_NOT_ENABLED",
+         *       "error": "Analytics is not enabled for this project."
+         *     }
+         */
+        ANALYTICS_NOT_ENABLED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "ANALYTICS_NOT_ENABLED";
+            /** @description The message. */
+            error: string;
+        };
+        /**
+         * @description Payments: the customer has no default payment method. Since 2.8.86.
+         * @example {
+         *       "code": "DEFAULT_PAYMENT_METHOD_REQUIRED",
+         *       "error": "No default payment method is set for this customer.",
+         *       "details": {
+         *         "customer_type": "team",
+         *         "customer_id": "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e"
+         *       }
+         *     }
+         */
+        DEFAULT_PAYMENT_METHOD_REQUIRED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "DEFAULT_PAYMENT_METHOD_REQUIRED";
+            /** @description The message. */
+            error: string;
+            details?: {
+                /** @enum {string} */
+                customer_type: "user" | "team";
+                customer_id: string;
+            };
+        };
+        /**
+         * @description Payments: the project may not take new purchases at the moment. Since 2.8.86.
+         * @example {
+         *       "code": "NEW_PURCHASES_BLOCKED",
+         *       "error": "New purchases are currently blocked for this project. Please contact support for more information."
+         *     }
+         */
+        NEW_PURCHASES_BLOCKED: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "NEW_PURCHASES_BLOCKED";
+            /** @description The message. */
+            error: string;
         };
     };
     responses: {

@@ -51,13 +51,14 @@ const RETRYABLE_GENERIC: ReadonlySet<GenericErrorCode> = /* @__PURE__ */ new Set
 
 /**
  * Known errors the same action can get past: a passkey dialog the person closed,
- * a provider page where they said no. Every other known error needs a change first.
+ * a provider page where they said no, a provider that did not answer. Every other known error needs a change first.
  */
 const RETRYABLE_KNOWN: ReadonlySet<string> = /* @__PURE__ */ new Set([
   "PASSKEY_WEBAUTHN_ERROR",
   "PASSKEY_AUTHENTICATION_FAILED",
   "PASSKEY_REGISTRATION_FAILED",
   "OAUTH_PROVIDER_ACCESS_DENIED",
+  "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
 ]);
 
 /** What an error is, before any words: the keys to look words up by, in order, and the numbers they may show. */

@@ -22,6 +22,7 @@ const SHARED_KEYS: ErrorMessage = {
   title: "Not available",
   message: "Connecting accounts from this provider isn't available in this app yet.",
 };
+const FINISH_ACCOUNT = "Finish setting up your account";
 const CLI_FAILED: ErrorMessage = {
   title: "Command-line sign-in failed",
   message: "Start the sign-in from your terminal again.",
@@ -71,6 +72,12 @@ export const englishErrorMessages = {
     message: "This e-mail address is already used to sign in to another account.",
   },
   SIGN_UP_NOT_ENABLED: { title: "Sign-up is closed", message: "New accounts can't be created right now." },
+  SIGN_UP_REJECTED: {
+    title: "Sign-up not possible",
+    message: "An account can't be created with these details. Contact the app's support if you think this is a mistake.",
+  },
+  BOT_CHALLENGE_REQUIRED: { title: "One more check", message: "Please complete the verification check, then try again." },
+  BOT_CHALLENGE_FAILED: { title: "Check not passed", message: "We couldn't confirm that you're a person. Please try again." },
   PASSWORD_AUTHENTICATION_NOT_ENABLED: { title: "Password sign-in is off", message: "This app doesn't offer signing in with a password." },
   PASSKEY_AUTHENTICATION_NOT_ENABLED: { title: "Passkeys are off", message: "This app doesn't offer signing in with a passkey." },
   ANONYMOUS_ACCOUNTS_NOT_ENABLED: { title: "Guest access is off", message: "This app can't be used without an account." },
@@ -133,6 +140,10 @@ export const englishErrorMessages = {
     message: "The provider didn't grant access. Try again if you want to continue.",
   },
   OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED: { title: "Provider not available", message: "Signing in with this provider isn't available." },
+  OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE: {
+    title: "Provider not answering",
+    message: "The sign-in provider isn't responding right now. Please try again in a few minutes.",
+  },
   INVALID_AUTHORIZATION_CODE: { title: "Sign-in not completed", message: "This sign-in couldn't be completed. Please sign in again." },
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: {
     title: "Account already connected",
@@ -158,6 +169,15 @@ export const englishErrorMessages = {
     message: "To end the session on this device, sign out instead.",
   },
   USER_AUTHENTICATION_REQUIRED: SIGN_IN_REQUIRED,
+  // Guests and accounts still being set up (service 2.8.86).
+  ANONYMOUS_AUTHENTICATION_NOT_ALLOWED: {
+    title: "Please sign in",
+    message: "You need an account to do this. Sign in or create one, then try again.",
+  },
+  RESTRICTED_USER_NOT_ALLOWED: {
+    title: FINISH_ACCOUNT,
+    message: "Your account can't do this yet. Finish setting it up (for example, verify your e-mail address), then try again.",
+  },
   CANNOT_GET_OWN_USER_WITHOUT_USER: SIGN_IN_REQUIRED,
   USER_NOT_FOUND: ACCOUNT_NOT_FOUND,
   USER_ID_DOES_NOT_EXIST: ACCOUNT_NOT_FOUND,
@@ -166,6 +186,10 @@ export const englishErrorMessages = {
   TEAM_NOT_FOUND: { title: "Team not found", message: "This team doesn't exist, or you're no longer a member." },
   TEAM_MEMBERSHIP_NOT_FOUND: { title: "Not a member", message: "You're not a member of this team." },
   TEAM_MEMBERSHIP_ALREADY_EXISTS: { title: "Already a member", message: "You're already a member of this team." },
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: {
+    title: FINISH_ACCOUNT,
+    message: "Finish setting up your account (for example, verify your e-mail address) before you accept a team invitation.",
+  },
   TEAM_PERMISSION_REQUIRED: NOT_ALLOWED,
   TEAM_PERMISSION_NOT_FOUND: NOT_ALLOWED,
   PROJECT_PERMISSION_REQUIRED: NOT_ALLOWED,
@@ -189,6 +213,8 @@ export const englishErrorMessages = {
   // What only the app's developer can fix: the words say so without the detail.
   PROJECT_AUTHENTICATION_ERROR: SETUP,
   PROJECT_NOT_FOUND: SETUP,
+  CURRENT_PROJECT_NOT_FOUND: SETUP,
+  BRANCH_DOES_NOT_EXIST: SETUP,
   REDIRECT_URL_NOT_WHITELISTED: SETUP,
   INVALID_OAUTH_CLIENT_ID_OR_SECRET: SETUP,
   INVALID_SCOPE: SETUP,

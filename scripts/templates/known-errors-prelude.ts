@@ -42,16 +42,38 @@ const filters: Record<string, Filter> = {
     return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
   },
   quoted_or: (v) => (Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined),
+  // The service indents the blocks (and every line in them) by two spaces.
   overloads: (v) =>
-    Array.isArray(v) ? "\n\n" + v.map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`).join("\n\n") : undefined,
+    Array.isArray(v)
+      ? "\n\n  " +
+        v
+          .map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
+          .join("\n\n")
+          .replaceAll("\n", "\n  ")
+      : undefined,
 };
 
-const PLACEHOLDER = /\{(\w+)(?:\|(\w+))?\}/g;
+// {key}, {key|filter}, and {key=value}: a condition that shows nothing and holds when the
+// value, as text, is `value` (`{would_work_if_email_was_verified=true}`, `{context=null}`).
+// A key may name a field of a field: {restricted_reason.type}.
+const PLACEHOLDER = /\{([\w.]+)(?:\|(\w+)|=([\w-]+))?\}/g;
+
+/** The value at a dotted path of the details; undefined when a step is missing. */
+function valueAt(details: Record<string, unknown>, path: string): unknown {
+  let value: unknown = details;
+  for (const key of path.split(".")) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  return value;
+}
 
 function renderTemplate(template: string, details: Record<string, unknown>): string | undefined {
   let complete = true;
-  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined) => {
-    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(details[key]);
+  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined, expected: string | undefined) => {
+    const value = valueAt(details, key);
+    if (expected !== undefined) {
+      if (value === undefined || (value === null ? "null" : String(value)) !== expected) complete = false;
+      return "";
+    }
+    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(value);
     if (shown === undefined) complete = false;
     return shown ?? "";
   });
@@ -69,7 +91,9 @@ export function renderKnownErrorMessage(templates: readonly string[], details: u
     if (text !== undefined) return text;
   }
   const last = templates[templates.length - 1] ?? "";
-  return last.replace(PLACEHOLDER, (_, key: string) => `<${key} unknown>`);
+  return last.replace(PLACEHOLDER, (_, key: string, _filter: unknown, expected: string | undefined) =>
+    expected === undefined ? `<${key} unknown>` : "",
+  );
 }
 
 /**

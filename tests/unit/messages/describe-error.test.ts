@@ -111,6 +111,50 @@ describe("known errors of the service", () => {
     });
   });
 
+  it.each([
+    [
+      "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+      "Please sign in",
+      "You need an account to do this. Sign in or create one, then try again.",
+      false,
+    ],
+    [
+      "RESTRICTED_USER_NOT_ALLOWED",
+      "Finish setting up your account",
+      "Your account can't do this yet. Finish setting it up (for example, verify your e-mail address), then try again.",
+      false,
+    ],
+    [
+      "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
+      "Finish setting up your account",
+      "Finish setting up your account (for example, verify your e-mail address) before you accept a team invitation.",
+      false,
+    ],
+    [
+      "SIGN_UP_REJECTED",
+      "Sign-up not possible",
+      "An account can't be created with these details. Contact the app's support if you think this is a mistake.",
+      false,
+    ],
+    ["BOT_CHALLENGE_REQUIRED", "One more check", "Please complete the verification check, then try again.", false],
+    ["BOT_CHALLENGE_FAILED", "Check not passed", "We couldn't confirm that you're a person. Please try again.", false],
+    [
+      "OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",
+      "Provider not answering",
+      "The sign-in provider isn't responding right now. Please try again in a few minutes.",
+      true,
+    ],
+    [
+      "CURRENT_PROJECT_NOT_FOUND",
+      "This app isn't set up correctly",
+      "Please try again later. If this keeps happening, contact the app's support.",
+      false,
+    ],
+  ] as const)("%s (service 2.8.86) has words of its own", (code, title, message, retryable) => {
+    const Class = knownErrorClasses[code];
+    expect(words(new Class(undefined, { message: "The developer's text." }))).toEqual({ code, title, message, retryable });
+  });
+
   it("a code whose family has no words either takes those of its HTTP status", () => {
     expect(words(new KnownErrors.TeamAlreadyExists({ team_id: "t" }))).toMatchObject({
       code: "TEAM_ALREADY_EXISTS",
