@@ -18,7 +18,11 @@ import { cameOverHttps, createResponseTokenStore, type ResponseTokenStore } from
  * ```
  */
 export interface FetchRequestTokenStoreOptions {
-  /** The project whose token cookies are read and written (`stack-refresh-<projectId>`). */
+  /**
+   * The project whose token cookies are read and written: `stack-refresh-<projectId>`
+   * and the JSON `stack-refresh-<projectId>--default` (`__Host-…` when Secure) of
+   * current official SDKs, as the browser cookie store reads and writes them.
+   */
   readonly projectId: string;
   /**
    * Whether written cookies get `Secure`. Default: when the request's URL is

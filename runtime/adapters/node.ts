@@ -54,7 +54,11 @@ export interface NodeResponseLike {
  * ```
  */
 export interface NodeRequestTokenStoreOptions {
-  /** The project whose token cookies are read and written (`stack-refresh-<projectId>`). */
+  /**
+   * The project whose token cookies are read and written: `stack-refresh-<projectId>`
+   * and the JSON `stack-refresh-<projectId>--default` (`__Host-…` when Secure) of
+   * current official SDKs, as the browser cookie store reads and writes them.
+   */
   readonly projectId: string;
   /**
    * Whether written cookies get `Secure`. Default: when the request came over

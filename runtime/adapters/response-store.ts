@@ -5,22 +5,8 @@
 // between the browser and the server without either reading the other's
 // cookies wrong. The framework decides how a change reaches the response.
 
-import {
-  ACCESS_COOKIE_MAX_AGE_S,
-  REFRESH_COOKIE_MAX_AGE_S,
-  type TokenPair,
-  type TokenStore,
-  serializeCookie,
-  type SerializeOptions,
-} from "../core.js";
-import {
-  ACCESS_COOKIE,
-  encodeAccessPair,
-  LEGACY_REFRESH_COOKIE,
-  refreshCookieName,
-  tokenCookieWrites,
-  type CookieJar,
-} from "../tokens/cookie-format.js";
+import type { TokenPair, TokenStore } from "../core.js";
+import { tokenCookieLine, tokenCookieOptions, tokenCookieWrites, type CookieJar } from "../tokens/cookie-format.js";
 import { createMemoryTokenStore } from "../tokens/memory.js";
 
 /** One cookie to set (or, with an empty value and `maxAge: 0`, to delete), as a framework's cookie API takes it. */
@@ -33,6 +19,8 @@ export interface CookieChange {
     readonly secure: boolean;
     readonly maxAge: number;
     readonly expires?: Date;
+    /** Set only for the official SDK's `stack-refresh-<projectId>--custom-…` cookies, which live on that domain. */
+    readonly domain?: string;
   };
   /** The same change as a `Set-Cookie` header value. */
   readonly header: string;
@@ -72,11 +60,15 @@ export interface ResponseTokenStore extends TokenStore {
 }
 
 /**
- * The cookie changes that make `cookies` hold `tokens`, with their attributes.
- * tokenCookieWrites decides which cookies change (the browser store's rule);
- * each change's value follows from the tokens, so that a framework's cookie
- * API can be given name, value and options instead of a header line. Empty when
- * the cookies hold the tokens already.
+ * The cookie changes that make `cookies` hold `tokens`, with their attributes:
+ * the browser cookie store's writes (tokens/cookie-format.ts), as name, value
+ * and options for a framework's cookie API and as a `Set-Cookie` line. A new
+ * refresh token is written both as `stack-refresh-<projectId>` (plain, read by
+ * official SDKs up to 2.8.48) and as JSON in `stack-refresh-<projectId>--default`
+ * (`__Host-…` when `secure`; read by current ones); a sign-out deletes every
+ * refresh cookie of the project that `cookies` holds, the official SDK's
+ * `--custom-` ones on their domain included. Empty when the cookies hold the
+ * tokens already.
  *
  * @example
  * ```ts
@@ -92,21 +84,9 @@ export function tokenCookieChanges(
   projectId: string,
   secure: boolean,
 ): CookieChange[] {
-  const { refreshToken, accessToken } = tokens;
-  const pair = refreshToken !== null && accessToken !== null ? encodeAccessPair(refreshToken, accessToken) : null;
-  const wanted: ReadonlyArray<readonly [string, string | null, number]> = [
-    [refreshCookieName(projectId), refreshToken, REFRESH_COOKIE_MAX_AGE_S],
-    [LEGACY_REFRESH_COOKIE, null, 0],
-    [ACCESS_COOKIE, pair, ACCESS_COOKIE_MAX_AGE_S],
-  ];
-  const lines = tokenCookieWrites(cookies, tokens, projectId, { secure });
-  return wanted.flatMap(([name, value, maxAge]) => {
-    if (!lines.some((line) => line.startsWith(`${name}=`))) return [];
-    const options: SerializeOptions & CookieChange["options"] =
-      value === null
-        ? { path: "/", sameSite: "lax", secure, maxAge: 0, expires: new Date(0) }
-        : { path: "/", sameSite: "lax", secure, maxAge };
-    return [{ name, value: value ?? "", options, header: serializeCookie(name, value ?? "", options) }];
+  return tokenCookieWrites(cookies, tokens, projectId, secure).map((write) => {
+    const [name, value] = write;
+    return { name, value: value ?? "", options: tokenCookieOptions(name, value, secure), header: tokenCookieLine(write, secure) };
   });
 }
 

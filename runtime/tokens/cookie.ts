@@ -16,7 +16,7 @@ import {
   type TokenStore,
   parseCookie,
 } from "../core.js";
-import { readTokenCookies, removeCookie, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
+import { readTokenCookies, tokenCookieLine, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
 import { Listeners } from "./memory.js";
 
 /** The part of `document` the store uses. Reading `cookie` gives `name=value; …`; assigning it sets one cookie. */
@@ -67,7 +67,14 @@ export interface BroadcastChannelLike {
  * ```
  */
 export interface CookieTokenStoreOptions {
-  /** The project whose tokens are kept; it names the refresh-token cookie (`stack-refresh-<projectId>`). */
+  /**
+   * The project whose tokens are kept; it names the refresh-token cookies. Read:
+   * those of every official SDK version (`stack-refresh-<projectId>` first, then
+   * the newest JSON `stack-refresh-<projectId>--…`, `__Host-` prefixed or not).
+   * Written: a new refresh token goes to both `stack-refresh-<projectId>` and
+   * `stack-refresh-<projectId>--default` (`__Host-…` on https), so official SDKs
+   * old and new find the session; sign-out deletes all of them.
+   */
   readonly projectId: string;
   /** Defaults to `globalThis.document`. */
   readonly document?: CookieDocument;
@@ -125,7 +132,7 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
   const { projectId } = options;
   const document = resolveDocument(options.document);
   const location = options.location ?? (globalThis as { location?: { protocol: string } }).location;
-  const attributes = { secure: location?.protocol === "https:" };
+  const secure = location?.protocol === "https:";
   const env = options.env ?? platformEnvironment;
   const openChannel = options.broadcastChannel === undefined ? platformChannel() : options.broadcastChannel;
   const channelName = `stack-tokens-${projectId}`;
@@ -142,7 +149,7 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
       const value = cookies[name] as string;
       if (deleted.get(name) === value) continue;
       deleted.set(name, value);
-      document.cookie = removeCookie(name, attributes);
+      document.cookie = tokenCookieLine([name, null], secure);
     }
   };
 
@@ -233,8 +240,8 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     set(given) {
       // Only tokens are ever written: a bad one given here is the caller's bug (check.ts).
       const tokens = assertUsableTokens(given, "set()");
-      const writes = tokenCookieWrites(parseCookie(document.cookie), tokens, projectId, attributes);
-      for (const assignment of writes) document.cookie = assignment;
+      const writes = tokenCookieWrites(parseCookie(document.cookie), tokens, projectId, secure);
+      for (const write of writes) document.cookie = tokenCookieLine(write, secure);
       current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
       seen = readCookies();
       // Other tabs first, so a listener here that throws cannot keep them uninformed.

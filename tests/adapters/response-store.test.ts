@@ -1,10 +1,10 @@
 // The store under every framework adapter: the request's tokens in memory,
 // each change written as the browser cookie store writes it (wire contract §7).
 import { parse } from "cookie";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fetchRequestTokenStore, tokenCookieChanges } from "../../runtime/adapters/index.js";
 import { NO_TOKENS } from "../../runtime/tokens/index.js";
-import { tokenCookieWrites } from "../../runtime/tokens/cookie-format.js";
+import { tokenCookieLine, tokenCookieWrites } from "../../runtime/tokens/cookie-format.js";
 import { PROJECT_ID, REFRESH_COOKIE, setCookies, tokenCookieHeader } from "./helpers.js";
 
 const OLD = { refreshToken: "rt-old", accessToken: "at-old" };
@@ -15,12 +15,25 @@ function request(headers: Record<string, string>, url = "http://app.test/me") {
 }
 
 describe("tokenCookieChanges", () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(Date.UTC(2026, 0, 15));
+  });
+  afterEach(() => vi.useRealTimers());
+
   const cases = {
     "a first sign-in": [{}, OLD],
     "a refresh": [parse(tokenCookieHeader(OLD)), NEW],
     "a sign-out": [parse(tokenCookieHeader(OLD)), NO_TOKENS],
     "a sign-in over a legacy cookie": [{ "stack-refresh": "rt-legacy" }, OLD],
     "nothing new": [parse(tokenCookieHeader(OLD)), OLD],
+    "a sign-out of a current official SDK's cookies": [
+      {
+        [`__Host-${REFRESH_COOKIE}--default`]: JSON.stringify({ refresh_token: "rt-old", updated_at_millis: 1 }),
+        [`${REFRESH_COOKIE}--custom-CNW62VBGDHJJWRVFDM`]: JSON.stringify({ refresh_token: "rt-old", updated_at_millis: 1 }),
+      },
+      NO_TOKENS,
+    ],
   } as const;
 
   it.each(Object.entries(cases))(
@@ -28,7 +41,8 @@ describe("tokenCookieChanges", () => {
     (_, [jar, tokens]) => {
       for (const secure of [false, true]) {
         const changes = tokenCookieChanges(jar, tokens, PROJECT_ID, secure);
-        expect(changes.map((c) => c.header)).toEqual(tokenCookieWrites(jar, tokens, PROJECT_ID, { secure }));
+        const lines = tokenCookieWrites(jar, tokens, PROJECT_ID, secure).map((write) => tokenCookieLine(write, secure));
+        expect(changes.map((c) => c.header)).toEqual(lines);
         for (const change of changes) expect(change.header.startsWith(`${change.name}=`)).toBe(true);
       }
     },
@@ -38,6 +52,19 @@ describe("tokenCookieChanges", () => {
     const [refresh, access] = tokenCookieChanges(parse(tokenCookieHeader(OLD)), NO_TOKENS, PROJECT_ID, false);
     expect(refresh).toMatchObject({ name: REFRESH_COOKIE, value: "", options: { maxAge: 0, expires: new Date(0), path: "/" } });
     expect(access).toMatchObject({ name: "stack-access", value: "", options: { maxAge: 0 } });
+  });
+
+  it("deletes the official SDK's custom-domain cookie on its domain and its __Host- cookie with Secure, even over http", () => {
+    const custom = `${REFRESH_COOKIE}--custom-CNW62VBGDHJJWRVFDM`; // Crockford base32 of "example.com"
+    const json = JSON.stringify({ refresh_token: "rt-old", updated_at_millis: 1 });
+    const changes = tokenCookieChanges({ [custom]: json, [`__Host-${REFRESH_COOKIE}--default`]: json }, NO_TOKENS, PROJECT_ID, false);
+    expect(changes.map((c) => [c.name, c.options.domain, c.options.secure, c.options.maxAge])).toEqual([
+      [custom, "example.com", false, 0],
+      [`__Host-${REFRESH_COOKIE}--default`, undefined, true, 0],
+    ]);
+    expect(changes[0]!.header).toBe(
+      `${custom}=; Max-Age=0; Domain=example.com; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`,
+    );
   });
 });
 
