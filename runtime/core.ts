@@ -40,4 +40,4 @@ export { NO_TOKENS, sameTokens, type TokenPair, type StoredTokens, type SessionT
 export { usableToken, isUsableToken, usableTokens, assertUsableTokens } from "./tokens/check.js";
 export { platformBrowser, requireBrowser, type BrowserLocation, type Browser } from "./browser.js";
 export { signalOf, callOf, untilAborted, checkAborted, type CallOptions } from "./call-options.js";
-export { parseCookie, serializeCookie, type SerializeOptions } from "./cookie-syntax.js";
+export { parse as parseCookie, serialize as serializeCookie, type SerializeOptions } from "cookie";
