@@ -209,6 +209,7 @@ export interface paths {
         /**
          * Sign up with e-mail and password
          * @description Creates a user and answers the tokens of its first session. When the request carries the access token of an anonymous user, that user is upgraded instead of a new one being created. With `verification_callback_url`, the service also e-mails a link to that page (the app's e-mail-verification page) to verify the address.
+         *     `verification_callback_url` is required by 2.8.11 (which signs up even when the URL is not on a trusted domain, only without sending the e-mail) and optional on 2.8.86 (which refuses an untrusted URL with `REDIRECT_URL_NOT_WHITELISTED` and signs nobody up). 2.8.86 may also refuse the sign-up by a sign-up rule of the project (`SIGN_UP_REJECTED`).
          */
         post: operations["signUpWithPassword"];
         delete?: never;
@@ -582,7 +583,14 @@ export interface paths {
         };
         /**
          * List users
-         * @description Lists the project's users, one page at a time. Pass `pagination.next_cursor` back as `cursor` to read the next page; it is `null` on the last page. With `team_id`, only the members of that team are listed.
+         * @description Lists the project's users, one page at a time. Pass `pagination.next_cursor` back as
+         *     `cursor` to read the next page; it is `null` on the last page. With `team_id`, only the
+         *     members of that team are listed.
+         *
+         *     2.8.11 lists every user. 2.8.86 lists only the normal ones by default: never anonymous
+         *     users, and not the restricted ones when the project requires e-mail verification;
+         *     `include_anonymous`, `include_restricted` and `only_anonymous` widen or narrow the list
+         *     (2.8.11 refuses them with `SCHEMA_ERROR`).
          */
         get: operations["listUsers"];
         put?: never;
@@ -1485,6 +1493,10 @@ export interface paths {
          *     names the internal project in `x-stack-project-id`, and the signed-in user becomes the new
          *     project's owner. Any other project answers `EXPECTED_INTERNAL_PROJECT`. Config fields left
          *     out take the service's defaults.
+         *
+         *     On 2.8.86 projects belong to teams: the body must name the owning team (`owner_team_id`, a
+         *     team of the internal project the user is a member of). 2.8.11 knows no such field and
+         *     refuses it (`SCHEMA_ERROR`). So it is optional here: send it to 2.8.86, leave it out for 2.8.11.
          */
         post: operations["createOwnedProject"];
         delete?: never;
@@ -1579,8 +1591,12 @@ export interface paths {
         };
         /**
          * List the project's e-mail templates
+         * @deprecated
          * @description Answers one template per type; a type the project has not customised answers the
          *     default template with `is_default: true`.
+         *
+         *     Removed in 2.8.86, which answers a plain-text 404 here: its templates are
+         *     `/internal/email-templates` (TSX source, uuid ids).
          */
         get: operations["listEmailTemplates"];
         put?: never;
@@ -1609,16 +1625,80 @@ export interface paths {
         post?: never;
         /**
          * Reset an e-mail template to the default
-         * @description Deletes the customised template of this type, so that the default applies again.
+         * @deprecated
+         * @description Deletes the customised template of this type, so that the default applies again. Removed in 2.8.86, which answers a plain-text 404 here: its templates are `/internal/email-templates` (TSX source, uuid ids).
          */
         delete: operations["resetEmailTemplate"];
         options?: never;
         head?: never;
         /**
          * Customise an e-mail template
-         * @description Saves a customised template of this type; a field left out keeps its current (or default) value. The content must be a valid template document.
+         * @deprecated
+         * @description Saves a customised template of this type; a field left out keeps its current (or default) value. The content must be a valid template document. Removed in 2.8.86, which answers a plain-text 404 here: its templates are `/internal/email-templates` (TSX source, uuid ids).
          */
         patch: operations["updateEmailTemplate"];
+        trace?: never;
+    };
+    "/internal/email-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's e-mail templates (2.8.86)
+         * @description The templates of 2.8.86, which replaced the block-based ones of `/email-templates`: any
+         *     number of them, each a TSX module with a uuid, a display name and, optionally, the e-mail
+         *     theme it uses. The answer is `{templates}`, not a paginated `{items}` list.
+         *
+         *     Added in 2.8.86; 2.8.11 has no such route (a plain-text 404).
+         */
+        get: operations["listInternalEmailTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/internal/email-templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The template's id. An id the project has no template for answers a plain-text 404.
+                 * @example 4b8e2f6a-9c1d-4e3b-a7f5-2d6c8e1a3b9f
+                 */
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an e-mail template (2.8.86)
+         * @description Deletes the template. A project on the shared e-mail server cannot change templates
+         *     (`REQUIRES_CUSTOM_EMAIL_SERVER`).
+         *
+         *     Added in 2.8.86; 2.8.11 has no such route (a plain-text 404).
+         */
+        delete: operations["deleteInternalEmailTemplate"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an e-mail template's source (2.8.86)
+         * @description Renders the new source first and saves it only when it renders, with a subject and a
+         *     notification category; answers the rendered HTML. A project on the shared e-mail server
+         *     cannot change templates (`REQUIRES_CUSTOM_EMAIL_SERVER`). There is no read of one template:
+         *     list them.
+         *
+         *     Added in 2.8.86; 2.8.11 has no such route (a plain-text 404).
+         */
+        patch: operations["updateInternalEmailTemplate"];
         trace?: never;
     };
     "/internal/send-test-email": {
@@ -1694,7 +1774,8 @@ export interface paths {
          *     `daily_active_users` as lists of `{date, activity}` for the last 30 days;
          *     `users_by_country` (country code to user count); `recently_registered` and
          *     `recently_active` (up to five users each, as server code sees them); `login_methods`
-         *     (`{method, count}`). Newer service versions add fields.
+         *     (`{method, count}`). Newer service versions add fields. 2.8.86 counts anonymous users only
+         *     with `include_anonymous=true`; 2.8.11 counts them always.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -1843,6 +1924,18 @@ export interface components {
             created_at_millis: components["schemas"]["Millis"];
             server_metadata?: components["schemas"]["Metadata"];
         };
+        /** @description Why a user is restricted (2.8.86): an anonymous user, an unverified primary e-mail on a project that requires verification, or an administrator's (or a sign-up rule's) decision. */
+        RestrictedReason: {
+            /** @enum {string} */
+            type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
+        };
+        /** @description How the service rated the sign-up (2.8.86), each score from 0 to 100. */
+        SignUpRiskScores: {
+            sign_up: {
+                bot: number;
+                free_trial_abuse: number;
+            };
+        };
         ServerUser: {
             /** Format: uuid */
             id: string;
@@ -1865,6 +1958,19 @@ export interface components {
             otp_auth_enabled: boolean;
             passkey_auth_enabled: boolean;
             is_anonymous: boolean;
+            /** @description 2.8.86 on (absent from 2.8.11): whether the user is restricted; a restricted user's token is refused unless the request allows restricted users (`x-stack-allow-restricted-user`). */
+            is_restricted?: boolean;
+            /** @description 2.8.86 on (absent from 2.8.11); null when the user is not restricted. */
+            restricted_reason?: components["schemas"]["RestrictedReason"] | null;
+            /** @description 2.8.86 on (absent from 2.8.11); whether an administrator or a sign-up rule restricted the user. */
+            restricted_by_admin?: boolean;
+            /** @description 2.8.86 on (absent from 2.8.11); the reason the user may be shown, if any. */
+            restricted_by_admin_reason?: string | null;
+            /** @description 2.8.86 on (absent from 2.8.11); what only server code sees of the restriction (which sign-up rule, say). */
+            restricted_by_admin_private_details?: string | null;
+            /** @description 2.8.86 on (absent from 2.8.11); the two-letter country the user signed up from, as far as the service could tell. */
+            country_code?: string | null;
+            risk_scores?: components["schemas"]["SignUpRiskScores"];
         };
         ClientUser: {
             /** Format: uuid */
@@ -1885,6 +1991,14 @@ export interface components {
             otp_auth_enabled: boolean;
             passkey_auth_enabled: boolean;
             is_anonymous: boolean;
+            /** @description 2.8.86 on (absent from 2.8.11): whether the user is restricted; a restricted user's token is refused unless the request allows restricted users (`x-stack-allow-restricted-user`). */
+            is_restricted?: boolean;
+            /** @description 2.8.86 on (absent from 2.8.11); null when the user is not restricted. */
+            restricted_reason?: components["schemas"]["RestrictedReason"] | null;
+            /** @description 2.8.86 on (absent from 2.8.11); whether an administrator or a sign-up rule restricted the user. */
+            restricted_by_admin?: boolean;
+            /** @description 2.8.86 on (absent from 2.8.11); the reason the user may be shown, if any. */
+            restricted_by_admin_reason?: string | null;
         };
         /** @description A user's membership of a team, as adding the user answers it. */
         TeamMembership: {
@@ -2064,14 +2178,28 @@ export interface components {
             /** @enum {string} */
             oauth_account_merge_strategy: "link_method" | "raise_error" | "allow_duplicates";
         };
+        /** @description The project as its admins see it. 2.8.11 answers `user_count`; 2.8.86 leaves it out and adds the owning team, the logos and the dashboard's onboarding stage. `user_count` is still required here: the SDK's `AdminProject.userCount` is a number, and the field becomes optional when it may be absent. */
         AdminProject: {
             id: string;
             display_name: string;
             description: string | null;
             created_at_millis: components["schemas"]["Millis"];
+            /** @description How many users the project has. 2.8.11 answers it; 2.8.86 leaves it out (see above). */
             user_count: number;
             is_production_mode: boolean;
             config: components["schemas"]["ProjectConfig"];
+            /** @description 2.8.86 on (absent from 2.8.11); the team of the internal project that owns the project. */
+            owner_team_id?: string | null;
+            /** @description 2.8.86 on; the project's square logo. */
+            logo_url?: string | null;
+            /** @description 2.8.86 on; the project's logo with its name beside it. */
+            logo_full_url?: string | null;
+            /** @description 2.8.86 on; the square logo for dark backgrounds. */
+            logo_dark_mode_url?: string | null;
+            /** @description 2.8.86 on; the logo with the name, for dark backgrounds. */
+            logo_full_dark_mode_url?: string | null;
+            /** @description 2.8.86 on (absent from 2.8.11); how far the project's owner got in the dashboard's setup: `config_choice`, `apps_selection`, `auth_setup`, `domain_setup`, `email_theme_setup`, `payments_setup`, `welcome` or `completed` (a string, so that a later stage still reads). */
+            onboarding_status?: string;
         };
         /** @description Every field is optional; a field left out keeps its value. */
         ProjectConfigUpdate: {
@@ -2121,6 +2249,7 @@ export interface components {
         };
         /** @enum {string} */
         EmailTemplateType: "email_verification" | "password_reset" | "magic_link" | "team_invitation";
+        /** @description A template of 2.8.11's block-based e-mail templates (2.8.86 removed them; see InternalEmailTemplate). */
         EmailTemplate: {
             type: components["schemas"]["EmailTemplateType"];
             subject: string;
@@ -2128,16 +2257,27 @@ export interface components {
             content: unknown;
             is_default: boolean;
         };
+        /** @description An e-mail template of 2.8.86 (TSX source, any number of them, each with a uuid). */
+        InternalEmailTemplate: {
+            /** Format: uuid */
+            id: string;
+            display_name: string;
+            /** @description The template's source, a TSX module. */
+            tsx_source: string;
+            /** @description The e-mail theme the template uses: a theme's uuid, `false` for none, or absent (or null) for the project's active theme. */
+            theme_id?: string | false | null;
+        };
+        /** @description An e-mail of the project's log. 2.8.11 answers `sender_config`; 2.8.86 leaves it out, may write a recipient as `User ID: <uuid>`, and answers `error` as a string or null. */
         SentEmail: {
             /** Format: uuid */
             id: string;
             subject: string;
             sent_at_millis: components["schemas"]["Millis"];
             to: string[];
-            /** @description The e-mail configuration the message was sent with, without its password. */
-            sender_config: Record<string, never> | null;
-            /** @description Why sending failed; absent or null when it did not. */
-            error?: unknown;
+            /** @description The e-mail configuration the message was sent with, without its password. 2.8.11 only. */
+            sender_config?: Record<string, never> | null;
+            /** @description Why sending failed; absent or null when it did not. 2.8.86 answers a string or null; 2.8.11 answers what it recorded (JSON), so any JSON value is accepted. */
+            error?: Record<string, never> | unknown[] | string | number | boolean | null;
         };
         MetricsDataPoint: {
             /**
@@ -4842,29 +4982,29 @@ export interface components {
         };
     };
     responses: {
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE, OAUTH_CONNECTION_NOT_CONNECTED_TO_USER, OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_0a83efa8: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, WRONG_API_KEY_TYPE, PUBLIC_API_KEY_CANNOT_BE_REVOKED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_005b2877: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE" | "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER" | "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "WRONG_API_KEY_TYPE" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_0d396b9f: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_09e01f4b: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -4881,16 +5021,29 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_13024c8e: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_117a7372: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE, OAUTH_CONNECTION_NOT_CONNECTED_TO_USER, OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_136d80a4: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE" | "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER" | "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -4907,42 +5060,94 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, SIGN_UP_NOT_ENABLED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_1a95610c: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_1e4b2aa6: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "SIGN_UP_NOT_ENABLED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_TOTP_CODE, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_1ecb15f5: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, EMAIL_PASSWORD_MISMATCH, PASSWORD_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_20ec148a: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_TOTP_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "EMAIL_PASSWORD_MISMATCH" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_4b5d3d7f: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_278ec739: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_2b060c03: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_3147b600: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_CONFIRMATION_MISMATCH, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, USER_DOES_NOT_HAVE_PASSWORD, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_3c48ae96: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_CONFIRMATION_MISMATCH" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "USER_DOES_NOT_HAVE_PASSWORD" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_4303422e: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PERMISSION_ID_ALREADY_EXISTS" | "CONTAINED_PERMISSION_NOT_FOUND";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -4959,341 +5164,289 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_SHARED_OAUTH_PROVIDER_ID, INVALID_STANDARD_OAUTH_PROVIDER_ID (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_4daf0e39: {
+        /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_56adce1e: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_SHARED_OAUTH_PROVIDER_ID" | "INVALID_STANDARD_OAUTH_PROVIDER_ID";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_DELETE_CURRENT_SESSION, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_4e6acc8a: {
+        /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REQUIRES_CUSTOM_EMAIL_SERVER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_6415c2ab: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REQUIRES_CUSTOM_EMAIL_SERVER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REQUIRES_CUSTOM_EMAIL_SERVER"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_CONFIRMATION_MISMATCH, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, USER_DOES_NOT_HAVE_PASSWORD, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_62fb2b08: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_78351273: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_CONFIRMATION_MISMATCH" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "USER_DOES_NOT_HAVE_PASSWORD" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, SIGN_UP_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_655778e9: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, CANNOT_GET_OWN_USER_WITHOUT_USER, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_85e251e5: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "SIGN_UP_NOT_ENABLED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "USER_ID_DOES_NOT_EXIST";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["SIGN_UP_NOT_ENABLED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, WRONG_API_KEY_TYPE, PUBLIC_API_KEY_CANNOT_BE_REVOKED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_6e71836a: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_TOTP_CODE, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_87c4d2b2: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "WRONG_API_KEY_TYPE" | "PUBLIC_API_KEY_CANNOT_BE_REVOKED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_TOTP_CODE" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, CANNOT_GET_OWN_USER_WITHOUT_USER, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_71bd80e7: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_8a4086f1: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "USER_ID_DOES_NOT_EXIST";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_75e0ec3c: {
+        /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, ANONYMOUS_ACCOUNTS_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_94297c68: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_7a498532: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_ad627d86: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_7c922e34: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_bfb63030: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "USER_ID_DOES_NOT_EXIST";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_7ca19b99: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_c2c42239: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_REGISTRATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_80b59c98: {
+        /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_DELETE_CURRENT_SESSION, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_c6c16a1c: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_DELETE_CURRENT_SESSION" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_POLLING_CODE, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_8fb49ebb: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_c867468e: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_POLLING_CODE" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, ANONYMOUS_ACCOUNTS_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_93e396af: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, EMAIL_IS_NOT_PRIMARY_EMAIL (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_ca6bc7e5: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "ANONYMOUS_ACCOUNTS_NOT_ENABLED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "EMAIL_IS_NOT_PRIMARY_EMAIL";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, EMAIL_IS_NOT_PRIMARY_EMAIL (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_a79ff9af: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REQUIRES_CUSTOM_EMAIL_SERVER, EMAIL_RENDERING_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_ceac7c70: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "EMAIL_IS_NOT_PRIMARY_EMAIL";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REQUIRES_CUSTOM_EMAIL_SERVER" | "EMAIL_RENDERING_ERROR";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REQUIRES_CUSTOM_EMAIL_SERVER"] | components["schemas"]["EMAIL_RENDERING_ERROR"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_b131e9f0: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_d258d6d5: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, EMAIL_PASSWORD_MISMATCH, PASSWORD_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_b2ded085: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_REGISTRATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_d632de00: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "EMAIL_PASSWORD_MISMATCH" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_REGISTRATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_bc3995c7: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_d92e2bd3: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, CANNOT_GET_OWN_USER_WITHOUT_USER (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_bcdde68c: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_SHARED_OAUTH_PROVIDER_ID, INVALID_STANDARD_OAUTH_PROVIDER_ID (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_e77dd820: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_SHARED_OAUTH_PROVIDER_ID" | "INVALID_STANDARD_OAUTH_PROVIDER_ID";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_d09576a0: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_POLLING_CODE, CLI_AUTH_ERROR, CLI_AUTH_EXPIRED_ERROR, CLI_AUTH_USED_ERROR (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_e7a1ef61: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_POLLING_CODE" | "CLI_AUTH_ERROR" | "CLI_AUTH_EXPIRED_ERROR" | "CLI_AUTH_USED_ERROR";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_d09e900c: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, SIGN_UP_NOT_ENABLED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_ee30fe9e: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_FAILED" | "PASSKEY_WEBAUTHN_ERROR" | "PASSKEY_AUTHENTICATION_NOT_ENABLED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "SIGN_UP_NOT_ENABLED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_e1db9f5a: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, SIGN_UP_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_ef9edeef: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "SIGN_UP_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["SIGN_UP_NOT_ENABLED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_f08ad715: {
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_ffcbbcc9: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "USER_ID_DOES_NOT_EXIST";
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "PASSWORD_AUTHENTICATION_NOT_ENABLED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PERMISSION_ID_ALREADY_EXISTS, CONTAINED_PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_f43fbf8b: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PERMISSION_ID_ALREADY_EXISTS" | "CONTAINED_PERMISSION_NOT_FOUND";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_f725cb29: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSKEY_AUTHENTICATION_NOT_ENABLED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_f9c59cf8: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_04943d27: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5323,81 +5476,81 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_2c2782c6: {
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, TEAM_PERMISSION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_3ec32831: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN";
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "TEAM_PERMISSION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"];
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, TEAM_PERMISSION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_6fdfe65c: {
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_4d093476: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "TEAM_PERMISSION_REQUIRED";
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"];
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_b0bd9dcf: {
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, TEAM_PERMISSION_REQUIRED, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_4d2b1de5: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "TEAM_PERMISSION_REQUIRED" | "USER_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_b5dc07ed: {
+        /** @description Known error: REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, PROVIDER_REJECTED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_6ca37a97: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "USER_AUTHENTICATION_REQUIRED";
+                "x-stack-known-error"?: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "PROVIDER_REJECTED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "application/json": components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["PROVIDER_REJECTED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_b7d6a473: {
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_6eb8ab48: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "EXPECTED_INTERNAL_PROJECT" | "USER_AUTHENTICATION_REQUIRED";
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, TEAM_PERMISSION_REQUIRED, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_bcd1136f: {
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_bfb3e917: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "TEAM_PERMISSION_REQUIRED" | "USER_AUTHENTICATION_REQUIRED";
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5414,16 +5567,29 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_e20b3109: {
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_d097e79d: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "EXPECTED_INTERNAL_PROJECT" | "USER_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
+                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_e4b98248: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5440,16 +5606,68 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, PROVIDER_REJECTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_f7e7bf37: {
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_f48bb454: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED" | "PROVIDER_REJECTED";
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "USER_AUTHENTICATION_REQUIRED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["PROVIDER_REJECTED"];
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: RESTRICTED_USER_NOT_ALLOWED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors403_17d869ec: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "RESTRICTED_USER_NOT_ALLOWED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RESTRICTED_USER_NOT_ALLOWED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: RESTRICTED_USER_NOT_ALLOWED, TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors403_798c0d31: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "RESTRICTED_USER_NOT_ALLOWED" | "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SIGN_UP_REJECTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors403_cd6ae418: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SIGN_UP_REJECTED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SIGN_UP_REJECTED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: RESTRICTED_USER_NOT_ALLOWED, SIGN_UP_REJECTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors403_d9752163: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "RESTRICTED_USER_NOT_ALLOWED" | "SIGN_UP_REJECTED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["SIGN_UP_REJECTED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5489,6 +5707,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: PROJECT_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors404_6d5f2534: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "PROJECT_NOT_FOUND" | "TEAM_MEMBERSHIP_NOT_FOUND";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5727,6 +5958,16 @@ export interface components {
     };
     parameters: {
         /**
+         * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+         * @example true
+         */
+        AllowAnonymousUserHeader: "true" | "false";
+        /**
+         * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+         * @example true
+         */
+        AllowRestrictedUserHeader: "true" | "false";
+        /**
          * @description The signed-in user's refresh token.
          * @example rt_4kq8m2x7v9w3n5p1z6c0b8d2f4h6j8l0
          */
@@ -5873,7 +6114,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_4c64a1bc"];
-            401: components["responses"]["KnownErrors401_f7e7bf37"];
+            401: components["responses"]["KnownErrors401_6ca37a97"];
             408: components["responses"]["KnownErrors408_730be5a6"];
             409: components["responses"]["KnownErrors409_39746634"];
             default: components["responses"]["StatusError"];
@@ -6023,8 +6264,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_e1db9f5a"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_d92e2bd3"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -6061,8 +6302,8 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7a498532"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_78351273"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6101,8 +6342,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bc3995c7"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6117,6 +6358,16 @@ export interface operations {
                  * @example rt_4kq8m2x7v9w3n5p1z6c0b8d2f4h6j8l0
                  */
                 "x-stack-refresh-token": components["parameters"]["RefreshTokenHeader"];
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
             };
             path?: never;
             cookie?: never;
@@ -6145,8 +6396,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_62fb2b08"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_3c48ae96"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6154,7 +6406,18 @@ export interface operations {
     setPassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6180,8 +6443,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_4b5d3d7f"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_ffcbbcc9"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6218,8 +6482,8 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokens"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b2ded085"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_20ec148a"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6227,7 +6491,18 @@ export interface operations {
     signUpWithPassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6246,7 +6521,7 @@ export interface operations {
                     password: string;
                     /**
                      * Format: uri
-                     * @description Absolute URL of the app's e-mail-verification page; must be a trusted domain.
+                     * @description Absolute URL of the app's e-mail-verification page; must be a trusted domain. Required by 2.8.11, optional on 2.8.86.
                      */
                     verification_callback_url?: string;
                 };
@@ -6262,8 +6537,9 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokens"];
                 };
             };
-            400: components["responses"]["KnownErrors400_1a95610c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_ee30fe9e"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_d9752163"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
@@ -6287,8 +6563,8 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokens"];
                 };
             };
-            400: components["responses"]["KnownErrors400_93e396af"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_94297c68"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6332,8 +6608,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_655778e9"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_ef9edeef"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
@@ -6369,8 +6645,9 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_d09576a0"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_ad627d86"];
+            401: components["responses"]["KnownErrors401_4d093476"];
+            403: components["responses"]["KnownErrors403_cd6ae418"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6379,7 +6656,18 @@ export interface operations {
     initiatePasskeyRegistration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6405,8 +6693,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_f725cb29"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_1e4b2aa6"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6414,7 +6703,18 @@ export interface operations {
     registerPasskey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6468,8 +6768,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_80b59c98"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_d632de00"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6504,8 +6805,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_f725cb29"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_1e4b2aa6"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6555,8 +6856,8 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_d09e900c"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_117a7372"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6598,8 +6899,8 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_1ecb15f5"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_87c4d2b2"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6614,7 +6915,18 @@ export interface operations {
                  */
                 user_id: components["parameters"]["UserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6633,8 +6945,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6678,7 +6991,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_f08ad715"];
+            400: components["responses"]["KnownErrors400_bfb63030"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -6687,7 +7000,18 @@ export interface operations {
     signOutCurrentSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6708,8 +7032,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_e20b3109"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_e4b98248"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6740,8 +7065,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
-            401: components["responses"]["KnownErrors401_b0bd9dcf"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_bfb3e917"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6755,7 +7080,18 @@ export interface operations {
                  */
                 user_id: components["parameters"]["UserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example b1f4c0de-2a8e-4c61-9d3e-5f7a1b2c3d4e */
                 session_id: components["parameters"]["SessionIdPath"];
@@ -6773,8 +7109,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_4e6acc8a"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_c6c16a1c"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6815,8 +7152,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6870,8 +7207,8 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_8fb49ebb"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_e7a1ef61"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6879,7 +7216,18 @@ export interface operations {
     completeCliLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6908,8 +7256,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_75e0ec3c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_278ec739"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6917,7 +7266,18 @@ export interface operations {
     getCurrentUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6932,8 +7292,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"] | components["schemas"]["ClientUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6941,7 +7302,18 @@ export interface operations {
     deleteCurrentUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6956,8 +7328,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6965,7 +7338,18 @@ export interface operations {
     updateCurrentUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7023,8 +7407,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"] | components["schemas"]["ClientUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7c922e34"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_c2c42239"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
@@ -7060,6 +7445,21 @@ export interface operations {
                 query?: string;
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id?: components["parameters"]["OptionalTeamIdQuery"];
+                /**
+                 * @description List anonymous users too (and restricted ones). 2.8.86 on; 2.8.11 refuses the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example true
+                 */
+                include_anonymous?: "true" | "false";
+                /**
+                 * @description List restricted users too. 2.8.86 on; 2.8.11 refuses the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example true
+                 */
+                include_restricted?: "true" | "false";
+                /**
+                 * @description List anonymous users only; needs `include_anonymous=true` (without it the service answers 400). 2.8.86 on; 2.8.11 refuses the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example true
+                 */
+                only_anonymous?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -7080,7 +7480,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -7146,7 +7546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_f9c59cf8"];
+            400: components["responses"]["KnownErrors400_c867468e"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
@@ -7177,7 +7577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
@@ -7213,7 +7613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
@@ -7282,7 +7682,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7c922e34"];
+            400: components["responses"]["KnownErrors400_c2c42239"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_b49d480e"];
             409: components["responses"]["KnownErrors409_341c2c32"];
@@ -7298,7 +7698,18 @@ export interface operations {
                  */
                 user_id?: components["parameters"]["OptionalUserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7317,8 +7728,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7326,7 +7738,18 @@ export interface operations {
     createTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7360,8 +7783,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -7369,7 +7793,18 @@ export interface operations {
     getTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdPath"];
@@ -7387,8 +7822,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
@@ -7396,7 +7832,18 @@ export interface operations {
     deleteTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdPath"];
@@ -7420,8 +7867,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_bcd1136f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_4d2b1de5"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
@@ -7429,7 +7877,18 @@ export interface operations {
     updateTeam: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdPath"];
@@ -7463,8 +7922,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_bcd1136f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_4d2b1de5"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
@@ -7500,7 +7960,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamMembership"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_d763adaa"];
             409: components["responses"]["KnownErrors409_3f8539c3"];
@@ -7510,7 +7970,18 @@ export interface operations {
     removeTeamMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdPath"];
@@ -7539,8 +8010,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_6fdfe65c"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_3ec32831"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_3647bec9"];
             default: components["responses"]["StatusError"];
         };
@@ -7551,7 +8023,18 @@ export interface operations {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7570,8 +8053,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_6fdfe65c"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_3ec32831"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
@@ -7582,7 +8066,18 @@ export interface operations {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c */
                 invitation_id: components["parameters"]["InvitationIdPath"];
@@ -7600,8 +8095,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_6fdfe65c"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_3ec32831"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
@@ -7609,7 +8105,18 @@ export interface operations {
     sendTeamInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7650,8 +8157,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_13024c8e"];
-            401: components["responses"]["KnownErrors401_bcd1136f"];
+            400: components["responses"]["KnownErrors400_3147b600"];
+            401: components["responses"]["KnownErrors401_4d2b1de5"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
             default: components["responses"]["StatusError"];
         };
@@ -7659,7 +8167,18 @@ export interface operations {
     acceptTeamInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7686,8 +8205,9 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
-            400: components["responses"]["KnownErrors400_bc3995c7"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_798c0d31"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -7696,7 +8216,18 @@ export interface operations {
     checkTeamInvitationCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7726,8 +8257,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bc3995c7"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -7736,7 +8268,18 @@ export interface operations {
     getTeamInvitationDetails: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7767,8 +8310,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bc3995c7"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_798c0d31"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -7785,7 +8329,18 @@ export interface operations {
                  */
                 user_id?: components["parameters"]["OptionalUserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7804,8 +8359,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_6fdfe65c"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_3ec32831"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_3647bec9"];
             default: components["responses"]["StatusError"];
         };
@@ -7813,7 +8369,18 @@ export interface operations {
     getTeamMemberProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdPath"];
@@ -7836,8 +8403,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerTeamMemberProfile"] | components["schemas"]["TeamMemberProfile"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_6fdfe65c"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_3ec32831"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_a6270fca"];
             default: components["responses"]["StatusError"];
         };
@@ -7845,7 +8413,18 @@ export interface operations {
     updateTeamMemberProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdPath"];
@@ -7881,8 +8460,9 @@ export interface operations {
                     "application/json": components["schemas"]["ServerTeamMemberProfile"] | components["schemas"]["TeamMemberProfile"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_a6270fca"];
             default: components["responses"]["StatusError"];
         };
@@ -7896,7 +8476,18 @@ export interface operations {
                  */
                 user_id: components["parameters"]["UserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7915,8 +8506,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7924,7 +8516,18 @@ export interface operations {
     createContactChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7964,8 +8567,9 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             409: components["responses"]["KnownErrors409_6c482bc0"];
             default: components["responses"]["StatusError"];
@@ -7974,7 +8578,18 @@ export interface operations {
     sendEmailVerificationCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8007,8 +8622,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_a79ff9af"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_ca6bc7e5"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_06f3efca"];
             default: components["responses"]["StatusError"];
@@ -8044,8 +8660,8 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bc3995c7"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -8054,7 +8670,18 @@ export interface operations {
     getContactChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /**
                  * @description A user id, or `me` for the signed-in user (client calls use `me`).
@@ -8077,8 +8704,9 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -8086,7 +8714,18 @@ export interface operations {
     deleteContactChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /**
                  * @description A user id, or `me` for the signed-in user (client calls use `me`).
@@ -8109,8 +8748,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -8118,7 +8758,18 @@ export interface operations {
     updateContactChannel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /**
                  * @description A user id, or `me` for the signed-in user (client calls use `me`).
@@ -8161,8 +8812,9 @@ export interface operations {
                     "application/json": components["schemas"]["ContactChannel"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             409: components["responses"]["KnownErrors409_6c482bc0"];
             default: components["responses"]["StatusError"];
@@ -8171,7 +8823,18 @@ export interface operations {
     sendContactChannelVerificationCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /**
                  * @description A user id, or `me` for the signed-in user (client calls use `me`).
@@ -8209,8 +8872,9 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_71bd80e7"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_85e251e5"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_06f3efca"];
             default: components["responses"]["StatusError"];
@@ -8232,7 +8896,18 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["RecursiveQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8251,8 +8926,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -8290,7 +8966,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamPermission"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_b5b415ba"];
             default: components["responses"]["StatusError"];
@@ -8330,7 +9006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_0673cbe9"];
             404: components["responses"]["KnownErrors404_b5b415ba"];
             default: components["responses"]["StatusError"];
@@ -8350,7 +9026,18 @@ export interface operations {
                  */
                 recursive?: components["parameters"]["RecursiveQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8369,8 +9056,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -8406,7 +9094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProjectPermission"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_8be6c6ad"];
             default: components["responses"]["StatusError"];
@@ -8444,7 +9132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_c177a5ea"];
             404: components["responses"]["KnownErrors404_8be6c6ad"];
             default: components["responses"]["StatusError"];
@@ -8472,7 +9160,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -8513,7 +9201,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["KnownErrors400_f43fbf8b"];
+            400: components["responses"]["KnownErrors400_4303422e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -8540,7 +9228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
@@ -8584,7 +9272,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["KnownErrors400_f43fbf8b"];
+            400: components["responses"]["KnownErrors400_4303422e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
@@ -8612,7 +9300,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -8653,7 +9341,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["KnownErrors400_f43fbf8b"];
+            400: components["responses"]["KnownErrors400_4303422e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -8680,7 +9368,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
@@ -8720,7 +9408,7 @@ export interface operations {
                     "application/json": components["schemas"]["PermissionDefinition"];
                 };
             };
-            400: components["responses"]["KnownErrors400_f43fbf8b"];
+            400: components["responses"]["KnownErrors400_4303422e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
@@ -8735,7 +9423,18 @@ export interface operations {
                  */
                 user_id?: components["parameters"]["OptionalUserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8754,8 +9453,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -8763,7 +9463,18 @@ export interface operations {
     createUserApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8797,8 +9508,9 @@ export interface operations {
                     "application/json": components["schemas"]["UserApiKeyFirstView"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -8812,7 +9524,18 @@ export interface operations {
                  */
                 user_id?: components["parameters"]["OptionalUserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 7d3f1b9e-5a2c-4e8b-b6d1-3c9a7e5f1b2d */
                 api_key_id: components["parameters"]["ApiKeyIdPath"];
@@ -8830,8 +9553,9 @@ export interface operations {
                     "application/json": components["schemas"]["UserApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_bcdde68c"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -8845,7 +9569,18 @@ export interface operations {
                  */
                 user_id?: components["parameters"]["OptionalUserIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 7d3f1b9e-5a2c-4e8b-b6d1-3c9a7e5f1b2d */
                 api_key_id: components["parameters"]["ApiKeyIdPath"];
@@ -8879,8 +9614,9 @@ export interface operations {
                     "application/json": components["schemas"]["UserApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_b131e9f0"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_d258d6d5"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -8914,7 +9650,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_6e71836a"];
+            400: components["responses"]["KnownErrors400_005b2877"];
             401: components["responses"]["KnownErrors401_08776619"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
@@ -8926,7 +9662,18 @@ export interface operations {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8945,8 +9692,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -8954,7 +9702,18 @@ export interface operations {
     createTeamApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8988,8 +9747,9 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKeyFirstView"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -9000,7 +9760,18 @@ export interface operations {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 7d3f1b9e-5a2c-4e8b-b6d1-3c9a7e5f1b2d */
                 api_key_id: components["parameters"]["ApiKeyIdPath"];
@@ -9018,8 +9789,9 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -9030,7 +9802,18 @@ export interface operations {
                 /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
                 team_id: components["parameters"]["TeamIdQuery"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /** @example 7d3f1b9e-5a2c-4e8b-b6d1-3c9a7e5f1b2d */
                 api_key_id: components["parameters"]["ApiKeyIdPath"];
@@ -9064,8 +9847,9 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_b5dc07ed"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_f48bb454"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -9099,7 +9883,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_6e71836a"];
+            400: components["responses"]["KnownErrors400_005b2877"];
             401: components["responses"]["KnownErrors401_08776619"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
@@ -9123,8 +9907,8 @@ export interface operations {
                     "application/json": components["schemas"]["ClientProject"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
-            401: components["responses"]["KnownErrors401_04943d27"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -9161,7 +9945,18 @@ export interface operations {
     listOwnedProjects: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9180,8 +9975,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
-            401: components["responses"]["KnownErrors401_b7d6a473"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_d097e79d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -9189,7 +9985,18 @@ export interface operations {
     createOwnedProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9216,6 +10023,11 @@ export interface operations {
                     description?: string | null;
                     is_production_mode?: boolean;
                     config?: components["schemas"]["ProjectConfigUpdate"];
+                    /**
+                     * Format: uuid
+                     * @description The team (of the internal project) that will own the project. Required by 2.8.86; 2.8.11 refuses it with `SCHEMA_ERROR`.
+                     */
+                    owner_team_id?: string;
                 };
             };
         };
@@ -9229,9 +10041,10 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["KnownErrors400_4daf0e39"];
-            401: components["responses"]["KnownErrors401_b7d6a473"];
-            404: components["responses"]["KnownErrors404_b60f0943"];
+            400: components["responses"]["KnownErrors400_e77dd820"];
+            401: components["responses"]["KnownErrors401_d097e79d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
+            404: components["responses"]["KnownErrors404_6d5f2534"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -9253,7 +10066,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9277,7 +10090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9324,7 +10137,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["KnownErrors400_4daf0e39"];
+            400: components["responses"]["KnownErrors400_e77dd820"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9352,7 +10165,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9396,7 +10209,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalApiKeyFirstView"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9423,7 +10236,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
@@ -9463,7 +10276,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalApiKey"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
@@ -9491,7 +10304,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9521,7 +10334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Success"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9578,10 +10391,113 @@ export interface operations {
                     "application/json": components["schemas"]["EmailTemplate"];
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_7a0875e7"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    listInternalEmailTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The e-mail templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        templates: components["schemas"]["InternalEmailTemplate"][];
+                    };
+                };
+            };
+            400: components["responses"]["KnownErrors400_56adce1e"];
+            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    deleteInternalEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The template's id. An id the project has no template for answers a plain-text 404.
+                 * @example 4b8e2f6a-9c1d-4e3b-a7f5-2d6c8e1a3b9f
+                 */
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; an empty object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["KnownErrors400_6415c2ab"];
+            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    updateInternalEmailTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The template's id. An id the project has no template for answers a plain-text 404.
+                 * @example 4b8e2f6a-9c1d-4e3b-a7f5-2d6c8e1a3b9f
+                 */
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tsx_source": "import { Subject, NotificationCategory } from \"@stackframe/emails\";\nexport function EmailTemplate() {\n  return <>\n    <Subject value=\"Verify your e-mail for Acme\" />\n    <NotificationCategory value=\"Transactional\" />\n    <p>Click the link to verify your e-mail for Acme.</p>\n  </>;\n}\n",
+                 *       "theme_id": null
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The template's new source, a TSX module. */
+                    tsx_source: string;
+                    /** @description The theme to use: a theme's uuid, `false` for none, null for the project's active theme; left out, the template keeps its theme. */
+                    theme_id?: string | false | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Saved; the template as it renders with the project's name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        rendered_html: string;
+                    };
+                };
+            };
+            400: components["responses"]["KnownErrors400_ceac7c70"];
+            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -9636,7 +10552,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9664,7 +10580,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9695,7 +10611,7 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9703,7 +10619,13 @@ export interface operations {
     };
     getMetrics: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Count anonymous users too. 2.8.86 on; 2.8.11 reads no query and ignores it.
+                 * @example true
+                 */
+                include_anonymous?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -9719,7 +10641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Metrics"];
                 };
             };
-            400: components["responses"]["KnownErrors400_7ca19b99"];
+            400: components["responses"]["KnownErrors400_56adce1e"];
             401: components["responses"]["KnownErrors401_eb9bdde3"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -9728,7 +10650,18 @@ export interface operations {
     createConnectedAccountAccessToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path: {
                 /**
                  * @description A user id, or `me` for the signed-in user (client calls use `me`).
@@ -9768,8 +10701,9 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_0a83efa8"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_136d80a4"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -9777,7 +10711,18 @@ export interface operations {
     checkFeatureSupport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9806,8 +10751,9 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            400: components["responses"]["KnownErrors400_0d396b9f"];
-            401: components["responses"]["KnownErrors401_2c2782c6"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };

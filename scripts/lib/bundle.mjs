@@ -10,6 +10,10 @@
 // whose `x-stack-known-error` header equals the body's `code`, gives mocks and
 // generated types the full picture while the source stays short.
 //
+// The headers that allow an anonymous or restricted user's token (2.8.86) apply to every
+// operation that takes a user's access token, so they are stated once, as the root's
+// components.parameters, and added to each such operation here.
+//
 // The service also fails some requests outside the catalogue: its `StatusError`
 // answers a status with a plain-text message and no `x-stack-known-error` (a 403
 // "Client can only manage their own api keys", a 404 "Session not found."). Any
@@ -35,15 +39,19 @@ const SCHEME_ACCESS_TYPE = {
 };
 
 const PROJECT_AUTH_ERRORS = [
-  // The project the headers name does not exist (any more): the service answers this on every call.
+  // The project the headers name does not exist (any more): the service answers this on every call
+  // (2.8.86: CURRENT_PROJECT_NOT_FOUND; BRANCH_DOES_NOT_EXIST for an unknown x-stack-branch-id).
   "PROJECT_NOT_FOUND",
+  "CURRENT_PROJECT_NOT_FOUND",
+  "BRANCH_DOES_NOT_EXIST",
   "PROJECT_KEY_WITHOUT_ACCESS_TYPE",
   "INVALID_ACCESS_TYPE",
   "ACCESS_TYPE_WITHOUT_PROJECT_ID",
   "ACCESS_TYPE_REQUIRED",
 ];
 const ACCESS_TYPE_ERRORS = {
-  client: ["CLIENT_AUTHENTICATION_REQUIRED", "INVALID_PUBLISHABLE_CLIENT_KEY"],
+  // 2.8.86 answers PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT where 2.8.11 answers CLIENT_AUTHENTICATION_REQUIRED.
+  client: ["CLIENT_AUTHENTICATION_REQUIRED", "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", "INVALID_PUBLISHABLE_CLIENT_KEY"],
   server: ["SERVER_AUTHENTICATION_REQUIRED", "INVALID_SECRET_SERVER_KEY"],
   admin: ["ADMIN_AUTHENTICATION_REQUIRED", "INVALID_SUPER_SECRET_ADMIN_KEY"],
 };
@@ -56,7 +64,16 @@ const ADMIN_ACCESS_TOKEN_ERRORS = [
 /** The root's plain-text status-error response and its body schema (openapi/openapi.yaml). */
 export const STATUS_ERROR_RESPONSE = "StatusError";
 export const STATUS_ERROR_SCHEMA = "StatusErrorMessage";
-const ACCESS_TOKEN_ERRORS = ["UNPARSABLE_ACCESS_TOKEN", "ACCESS_TOKEN_EXPIRED", "INVALID_PROJECT_FOR_ACCESS_TOKEN"];
+const ACCESS_TOKEN_ERRORS = [
+  "UNPARSABLE_ACCESS_TOKEN",
+  "ACCESS_TOKEN_EXPIRED",
+  "INVALID_PROJECT_FOR_ACCESS_TOKEN",
+  // 2.8.86: an anonymous or restricted user's token without the header that allows it.
+  "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",
+  "RESTRICTED_USER_NOT_ALLOWED",
+];
+/** The root's header parameters every operation that takes a user's access token gets. */
+export const USER_TOKEN_HEADER_PARAMETERS = ["AllowAnonymousUserHeader", "AllowRestrictedUserHeader"];
 
 /**
  * Runs the pinned Redocly CLI to resolve every external $ref into one document.
@@ -227,8 +244,19 @@ export function expandKnownErrors(doc) {
     if (doc.components.examples[code]) throw new Error(`components.examples.${code} exists already`);
     doc.components.examples[code] = { summary: code, value: schema.examples?.[0] };
   }
+  for (const name of USER_TOKEN_HEADER_PARAMETERS) {
+    if (!doc.components?.parameters?.[name]) throw new Error(`components.parameters.${name} is missing from openapi/openapi.yaml`);
+  }
   for (const { path: p, method, op } of listOperations(doc)) {
     const where = `${method.toUpperCase()} ${p}`;
+    if ((op.security ?? []).some((/** @type {Record<string, unknown>} */ alt) => "AccessToken" in alt)) {
+      for (const name of USER_TOKEN_HEADER_PARAMETERS) {
+        const ref = `#/components/parameters/${name}`;
+        if ((op.parameters ?? []).some((/** @type {any} */ q) => q.$ref === ref))
+          throw new Error(`${where}: ${name} is written by hand; the bundler adds it`);
+        op.parameters = [...(op.parameters ?? []), { $ref: ref }];
+      }
+    }
     const codes = knownErrorsOf(doc, op, catalogue, where);
     op["x-stack-known-errors"] = codes;
     /** @type {Map<string, string[]>} */
