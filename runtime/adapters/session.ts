@@ -58,7 +58,10 @@ export interface GetSessionFromRequestOptions {
 
 /** What {@link getSessionFromRequest} answers: the verified session of the request, if any, and the cookies to set on the response. */
 export interface RequestSession {
-  /** The signed-in user's verified token claims; null when nobody is signed in or it could not be told. */
+  /**
+   * The signed-in user's verified token claims; null when nobody is signed in or it could not be told.
+   * Anonymous and restricted users have a session too: `isAnonymous` and `isRestricted` say so.
+   */
   readonly session: AccessTokenClaims | null;
   /** `Set-Cookie` values to add to the response: the refreshed token cookies, or their deletion when the session is over. */
   readonly setCookie: string[];
@@ -145,10 +148,17 @@ function noSession(error: Error | null): RequestSession {
   return { session: null, setCookie: [], requestHeaders: null, error };
 }
 
+/**
+ * How the request's access token is verified. Anonymous and restricted users'
+ * tokens are accepted too (their claims say `isAnonymous` / `isRestricted`, and
+ * the caller decides what they may see): refused, their session would be
+ * refreshed on every request and never seen.
+ */
 function verifierOf(options: GetSessionFromRequestOptions, now: () => number): (token: string) => Promise<AccessTokenVerification> {
-  if (options.verifier) return (token) => (options.verifier as AccessTokenVerifier).verify(token);
+  if (options.verifier) return (token) => (options.verifier as AccessTokenVerifier).verify(token, { allowAnonymous: true });
   const { projectId, baseUrl, fetch } = options;
-  return (token) => verifyAccessToken(token, { projectId, now, ...(baseUrl !== undefined && { baseUrl }), ...(fetch && { fetch }) });
+  return (token) =>
+    verifyAccessToken(token, { projectId, now, allowAnonymous: true, ...(baseUrl !== undefined && { baseUrl }), ...(fetch && { fetch }) });
 }
 
 /**

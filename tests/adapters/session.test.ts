@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { getSessionFromRequest, type GetSessionFromRequestOptions } from "../../runtime/adapters/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { StackClientApp } from "../../runtime/index.js";
+import { demoAppOptions, useEmulator } from "../helpers/emulator.js";
 import {
   accessTokenOf,
   PAST_EXPIRY_MS,
@@ -44,6 +45,16 @@ describe("a request with a current access token", () => {
     const result = await getSessionFromRequest(request({ cookie: tokenCookieHeader(tokens) }), options());
     expect(result).toMatchObject({ session: { userId: user.id, projectId: PROJECT_ID }, setCookie: [], requestHeaders: null, error: null });
     expect(operations()).toEqual(["getProjectJwks"]);
+  });
+
+  it("of an anonymous user is a session too, saying so, and is not refreshed", async () => {
+    const app = new StackClientApp({ ...demoAppOptions(emulator()), tokenStore: "memory" });
+    const anonymous = await app.getUser({ or: "anonymous" });
+    const tokens = await app.getAuthJson();
+    emulator().control.clearRequests();
+    const result = await getSessionFromRequest(request({ "x-stack-auth": JSON.stringify(tokens) }), options());
+    expect(result).toMatchObject({ session: { userId: anonymous.id, isAnonymous: true, isRestricted: true }, setCookie: [], error: null });
+    expect(operations()).not.toContain("refreshAccessToken");
   });
 
   it("in x-stack-auth is the session too", async () => {
