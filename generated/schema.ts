@@ -2178,14 +2178,14 @@ export interface components {
             /** @enum {string} */
             oauth_account_merge_strategy: "link_method" | "raise_error" | "allow_duplicates";
         };
-        /** @description The project as its admins see it. 2.8.11 answers `user_count`; 2.8.86 leaves it out and adds the owning team, the logos and the dashboard's onboarding stage. `user_count` is still required here: the SDK's `AdminProject.userCount` is a number, and the field becomes optional when it may be absent. */
+        /** @description The project as its admins see it. 2.8.11 answers `user_count`; 2.8.86 leaves it out and adds the owning team, the logos and the dashboard's onboarding stage. */
         AdminProject: {
             id: string;
             display_name: string;
             description: string | null;
             created_at_millis: components["schemas"]["Millis"];
-            /** @description How many users the project has. 2.8.11 answers it; 2.8.86 leaves it out (see above). */
-            user_count: number;
+            /** @description How many users the project has. 2.8.11 answers it; 2.8.86 leaves it out (its `GET /internal/metrics` answers `total_users`). */
+            user_count?: number;
             is_production_mode: boolean;
             config: components["schemas"]["ProjectConfig"];
             /** @description 2.8.86 on (absent from 2.8.11); the team of the internal project that owns the project. */

@@ -19,7 +19,14 @@ export interface AdminProject {
   readonly displayName: string;
   readonly description: string | null;
   readonly createdAt: Date;
-  readonly userCount: number;
+  /**
+   * How many users the project has, as the service answered when this object was read
+   * (`user_count`, which 2.8.11 sends). `undefined` when the service does not say: 2.8.86 and
+   * later answer no count with the project (the newest official SDK's AdminProject has no
+   * `userCount`); read `total_users` from `adminApp.getMetrics()` there, which leaves out
+   * anonymous users.
+   */
+  readonly userCount: number | undefined;
   readonly isProductionMode: boolean;
   readonly config: AdminProjectConfig;
   /**
@@ -41,7 +48,7 @@ export interface AdminProject {
    * @example
    * ```ts
    * const project = await admin.getProject();
-   * if (project.displayName === "Staging (old)" && project.userCount === 0) {
+   * if (project.displayName === "Staging (old)" && project.userCount === 0) { // undefined: the service did not say
    *   await project.delete();
    * }
    * ```

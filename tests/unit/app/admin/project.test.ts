@@ -303,3 +303,42 @@ describe("project.getProductionModeErrors", () => {
     expect(service.requests).toHaveLength(1);
   });
 });
+
+// 2.8.86 answers the admin view without user_count, and with the owning team, the logos and
+// the onboarding stage (service-versions.md §3).
+const WIRE_PROJECT_2_8_86 = (({ user_count: _, ...rest }) => ({
+  ...rest,
+  owner_team_id: "0b6f2c4e-8d1a-4f3b-9e5c-7a2d4c6e8f10",
+  logo_url: null,
+  logo_full_url: null,
+  logo_dark_mode_url: null,
+  logo_full_dark_mode_url: null,
+  onboarding_status: "completed",
+  config: { ...WIRE_CONFIG, email_theme: "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac" },
+}))(WIRE_PROJECT);
+
+describe("the admin project as each service version answers it", () => {
+  it("2.8.11: userCount is the service's user_count", async () => {
+    const { ctx } = adminContext(() => json(WIRE_PROJECT));
+    expect((await getAdminProject(ctx)).userCount).toBe(42);
+  });
+
+  it("2.8.86: no user_count is read as userCount undefined, a member all the same; the rest maps as on 2.8.11", async () => {
+    const { ctx, service } = adminContext(() => json(WIRE_PROJECT_2_8_86));
+    const project = await getAdminProject(ctx);
+    expect(project.userCount).toBeUndefined();
+    expect(Object.keys(project)).toContain("userCount");
+    expect(project).toMatchObject({ id: PROJECT_ID, displayName: "Acme", isProductionMode: false });
+    expect(project.config.domains).toEqual([{ domain: "https://app.example.com", handlerPath: "/handler" }]);
+    expect(sent(service)).toEqual([{ method: "GET", path: "/api/v1/internal/projects/current", body: undefined }]);
+  });
+
+  it("2.8.86: project.update() resolves when the service answers the updated project without user_count", async () => {
+    const { ctx, service } = adminContext((r) =>
+      json(r.method === "PATCH" ? { ...WIRE_PROJECT_2_8_86, display_name: "Acme 2" } : WIRE_PROJECT_2_8_86),
+    );
+    const project = await getAdminProject(ctx);
+    await expect(project.update({ displayName: "Acme 2" })).resolves.toBeUndefined();
+    expect(sent(service)[1]).toEqual({ method: "PATCH", path: "/api/v1/internal/projects/current", body: { display_name: "Acme 2" } });
+  });
+});
