@@ -3,7 +3,14 @@
 // HTTP failures without a known code, broken responses and misuse.
 // Every class carries a brand, so `isStackError` works across package copies.
 import type { KnownError } from "../generated/known-errors.js";
-import type { HttpError, RateLimitError, RequestTimeoutError, ResponseFormatError, UnexpectedRedirectError } from "./request-errors.js";
+import type {
+  HttpError,
+  RateLimitError,
+  RequestTimeoutError,
+  ResponseFormatError,
+  ServiceVersionError,
+  UnexpectedRedirectError,
+} from "./request-errors.js";
 import type { AccessTokenInvalidError } from "./verify/errors.js";
 
 const BRAND = Symbol.for("stackkit.StackError");
@@ -18,6 +25,7 @@ export type StackErrorName =
   | "NetworkError"
   | "RequestTimeoutError"
   | "ResponseFormatError"
+  | "ServiceVersionError"
   | "UserNotSignedInError"
   | "AccessTokenInvalidError";
 
@@ -91,6 +99,7 @@ export type StackkitError =
   | NetworkError
   | RequestTimeoutError
   | ResponseFormatError
+  | ServiceVersionError
   | UserNotSignedInError
   | AccessTokenInvalidError
   | DOMException;

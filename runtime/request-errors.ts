@@ -66,3 +66,37 @@ export class ResponseFormatError extends StackError {
     this.path = path;
   }
 }
+
+/**
+ * The service's version cannot do what the call asks, and nothing was changed: an operation
+ * that version removed with no equivalent (2.8.86's e-mail templates are TSX source, not
+ * 2.8.11's documents), or an option it does not know (2.8.11 has no owner teams). The version
+ * is read from the service's answer (a route it no longer has, a field it refuses or
+ * requires), never configured. `message` says all of it: the method, the version and what to
+ * do instead.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await admin.updateEmailTemplate("magic_link", { subject: "Your sign-in link" });
+ * } catch (error) {
+ *   if (isStackError(error, "ServiceVersionError")) console.warn(error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class ServiceVersionError extends StackError {
+  readonly name = "ServiceVersionError" as const;
+  /** The method that cannot work there, as an app calls it: `"StackAdminApp.listEmailTemplates"`. */
+  readonly method: string;
+  /** The service version whose behaviour the answer showed: `"2.8.86"` (and later) or `"2.8.11"`. */
+  readonly serviceVersion: string;
+  /** What to use instead on that version. */
+  readonly replacement: string;
+  constructor(method: string, serviceVersion: string, why: string, replacement: string) {
+    super(`${method} cannot work with this Stack Auth service, which answers as ${serviceVersion} does: ${why}. Instead: ${replacement}`);
+    this.method = method;
+    this.serviceVersion = serviceVersion;
+    this.replacement = replacement;
+  }
+}

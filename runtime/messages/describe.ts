@@ -129,6 +129,7 @@ function classify(error: unknown, isOffline: () => boolean): Classified {
       case "StackAssertionError":
         return generic("INVALID_RESPONSE");
       case "StackConfigurationError":
+      case "ServiceVersionError":
         return generic("CONFIGURATION_ERROR");
       case "UserNotSignedInError":
         return generic("NOT_SIGNED_IN");

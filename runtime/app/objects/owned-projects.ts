@@ -2,12 +2,14 @@
 // admin app on the owner's session. Loaded with the first listOwnedProjects()
 // or createProject(), and it loads the admin half itself (a dynamic import), so
 // that a client app's first load never carries it.
+import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
-import { StackConfigurationError, signalOf, untilAborted, type CallOptions, lazy } from "../../core.js";
+import { StackAssertionError, StackConfigurationError, signalOf, untilAborted, type CallOptions, lazy } from "../../core.js";
+import { ServiceVersionError } from "../../request-errors.js";
 import { adminProjectUpdateToWire } from "../admin/project.js";
 import type { OwnerSession } from "../../pipeline.js";
 import type { ClientAppContext } from "../context.js";
-import { assertAnswered } from "../wire.js";
+import { answered, assertAnswered } from "../wire.js";
 import { INTERNAL_PROJECT_ID, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
 
 const loadAdminHalf = /* @__PURE__ */ lazy("admin app", () => import("../admin/owned-project.js"));
@@ -48,6 +50,44 @@ export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOpt
   return ownedProjectsOf(ctx, data.items, options);
 }
 
+// The owner team, across versions (service-versions.md §3). Both versions check the body
+// before doing anything, and say what is wrong in SCHEMA_ERROR's message, one "- " line per
+// problem: 2.8.86 "- body.owner_team_id must be defined", 2.8.11 "- body contains unknown
+// properties: owner_team_id". A refusal about owner_team_id alone is how the version shows.
+const OWNER_TEAM_REQUIRED = /^- body\.owner_team_id must be defined$/;
+const OWNER_TEAM_UNKNOWN = /^- body contains unknown properties: owner_team_id$/;
+
+/** Whether `error` is a SCHEMA_ERROR whose every problem is of the form `problem`. */
+function refusedOnlyFor(error: unknown, problem: RegExp): boolean {
+  if (!isKnownError(error, "SCHEMA_ERROR")) return false;
+  const message = typeof error.details?.message === "string" ? error.details.message : error.message;
+  const problems = message
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith("- "));
+  return problems.length > 0 && problems.every((line) => problem.test(line));
+}
+
+/**
+ * The team a project goes to when the call names none and the service requires one: the
+ * user's selected team, else the first of the user's teams (as the dashboard's new-project
+ * page picks), else a new team named after the project, created with the user as its creator.
+ */
+async function defaultOwnerTeam(ctx: ClientAppContext, displayName: string, options: CallOptions): Promise<string> {
+  const { data: me } = await ctx.client.send("GET /users/me", signalOf(options));
+  const selected = answered(me, "GET /users/me").selected_team_id;
+  if (typeof selected === "string") return selected;
+  const { data: teams } = await ctx.client.send("GET /teams", { params: { query: { user_id: "me" } }, ...signalOf(options) });
+  const items = answered(teams, "GET /teams").items;
+  if (!Array.isArray(items)) throw new StackAssertionError("GET /teams answered without an items list");
+  if (items[0] !== undefined) return items[0].id;
+  const { data: created } = await ctx.client.send("POST /teams", {
+    body: { display_name: displayName, creator_user_id: "me" },
+    ...signalOf(options),
+  });
+  return answered(created, "POST /teams").id;
+}
+
 /**
  * Creates a project owned by the signed-in user, with the reference SDK's
  * options (`displayName`, `description`, `isProductionMode`, `config`); what the
@@ -55,11 +95,38 @@ export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOpt
  */
 export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
   requireInternalProject(ctx, "createProject");
-  if (typeof options !== "object" || options === null || typeof options.displayName !== "string") {
-    throw new StackConfigurationError("createProject needs options: { displayName, description?, isProductionMode?, config? }.");
+  if (
+    typeof options !== "object" ||
+    options === null ||
+    typeof options.displayName !== "string" ||
+    (options.teamId !== undefined && typeof options.teamId !== "string")
+  ) {
+    throw new StackConfigurationError("createProject needs options: { displayName, teamId?, description?, isProductionMode?, config? }.");
   }
   const body = { ...adminProjectUpdateToWire(options, "createProject"), display_name: options.displayName };
-  const { data } = await ctx.client.send("POST /internal/projects", { body, ...signalOf(options) });
+  const create = (ownerTeamId: string | undefined) =>
+    ctx.client.send("POST /internal/projects", {
+      body: ownerTeamId === undefined ? body : { ...body, owner_team_id: ownerTeamId },
+      ...signalOf(options),
+    });
+  let answer: Awaited<ReturnType<typeof create>>;
+  try {
+    answer = await create(options.teamId);
+  } catch (error) {
+    if (options.teamId === undefined && refusedOnlyFor(error, OWNER_TEAM_REQUIRED)) {
+      answer = await create(await defaultOwnerTeam(ctx, options.displayName, options));
+    } else if (options.teamId !== undefined && refusedOnlyFor(error, OWNER_TEAM_UNKNOWN)) {
+      throw new ServiceVersionError(
+        "user.createProject",
+        "2.8.11",
+        "it has no owner teams and refused owner_team_id (teamId), so no project was created",
+        "leave teamId out; the project then belongs to the signed-in user",
+      );
+    } else {
+      throw error;
+    }
+  }
+  const { data } = answer;
   assertAnswered(data, "POST /internal/projects", "the new project");
   const [project] = await ownedProjectsOf(ctx, [data], options);
   return project!;

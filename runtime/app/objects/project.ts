@@ -50,6 +50,16 @@ export type AdminOwnedProject = AdminProject & {
 export interface AdminProjectCreateOptions extends AdminProjectUpdateOptions {
   /** The new project's name. */
   readonly displayName: string;
+  /**
+   * The team (of the internal project, with the user as a member) that will own the project,
+   * sent as `owner_team_id`, as the newest official SDK's `createProject({ teamId })`. Services
+   * since 2.8.86 require an owner team: left out there, the project goes to the user's selected
+   * team, else to the first team the user is a member of (what the dashboard's new-project page
+   * picks), else to a new team named after the project with the user as its creator. 2.8.11 has
+   * no owner teams and is sent nothing of it; given there, the call rejects with a
+   * `ServiceVersionError` and creates nothing.
+   */
+  readonly teamId?: string;
 }
 
 export const INTERNAL_PROJECT_ID = "internal";
@@ -83,8 +93,9 @@ export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOpt
 
 /**
  * Creates a project owned by the signed-in user, with the reference SDK's
- * options (`displayName`, `description`, `isProductionMode`, `config`); what the
- * config leaves out takes the service's defaults.
+ * options (`displayName`, `description`, `isProductionMode`, `config`, and
+ * `teamId`, the owner team of 2.8.86); what the config leaves out takes the
+ * service's defaults.
  */
 export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
   return (await loadOwnedProjects()).createProject(ctx, options);

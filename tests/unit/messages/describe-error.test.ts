@@ -18,6 +18,7 @@ import {
   ResponseFormatError,
   StackAssertionError,
   StackConfigurationError,
+  ServiceVersionError,
   UnexpectedRedirectError,
   UserNotSignedInError,
   type ErrorMessages,
@@ -269,6 +270,10 @@ describe("what happens around the service", () => {
     expect(words(new StackConfigurationError("<StackProvider> needs the client app"))).toMatchObject({
       code: "CONFIGURATION_ERROR",
       title: "This app isn't set up correctly",
+    });
+    expect(words(new ServiceVersionError("StackAdminApp.listEmailTemplates", "2.8.86", "…", "…"))).toMatchObject({
+      code: "CONFIGURATION_ERROR",
+      retryable: false,
     });
     expect(words(new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }"))).toEqual({
       code: "NOT_SIGNED_IN",

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
+import { ServiceVersionError } from "../../../../runtime/request-errors.js";
 import { StackAdminApp } from "../../../../runtime/app/admin-app.js";
 import { createProject, getProject, listOwnedProjects } from "../../../../runtime/app/objects/project.js";
 import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
@@ -138,6 +139,114 @@ describe("createProject", () => {
     const { ctx, service } = internal(() => json(example("AdminProject")));
     expect(isStackError(await rejectionOf(createProject(ctx, undefined as never)), "StackConfigurationError")).toBe(true);
     expect(service.requests).toEqual([]);
+  });
+});
+
+// POST /internal/projects as each version answers it (service-versions.md §3): 2.8.86 requires
+// owner_team_id and answers no user_count; 2.8.11 refuses owner_team_id. Both refuse before creating anything.
+describe("createProject on each service version", () => {
+  const TEAM = "9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e";
+  const NEW_TEAM = "3e5a7c9b-2d4f-4a6c-8e1b-5f7a9c2e4d6b";
+  const PROJECT_2_8_86 = (({ user_count: _, ...rest }) => ({ ...rest, owner_team_id: TEAM, onboarding_status: "config_choice" }))(
+    example("AdminProject") as Record<string, unknown>,
+  );
+  const schemaError = (problems: string[]) => {
+    const message = `Request validation failed on POST /api/v1/internal/projects:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
+    return knownError(400, "SCHEMA_ERROR", message, { message });
+  };
+  const OWNER_TEAM_REQUIRED = () => schemaError(["body.owner_team_id must be defined"]);
+  const OWNER_TEAM_UNKNOWN = () => schemaError(["body contains unknown properties: owner_team_id"]);
+
+  /** 2.8.86: POST /internal/projects without owner_team_id is refused; the user's own reads answer as given. */
+  function v2_8_86(answers: { selectedTeamId?: string | null; teams?: unknown[] } = {}): Handler {
+    return (r) => {
+      const body = r.body === "" ? {} : (JSON.parse(r.body) as Record<string, unknown>);
+      if (r.method === "POST" && r.path === "/api/v1/internal/projects") {
+        return "owner_team_id" in body
+          ? json({ ...PROJECT_2_8_86, owner_team_id: body.owner_team_id }, { status: 201 })
+          : OWNER_TEAM_REQUIRED();
+      }
+      if (r.path.startsWith("/api/v1/users/me")) {
+        return json({ ...(example("ClientUser") as object), selected_team_id: answers.selectedTeamId ?? null, selected_team: null });
+      }
+      if (r.method === "GET" && r.path.startsWith("/api/v1/teams")) return json({ items: answers.teams ?? [], is_paginated: false });
+      if (r.method === "POST" && r.path === "/api/v1/teams")
+        return json({ ...(example("ClientTeam") as object), id: NEW_TEAM }, { status: 201 });
+      throw new Error(`unexpected ${r.method} ${r.path}`);
+    };
+  }
+
+  it("2.8.11 without teamId: one POST without owner_team_id", async () => {
+    const { ctx, service } = internal(() => json(example("AdminProject"), { status: 201 }));
+    expect((await createProject(ctx, { displayName: "Acme" })).userCount).toBe(42);
+    expect(sent(service)).toEqual([{ method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme" } }]);
+  });
+
+  it("2.8.11 with teamId: owner_team_id is refused, nothing is created, and the call rejects with a ServiceVersionError naming 2.8.11", async () => {
+    const { ctx, service } = internal(OWNER_TEAM_UNKNOWN);
+    const error = await rejectionOf(createProject(ctx, { displayName: "Acme", teamId: TEAM }));
+    expect(isStackError(error, "ServiceVersionError")).toBe(true);
+    expect(error).toBeInstanceOf(ServiceVersionError);
+    expect(error).toMatchObject({
+      method: "user.createProject",
+      serviceVersion: "2.8.11",
+      replacement: "leave teamId out; the project then belongs to the signed-in user",
+      message:
+        "user.createProject cannot work with this Stack Auth service, which answers as 2.8.11 does: it has no owner teams and refused owner_team_id (teamId), so no project was created. Instead: leave teamId out; the project then belongs to the signed-in user",
+    });
+    expect(sent(service)).toEqual([
+      { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", owner_team_id: TEAM } },
+    ]);
+  });
+
+  it("2.8.86 with teamId: one POST with owner_team_id, answering the project without userCount", async () => {
+    const { ctx, service } = internal(v2_8_86());
+    const project = await createProject(ctx, { displayName: "Acme", teamId: TEAM });
+    expect(project).toMatchObject({ id: OWNED.id, displayName: "Acme", userCount: undefined });
+    expect(sent(service)).toEqual([
+      { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", owner_team_id: TEAM } },
+    ]);
+  });
+
+  it("2.8.86 without teamId: refused before anything is created, then sent again for the user's selected team", async () => {
+    const { ctx, service } = internal(v2_8_86({ selectedTeamId: TEAM }));
+    expect((await createProject(ctx, { displayName: "Acme", description: "Portal" })).id).toBe(OWNED.id);
+    expect(sent(service)).toEqual([
+      { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", description: "Portal" } },
+      { method: "GET", path: "/api/v1/users/me", body: undefined },
+      { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", description: "Portal", owner_team_id: TEAM } },
+    ]);
+  });
+
+  it("2.8.86 without teamId and no selected team: the first of the user's teams", async () => {
+    const other = { ...(example("ClientTeam") as object), id: NEW_TEAM };
+    const { ctx, service } = internal(v2_8_86({ teams: [example("ClientTeam"), other] }));
+    await createProject(ctx, { displayName: "Acme" });
+    expect(sent(service).map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /api/v1/internal/projects",
+      "GET /api/v1/users/me",
+      "GET /api/v1/teams?user_id=me",
+      "POST /api/v1/internal/projects",
+    ]);
+    expect(sent(service)[3]!.body).toEqual({ display_name: "Acme", owner_team_id: TEAM });
+  });
+
+  it("2.8.86 without teamId and no team at all: a new team named after the project, with the user as its creator", async () => {
+    const { ctx, service } = internal(v2_8_86());
+    await createProject(ctx, { displayName: "Acme" });
+    expect(sent(service).slice(2)).toEqual([
+      { method: "GET", path: "/api/v1/teams?user_id=me", body: undefined },
+      { method: "POST", path: "/api/v1/teams", body: { display_name: "Acme", creator_user_id: "me" } },
+      { method: "POST", path: "/api/v1/internal/projects", body: { display_name: "Acme", owner_team_id: NEW_TEAM } },
+    ]);
+  });
+
+  it("a SCHEMA_ERROR about anything besides owner_team_id is thrown as it is, after one request", async () => {
+    const { ctx, service } = internal(() =>
+      schemaError(["body.owner_team_id must be defined", "body.config.domains[0].domain must be a URL"]),
+    );
+    expect(await rejectionOf(createProject(ctx, { displayName: "Acme" }))).toBeInstanceOf(KnownErrors.SchemaError);
+    expect(service.requests).toHaveLength(1);
   });
 });
 
