@@ -3,6 +3,7 @@
 // Prints the API URL, the mailbox URL and the development keys of the seeded
 // projects; runs until Ctrl-C (or SIGTERM), writing the data file on the way out.
 import { readFileSync } from "node:fs";
+import { DEFAULT_SERVICE_VERSION, isServiceVersion, SERVICE_VERSIONS } from "./engine/profile.js";
 import { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
 import type { StateJson } from "./engine/store.js";
 import { DEFAULT_PORT, startEmulatorServer, type EmulatorServerOptions } from "./server.js";
@@ -22,6 +23,17 @@ Options:
                     "default" (the internal and demo projects), "empty", or a JSON file
                     exported from GET /emulator/v1/state
   --token-lifetime <s>  access-token lifetime in seconds (default 600)
+  --service-version <v> the service version to answer as: ${SERVICE_VERSIONS.join(" or ")}
+                    (default ${DEFAULT_SERVICE_VERSION}, what the hosted service runs and apps
+                    meet in production). 2.8.86 signs access tokens per kind of user
+                    (issuer and audience for normal, anonymous and restricted users,
+                    snake_case claims, two keys each in the JWKS), refuses anonymous
+                    users' tokens without x-stack-allow-anonymous-user: true and
+                    restricted users' without x-stack-allow-restricted-user, and lets
+                    every project sign up anonymous users, who are upgraded in place
+                    when they sign up. 2.8.11 signs with one issuer and camelCase claims
+                    (one key per project), ignores those headers, and allows anonymous
+                    sign-up only on the internal project (and two fixed ids)
   -h, --help        this help
 `;
 
@@ -62,6 +74,12 @@ export function parseArgs(args: readonly string[]): BinOptions {
       case "--state": {
         const state = value();
         server.state = state === "default" || state === "empty" ? state : (JSON.parse(readFileSync(state, "utf8")) as StateJson);
+        break;
+      }
+      case "--service-version": {
+        const version = value();
+        if (!isServiceVersion(version)) throw new Error(`--service-version takes ${SERVICE_VERSIONS.join(" or ")}, not "${version}"`);
+        server.serviceVersion = version;
         break;
       }
       case "--token-lifetime": {
@@ -110,6 +128,7 @@ export async function main(args: readonly string[]): Promise<void> {
     `  API:      ${server.url}/api/v1   (give apps baseUrl: "${server.url}")`,
     `  Mailbox:  ${server.url}/mailbox   (Inbucket API: ${server.url}/api/v1/mailbox/{name})`,
     `  Control:  ${server.url}/emulator/v1/…   (OpenAPI document: ${server.url}/emulator/v1/openapi.json)`,
+    `  Service:  ${server.emulator.serviceVersion}   (--service-version ${SERVICE_VERSIONS.join(" | ")})`,
     options.server.dataFile === undefined ? "  State:    in memory (--data <file> keeps it)" : `  State:    ${options.server.dataFile}`,
   ];
   const seeded = [

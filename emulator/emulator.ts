@@ -5,6 +5,7 @@ import { createControl, type EmulatorControl } from "./control.js";
 import { createEngine, type Engine, type Exchange } from "./engine/engine.js";
 import { seedDefaults } from "./engine/seed.js";
 import { Store, type StateJson } from "./engine/store.js";
+import { serviceProfile, type ServiceVersion } from "./engine/profile.js";
 import { Signers } from "./engine/tokens.js";
 import { handlers } from "./handlers/index.js";
 import { MAILBOX_API_PREFIX } from "./mailbox.js";
@@ -44,6 +45,14 @@ export interface EmulatorOptions {
   readonly onExchange?: ((exchange: Exchange) => void | Promise<void>) | undefined;
   /** The clock's start; default the real time. The clock then moves with real time, plus what `advanceClock` adds. */
   readonly startTimeMs?: number;
+  /**
+   * The service version to answer as: `"2.8.86"` (default), what the hosted service runs and apps meet in
+   * production, or `"2.8.11"`, the version the spec was written from. They differ in access tokens (2.8.11: one
+   * issuer, camelCase claims, one key per project; 2.8.86: an issuer and audience per kind of user, snake_case
+   * claims, two keys per audience), in the gate on anonymous and restricted users' tokens (2.8.86 only), and in who
+   * may sign up anonymously (2.8.11: three fixed projects, `internal` among them). Another value is refused.
+   */
+  readonly serviceVersion?: ServiceVersion;
 }
 
 /** An emulator of the Stack Auth API, in-process: what {@link createEmulator} answers. Give apps its `fetch` (or serve it over HTTP with `stackkit/emulator/server`); `control` prepares and inspects its state. */
@@ -53,6 +62,8 @@ export interface Emulator {
   readonly control: EmulatorControl;
   /** The origin apps use (`baseUrl`). */
   readonly apiOrigin: string;
+  /** The service version it answers as (`serviceVersion`). */
+  readonly serviceVersion: ServiceVersion;
   /** @internal the engine, for the HTTP server and tests of the emulator itself. */
   readonly engine: Engine;
   /** Where it listens over HTTP; undefined in-process (`startEmulatorServer` gives one). */
@@ -94,6 +105,7 @@ const TEN_MINUTES = 10 * 60 * 1000;
  * ```
  */
 export async function createEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const profile = serviceProfile(options.serviceVersion);
   const apiOrigin = (options.apiOrigin ?? DEFAULT_API_ORIGIN).replace(/\/+$/, "");
   const store = new Store();
   const started = Date.now();
@@ -108,6 +120,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const engine = createEngine({
     store,
     signers,
+    profile,
     handlers,
     apiOrigin,
     now,
@@ -121,5 +134,5 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     request.url.includes(MAILBOX_API_PREFIX)
       ? routesBeforeEngine(request, routeParts()).then((answer) => answer ?? engine.fetch(request))
       : engine.fetch(request);
-  return { fetch, control, apiOrigin, engine, url: undefined, close: async () => {} };
+  return { fetch, control, apiOrigin, serviceVersion: profile.version, engine, url: undefined, close: async () => {} };
 }

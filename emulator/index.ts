@@ -21,4 +21,5 @@ export type { CreateUserOptions, EmulatorControl } from "./control.js";
 export type { Exchange, Fault, LoggedRequest } from "./engine/engine.js";
 export type { StateJson, EmailRecord, CodeKind, CodeRecord, UserRecord } from "./engine/store.js";
 export { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
+export { DEFAULT_SERVICE_VERSION, SERVICE_VERSIONS, type ServiceVersion } from "./engine/profile.js";
 export type { InbucketMessage, InbucketMessageHeader } from "./mailbox.js";

@@ -71,7 +71,15 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   let session: SessionRecord | null = null;
   const accessToken = get("x-stack-access-token");
   if (accessToken !== undefined && op.userTokens !== "none") {
-    const claims = await verifyAccessToken(ctx.signers, accessToken, projectId, ctx.now());
+    const claims = await verifyAccessToken(ctx, accessToken, projectId, ctx.now());
+    if (ctx.profile.gatesAnonymousAndRestrictedUsers) {
+      // As the service's request gate: the anonymous header implies the restricted one.
+      const allowAnonymous = headers.get("x-stack-allow-anonymous-user") === "true";
+      const allowRestricted = allowAnonymous || headers.get("x-stack-allow-restricted-user") === "true";
+      if (claims.is_anonymous && !allowAnonymous) throw fail("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
+      if (claims.restricted_reason && !allowRestricted)
+        throw fail("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: claims.restricted_reason });
+    }
     user = ctx.store.tables.users.get(claims.sub) ?? null;
     session = ctx.store.tables.sessions.get(claims.refresh_token_id) ?? null;
     // A token outlives its user only as far as its signature: a deleted user is nobody.
@@ -98,7 +106,7 @@ function hasKey(
 
 /** The internal-project user an admin access token stands for, who must own `project`. */
 async function projectOwner(ctx: EmulatorContext, project: ProjectRecord, token: string): Promise<UserRecord> {
-  const claims = await verifyAccessToken(ctx.signers, token, INTERNAL_PROJECT_ID, ctx.now(), "admin");
+  const claims = await verifyAccessToken(ctx, token, INTERNAL_PROJECT_ID, ctx.now(), "admin");
   const owner = ctx.store.tables.users.get(claims.sub);
   if (!owner || owner.project_id !== INTERNAL_PROJECT_ID) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   const owns = project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${owner.id}`);

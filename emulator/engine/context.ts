@@ -6,6 +6,7 @@ import type { AccessType, OperationId } from "../../generated/operations.js";
 import type { Answer } from "./http.js";
 import type { Mailer } from "./mail.js";
 import type { ProjectRecord, SessionRecord, Store, UserRecord } from "./store.js";
+import type { ServiceProfile } from "./profile.js";
 import type { Signers } from "./tokens.js";
 
 export interface EmulatorRequest {
@@ -33,6 +34,8 @@ export interface EmulatorContext {
   readonly store: Store;
   /** The projects' signing keys. */
   readonly signers: Signers;
+  /** The service version the emulator answers as, and what differs with it: handlers read this, never the version. */
+  readonly profile: ServiceProfile;
   readonly mail: Mailer;
   /** The emulator's clock (ms since the epoch), which tests can move forward. */
   now(): number;

@@ -11,14 +11,18 @@ import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } 
 import { EmulatorError, errorResponse, fail, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer } from "./mail.js";
 import { route } from "./router.js";
+import type { ServiceProfile } from "./profile.js";
 import type { SessionRecord, Store, UserRecord } from "./store.js";
-import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
+import { randomId, randomString, signAccessToken, type RestrictedReason, type Signers } from "./tokens.js";
+import { primaryChannelOf } from "./views.js";
 
 export const API_PREFIX = "/api/v1";
 
 export interface EngineOptions {
   readonly store: Store;
   readonly signers: Signers;
+  /** The service version played: what differs between versions. */
+  readonly profile: ServiceProfile;
   readonly handlers: Handlers;
   readonly apiOrigin: string;
   readonly accessTokenLifetimeMs: number;
@@ -206,19 +210,30 @@ function createContext(o: EngineOptions): EmulatorContext {
   const mail = createMailer(o.store, o.now);
   const accessTokenFor = async (session: SessionRecord) => {
     const user = o.store.tables.users.get(session.user_id);
-    return signAccessToken(await o.signers.of(session.project_id), {
-      issuerOrigin: o.apiOrigin,
-      projectId: session.project_id,
-      userId: session.user_id,
-      sessionId: session.id,
-      isAnonymous: user?.is_anonymous ?? false,
-      nowMs: o.now(),
-      lifetimeMs: o.accessTokenLifetimeMs,
-    });
+    const primary = user ? primaryChannelOf(o.store, user.id) : undefined;
+    const isAnonymous = user?.is_anonymous ?? false;
+    return signAccessToken(
+      { signers: o.signers, profile: o.profile, apiOrigin: o.apiOrigin },
+      {
+        projectId: session.project_id,
+        userId: session.user_id,
+        sessionId: session.id,
+        displayName: user?.display_name ?? null,
+        email: primary?.value ?? null,
+        emailVerified: primary?.is_verified ?? false,
+        selectedTeamId: user?.selected_team_id ?? null,
+        signedUpAtMillis: user?.signed_up_at_millis ?? o.now(),
+        isAnonymous,
+        restrictedReason: restrictedReasonOf(o.profile, isAnonymous),
+        requiresTotpMfa: (user?.totp_secret_base64 ?? null) !== null,
+      },
+      { nowMs: o.now(), lifetimeMs: o.accessTokenLifetimeMs },
+    );
   };
   return {
     store: o.store,
     signers: o.signers,
+    profile: o.profile,
     mail,
     now: o.now,
     apiOrigin: o.apiOrigin,
@@ -256,6 +271,12 @@ function createContext(o: EngineOptions): EmulatorContext {
       return code;
     },
   };
+}
+
+/** Why a user is restricted on versions that restrict users (anonymous users always are); null when not. */
+function restrictedReasonOf(profile: ServiceProfile, isAnonymous: boolean): RestrictedReason | null {
+  if (!profile.gatesAnonymousAndRestrictedUsers) return null;
+  return isAnonymous ? { type: "anonymous" } : null;
 }
 
 function withCode(callbackUrl: string, code: string): string {

@@ -25,7 +25,7 @@ export function fail(code: KnownErrorCode, details?: Readonly<Record<string, unk
 
 /** What a handler answers: a status (default 200) and a JSON body, or a navigation. */
 export type Answer =
-  | { readonly status?: number; readonly body: unknown }
+  | { readonly status?: number; readonly body: unknown; readonly cacheControl?: string }
   | { readonly redirect: string; readonly status?: 302 | 303 | 307 }
   | { readonly text: string; readonly status?: number; readonly contentType?: string };
 
@@ -71,6 +71,7 @@ export function toResponse(answer: Answer, requestId: string, overrideStatus = f
     return new Response(answer.text, { status: answer.status ?? 200, headers });
   }
   headers.set("content-type", "application/json; charset=utf-8");
+  if (answer.cacheControl !== undefined) headers.set("cache-control", answer.cacheControl);
   const status = answer.status ?? 200;
   if (overrideStatus && status >= 400) {
     headers.set("x-stack-actual-status", String(status));

@@ -1,15 +1,37 @@
-// Access tokens as the service issues them: ES256 JWTs signed with a key of the
-// emulator's own (published as a JWKS), carrying the claims the service sets.
-// Refresh tokens, codes and keys are random strings. Time is the emulator's
-// clock, so a test can expire tokens by advancing it.
-import { decodeJwt, exportJWK, generateKeyPair, jwtVerify, SignJWT, errors as joseErrors, type JWK, type CryptoKey } from "jose";
+// Access tokens as the service issues them: ES256 JWTs signed with keys of the
+// emulator's own (published as a JWKS), carrying the claims the service sets,
+// in the form of the service version played (engine/profile.ts): 2.8.11's one
+// issuer and camelCase claims, or 2.8.86's issuer and audience per kind of user
+// with snake_case claims about the user. Refresh tokens, codes and keys are
+// random strings. Time is the emulator's clock, so a test can expire tokens by
+// advancing it.
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  errors as joseErrors,
+  type JWK,
+  type CryptoKey,
+} from "jose";
 import { fail } from "./http.js";
+import type { ServiceProfile } from "./profile.js";
+
+/** Why a user is restricted, as 2.8.86 says it (tokens, users, RESTRICTED_USER_NOT_ALLOWED). */
+export interface RestrictedReason {
+  readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
+}
 
 export interface AccessClaims {
   readonly sub: string;
   readonly project_id: string;
   readonly refresh_token_id: string;
+  /** From the token's audience on 2.8.86; false on 2.8.11, whose tokens do not say. */
   readonly is_anonymous: boolean;
+  /** From the token on 2.8.86; null on 2.8.11. */
+  readonly restricted_reason: RestrictedReason | null;
   readonly exp: number;
   readonly iat: number;
 }
@@ -28,59 +50,123 @@ export async function createSigner(): Promise<Signer> {
   return { kid, jwk, privateKey, publicKey };
 }
 
+/** The 2.8.11 issuer of every project's access tokens. */
+export const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
+
+/** The kinds of user 2.8.86 signs tokens for, each with its issuer, audience and keys. */
+export type TokenKind = "normal" | "restricted" | "anonymous";
+
+/** The `aud` of a kind of user's access tokens on 2.8.86 (2.8.11: always the project id). */
+export function audienceOf(projectId: string, kind: TokenKind): string {
+  return kind === "anonymous" ? `${projectId}:anon` : kind === "restricted" ? `${projectId}:restricted` : projectId;
+}
+
+/** The `iss` of a project's access tokens (2.8.86: per kind of user; 2.8.11: one for all). */
+export function issuerOf(profile: ServiceProfile, apiOrigin: string, projectId: string, kind: TokenKind = "normal"): string {
+  if (profile.accessTokens === "global-issuer") return GLOBAL_ISSUER;
+  const suffix = kind === "anonymous" ? "-anonymous-users" : kind === "restricted" ? "-restricted-users" : "";
+  return `${apiOrigin}/api/v1/projects${suffix}/${projectId}`;
+}
+
 /**
- * One signing key per project, made when the project first needs it, as the
- * service keeps one per project. Keys live as long as the emulator: they are
- * not part of the exported state, so tokens do not outlive a restart (the
- * refresh tokens do, and get new access tokens).
+ * Two signing keys per audience (the first signs; the second is published
+ * too, as the service does for rotation), made when first needed. 2.8.11 signs
+ * with and publishes only the project audience's first. Keys live as long as
+ * the emulator: they are not part of the exported state, so tokens do not
+ * outlive a restart (the refresh tokens do, and get new access tokens).
  */
 export class Signers {
-  readonly #keys = new Map<string, Promise<Signer>>();
+  readonly #keys = new Map<string, Promise<readonly [Signer, Signer]>>();
 
-  of(projectId: string): Promise<Signer> {
-    let signer = this.#keys.get(projectId);
-    if (!signer) {
-      signer = createSigner();
-      this.#keys.set(projectId, signer);
+  /** The audience's two keys. */
+  pair(audience: string): Promise<readonly [Signer, Signer]> {
+    let pair = this.#keys.get(audience);
+    if (!pair) {
+      pair = Promise.all([createSigner(), createSigner()]);
+      this.#keys.set(audience, pair);
     }
-    return signer;
+    return pair;
   }
 
-  /** The project's published keys: `{ keys: [JWK] }`. */
-  async jwks(projectId: string): Promise<{ keys: JWK[] }> {
-    return { keys: [(await this.of(projectId)).jwk] };
+  /** The key that signs the audience's tokens. */
+  async of(audience: string): Promise<Signer> {
+    return (await this.pair(audience))[0];
+  }
+
+  /**
+   * The project's published keys, `{ keys: [JWK…] }`: on 2.8.11 its one key; on
+   * 2.8.86 the normal audience's two, plus the restricted audience's with
+   * `includeRestricted`, plus the anonymous one's with `includeAnonymous`
+   * (which implies the restricted ones).
+   */
+  async jwks(
+    profile: ServiceProfile,
+    projectId: string,
+    query: { readonly includeAnonymous?: boolean; readonly includeRestricted?: boolean } = {},
+  ): Promise<{ keys: JWK[] }> {
+    if (profile.accessTokens === "global-issuer") return { keys: [(await this.of(projectId)).jwk] };
+    const anonymous = query.includeAnonymous === true;
+    const restricted = anonymous || query.includeRestricted === true;
+    const kinds: TokenKind[] = ["normal", ...(restricted ? ["restricted" as const] : []), ...(anonymous ? ["anonymous" as const] : [])];
+    const pairs = await Promise.all(kinds.map((kind) => this.pair(audienceOf(projectId, kind))));
+    return { keys: pairs.flat().map((signer) => signer.jwk) };
   }
 }
 
-/** The `iss` of a project's access tokens. */
-export function issuerOf(apiOrigin: string, projectId: string): string {
-  return `${apiOrigin}/api/v1/projects/${projectId}`;
+/** What the emulator's parts that sign or check tokens share: the keys, the version played and the API origin. */
+export interface TokenContext {
+  readonly signers: Signers;
+  readonly profile: ServiceProfile;
+  readonly apiOrigin: string;
+}
+
+/** Who an access token is for: the user's fields 2.8.86 puts in its claims. */
+export interface TokenSubject {
+  readonly projectId: string;
+  readonly userId: string;
+  readonly sessionId: string;
+  readonly displayName: string | null;
+  readonly email: string | null;
+  readonly emailVerified: boolean;
+  readonly selectedTeamId: string | null;
+  readonly signedUpAtMillis: number;
+  readonly isAnonymous: boolean;
+  readonly restrictedReason: RestrictedReason | null;
+  readonly requiresTotpMfa: boolean;
 }
 
 export async function signAccessToken(
-  signer: Signer,
-  o: {
-    readonly issuerOrigin: string;
-    readonly projectId: string;
-    readonly userId: string;
-    readonly sessionId: string;
-    readonly isAnonymous: boolean;
-    readonly nowMs: number;
-    readonly lifetimeMs: number;
-  },
+  t: TokenContext,
+  s: TokenSubject,
+  o: { readonly nowMs: number; readonly lifetimeMs: number },
 ): Promise<string> {
   const iat = Math.floor(o.nowMs / 1000);
-  return new SignJWT({
-    project_id: o.projectId,
-    branch_id: "main",
-    refresh_token_id: o.sessionId,
-    role: "authenticated",
-    is_anonymous: o.isAnonymous,
-  })
+  const kind: TokenKind = s.isAnonymous ? "anonymous" : s.restrictedReason ? "restricted" : "normal";
+  const perAudience = t.profile.accessTokens === "per-audience";
+  const audience = perAudience ? audienceOf(s.projectId, kind) : s.projectId;
+  const signer = await t.signers.of(audience);
+  const claims = perAudience
+    ? {
+        project_id: s.projectId,
+        branch_id: "main",
+        refresh_token_id: s.sessionId,
+        role: "authenticated",
+        name: s.displayName,
+        email: s.email,
+        email_verified: s.emailVerified,
+        selected_team_id: s.selectedTeamId,
+        signed_up_at: Math.floor(s.signedUpAtMillis / 1000),
+        is_anonymous: s.isAnonymous,
+        is_restricted: s.restrictedReason !== null,
+        restricted_reason: s.restrictedReason,
+        requires_totp_mfa: s.requiresTotpMfa,
+      }
+    : { branchId: "main", refreshTokenId: s.sessionId, role: "authenticated" };
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", kid: signer.kid, typ: "JWT" })
-    .setSubject(o.userId)
-    .setIssuer(issuerOf(o.issuerOrigin, o.projectId))
-    .setAudience(o.projectId)
+    .setSubject(s.userId)
+    .setIssuer(issuerOf(t.profile, t.apiOrigin, s.projectId, kind))
+    .setAudience(audience)
     .setIssuedAt(iat)
     .setExpirationTime(iat + Math.max(1, Math.round(o.lifetimeMs / 1000)))
     .sign(signer.privateKey);
@@ -88,12 +174,22 @@ export async function signAccessToken(
 
 export type TokenRole = "user" | "admin";
 
+/** The project and kind of user an `aud` names (2.8.86's `<id>:anon`, `<id>:restricted`; otherwise the project id). */
+function audienceParts(profile: ServiceProfile, audience: string): { projectId: string; kind: TokenKind } {
+  if (profile.accessTokens === "per-audience") {
+    if (audience.endsWith(":anon")) return { projectId: audience.slice(0, -":anon".length), kind: "anonymous" };
+    if (audience.endsWith(":restricted")) return { projectId: audience.slice(0, -":restricted".length), kind: "restricted" };
+  }
+  return { projectId: audience, kind: "normal" };
+}
+
 /**
  * The claims of an access token for `projectId`, or the known error the service
- * answers: unparsable (or not ours), expired, or for another project.
+ * answers: unparsable (or not ours, or not of the version played), expired, or
+ * for another project.
  */
 export async function verifyAccessToken(
-  signers: Signers,
+  t: TokenContext,
   token: string,
   projectId: string,
   nowMs: number,
@@ -108,29 +204,39 @@ export async function verifyAccessToken(
           project: "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
         };
   let audience: unknown;
+  let kid: unknown;
   try {
     audience = decodeJwt(token).aud;
+    kid = decodeProtectedHeader(token).kid;
   } catch {
     throw fail(codes.unparsable as never);
   }
-  if (audience !== projectId) {
+  if (typeof audience !== "string") throw fail(codes.unparsable as never);
+  const parts = audienceParts(t.profile, audience);
+  if (parts.projectId !== projectId) {
     throw fail(
       codes.project as never,
-      role === "user" ? { expected_project_id: projectId, actual_project_id: String(audience) } : undefined,
+      role === "user" ? { expected_project_id: projectId, actual_project_id: parts.projectId } : undefined,
     );
   }
   try {
-    const signer = await signers.of(projectId);
+    const pair = await t.signers.pair(audience);
+    const signer = t.profile.accessTokens === "per-audience" ? pair.find((key) => key.kid === kid) : pair[0];
+    if (!signer) throw fail(codes.unparsable as never);
     const { payload } = await jwtVerify(token, signer.publicKey, {
-      audience: projectId,
+      audience,
+      issuer: issuerOf(t.profile, t.apiOrigin, projectId, parts.kind),
       currentDate: new Date(nowMs),
       algorithms: ["ES256"],
     });
+    const perAudience = t.profile.accessTokens === "per-audience";
+    const reason = payload["restricted_reason"] as RestrictedReason | null | undefined;
     return {
       sub: String(payload.sub),
-      project_id: String(payload["project_id"] ?? projectId),
-      refresh_token_id: String(payload["refresh_token_id"] ?? ""),
-      is_anonymous: payload["is_anonymous"] === true,
+      project_id: projectId,
+      refresh_token_id: String((perAudience ? payload["refresh_token_id"] : payload["refreshTokenId"]) ?? ""),
+      is_anonymous: perAudience && parts.kind === "anonymous",
+      restricted_reason: perAudience ? (reason ?? null) : null,
       exp: Number(payload.exp),
       iat: Number(payload.iat),
     };

@@ -4,8 +4,18 @@
 // call answers. A user is created when the code is redeemed, not when it is sent.
 import type { EmulatorContext, Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
+import { allowsAnonymousSignUp } from "../engine/profile.js";
 import type { ProjectRecord, UserRecord } from "../engine/store.js";
-import { checkEmailField, mfaRequired, redeem, requiresMfa, signInTokens, statusError } from "./auth-shared.js";
+import {
+  anonymousCaller,
+  checkEmailField,
+  mfaRequired,
+  redeem,
+  requiresMfa,
+  signInTokens,
+  statusError,
+  upgradeAnonymousUser,
+} from "./auth-shared.js";
 import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
 
 /**
@@ -64,7 +74,13 @@ export const otpHandlers: Handlers = {
     const record = redeem(request, ctx, "magic_link", (request.body as { code: string }).code, true);
     let user = userForMagicLink(ctx, project, record.recipient);
     const isNewUser = user === null;
-    if (user === null) {
+    const anonymous = user === null && ctx.profile.upgradesAnonymousUsers ? await anonymousCaller(request, ctx) : null;
+    if (anonymous) {
+      // A new user's magic link redeemed in an anonymous session upgrades that user (2.8.86).
+      user = anonymous;
+      await upgradeAnonymousUser(ctx, project, user, { email: record.recipient, emailVerified: true });
+      user.otp_auth_enabled = true;
+    } else if (user === null) {
       // A magic link proves the address: the new user's e-mail is verified.
       user = await createUserRecord(ctx, project, { email: record.recipient, emailVerified: true, emailAuth: true });
       user.otp_auth_enabled = true;
@@ -75,8 +91,9 @@ export const otpHandlers: Handlers = {
   },
 
   async signUpAnonymously(request, ctx) {
-    // Allowed even when sign-up is closed, as the service does.
-    const user = await createUserRecord(ctx, request.project, { isAnonymous: true });
+    // Allowed even when sign-up is closed, as the service does; on 2.8.11 only on its three projects.
+    if (!allowsAnonymousSignUp(ctx.profile, request.project.id)) throw fail("ANONYMOUS_ACCOUNTS_NOT_ENABLED");
+    const user = await createUserRecord(ctx, request.project, { isAnonymous: true, displayName: ctx.profile.anonymousDisplayName });
     createPersonalTeamIfEnabled(ctx, request.project, user);
     return { body: await signInTokens(ctx, user) };
   },

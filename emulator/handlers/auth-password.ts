@@ -5,8 +5,17 @@
 import type { Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import type { ProjectRecord } from "../engine/store.js";
-import { checkPassword, hashPassword, randomId } from "../engine/tokens.js";
-import { checkEmailField, mfaRequired, redeem, requiresMfa, signedInUser, signInTokens, statusError } from "./auth-shared.js";
+import { checkPassword, hashPassword } from "../engine/tokens.js";
+import {
+  checkEmailField,
+  mfaRequired,
+  redeem,
+  requiresMfa,
+  signedInUser,
+  signInTokens,
+  statusError,
+  upgradeAnonymousUser,
+} from "./auth-shared.js";
 import { checkCallbackUrl, checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, mailCode } from "./common.js";
 
 function requireCredential(project: ProjectRecord): void {
@@ -31,26 +40,9 @@ export const passwordHandlers: Handlers = {
     checkPasswordRules(password);
 
     let user = request.user;
-    if (user?.is_anonymous) {
-      // Signing up while signed in as an anonymous user upgrades that user.
-      if (ctx.store.authChannelByEmail(project.id, email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
-      user.is_anonymous = false;
-      user.password_hash = await hashPassword(password);
-      for (const channel of ctx.store.channelsOf(user.id)) {
-        if (!channel.is_primary) continue;
-        channel.is_primary = false;
-        ctx.store.put("contactChannels", channel);
-      }
-      ctx.store.put("contactChannels", {
-        id: randomId(),
-        project_id: project.id,
-        user_id: user.id,
-        type: "email",
-        value: email,
-        is_verified: false,
-        is_primary: true,
-        used_for_auth: true,
-      });
+    if (user?.is_anonymous && ctx.profile.upgradesAnonymousUsers) {
+      // Signing up while signed in as an anonymous user upgrades that user (2.8.86).
+      await upgradeAnonymousUser(ctx, project, user, { email, emailVerified: false, password });
     } else {
       user = await createUserRecord(ctx, project, { email, emailVerified: false, emailAuth: true, password });
       createPersonalTeamIfEnabled(ctx, project, user);

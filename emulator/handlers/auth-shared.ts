@@ -6,6 +6,7 @@
 import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
 import { fail, type EmulatorError } from "../engine/http.js";
 import type { CodeKind, CodeRecord, ProjectRecord, SessionRecord, UserRecord } from "../engine/store.js";
+import { hashPassword, randomId, verifyAccessToken } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";
 import { redeemCode, StatusFailure } from "./common.js";
 
@@ -93,6 +94,57 @@ export function mfaRequired(ctx: EmulatorContext, project: ProjectRecord, user: 
 export async function signInTokens(ctx: EmulatorContext, user: UserRecord) {
   const signedIn = await ctx.signIn(user);
   return { access_token: signedIn.access_token, refresh_token: signedIn.refresh_token, user_id: user.id };
+}
+
+/**
+ * The anonymous user whose access token a request carries, if any: the
+ * signed-in user, or for operations the document lists without user tokens
+ * (the magic-link sign-in) the token's user, read leniently (a bad token is
+ * no one), as the service reads every request's token.
+ */
+export async function anonymousCaller(request: EmulatorRequest, ctx: EmulatorContext): Promise<UserRecord | null> {
+  if (request.user) return request.user.is_anonymous ? request.user : null;
+  const token = request.headers.get("x-stack-access-token");
+  if (!token) return null;
+  try {
+    const claims = await verifyAccessToken(ctx, token, request.project.id, ctx.now());
+    const user = ctx.store.tables.users.get(claims.sub);
+    return user?.project_id === request.project.id && user.is_anonymous ? user : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Turns an anonymous user into a regular one in place (same id), as 2.8.86 does
+ * when they sign up or first sign in while their session is held: the e-mail
+ * becomes their primary, auth-enabled channel; a password is set when given.
+ */
+export async function upgradeAnonymousUser(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  user: UserRecord,
+  o: { readonly email: string; readonly emailVerified: boolean; readonly password?: string },
+): Promise<void> {
+  if (ctx.store.authChannelByEmail(project.id, o.email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
+  user.is_anonymous = false;
+  if (o.password !== undefined) user.password_hash = await hashPassword(o.password);
+  for (const channel of ctx.store.channelsOf(user.id)) {
+    if (!channel.is_primary) continue;
+    channel.is_primary = false;
+    ctx.store.put("contactChannels", channel);
+  }
+  ctx.store.put("contactChannels", {
+    id: randomId(),
+    project_id: project.id,
+    user_id: user.id,
+    type: "email",
+    value: o.email,
+    is_verified: o.emailVerified,
+    is_primary: true,
+    used_for_auth: true,
+  });
+  ctx.store.put("users", user);
 }
 
 /** Whether a session can still be refreshed: not expired, and its user still there. */

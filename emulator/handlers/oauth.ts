@@ -166,7 +166,7 @@ function authorizeQuery(request: EmulatorRequest): Record<string, string> {
 /** The user a link flow's `token` stands for. */
 async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: string): Promise<string> {
   try {
-    return (await verifyAccessToken(ctx.signers, token, project.id, ctx.now())).sub;
+    return (await verifyAccessToken(ctx, token, project.id, ctx.now())).sub;
   } catch (error) {
     if (error instanceof EmulatorError && error.code === "INVALID_PROJECT_FOR_ACCESS_TOKEN")
       throw statusError(403, "The access token is not valid for this project");

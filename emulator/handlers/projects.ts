@@ -128,10 +128,14 @@ function deleteProjectData(store: Store, projectId: string): void {
 
 export const projectHandlers: Handlers = {
   // Public (no x-stack headers): the keys a backend verifies the project's access tokens with.
-  getProjectJwks: async ({ params }, ctx) => {
+  getProjectJwks: async ({ params, query }, ctx) => {
     const projectId = params["project_id"] ?? "";
     if (!ctx.store.tables.projects.has(projectId)) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
-    return { body: await ctx.signers.jwks(projectId) };
+    const body = await ctx.signers.jwks(ctx.profile, projectId, {
+      includeAnonymous: query.get("include_anonymous") === "true",
+      includeRestricted: query.get("include_restricted") === "true",
+    });
+    return ctx.profile.accessTokens === "per-audience" ? { body, cacheControl: "public, max-age=3600" } : { body };
   },
   getCurrentProject: ({ project }) => ({
     body: {

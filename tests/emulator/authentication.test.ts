@@ -201,7 +201,7 @@ describe("request bodies", () => {
 });
 
 describe("signing keys", () => {
-  it("are one per project, published as the project's JWKS, and verify its access tokens (jose)", async () => {
+  it("are two per project (2.8.86: the old and new key), published as the project's JWKS, and verify its access tokens (jose)", async () => {
     const { createLocalJWKSet, jwtVerify } = await import("jose");
     const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
     const { accessToken } = await emulator().control.createSession(user.id);
@@ -211,7 +211,7 @@ describe("signing keys", () => {
       ).json()) as { keys: { kid: string }[] };
     const demo = await jwks(DEMO_KEYS.projectId);
     const internal = await jwks(INTERNAL_KEYS.projectId);
-    expect(demo.keys).toHaveLength(1);
+    expect(demo.keys).toHaveLength(2);
     expect(demo.keys[0]!.kid).not.toBe(internal.keys[0]!.kid);
     const { payload } = await jwtVerify(accessToken, createLocalJWKSet(demo as never), {
       issuer: `${emulator().apiOrigin}/api/v1/projects/${DEMO_KEYS.projectId}`,

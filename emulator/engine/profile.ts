@@ -1,0 +1,87 @@
+// The service version the emulator answers as. Apps meet two: 2.8.11, the
+// version the spec was written from, and 2.8.86, what the hosted service runs
+// (the default). Everything that differs between them is decided here, as a
+// profile the engine and the handlers read; no handler tests the version
+// itself. Facts from the service's public source at both versions (request
+// gate, tokens, anonymous sign-up).
+
+/** The service versions the emulator can answer as. */
+export const SERVICE_VERSIONS = ["2.8.11", "2.8.86"] as const;
+
+/** A service version the emulator can answer as: `"2.8.11"` (the spec's) or `"2.8.86"` (today's hosted service). */
+export type ServiceVersion = (typeof SERVICE_VERSIONS)[number];
+
+/** The version the emulator answers as unless told otherwise: 2.8.86, what apps meet in production. */
+export const DEFAULT_SERVICE_VERSION: ServiceVersion = "2.8.86";
+
+/** How a version signs access tokens and publishes their keys. */
+export type AccessTokenForm =
+  /**
+   * 2.8.11: one issuer for every project (`https://access-token.jwt-signature.stack-auth.com`), `aud` the project
+   * id, camelCase `branchId` / `refreshTokenId`; the key set holds the project's one key, whatever the query says.
+   */
+  | "global-issuer"
+  /**
+   * 2.8.86: an issuer and an audience per kind of user (normal, restricted, anonymous), snake_case claims about the
+   * user; two keys per audience, the restricted and anonymous audiences' only when the query asks for them.
+   */
+  | "per-audience";
+
+/** What differs between the service versions, as the emulator plays them. */
+export interface ServiceProfile {
+  readonly version: ServiceVersion;
+  readonly accessTokens: AccessTokenForm;
+  /**
+   * Whether the request gate refuses an anonymous user's access token without `x-stack-allow-anonymous-user: true`
+   * (401 ANONYMOUS_AUTHENTICATION_NOT_ALLOWED) and a restricted user's without that or
+   * `x-stack-allow-restricted-user: true` (403 RESTRICTED_USER_NOT_ALLOWED). False: both headers are ignored.
+   */
+  readonly gatesAnonymousAndRestrictedUsers: boolean;
+  /** The projects on which anonymous sign-up works: `"every"`, or a fixed list (else 400 ANONYMOUS_ACCOUNTS_NOT_ENABLED). */
+  readonly anonymousSignUpProjects: "every" | readonly string[];
+  /** The display name an anonymous user is created with. */
+  readonly anonymousDisplayName: string | null;
+  /**
+   * Whether signing up with a password, or signing in by magic link or OAuth as a new user, while an anonymous
+   * user's session is held turns that user into the new one (same id). False: a new user is made beside it.
+   */
+  readonly upgradesAnonymousUsers: boolean;
+}
+
+const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
+  "2.8.11": {
+    version: "2.8.11",
+    accessTokens: "global-issuer",
+    gatesAnonymousAndRestrictedUsers: false,
+    // Hard-coded in 2.8.11's anonymous sign-up route.
+    anonymousSignUpProjects: ["9bee8100-8d83-4ad7-aaad-d6607e386a28", "71bd203a-14d9-4ccc-b704-32bfac0e2542", "internal"],
+    anonymousDisplayName: "Anonymous user",
+    upgradesAnonymousUsers: false,
+  },
+  "2.8.86": {
+    version: "2.8.86",
+    accessTokens: "per-audience",
+    gatesAnonymousAndRestrictedUsers: true,
+    anonymousSignUpProjects: "every",
+    anonymousDisplayName: null,
+    upgradesAnonymousUsers: true,
+  },
+};
+
+/** Whether `version` is one the emulator can answer as. */
+export function isServiceVersion(version: unknown): version is ServiceVersion {
+  return typeof version === "string" && (SERVICE_VERSIONS as readonly string[]).includes(version);
+}
+
+/** The profile of `version` (default {@link DEFAULT_SERVICE_VERSION}); an unknown version throws, naming the known ones. */
+export function serviceProfile(version: string = DEFAULT_SERVICE_VERSION): ServiceProfile {
+  if (!isServiceVersion(version)) {
+    throw new Error(`Unknown service version "${version}": the emulator answers as ${SERVICE_VERSIONS.join(" or ")}.`);
+  }
+  return PROFILES[version];
+}
+
+/** Whether anonymous sign-up works on the project under this profile. */
+export function allowsAnonymousSignUp(profile: ServiceProfile, projectId: string): boolean {
+  return profile.anonymousSignUpProjects === "every" || profile.anonymousSignUpProjects.includes(projectId);
+}
