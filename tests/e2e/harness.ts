@@ -7,7 +7,7 @@
 // in the coverage recorder (coverage.ts). An app may be given a browser (a
 // fake one, tests/e2e/browser.ts) for the flows that need a page.
 import { readFileSync } from "node:fs";
-import { DEMO_KEYS } from "../../emulator/index.js";
+import { DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
 import type { InbucketMessage, InbucketMessageHeader } from "../../emulator/mailbox.js";
 import { startEmulatorServer, type EmulatorServer } from "../../emulator/server.js";
 import { REDIRECT_WAIT_MS } from "../../runtime/app/redirect.js";
@@ -54,6 +54,8 @@ export type AppOf<K extends AppKind> = { client: StackClientApp; server: StackSe
 
 export interface E2E {
   readonly emulatorServer: EmulatorServer;
+  /** The service version the emulator answers as: the steps that differ between versions read it. */
+  readonly serviceVersion: ServiceVersion;
   readonly url: string;
   /** Violations of the document seen since the last `takeViolations()`. */
   takeViolations(): string[];
@@ -86,12 +88,13 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+export async function startE2E(options: { readonly serviceVersion?: ServiceVersion } = {}): Promise<E2E> {
   let violations: string[] = [];
   let checked = 0;
   let violated = 0;
   const emulatorServer = await startEmulatorServer({
     port: 0,
+    ...(options.serviceVersion === undefined ? {} : { serviceVersion: options.serviceVersion }),
     onExchange: async ({ request, response }) => {
       const url = new URL(request.url);
       const requestText = await request.text();
@@ -166,6 +169,7 @@ export async function startE2E(): Promise<E2E> {
     );
   return {
     emulatorServer,
+    serviceVersion: emulatorServer.emulator.serviceVersion,
     url: emulatorServer.url,
     coverage,
     takeViolations: () => {
@@ -206,12 +210,22 @@ export async function startE2E(): Promise<E2E> {
   };
 }
 
-/** The `sub` (user id) and the session id of an access token, read without checking it. */
+/**
+ * The `sub` (user id) and the session id of an access token, read without checking it; the session id is
+ * `refresh_token_id` on 2.8.86 and `refreshTokenId` on 2.8.11, answered here as `refresh_token_id` either way.
+ */
 export function claimsOf(accessToken: string | null): { sub: string; refresh_token_id?: string; exp: number } {
   if (accessToken === null) throw new Error("no access token");
   const payload = accessToken.split(".")[1];
   if (payload === undefined) throw new Error("not a JWT");
-  return JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { sub: string; exp: number };
+  const claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+    sub: string;
+    exp: number;
+    refresh_token_id?: string;
+    refreshTokenId?: string;
+  };
+  const sessionId = claims.refresh_token_id ?? claims.refreshTokenId;
+  return { sub: claims.sub, exp: claims.exp, ...(sessionId === undefined ? {} : { refresh_token_id: sessionId }) };
 }
 
 /** The error a promise rejects with; fails when it resolves. */
