@@ -38,6 +38,8 @@ const USER_FIELDS: { readonly [K in UserCopiedField]: true } = {
   passkeyAuthEnabled: true,
   isMultiFactorRequired: true,
   isAnonymous: true,
+  isRestricted: true,
+  restrictedReason: true,
 };
 
 const USER_METHODS: { readonly [K in MethodKey<CurrentUser>]: true } = {

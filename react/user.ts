@@ -137,9 +137,15 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): 
   });
 }
 
-/** What `or` makes of the query's user: anonymous users count only for the anonymous options. */
-function visibleUser(user: CurrentUser | null, or: GetUserOr): CurrentUser | null {
-  if (user?.isAnonymous && or !== "anonymous" && or !== "anonymous-if-exists") return null;
+/**
+ * What `or` and `includeRestricted` make of the query's user, as getUser decides it:
+ * anonymous users count only for the anonymous options; restricted ones (anonymous
+ * ones among them) only with `includeRestricted` or an anonymous option.
+ */
+function visibleUser(user: CurrentUser | null, or: GetUserOr, includeRestricted: boolean | undefined): CurrentUser | null {
+  const includeAnonymous = or === "anonymous" || or === "anonymous-if-exists";
+  if (user?.isAnonymous && !includeAnonymous) return null;
+  if (user?.isRestricted && !(includeRestricted === true || includeAnonymous)) return null;
   return user;
 }
 
@@ -158,6 +164,11 @@ function orOfHook(options: GetUserOptions | undefined, hook: string) {
   if (!OR_VALUES.includes(or)) {
     throw new StackConfigurationError(
       `${hook}: or must be one of ${OR_VALUES.map((v) => `"${v}"`).join(", ")}; got ${JSON.stringify(or)}.`,
+    );
+  }
+  if (or === "anonymous" && options?.includeRestricted === false) {
+    throw new StackConfigurationError(
+      `${hook} cannot take { or: 'anonymous' } with { includeRestricted: false }: every anonymous user is a restricted user.`,
     );
   }
   // The newer reference SDK's name of "anonymous-if-exists".
@@ -215,7 +226,7 @@ export function useUser(options?: GetUserOptions): CurrentUser | null {
   const { app, queryClient } = useStackContextFor("useUser()");
   const or = orOfHook(options, "useUser()");
   const query = useSuspenseQuery({ ...userObserverOptions(app, queryClient), select: (data) => data && userOf(app, data) }, queryClient);
-  const user = visibleUser(query.data, or);
+  const user = visibleUser(query.data, or, options?.includeRestricted);
   if (user !== null || or === "return-null" || or === "anonymous-if-exists") return user;
   if (or === "throw") throw notSignedIn("useUser()");
   // Suspends while the action runs; a redirect never finishes, a sign-up gives its user.
@@ -253,7 +264,7 @@ export function useUserQuery(options?: GetUserOptions): UseQueryResult<CurrentUs
     {
       ...userObserverOptions(app, queryClient),
       select: (data) => {
-        const visible = visibleUser(data && userOf(app, data), or);
+        const visible = visibleUser(data && userOf(app, data), or, options?.includeRestricted);
         if (visible === null && or === "throw") throw notSignedIn("useUserQuery()");
         return visible;
       },

@@ -26,6 +26,7 @@ import type { PromptCliLoginOptions } from "./flows/cli.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
 import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
 import type { SignOutRedirects } from "./flows/sign-out.js";
+import type { TokenPartialUser } from "./partial-user.js";
 import type { Project } from "./objects/project.js";
 import type { CurrentUser, CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
@@ -49,6 +50,7 @@ const loadPassword = /* @__PURE__ */ lazy("password sign-in", () => import("./fl
 const loadUser = /* @__PURE__ */ lazy("the current user", () => import("./objects/user.js"));
 const loadSignedInUser = /* @__PURE__ */ lazy("the current user", () => import("./signed-in-user.js"));
 const loadProject = /* @__PURE__ */ lazy("the project", () => import("./objects/project.js"));
+const loadPartialUser = /* @__PURE__ */ lazy("the token's user", () => import("./partial-user.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
@@ -71,10 +73,36 @@ export interface GetUserOptions {
    */
   readonly or?: GetUserOr;
   /**
+   * Whether a restricted user (one the service does not yet allow everything: an unverified
+   * e-mail the project requires verified, or an administrator's restriction) counts as signed
+   * in. Default false: as with anonymous users, `or` decides instead. An anonymous `or`
+   * includes restricted users; `{ or: "anonymous", includeRestricted: false }` is refused.
+   */
+  readonly includeRestricted?: boolean;
+  /**
    * The user's tokens for this call, in place of the app's store: a request of
    * your backend (its `x-stack-auth` header or cookies), `{ accessToken, refreshToken }`,
    * or any store. Calls with the same tokens share one session.
    */
+  readonly tokenStore?: TokenStoreInit;
+}
+
+/**
+ * What `getPartialUser` takes: where the user is read from (`"token"`: the session's access
+ * token), whether an anonymous user counts, and whose tokens.
+ *
+ * @example
+ * ```ts
+ * const options: GetPartialUserOptions = { from: "token", or: "anonymous-if-exists" };
+ * const partial = await app.getPartialUser(options);
+ * ```
+ */
+export interface GetPartialUserOptions {
+  /** Where the user is read from: `"token"`, the session's access token. */
+  readonly from: "token";
+  /** `"return-null"` (default): an anonymous user reads as null; `"anonymous-if-exists"`: it is answered too. */
+  readonly or?: "return-null" | "anonymous-if-exists";
+  /** The tokens to read, in place of the app's store (as getUser's `tokenStore`). */
   readonly tokenStore?: TokenStoreInit;
 }
 
@@ -237,7 +265,7 @@ export class StackClientApp {
    * with `build` on the context bound to the session it was read in (so that
    * the user acts for that session only); when nobody is signed in, what `or` asks for.
    */
-  protected async currentUser<W extends { readonly is_anonymous: boolean }, U>(
+  protected async currentUser<W extends { readonly is_anonymous: boolean; readonly is_restricted?: boolean }, U>(
     options: GetUserOptions & CallOptions,
     read: (answer: NonNullable<unknown>) => W,
     build: (ctx: ClientAppContext, wire: W) => U | Promise<U>,
@@ -246,9 +274,14 @@ export class StackClientApp {
     checkAborted(options);
     const session = await this.sessionOf(options);
     const or = orOf(options);
+    if (or === "anonymous" && options.includeRestricted === false) {
+      throw new StackConfigurationError(
+        "getUser cannot take { or: 'anonymous' } with { includeRestricted: false }: every anonymous user is a restricted user.",
+      );
+    }
     const call = callOf(options);
     const { signedInUserWire } = loadSignedInUser.loaded ?? (await loadSignedInUser());
-    const user = await signedInUserWire(session, or, read, call);
+    const user = await signedInUserWire(session, { or, includeRestricted: options.includeRestricted }, read, call);
     if (user !== null) return build(user.ctx, user.wire);
     return this.signedOutUser(or, call);
   }
@@ -256,12 +289,43 @@ export class StackClientApp {
   /** The session a getUser call reads: the one its `tokenStore` names, or the app's own. */
   protected async sessionOf(options: { readonly tokenStore?: TokenStoreInit }): Promise<SessionContext> {
     if (typeof options !== "object" || options === null) {
-      throw new StackConfigurationError("getUser takes options: { or?, tokenStore? }.");
+      throw new StackConfigurationError("getUser takes options: { or?, includeRestricted?, tokenStore? }.");
     }
     if (options.tokenStore === undefined) return this.ownSession;
     const { createSessionContexts } = await loadSessionCache();
     this.sessionContexts ??= createSessionContexts(this.ctx);
     return this.sessionContexts.of(options.tokenStore);
+  }
+
+  /**
+   * The signed-in user as the session's access token describes it (the newest official SDK's
+   * `getPartialUser`), without a request: its id, name, e-mail and whether it is verified,
+   * anonymous, restricted or needs a second factor. Null when nobody is signed in, when the
+   * access token has expired (getUser refreshes it; this does not), and for an anonymous user
+   * unless `or: "anonymous-if-exists"`. Tokens of 2.8.11 carry the id alone: the other fields
+   * then read as null and false. `from` must be `"token"`.
+   *
+   * @example
+   * ```ts
+   * const partial = await app.getPartialUser({ from: "token" });
+   * renderHeader(partial ? (partial.displayName ?? partial.primaryEmail ?? "Signed in") : "Sign in");
+   * ```
+   */
+  async getPartialUser(options: GetPartialUserOptions & CallOptions): Promise<TokenPartialUser | null> {
+    checkAborted(options);
+    if (typeof options !== "object" || options === null || options.from !== "token") {
+      throw new StackConfigurationError(
+        `getPartialUser reads the user from the access token: pass { from: "token" }, got ${JSON.stringify((options as { from?: unknown } | null)?.from)}.`,
+      );
+    }
+    const or = options.or ?? "return-null";
+    if (or !== "return-null" && or !== "anonymous-if-exists") {
+      throw new StackConfigurationError(`getPartialUser: or must be "return-null" or "anonymous-if-exists", got ${JSON.stringify(or)}.`);
+    }
+    const session = await this.sessionOf(options);
+    const { accessToken } = session.ctx.sessions().peekCurrent();
+    const { partialUserOf } = await untilAborted(loadPartialUser(), options);
+    return partialUserOf(accessToken, this.ctx.env.now(), or);
   }
 
   /**

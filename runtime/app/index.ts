@@ -5,7 +5,14 @@
 // leaving its class undefined (tests/package/bundles.test.ts). The server and admin
 // classes have their own groups (runtime/exports/), so that an app that imports
 // only StackClientApp makes a bundler follow neither into its first load.
-export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
+export {
+  StackClientApp,
+  type GetPartialUserOptions,
+  type GetUserOptions,
+  type GetUserOr,
+  type StackClientAppOptions,
+} from "./client-app.js";
+export type { TokenPartialUser } from "./partial-user.js";
 export type { Browser, BrowserLocation } from "../browser.js";
 export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/exports/result.ts.
@@ -15,7 +22,7 @@ export type { RedirectTo, RedirectToOptions } from "./redirect-methods.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
-export type { Auth, CurrentUser, ProjectCurrentUser, CurrentInternalUser, UserUpdateOptions } from "./objects/user.js";
+export type { Auth, CurrentUser, ProjectCurrentUser, CurrentInternalUser, RestrictedReason, UserUpdateOptions } from "./objects/user.js";
 export type {
   Team,
   TeamUser,

@@ -43,16 +43,33 @@ async function readCurrentUser(ctx: ClientAppContext, call: CallOptions): Promis
   }
 }
 
+/** Who counts as signed in: `or` of getUser, and its `includeRestricted`. */
+export interface WhoCounts {
+  readonly or: string;
+  readonly includeRestricted?: boolean | undefined;
+}
+
+/**
+ * Whether `wire`'s user counts as signed in for `who`, as the newest official SDK
+ * decides it: anonymous users only for an anonymous `or`; restricted users (anonymous
+ * ones among them) only with `includeRestricted` or an anonymous `or`.
+ */
+function counts(wire: { readonly is_anonymous: boolean; readonly is_restricted?: boolean }, who: WhoCounts): boolean {
+  const includeAnonymous = who.or === "anonymous" || who.or === "anonymous-if-exists";
+  const includeRestricted = who.includeRestricted === true || includeAnonymous;
+  return (!wire.is_anonymous || includeAnonymous) && (!(wire.is_restricted ?? wire.is_anonymous) || includeRestricted);
+}
+
 /**
  * The signed-in user of `session` as `check` reads the wire answer, with the
- * context bound to the session it was read in; null when nobody is signed in.
- * Anonymous users count as nobody unless `or` asks for them; `or: "anonymous"`
- * signs one up when nobody is signed in (once, however many calls wait; an
- * aborted call stops waiting for it, the others do not).
+ * context bound to the session it was read in; null when nobody is signed in,
+ * or the user does not count for `who` (see counts). `or: "anonymous"` signs
+ * one up when nobody is signed in (once, however many calls wait; an aborted
+ * call stops waiting for it, the others do not).
  */
-export async function signedInUserWire<W extends { readonly is_anonymous: boolean }>(
+export async function signedInUserWire<W extends { readonly is_anonymous: boolean; readonly is_restricted?: boolean }>(
   session: SessionContext,
-  or: string,
+  who: WhoCounts,
   check: (answer: NonNullable<unknown>) => W,
   call: CallOptions = {},
 ): Promise<SignedInUserWire<W> | null> {
@@ -63,8 +80,8 @@ export async function signedInUserWire<W extends { readonly is_anonymous: boolea
     return answer === null ? null : { wire: check(answer.wire), ctx: answer.ctx };
   };
   let user = await read();
-  if (user?.wire.is_anonymous && or !== "anonymous" && or !== "anonymous-if-exists") user = null;
-  if (user === null && or === "anonymous") {
+  if (user !== null && !counts(user.wire, who)) user = null;
+  if (user === null && who.or === "anonymous") {
     // Another call may have signed up while this one waited; then use that user.
     if (sessions.current() === asked) await untilAborted(session.anonymousSignUp(), call);
     user = await read();

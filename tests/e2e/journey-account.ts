@@ -40,6 +40,9 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
         false,
       ]);
       cast.adaId = user.id;
+      // The access token describes her too, read without a request.
+      const partial = await ada.getPartialUser({ from: "token" });
+      expect([partial?.id, partial?.isAnonymous, partial?.isMultiFactorRequired]).toEqual([user.id, false, false]);
       // The server reads the same user.
       const onServer = await e.server().getUser(user.id);
       expect([onServer?.primaryEmail, onServer?.primaryEmailVerified]).toEqual([cast.adaEmail, false]);

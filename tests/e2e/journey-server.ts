@@ -354,6 +354,8 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
         expect(verification.status === "ok" && verification.data.userId).toBe(me.id);
         const verified = await backend.getUser({ verify: "local", or: "throw" });
         expect([verified.id, verified.isAnonymous, verified.claims.userId]).toEqual([me.id, false, claimsOf(json.accessToken).sub]);
+        // And as her access token describes her, without a request.
+        expect((await backend.getPartialUser({ from: "token" }))?.id).toBe(me.id);
 
         await backend.signOut({ redirectUrl: `${SITE}/bye` });
         expect(e.takeNavigations()).toEqual([`${SITE}/bye`]);

@@ -132,6 +132,19 @@ describe("useUser (Suspense)", () => {
     await screen.findByText("nobody");
     expect(calls("POST")).toEqual([]);
   });
+
+  it("a restricted user counts only with includeRestricted, from the one request", async () => {
+    server.use(meAnswers({ ...ada, is_restricted: true, restricted_reason: { type: "email_not_verified" } }));
+    const { app } = testApp({ tokens: signedIn() });
+    function Both() {
+      const strict = useUser();
+      const lenient = useUser({ includeRestricted: true });
+      return <p>{`${strict === null ? "nobody" : "user"}/${lenient?.restrictedReason?.type ?? "nobody"}`}</p>;
+    }
+    renderWithStack(<Both />, { app });
+    await screen.findByText("nobody/email_not_verified");
+    expect(calls()).toEqual(["GET /users/me"]);
+  });
 });
 
 describe("the or option", () => {

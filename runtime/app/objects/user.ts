@@ -53,6 +53,35 @@ export interface BaseUser {
   /** Whether sign-in asks for a TOTP code (wire `requires_totp_mfa`). */
   readonly isMultiFactorRequired: boolean;
   readonly isAnonymous: boolean;
+  /**
+   * Whether the user is restricted: signed in, but not yet allowed everything (an anonymous
+   * user; on services since 2.8.86 also an unverified e-mail the project requires verified,
+   * or an administrator's restriction). `getUser()` counts restricted users as nobody unless
+   * `includeRestricted` (or an anonymous `or`) asks for them. On 2.8.11, which has no
+   * restricted users, it is true for anonymous users only, as the newer service has it.
+   */
+  readonly isRestricted: boolean;
+  /** Why the user is restricted (`{ type: "email_not_verified" }`, `"anonymous"`, `"restricted_by_administrator"`); null when not. */
+  readonly restrictedReason: RestrictedReason | null;
+}
+
+/** Why a user is restricted; the newest services send it, a later one may add types. */
+export interface RestrictedReason {
+  readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
+}
+
+/**
+ * Whether the user of `wire` is restricted, and why: what the service says, or, from a
+ * service that does not say (2.8.11), what it would say: anonymous users are restricted.
+ */
+export function restrictionOf(wire: {
+  readonly is_anonymous: boolean;
+  readonly is_restricted?: boolean;
+  readonly restricted_reason?: RestrictedReason | null;
+}): { readonly isRestricted: boolean; readonly restrictedReason: RestrictedReason | null } {
+  const isRestricted = wire.is_restricted ?? wire.is_anonymous;
+  const restrictedReason = wire.restricted_reason ?? (isRestricted && wire.is_anonymous ? { type: "anonymous" as const } : null);
+  return { isRestricted, restrictedReason: restrictedReason && Object.freeze({ type: restrictedReason.type }) };
 }
 
 /**
@@ -513,6 +542,9 @@ export function createCurrentUser(ctx: ClientAppContext, wire: WireClientUser, e
   user.passkeyAuthEnabled = wire.passkey_auth_enabled;
   user.isMultiFactorRequired = wire.requires_totp_mfa;
   user.isAnonymous = wire.is_anonymous;
+  const restriction = restrictionOf(wire);
+  user.isRestricted = restriction.isRestricted;
+  user.restrictedReason = restriction.restrictedReason;
   user.currentSession = shared.currentSession;
   user.selectedTeam = wire.selected_team ? createTeamObject(ctx, wire.selected_team) : null;
   user.signOut = (options) => extras.signOut(options);

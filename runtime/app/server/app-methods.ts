@@ -44,6 +44,13 @@ export interface ServerListUsersOptions {
   readonly query?: string;
   /** Only the members of this team (`team_id`). */
   readonly teamId?: string;
+  /** Anonymous users too (default false: they are left out, on every service version). */
+  readonly includeAnonymous?: boolean;
+  /**
+   * Restricted users too, even where the service leaves them out by default (2.8.86 does for a
+   * project that requires verified e-mails). 2.8.11 has no restricted users beyond anonymous ones.
+   */
+  readonly includeRestricted?: boolean;
 }
 
 /** The user with this id (`GET /users/{id}`), or null when there is none. */
@@ -77,7 +84,11 @@ export async function listUsers(
   ctx: ServerAppContext,
   options: ServerListUsersOptions & CallOptions,
 ): Promise<ServerUser[] & { nextCursor: string | null }> {
-  requireOptions(options, "listUsers", '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId? }');
+  requireOptions(
+    options,
+    "listUsers",
+    '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId?, includeAnonymous?, includeRestricted? }',
+  );
   if (options.orderBy !== undefined && options.orderBy !== "signedUpAt") {
     throw new StackConfigurationError(`listUsers can order by "signedUpAt" only, not ${JSON.stringify(options.orderBy)}.`);
   }
@@ -89,8 +100,27 @@ export async function listUsers(
     ...(options.query !== undefined && { query: options.query }),
     ...(options.teamId !== undefined && { team_id: options.teamId }),
   };
-  const { data } = await ctx.client.send("GET /users", { params: { query }, ...signalOf(options) });
-  const users = itemsOf(data, "GET /users").map((wire) => createServerUser(ctx, asServerUser(wire, "GET /users")));
+  // Asked for only when wanted: 2.8.11 refuses query parameters it does not know (and lists
+  // anonymous users anyway), 2.8.86 leaves them out unless asked.
+  const flags = {
+    ...(options.includeAnonymous === true && { include_anonymous: "true" as const }),
+    ...(options.includeRestricted === true && { include_restricted: "true" as const }),
+  };
+  const list = (withFlags: boolean) =>
+    ctx.client.send("GET /users", { params: { query: withFlags ? { ...query, ...flags } : query }, ...signalOf(options) });
+  let data;
+  try {
+    ({ data } = await list(true));
+  } catch (error) {
+    // A service without the flags (2.8.11): it has no restricted users, and lists anonymous ones.
+    if (!isKnownError(error, "SCHEMA_ERROR") || Object.keys(flags).length === 0) throw error;
+    ({ data } = await list(false));
+  }
+  const users = itemsOf(data, "GET /users")
+    .map((wire) => asServerUser(wire, "GET /users"))
+    // 2.8.11 lists anonymous users whatever was asked; they are left out here as 2.8.86 leaves them out.
+    .filter((wire) => options.includeAnonymous === true || !wire.is_anonymous)
+    .map((wire) => createServerUser(ctx, wire));
   return Object.assign(users, { nextCursor: data?.pagination?.next_cursor ?? null });
 }
 

@@ -178,6 +178,8 @@ function baseUserOf(ctx: ServerAppContext, wire: WireServerUser): BaseUser {
     passkeyAuthEnabled: user.passkeyAuthEnabled,
     isMultiFactorRequired: user.isMultiFactorRequired,
     isAnonymous: user.isAnonymous,
+    isRestricted: user.isRestricted,
+    restrictedReason: user.restrictedReason,
   };
 }
 

@@ -82,6 +82,7 @@ const REDIRECTS = [
 
 const clientApp: Table<StackClientApp> = {
   getUser: { call: (a, signal) => a.getUser({ signal }) },
+  getPartialUser: { call: (a, signal) => a.getPartialUser({ from: "token", signal }), local: true },
   signOut: { call: (a, signal) => a.signOut({ signal }) },
   onSessionChange: "sync",
   getAuthJson: { call: (a, signal) => a.getAuthJson({ signal }), stale: true, shared: true },

@@ -30,6 +30,8 @@ const FIELDS = [
   "passkeyAuthEnabled",
   "isMultiFactorRequired",
   "isAnonymous",
+  "isRestricted",
+  "restrictedReason",
 ];
 
 const METHODS = [
