@@ -127,6 +127,10 @@ export class StackAdminApp extends StackServerApp {
   /**
    * The project's e-mail templates (`GET /email-templates`): one per type, the
    * service's default where the project has none of its own (`isDefault`).
+   * Services since 2.8.86 removed these templates for TSX source under
+   * `/internal/email-templates`, which has no subject or template document to
+   * read: there the call rejects with a `ServiceVersionError` naming that route
+   * and the template id each type of e-mail is sent with.
    *
    * @example
    * ```ts
@@ -141,7 +145,10 @@ export class StackAdminApp extends StackServerApp {
   }
   /**
    * Changes the template of one type (`PATCH /email-templates/{type}`); only the
-   * fields given are sent. Resolves with nothing.
+   * fields given are sent. Resolves with nothing. Services since 2.8.86 take TSX
+   * source instead, which a subject and a template document do not convert to:
+   * there the call changes nothing and rejects with a `ServiceVersionError` naming
+   * `PATCH /internal/email-templates/{template_id}` and the type's template id.
    *
    * @example
    * ```ts
@@ -156,6 +163,11 @@ export class StackAdminApp extends StackServerApp {
   /**
    * Drops the project's own template of one type, so that the service's default
    * is used again (`DELETE /email-templates/{type}`). Resolves with nothing.
+   * Services since 2.8.86, which answer that route as one they do not have, send
+   * each type of e-mail with the template of a fixed id; the call then deletes
+   * the project's version of it (`DELETE /internal/email-templates/{id}`), which
+   * brings back the service's default. On their shared e-mail server, which always
+   * sends the defaults, they refuse: `REQUIRES_CUSTOM_EMAIL_SERVER`.
    *
    * @example
    * ```ts
@@ -187,7 +199,9 @@ export class StackAdminApp extends StackServerApp {
   }
   /**
    * The e-mails the project sent (`GET /internal/emails`), each with its
-   * recipients, subject, time and, for a failed one, the error.
+   * recipients, subject, time and, for a failed one, the error. Read from both
+   * versions: 2.8.86 may write a recipient as `"User ID: <uuid>"` and an error as
+   * a sentence (see {@link AdminSentEmail}).
    *
    * @example
    * ```ts
