@@ -96,7 +96,7 @@ const adminProject = obj({
   displayName: str,
   description: nstr,
   createdAt: date,
-  userCount: num,
+  userCount: opt(num),
   isProductionMode: bool,
   config: obj({
     signUpEnabled: bool,
