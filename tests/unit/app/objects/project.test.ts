@@ -241,6 +241,13 @@ describe("createProject on each service version", () => {
     ]);
   });
 
+  it("2.8.86: listOwnedProjects reads projects without user_count, each with its admin app", async () => {
+    const { ctx } = internal(() => json({ items: [PROJECT_2_8_86], is_paginated: false }));
+    const [project] = await listOwnedProjects(ctx);
+    expect(project).toMatchObject({ id: OWNED.id, displayName: "Acme", userCount: undefined });
+    expect(project!.app).toBeInstanceOf(StackAdminApp);
+  });
+
   it("a SCHEMA_ERROR about anything besides owner_team_id is thrown as it is, after one request", async () => {
     const { ctx, service } = internal(() =>
       schemaError(["body.owner_team_id must be defined", "body.config.domains[0].domain must be a URL"]),
