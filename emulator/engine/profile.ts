@@ -46,6 +46,16 @@ export interface ServiceProfile {
    * user's session is held turns that user into the new one (same id). False: a new user is made beside it.
    */
   readonly upgradesAnonymousUsers: boolean;
+  /**
+   * What projects' admin views carry: 2.8.11 the number of their users (`user_count`), 2.8.86 the team that owns
+   * them (`owner_team_id`) instead.
+   */
+  readonly projectView: "user-count" | "owner-team";
+  /**
+   * What `POST /internal/projects` does with `owner_team_id`: 2.8.11 refuses it as an unknown property (and makes
+   * an owner team itself), 2.8.86 requires it (a team of the internal project the user is a member of).
+   */
+  readonly projectOwnerTeam: "refused" | "required";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -57,6 +67,8 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     anonymousSignUpProjects: ["9bee8100-8d83-4ad7-aaad-d6607e386a28", "71bd203a-14d9-4ccc-b704-32bfac0e2542", "internal"],
     anonymousDisplayName: "Anonymous user",
     upgradesAnonymousUsers: false,
+    projectView: "user-count",
+    projectOwnerTeam: "refused",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -65,6 +77,8 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     anonymousSignUpProjects: "every",
     anonymousDisplayName: null,
     upgradesAnonymousUsers: true,
+    projectView: "owner-team",
+    projectOwnerTeam: "required",
   },
 };
 

@@ -5,7 +5,7 @@
 // of that team are its owners, and their admin access tokens open it.
 import type { components } from "../../generated/schema.js";
 import { INTERNAL_PROJECT_ID } from "../engine/auth.js";
-import type { EmulatorRequest, Handlers } from "../engine/context.js";
+import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import { defaultConfig } from "../engine/seed.js";
 import type { ProjectConfig, ProjectRecord, Store, TableName, TeamRecord } from "../engine/store.js";
@@ -33,16 +33,19 @@ const STANDARD_PROVIDERS = [
 ];
 const SHARED_PROVIDERS = ["google", "github", "microsoft", "spotify"];
 
-/** The project as its admins see it: with the number of its users and its whole configuration. */
-export function adminProjectView(store: Store, project: ProjectRecord): Schemas["AdminProject"] {
+/**
+ * The project as its admins see it: with its whole configuration, and the number of its users (2.8.11) or the
+ * team that owns it (2.8.86), as the profile says.
+ */
+export function adminProjectView(ctx: EmulatorContext, project: ProjectRecord): Schemas["AdminProject"] {
   let userCount = 0;
-  for (const user of store.tables.users.values()) if (user.project_id === project.id) userCount++;
+  for (const user of ctx.store.tables.users.values()) if (user.project_id === project.id) userCount++;
   return {
     id: project.id,
     display_name: project.display_name,
     description: project.description,
     created_at_millis: project.created_at_millis,
-    user_count: userCount,
+    ...(ctx.profile.projectView === "user-count" ? { user_count: userCount } : { owner_team_id: project.owner_team_id }),
     is_production_mode: project.is_production_mode,
     config: structuredClone(project.config),
   };
@@ -161,28 +164,42 @@ export const projectHandlers: Handlers = {
       .filter((project) => project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${user.id}`))
       .reverse()
       .sort((a, b) => b.created_at_millis - a.created_at_millis);
-    return { body: { items: owned.map((project) => adminProjectView(ctx.store, project)), is_paginated: false } };
+    return { body: { items: owned.map((project) => adminProjectView(ctx, project)), is_paginated: false } };
   },
 
   createOwnedProject: (request, ctx) => {
     const user = requireInternalUser(request);
-    const body = request.body as ProjectFields & { readonly display_name: string };
+    const body = request.body as ProjectFields & { readonly display_name: string; readonly owner_team_id?: string };
+    // Both versions check the body before anything else: 2.8.11 does not know owner_team_id, 2.8.86 requires it.
+    if (ctx.profile.projectOwnerTeam === "refused" && body.owner_team_id !== undefined)
+      throw schemaError(request, "body contains unknown properties: owner_team_id");
+    if (ctx.profile.projectOwnerTeam === "required" && body.owner_team_id === undefined)
+      throw schemaError(request, "body.owner_team_id must be defined");
     const config = mergedConfig(request, defaultConfig(), body.config);
     const now = ctx.now();
     const internal = request.project;
-    // The owner team: its members own the project. Its creator gets the internal project's creator permissions.
-    const team: TeamRecord = {
-      id: randomId(),
-      project_id: internal.id,
-      display_name: `${body.display_name} owners`,
-      profile_image_url: null,
-      client_metadata: {},
-      client_read_only_metadata: {},
-      server_metadata: {},
-      created_at_millis: now,
-    };
-    ctx.store.put("teams", team);
-    addMember(ctx.store, internal, team.id, user.id, "creator");
+    let ownerTeamId: string;
+    if (body.owner_team_id !== undefined) {
+      // 2.8.86: the project goes to a team of the internal project that the user is a member of.
+      if (!ctx.store.tables.memberships.has(`${body.owner_team_id}/${user.id}`))
+        throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.owner_team_id, user_id: user.id });
+      ownerTeamId = body.owner_team_id;
+    } else {
+      // 2.8.11: an owner team of its own, whose members own the project; its creator gets the internal project's creator permissions.
+      const team: TeamRecord = {
+        id: randomId(),
+        project_id: internal.id,
+        display_name: `${body.display_name} owners`,
+        profile_image_url: null,
+        client_metadata: {},
+        client_read_only_metadata: {},
+        server_metadata: {},
+        created_at_millis: now,
+      };
+      ctx.store.put("teams", team);
+      addMember(ctx.store, internal, team.id, user.id, "creator");
+      ownerTeamId = team.id;
+    }
     const project: ProjectRecord = {
       id: randomId(),
       display_name: body.display_name,
@@ -190,14 +207,14 @@ export const projectHandlers: Handlers = {
       created_at_millis: now,
       is_production_mode: body.is_production_mode ?? false,
       config,
-      owner_team_id: team.id,
+      owner_team_id: ownerTeamId,
     };
     ctx.store.put("projects", project);
     addDefaultPermissionDefinitions(ctx.store, project.id);
-    return { status: 201, body: adminProjectView(ctx.store, project) };
+    return { status: 201, body: adminProjectView(ctx, project) };
   },
 
-  getAdminProject: ({ project }, ctx) => ({ body: adminProjectView(ctx.store, project) }),
+  getAdminProject: ({ project }, ctx) => ({ body: adminProjectView(ctx, project) }),
 
   updateAdminProject: (request, ctx) => {
     const project = request.project;
@@ -207,7 +224,7 @@ export const projectHandlers: Handlers = {
     if (body.description !== undefined) project.description = body.description;
     if (body.is_production_mode !== undefined) project.is_production_mode = body.is_production_mode;
     project.config = config;
-    return { body: adminProjectView(ctx.store, project) };
+    return { body: adminProjectView(ctx, project) };
   },
 
   deleteAdminProject: ({ project }, ctx) => {

@@ -40,7 +40,8 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
         oauthAccountMergeStrategy: "link_method",
         emailConfig: { type: "shared" },
       });
-      expect(project.userCount).toBe((await admin.listUsers()).length);
+      // 2.8.11 counts the project's users; 2.8.86 does not say.
+      expect(project.userCount).toBe(e.serviceVersion === "2.8.11" ? (await admin.listUsers()).length : undefined);
 
       await project.update({
         description: "The example app's project, configured end to end",
@@ -402,7 +403,11 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       // Its admin app acts on her session, with no key at all.
       const owned = listed!.app;
       const asAdmin = await owned.getProject();
-      expect([asAdmin.id, asAdmin.displayName, asAdmin.userCount]).toEqual([radio.id, "Radio Control", 0]);
+      expect([asAdmin.id, asAdmin.displayName, asAdmin.userCount]).toEqual([
+        radio.id,
+        "Radio Control",
+        e.serviceVersion === "2.8.11" ? 0 : undefined,
+      ]);
       const listener = await owned.createUser({ primaryEmail: "listener@radio.example.com" });
       expect((await owned.listUsers()).map((u) => u.id)).toEqual([listener.id]);
       await owned.createProjectPermissionDefinition({ id: "broadcast" });

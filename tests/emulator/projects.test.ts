@@ -41,7 +41,7 @@ describe("owned projects", () => {
       description: "Acme's customer portal",
       config: { magicLinkEnabled: true, oauthProviders: [{ id: "github", type: "shared" }] },
     });
-    expect(project).toMatchObject({ displayName: "Acme", description: "Acme's customer portal", userCount: 0, isProductionMode: false });
+    expect(project).toMatchObject({ displayName: "Acme", description: "Acme's customer portal", isProductionMode: false });
     expect(project.config).toMatchObject({
       signUpEnabled: true,
       credentialEnabled: true,
@@ -53,7 +53,7 @@ describe("owned projects", () => {
       emulator()
         .control.requests({ operationId: "createOwnedProject" })
         .map((r) => r.status),
-    ).toEqual([201]);
+    ).toEqual([400, 201]); // 2.8.86 requires an owner team: the SDK sends the body again with one
 
     emulator().control.advanceClock(1000);
     const second = await user.createProject({ displayName: "Beta" });
@@ -63,7 +63,7 @@ describe("owned projects", () => {
     expect(await stranger.listOwnedProjects()).toEqual([]);
   });
 
-  it("gives the owner an admin app that reads, updates and counts the project's users", async () => {
+  it("gives the owner an admin app that reads and updates the project and its users", async () => {
     const { user } = await owner("founder@example.com");
     const created = await user.createProject({ displayName: "Acme" });
     const app = created.app;
@@ -78,12 +78,13 @@ describe("owned projects", () => {
     await emulator().control.createUser({ projectId: created.id, email: "other@example.com" });
 
     const read = await app.getProject();
-    expect(read).toMatchObject({ id: created.id, displayName: "Acme Inc.", userCount: 2 });
+    expect(read).toMatchObject({ id: created.id, displayName: "Acme Inc." });
+    expect((await app.listUsers()).map((u) => u.primaryEmail).sort()).toEqual(["customer@example.com", "other@example.com"]);
     expect(read.config.signUpEnabled).toBe(false);
     expect(read.config.credentialEnabled).toBe(true);
     expect(read.config.domains).toEqual([{ domain: "https://acme.example", handlerPath: "/handler" }]);
     const [listed] = await user.listOwnedProjects();
-    expect(listed).toMatchObject({ displayName: "Acme Inc.", userCount: 2 });
+    expect(listed).toMatchObject({ displayName: "Acme Inc." });
   });
 
   it("refuses an OAuth provider the service does not share keys for", async () => {

@@ -75,6 +75,12 @@ async function signUpAnonymously(emulator: CheckedEmulator, keys: Keys = DEMO_KE
   return answer.body as { access_token: string; refresh_token: string; user_id: string };
 }
 
+/** An access token of a new user of the internal project (who may own projects). */
+async function internalUserToken(emulator: CheckedEmulator): Promise<string> {
+  const user = await emulator.control.createUser({ projectId: INTERNAL_KEYS.projectId, email: "founder@example.com" });
+  return (await emulator.control.createSession(user.id)).accessToken;
+}
+
 async function jwks(emulator: CheckedEmulator, projectId: string, query = "") {
   const response = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/projects/${projectId}/.well-known/jwks.json${query}`));
   return { cacheControl: response.headers.get("cache-control"), body: (await response.json()) as { keys: { kid: string }[] } };
@@ -150,6 +156,23 @@ describe("2.8.11", () => {
     const anonymous = await signUpAnonymously(emulator, INTERNAL_KEYS);
     const me = await call(emulator, "GET", "/users/me", { keys: INTERNAL_KEYS, token: anonymous.access_token });
     expect([me.status, me.body.is_anonymous, me.body.display_name]).toEqual([200, true, "Anonymous user"]);
+  });
+
+  it("answers projects' user_count, and refuses owner_team_id on POST /internal/projects as an unknown property", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const token = await internalUserToken(emulator);
+    const refused = await call(emulator, "POST", "/internal/projects", {
+      keys: INTERNAL_KEYS,
+      token,
+      body: { display_name: "Acme", owner_team_id: "0b7c1b2e-4a4f-4c3e-9d47-2f1f3c5a6b7d" },
+    });
+    expect([refused.status, refused.body.code, refused.body.details.message]).toEqual([
+      400,
+      "SCHEMA_ERROR",
+      "Request validation failed on POST /api/v1/internal/projects:\n  - body contains unknown properties: owner_team_id",
+    ]);
+    const created = await call(emulator, "POST", "/internal/projects", { keys: INTERNAL_KEYS, token, body: { display_name: "Acme" } });
+    expect([created.status, created.body.user_count, "owner_team_id" in created.body]).toEqual([201, 0, false]);
   });
 
   it("makes a new user when an anonymous one signs up with a password (no upgrade)", async () => {
@@ -249,6 +272,34 @@ describe("2.8.86", () => {
     expect(restrictedOnly.body.code).toBe("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
     const allowed = await call(emulator, "GET", "/users/me", { token: anonymous.access_token, headers: ALLOW_ANONYMOUS });
     expect([allowed.status, allowed.body.id]).toEqual([200, anonymous.user_id]);
+  });
+
+  it("requires owner_team_id on POST /internal/projects (a team the user is a member of) and answers it instead of user_count", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const token = await internalUserToken(emulator);
+    const missing = await call(emulator, "POST", "/internal/projects", { keys: INTERNAL_KEYS, token, body: { display_name: "Acme" } });
+    expect([missing.status, missing.body.details.message]).toEqual([
+      400,
+      "Request validation failed on POST /api/v1/internal/projects:\n  - body.owner_team_id must be defined",
+    ]);
+    const team = await call(emulator, "POST", "/teams", {
+      keys: INTERNAL_KEYS,
+      token,
+      body: { display_name: "Acme owners", creator_user_id: "me" },
+    });
+    const other = "0b7c1b2e-4a4f-4c3e-9d47-2f1f3c5a6b7d";
+    const notMine = await call(emulator, "POST", "/internal/projects", {
+      keys: INTERNAL_KEYS,
+      token,
+      body: { display_name: "Acme", owner_team_id: other },
+    });
+    expect([notMine.status, notMine.body.code]).toEqual([404, "TEAM_MEMBERSHIP_NOT_FOUND"]);
+    const created = await call(emulator, "POST", "/internal/projects", {
+      keys: INTERNAL_KEYS,
+      token,
+      body: { display_name: "Acme", owner_team_id: team.body.id },
+    });
+    expect([created.status, created.body.owner_team_id, "user_count" in created.body]).toEqual([201, team.body.id, false]);
   });
 
   it("allows anonymous sign-up on every project, the user without a display name", async () => {
