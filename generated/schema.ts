@@ -9915,7 +9915,19 @@ export interface operations {
     };
     getProjectJwks: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description 2.8.86 on: also the keys of the project's anonymous users' audience (`<project id>:anon`),
+                 *     and of its restricted users' (`<project id>:restricted`). 2.8.11 ignores it: one key signs
+                 *     every token of the project there.
+                 */
+                include_anonymous?: "true" | "false";
+                /**
+                 * @description 2.8.86 on: also the keys of the project's restricted users' audience
+                 *     (`<project id>:restricted`). 2.8.11 ignores it.
+                 */
+                include_restricted?: "true" | "false";
+            };
             header?: never;
             path: {
                 /**
