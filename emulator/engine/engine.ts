@@ -97,6 +97,10 @@ export function createEngine(o: EngineOptions): Engine {
     const matched = route(request.method, path);
     if (!matched) return statusResponse(404, `Not found: ${request.method} ${url.pathname}`, requestId, override);
     const { operationId, params } = matched;
+    if (o.profile.missingOperations.includes(operationId)) {
+      // The version played has no such route: its catch-all's plain-text 404.
+      return statusResponse(404, notFoundText(url), requestId, override);
+    }
 
     const fault = takeFault(faults, operationId);
     if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.ms));
@@ -162,6 +166,11 @@ export function createEngine(o: EngineOptions): Engine {
       return response;
     },
   };
+}
+
+/** What the service's catch-all answers for a route it does not have (its identifying first line, then the URL). */
+function notFoundText(url: URL): string {
+  return `404 — this page does not exist in Stack Auth's API.\n\nThe emulator plays a service version without this route.\n\nURL: ${url.href}\n`;
 }
 
 function takeFault(faults: FaultRule[], operationId: OperationId): Fault | undefined {

@@ -5,6 +5,8 @@
 // itself. Facts from the service's public source at both versions (request
 // gate, tokens, anonymous sign-up).
 
+import type { OperationId } from "../../generated/operations.js";
+
 /** The service versions the emulator can answer as. */
 export const SERVICE_VERSIONS = ["2.8.11", "2.8.86"] as const;
 
@@ -56,6 +58,12 @@ export interface ServiceProfile {
    * an owner team itself), 2.8.86 requires it (a team of the internal project the user is a member of).
    */
   readonly projectOwnerTeam: "refused" | "required";
+  /**
+   * Operations of the document this version does not have: its catch-all answers them with a plain-text 404
+   * ("this page does not exist in Stack Auth's API"). 2.8.86 removed the block-based `/email-templates`; 2.8.11
+   * has no `/internal/email-templates`.
+   */
+  readonly missingOperations: readonly OperationId[];
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -69,6 +77,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     upgradesAnonymousUsers: false,
     projectView: "user-count",
     projectOwnerTeam: "refused",
+    missingOperations: ["listInternalEmailTemplates", "updateInternalEmailTemplate", "deleteInternalEmailTemplate"],
   },
   "2.8.86": {
     version: "2.8.86",
@@ -79,6 +88,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     upgradesAnonymousUsers: true,
     projectView: "owner-team",
     projectOwnerTeam: "required",
+    missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
   },
 };
 

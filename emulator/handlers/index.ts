@@ -13,6 +13,7 @@ import { contactChannelHandlers } from "./contact-channels.js";
 import { oauthHandlers } from "./oauth.js";
 import { cliHandlers } from "./cli.js";
 import { adminEmailHandlers } from "./admin-email.js";
+import { tsxTemplateHandlers } from "./email-templates-tsx.js";
 import { adminMiscHandlers } from "./admin-misc.js";
 import { passkeyHandlers } from "./passkeys.js";
 import { mfaHandlers } from "./mfa.js";
@@ -30,6 +31,7 @@ export const handlers: Handlers = {
   ...oauthHandlers,
   ...cliHandlers,
   ...adminEmailHandlers,
+  ...tsxTemplateHandlers,
   ...adminMiscHandlers,
   ...passkeyHandlers,
   ...mfaHandlers,

@@ -9,7 +9,13 @@
 // their `app` (an admin app on her session), and deletes them.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS, INTERNAL_KEYS } from "../../emulator/index.js";
-import { KnownErrors, type CurrentInternalUser, type StackAdminApp, type StackClientApp } from "../../runtime/index.js";
+import {
+  KnownErrors,
+  ServiceVersionError,
+  type CurrentInternalUser,
+  type StackAdminApp,
+  type StackClientApp,
+} from "../../runtime/index.js";
 import { FakePage, oauthRoundTrip, useAuthenticator } from "./browser.js";
 import { claimsOf, HANDLER, rejectionOf, SITE, type Cast, type E2E } from "./harness.js";
 import { GITHUB } from "./journey-browser.js";
@@ -122,6 +128,16 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       const admin = e.admin();
       await (await admin.getProject()).update({ config: { emailConfig: { type: "standard", ...SMTP } } });
       try {
+        if (e.serviceVersion === "2.8.86") {
+          // 2.8.86 removed the block-based templates: reading or changing them is a ServiceVersionError that changes
+          // nothing; resetting deletes the project's version of the TSX template the type's e-mails are sent with.
+          expect(await rejectionOf(admin.listEmailTemplates())).toBeInstanceOf(ServiceVersionError);
+          expect(await rejectionOf(admin.updateEmailTemplate("password_reset", { subject: "A new password" }))).toBeInstanceOf(
+            ServiceVersionError,
+          );
+          await admin.resetEmailTemplate("password_reset");
+          return;
+        }
         const templates = await admin.listEmailTemplates();
         expect(templates.map((t) => [t.type, t.isDefault])).toEqual([
           ["email_verification", true],

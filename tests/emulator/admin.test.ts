@@ -7,7 +7,9 @@ import { DEMO_KEYS } from "../../emulator/index.js";
 import { HttpError, isKnownError, StackClientApp } from "../../runtime/index.js";
 import { demoApps, useEmulator } from "../helpers/emulator.js";
 
-const emulator = useEmulator();
+// 2.8.11: the block-based e-mail templates (/email-templates) are its own; 2.8.86's TSX templates are tested in
+// service-versions.test.ts.
+const emulator = useEmulator({ serviceVersion: "2.8.11" });
 
 const DAY = 24 * 3600_000;
 const APP = "http://localhost:3000";

@@ -42,16 +42,18 @@ async function call(
   emulator: CheckedEmulator,
   method: string,
   route: string,
-  o: { keys?: Keys; token?: string; headers?: Record<string, string>; body?: unknown } = {},
+  o: { keys?: Keys; token?: string; headers?: Record<string, string>; body?: unknown; admin?: boolean } = {},
 ) {
   const keys = o.keys ?? DEMO_KEYS;
+  const access = o.admin
+    ? { "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": DEMO_KEYS.superSecretAdminKey }
+    : { "x-stack-access-type": "client", "x-stack-publishable-client-key": keys.publishableClientKey };
   const response = await emulator.fetch(
     new Request(`${emulator.apiOrigin}/api/v1${route}`, {
       method,
       headers: {
         "x-stack-project-id": keys.projectId,
-        "x-stack-access-type": "client",
-        "x-stack-publishable-client-key": keys.publishableClientKey,
+        ...access,
         ...(o.token === undefined ? {} : { "x-stack-access-token": o.token }),
         ...(o.body === undefined ? {} : { "content-type": "application/json" }),
         ...o.headers,
@@ -173,6 +175,14 @@ describe("2.8.11", () => {
     ]);
     const created = await call(emulator, "POST", "/internal/projects", { keys: INTERNAL_KEYS, token, body: { display_name: "Acme" } });
     expect([created.status, created.body.user_count, "owner_team_id" in created.body]).toEqual([201, 0, false]);
+  });
+
+  it("has no /internal/email-templates: its catch-all answers a plain-text 404", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const answer = await call(emulator, "GET", "/internal/email-templates", { admin: true });
+    expect([answer.status, answer.headers.get("content-type")]).toEqual([404, "text/plain; charset=utf-8"]);
+    expect(answer.body).toContain("this page does not exist in Stack Auth's API");
+    expect((await call(emulator, "GET", "/email-templates", { admin: true })).status).toBe(200);
   });
 
   it("makes a new user when an anonymous one signs up with a password (no upgrade)", async () => {
@@ -300,6 +310,56 @@ describe("2.8.86", () => {
       body: { display_name: "Acme", owner_team_id: team.body.id },
     });
     expect([created.status, created.body.owner_team_id, "user_count" in created.body]).toEqual([201, team.body.id, false]);
+  });
+
+  it("has no /email-templates (removed): its catch-all answers a plain-text 404", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    for (const [method, route] of [
+      ["GET", "/email-templates"],
+      ["DELETE", "/email-templates/password_reset"],
+    ] as const) {
+      const answer = await call(emulator, method, route, { admin: true });
+      expect([answer.status, answer.headers.get("content-type")]).toEqual([404, "text/plain; charset=utf-8"]);
+      expect(answer.body).toContain("this page does not exist in Stack Auth's API");
+    }
+  });
+
+  it("lists the TSX e-mail templates at /internal/email-templates, changes and resets one on the project's own e-mail server only", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const RESET = "a70fb3a4-56c1-4e42-af25-49d25603abd0";
+    const list = async () => (await call(emulator, "GET", "/internal/email-templates", { admin: true })).body.templates as any[];
+    expect((await list()).map((t) => [t.id, t.display_name])).toEqual([
+      ["e7d009ce-8d47-4528-b245-5bf119f2ffa3", "Email Verification"],
+      [RESET, "Password Reset"],
+      ["822687fe-8d0a-4467-a0d1-416b6e639478", "Magic Link/OTP"],
+      ["e84de395-2076-4831-9c19-8e9a96a868e4", "Team Invitation"],
+    ]);
+    const source = `import { Subject, NotificationCategory } from "@stackframe/emails";\nexport function EmailTemplate() { return <><Subject value="New password" /><NotificationCategory value="Transactional" /></>; }\n`;
+    const shared = await call(emulator, "PATCH", `/internal/email-templates/${RESET}`, { admin: true, body: { tsx_source: source } });
+    expect([shared.status, shared.body.code]).toEqual([400, "REQUIRES_CUSTOM_EMAIL_SERVER"]);
+    const ownServer = {
+      type: "standard",
+      host: "smtp.acme.example.com",
+      port: 587,
+      username: "mailer",
+      password: "secret",
+      sender_email: "noreply@acme.example.com",
+      sender_name: "Acme",
+    };
+    expect(
+      (await call(emulator, "PATCH", "/internal/projects/current", { admin: true, body: { config: { email_config: ownServer } } })).status,
+    ).toBe(200);
+    const unknown = await call(emulator, "PATCH", "/internal/email-templates/0b7c1b2e-4a4f-4c3e-9d47-2f1f3c5a6b7d", {
+      admin: true,
+      body: { tsx_source: source },
+    });
+    expect(unknown.status).toBe(404);
+    const saved = await call(emulator, "PATCH", `/internal/email-templates/${RESET}`, { admin: true, body: { tsx_source: source } });
+    expect([saved.status, typeof saved.body.rendered_html]).toEqual([200, "string"]);
+    expect((await list()).find((t) => t.id === RESET).tsx_source).toBe(source);
+    const deleted = await call(emulator, "DELETE", `/internal/email-templates/${RESET}`, { admin: true });
+    expect([deleted.status, deleted.body]).toEqual([200, {}]);
+    expect((await list()).find((t) => t.id === RESET).tsx_source).not.toBe(source);
   });
 
   it("allows anonymous sign-up on every project, the user without a display name", async () => {
