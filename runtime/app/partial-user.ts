@@ -22,8 +22,6 @@ export interface TokenPartialUser {
   readonly restrictedReason: RestrictedReason | null;
 }
 
-const REASONS: readonly RestrictedReason["type"][] = ["anonymous", "email_not_verified", "restricted_by_administrator"];
-
 /**
  * The partial user of `accessToken` at `now`: null without a token, with one that has
  * expired or cannot be read, and for an anonymous user unless `or` is "anonymous-if-exists".
@@ -44,7 +42,7 @@ export function partialUserOf(accessToken: string | null, now: number, or: "retu
   const restriction = restrictionOf({
     is_anonymous: isAnonymous,
     ...(typeof claims["is_restricted"] === "boolean" && { is_restricted: claims["is_restricted"] }),
-    ...(reason && REASONS.includes(reason.type as RestrictedReason["type"]) && { restricted_reason: reason as RestrictedReason }),
+    ...(reason && typeof reason.type === "string" && { restricted_reason: reason as RestrictedReason }),
   });
   const text = (name: string) => (typeof claims[name] === "string" ? (claims[name] as string) : null);
   return Object.freeze({

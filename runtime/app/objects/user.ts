@@ -4,6 +4,7 @@
 // permissions and connected accounts come from their own modules.
 import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
+import type { AccessTokenRestrictedReason } from "../../verify/claims.js";
 import { StackConfigurationError, callOf, checkAborted, signalOf, untilAborted, type CallOptions, type TokenPair } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
@@ -65,10 +66,8 @@ export interface BaseUser {
   readonly restrictedReason: RestrictedReason | null;
 }
 
-/** Why a user is restricted; the newest services send it, a later one may add types. */
-export interface RestrictedReason {
-  readonly type: "anonymous" | "email_not_verified" | "restricted_by_administrator";
-}
+/** Why a user is restricted (the newest official SDK's name): the same as an access token says it. */
+export type RestrictedReason = AccessTokenRestrictedReason;
 
 /**
  * Whether the user of `wire` is restricted, and why: what the service says, or, from a
