@@ -64,6 +64,12 @@ export interface ServiceProfile {
    * has no `/internal/email-templates`.
    */
   readonly missingOperations: readonly OperationId[];
+  /**
+   * Password sign-up's `verification_callback_url`: 2.8.11 requires it and, when the project does not trust it,
+   * still signs the user up but sends no e-mail (`"required-lenient"`); 2.8.86 takes it optionally and refuses an
+   * untrusted one before signing up, REDIRECT_URL_NOT_WHITELISTED (`"optional-strict"`).
+   */
+  readonly signUpVerificationUrl: "required-lenient" | "optional-strict";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -78,6 +84,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectView: "user-count",
     projectOwnerTeam: "refused",
     missingOperations: ["listInternalEmailTemplates", "updateInternalEmailTemplate", "deleteInternalEmailTemplate"],
+    signUpVerificationUrl: "required-lenient",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -89,6 +96,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectView: "owner-team",
     projectOwnerTeam: "required",
     missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
+    signUpVerificationUrl: "optional-strict",
   },
 };
 

@@ -9,6 +9,7 @@ import { checkPassword, hashPassword } from "../engine/tokens.js";
 import {
   checkEmailField,
   mfaRequired,
+  schemaError,
   redeem,
   requiresMfa,
   signedInUser,
@@ -17,6 +18,16 @@ import {
   upgradeAnonymousUser,
 } from "./auth-shared.js";
 import { checkCallbackUrl, checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, mailCode } from "./common.js";
+
+/** Whether the project trusts `url` as a callback (what checkCallbackUrl refuses is not). */
+function isTrustedUrl(project: ProjectRecord, url: string): boolean {
+  try {
+    checkCallbackUrl(project, url);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function requireCredential(project: ProjectRecord): void {
   if (!project.config.credential_enabled) throw fail("PASSWORD_AUTHENTICATION_NOT_ENABLED");
@@ -34,8 +45,11 @@ export const passwordHandlers: Handlers = {
       verification_callback_url: callbackUrl,
     } = request.body as { email: string; password: string; verification_callback_url?: string };
     checkEmailField(request, email);
+    const lenient = ctx.profile.signUpVerificationUrl === "required-lenient";
+    if (lenient && callbackUrl === undefined) throw schemaError(request, "body.verification_callback_url must be defined");
     requireCredential(project);
-    if (callbackUrl !== undefined) checkCallbackUrl(project, callbackUrl);
+    // 2.8.86 refuses an untrusted URL; 2.8.11 signs up and only the e-mail (sent afterwards) fails.
+    if (callbackUrl !== undefined && !lenient) checkCallbackUrl(project, callbackUrl);
     if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
     checkPasswordRules(password);
 
@@ -48,7 +62,7 @@ export const passwordHandlers: Handlers = {
       createPersonalTeamIfEnabled(ctx, project, user);
     }
 
-    if (callbackUrl !== undefined) {
+    if (callbackUrl !== undefined && isTrustedUrl(project, callbackUrl)) {
       mailCode(ctx, project, { kind: "email_verification", to: email, callbackUrl, data: { user_id: user.id, email } });
     }
     if (requiresMfa(user)) throw mfaRequired(ctx, project, user, true);

@@ -185,6 +185,19 @@ describe("2.8.11", () => {
     expect((await call(emulator, "GET", "/email-templates", { admin: true })).status).toBe(200);
   });
 
+  it("signs up with an untrusted verification URL but sends no e-mail, and requires the URL", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const signedUp = await call(emulator, "POST", "/auth/password/sign-up", {
+      body: { email: "ada@example.com", password: "a long password", verification_callback_url: "https://evil.example.com/verify" },
+    });
+    expect(signedUp.status).toBe(200);
+    expect(emulator.control.emails({ to: "ada@example.com" })).toEqual([]);
+    const without = await call(emulator, "POST", "/auth/password/sign-up", {
+      body: { email: "grace@example.com", password: "a long password" },
+    });
+    expect([without.status, without.body.code]).toEqual([400, "SCHEMA_ERROR"]);
+  });
+
   it("makes a new user when an anonymous one signs up with a password (no upgrade)", async () => {
     const emulator = await emulatorOf("2.8.11");
     const anonymous = await signUpAnonymously(emulator, INTERNAL_KEYS);
@@ -310,6 +323,19 @@ describe("2.8.86", () => {
       body: { display_name: "Acme", owner_team_id: team.body.id },
     });
     expect([created.status, created.body.owner_team_id, "user_count" in created.body]).toEqual([201, team.body.id, false]);
+  });
+
+  it("refuses sign-up with an untrusted verification URL (REDIRECT_URL_NOT_WHITELISTED), and takes none", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const refused = await call(emulator, "POST", "/auth/password/sign-up", {
+      body: { email: "ada@example.com", password: "a long password", verification_callback_url: "https://evil.example.com/verify" },
+    });
+    expect([refused.status, refused.body.code]).toEqual([400, "REDIRECT_URL_NOT_WHITELISTED"]);
+    expect(emulator.engine.ctx.store.authChannelByEmail(DEMO_KEYS.projectId, "ada@example.com")).toBeUndefined();
+    const without = await call(emulator, "POST", "/auth/password/sign-up", {
+      body: { email: "ada@example.com", password: "a long password" },
+    });
+    expect(without.status).toBe(200);
   });
 
   it("has no /email-templates (removed): its catch-all answers a plain-text 404", async () => {
