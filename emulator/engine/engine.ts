@@ -149,7 +149,7 @@ export function createEngine(o: EngineOptions): Engine {
     async fetch(request) {
       const url = new URL(request.url);
       const copy = o.onExchange ? request.clone() : undefined;
-      const response = await handle(request);
+      const response = keptServerErrorStatus(o.profile, await handle(request));
       if (url.pathname.startsWith(`${API_PREFIX}/`) && request.method !== "OPTIONS") {
         if (copy) await o.onExchange?.({ request: copy, response: response.clone() });
         const path = url.pathname.slice(API_PREFIX.length);
@@ -171,6 +171,15 @@ export function createEngine(o: EngineOptions): Engine {
 /** What the service's catch-all answers for a route it does not have (its identifying first line, then the URL). */
 function notFoundText(url: URL): string {
   return `404 — this page does not exist in Stack Auth's API.\n\nThe emulator plays a service version without this route.\n\nURL: ${url.href}\n`;
+}
+
+/** On versions that rewrite only 4xx, a 5xx answered under `x-stack-override-error-status` goes back to its status. */
+function keptServerErrorStatus(profile: ServiceProfile, response: Response): Response {
+  const actual = Number(response.headers.get("x-stack-actual-status") ?? 0);
+  if (profile.overriddenErrorStatuses === "all" || actual < 500) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("x-stack-actual-status");
+  return new Response(response.body, { status: actual, statusText: response.statusText, headers });
 }
 
 function takeFault(faults: FaultRule[], operationId: OperationId): Fault | undefined {

@@ -70,6 +70,11 @@ export interface ServiceProfile {
    * untrusted one before signing up, REDIRECT_URL_NOT_WHITELISTED (`"optional-strict"`).
    */
   readonly signUpVerificationUrl: "required-lenient" | "optional-strict";
+  /**
+   * Which errors `x-stack-override-error-status` answers as HTTP 200 with `x-stack-actual-status`: 2.8.11 every
+   * error, 2.8.86 only 4xx (5xx keep their status).
+   */
+  readonly overriddenErrorStatuses: "all" | "4xx";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -85,6 +90,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectOwnerTeam: "refused",
     missingOperations: ["listInternalEmailTemplates", "updateInternalEmailTemplate", "deleteInternalEmailTemplate"],
     signUpVerificationUrl: "required-lenient",
+    overriddenErrorStatuses: "all",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -97,6 +103,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectOwnerTeam: "required",
     missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
     signUpVerificationUrl: "optional-strict",
+    overriddenErrorStatuses: "4xx",
   },
 };
 

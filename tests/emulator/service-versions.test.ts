@@ -198,6 +198,13 @@ describe("2.8.11", () => {
     expect([without.status, without.body.code]).toEqual([400, "SCHEMA_ERROR"]);
   });
 
+  it("answers every error as 200 under x-stack-override-error-status, 5xx too", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    emulator.control.injectFault("getCurrentProject", { kind: "status", status: 503 });
+    const answer = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-override-error-status": "true" } });
+    expect([answer.status, answer.headers.get("x-stack-actual-status")]).toEqual([200, "503"]);
+  });
+
   it("makes a new user when an anonymous one signs up with a password (no upgrade)", async () => {
     const emulator = await emulatorOf("2.8.11");
     const anonymous = await signUpAnonymously(emulator, INTERNAL_KEYS);
@@ -336,6 +343,22 @@ describe("2.8.86", () => {
       body: { email: "ada@example.com", password: "a long password" },
     });
     expect(without.status).toBe(200);
+  });
+
+  it("rewrites only 4xx under x-stack-override-error-status: a 5xx keeps its status", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    emulator.control.injectFault("getCurrentProject", { kind: "status", status: 503 });
+    const serverError = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-override-error-status": "true" } });
+    expect([serverError.status, serverError.headers.get("x-stack-actual-status")]).toEqual([503, null]);
+    const clientError = await call(emulator, "GET", "/users/me", {
+      token: "not-a-token",
+      headers: { "x-stack-override-error-status": "true" },
+    });
+    expect([clientError.status, clientError.headers.get("x-stack-actual-status"), clientError.body.code]).toEqual([
+      200,
+      "401",
+      "UNPARSABLE_ACCESS_TOKEN",
+    ]);
   });
 
   it("has no /email-templates (removed): its catch-all answers a plain-text 404", async () => {
