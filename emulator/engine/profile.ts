@@ -75,6 +75,8 @@ export interface ServiceProfile {
    * error, 2.8.86 only 4xx (5xx keep their status).
    */
   readonly overriddenErrorStatuses: "all" | "4xx";
+  /** Whether contact channels' e-mail values are stored trimmed and lower-cased (2.8.86) or as sent (2.8.11). */
+  readonly normalizesContactEmails: boolean;
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -91,6 +93,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     missingOperations: ["listInternalEmailTemplates", "updateInternalEmailTemplate", "deleteInternalEmailTemplate"],
     signUpVerificationUrl: "required-lenient",
     overriddenErrorStatuses: "all",
+    normalizesContactEmails: false,
   },
   "2.8.86": {
     version: "2.8.86",
@@ -104,6 +107,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",
+    normalizesContactEmails: true,
   },
 };
 

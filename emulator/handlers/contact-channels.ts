@@ -57,6 +57,11 @@ function demoteOthers(store: Store, channel: ContactChannelRecord): void {
   }
 }
 
+/** An e-mail value as the version stores it: trimmed and lower-cased on 2.8.86, as sent on 2.8.11. */
+function normalized(ctx: EmulatorContext, value: string): string {
+  return ctx.profile.normalizesContactEmails ? value.trim().toLowerCase() : value;
+}
+
 /** CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when another channel signs in with `value`. */
 function checkAuthFree(store: Store, projectId: string, value: string, self: string | undefined, showValue: boolean): void {
   const taken = store.authChannelByEmail(projectId, value);
@@ -89,7 +94,8 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
 
   createContactChannel(request, ctx) {
     const { store } = ctx;
-    const body = request.body as ChannelBody & { user_id: string; value: string };
+    const sent = request.body as ChannelBody & { user_id: string; value: string };
+    const body = { ...sent, value: normalized(ctx, sent.value) };
     checkClientBody(request, body);
     const userId = ownerId(request, body.user_id, forbidden("create")) as string;
     const user = store.tables.users.get(userId);
@@ -121,7 +127,8 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
 
   updateContactChannel(request, ctx) {
     const { store } = ctx;
-    const body = (request.body ?? {}) as ChannelBody;
+    const sent = (request.body ?? {}) as ChannelBody;
+    const body = sent.value === undefined ? sent : { ...sent, value: normalized(ctx, sent.value) };
     checkClientBody(request, body);
     const userId = ownerId(request, request.params["user_id"], forbidden("update")) as string;
     const channel = channelOf(request, ctx, userId);

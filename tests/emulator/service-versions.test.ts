@@ -83,6 +83,18 @@ async function internalUserToken(emulator: CheckedEmulator): Promise<string> {
   return (await emulator.control.createSession(user.id)).accessToken;
 }
 
+/** Adds a contact channel with `value` for a new user of the demo project (client access, their token); the stored value. */
+async function addChannel(emulator: CheckedEmulator, value: string): Promise<unknown> {
+  const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "owner@example.com" });
+  const { accessToken } = await emulator.control.createSession(user.id);
+  const created = await call(emulator, "POST", "/contact-channels", {
+    token: accessToken,
+    body: { user_id: "me", type: "email", value, used_for_auth: false },
+  });
+  expect(created.status).toBe(201);
+  return created.body.value;
+}
+
 async function jwks(emulator: CheckedEmulator, projectId: string, query = "") {
   const response = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/projects/${projectId}/.well-known/jwks.json${query}`));
   return { cacheControl: response.headers.get("cache-control"), body: (await response.json()) as { keys: { kid: string }[] } };
@@ -203,6 +215,10 @@ describe("2.8.11", () => {
     emulator.control.injectFault("getCurrentProject", { kind: "status", status: 503 });
     const answer = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-override-error-status": "true" } });
     expect([answer.status, answer.headers.get("x-stack-actual-status")]).toEqual([200, "503"]);
+  });
+
+  it("stores a contact channel's e-mail value as sent", async () => {
+    expect(await addChannel(await emulatorOf("2.8.11"), " Ada@Example.COM ")).toBe(" Ada@Example.COM ");
   });
 
   it("makes a new user when an anonymous one signs up with a password (no upgrade)", async () => {
@@ -359,6 +375,10 @@ describe("2.8.86", () => {
       "401",
       "UNPARSABLE_ACCESS_TOKEN",
     ]);
+  });
+
+  it("stores a contact channel's e-mail value trimmed and lower-cased", async () => {
+    expect(await addChannel(await emulatorOf("2.8.86"), " Ada@Example.COM ")).toBe("ada@example.com");
   });
 
   it("has no /email-templates (removed): its catch-all answers a plain-text 404", async () => {
