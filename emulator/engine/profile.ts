@@ -77,6 +77,12 @@ export interface ServiceProfile {
   readonly overriddenErrorStatuses: "all" | "4xx";
   /** Whether contact channels' e-mail values are stored trimmed and lower-cased (2.8.86) or as sent (2.8.11). */
   readonly normalizesContactEmails: boolean;
+  /**
+   * `GET /users`: 2.8.11 lists every user, anonymous ones too, and refuses the query flags it does not know
+   * (`include_anonymous`, `include_restricted`, `only_anonymous`: SCHEMA_ERROR); 2.8.86 lists normal users unless
+   * the flags say otherwise.
+   */
+  readonly userListing: "every-user" | "flags";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -94,6 +100,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpVerificationUrl: "required-lenient",
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
+    userListing: "every-user",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -108,6 +115,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
+    userListing: "flags",
   },
 };
 

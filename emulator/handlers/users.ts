@@ -222,9 +222,14 @@ function deleteUserRecord(store: Store, user: UserRecord): void {
 }
 
 /** The listing's query, checked as the service's query schema does. */
-function listQuery(request: EmulatorRequest) {
+function listQuery(request: EmulatorRequest, ctx: EmulatorContext) {
   const q = request.query;
   const problems: string[] = [];
+  const flags = ["include_anonymous", "include_restricted", "only_anonymous"];
+  if (ctx.profile.userListing === "every-user") {
+    const unknown = flags.filter((name) => q.has(name));
+    if (unknown.length > 0) problems.push(`query contains unknown properties: ${unknown.join(", ")}`);
+  }
   const limitText = q.get("limit");
   const limit = limitText === null ? undefined : Number(limitText);
   if (limit !== undefined && (!Number.isInteger(limit) || limitText?.trim() === "")) problems.push("query.limit must be an integer");
@@ -244,7 +249,9 @@ function listQuery(request: EmulatorRequest) {
     cursor,
     teamId,
     search: q.get("query") ?? undefined,
+    everyUser: ctx.profile.userListing === "every-user",
     includeAnonymous: q.get("include_anonymous") === "true",
+    onlyAnonymous: q.get("only_anonymous") === "true",
   };
 }
 
@@ -285,11 +292,12 @@ export const userHandlers: Handlers = withStatusErrors({
 
   listUsers(request, ctx) {
     const { store } = ctx;
-    const o = listQuery(request);
+    const o = listQuery(request, ctx);
+    if (o.onlyAnonymous && !o.includeAnonymous) throw new StatusFailure(400, "only_anonymous=true requires include_anonymous=true");
     const direction = o.desc ? -1 : 1;
     const users = [...store.tables.users.values()]
       .filter((user) => user.project_id === request.project.id)
-      .filter((user) => o.includeAnonymous || !user.is_anonymous)
+      .filter((user) => o.everyUser || (o.onlyAnonymous ? user.is_anonymous : o.includeAnonymous || !user.is_anonymous))
       .filter((user) => o.teamId === null || store.tables.memberships.has(`${o.teamId}/${user.id}`))
       .filter((user) => o.search === undefined || o.search === "" || matches(store, user, o.search))
       .sort((a, b) => direction * (a.signed_up_at_millis - b.signed_up_at_millis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));

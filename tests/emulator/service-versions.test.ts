@@ -42,12 +42,14 @@ async function call(
   emulator: CheckedEmulator,
   method: string,
   route: string,
-  o: { keys?: Keys; token?: string; headers?: Record<string, string>; body?: unknown; admin?: boolean } = {},
+  o: { keys?: Keys; token?: string; headers?: Record<string, string>; body?: unknown; admin?: boolean; server?: boolean } = {},
 ) {
   const keys = o.keys ?? DEMO_KEYS;
   const access = o.admin
     ? { "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": DEMO_KEYS.superSecretAdminKey }
-    : { "x-stack-access-type": "client", "x-stack-publishable-client-key": keys.publishableClientKey };
+    : o.server
+      ? { "x-stack-access-type": "server", "x-stack-secret-server-key": DEMO_KEYS.secretServerKey }
+      : { "x-stack-access-type": "client", "x-stack-publishable-client-key": keys.publishableClientKey };
   const response = await emulator.fetch(
     new Request(`${emulator.apiOrigin}/api/v1${route}`, {
       method,
@@ -93,6 +95,14 @@ async function addChannel(emulator: CheckedEmulator, value: string): Promise<unk
   });
   expect(created.status).toBe(201);
   return created.body.value;
+}
+
+/** A normal and an anonymous user of the demo project, and the ids `GET /users?<query>` (server access) lists. */
+async function listedUsers(emulator: CheckedEmulator, query: string) {
+  const normal = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+  const anonymous = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, isAnonymous: true });
+  const answer = await call(emulator, "GET", `/users${query}`, { server: true });
+  return { normal: normal.id, anonymous: anonymous.id, status: answer.status, body: answer.body };
 }
 
 async function jwks(emulator: CheckedEmulator, projectId: string, query = "") {
@@ -215,6 +225,18 @@ describe("2.8.11", () => {
     emulator.control.injectFault("getCurrentProject", { kind: "status", status: 503 });
     const answer = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-override-error-status": "true" } });
     expect([answer.status, answer.headers.get("x-stack-actual-status")]).toEqual([200, "503"]);
+  });
+
+  it("lists anonymous users among the others on GET /users, and refuses the query flags it does not know", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const all = await listedUsers(emulator, "");
+    expect(all.body.items.map((u: { id: string }) => u.id).sort()).toEqual([all.normal, all.anonymous].sort());
+    const flagged = await call(emulator, "GET", "/users?include_anonymous=true&only_anonymous=true", { server: true });
+    expect([flagged.status, flagged.body.code, flagged.body.details.message]).toEqual([
+      400,
+      "SCHEMA_ERROR",
+      "Request validation failed on GET /api/v1/users:\n  - query contains unknown properties: include_anonymous, only_anonymous",
+    ]);
   });
 
   it("stores a contact channel's e-mail value as sent", async () => {
@@ -375,6 +397,18 @@ describe("2.8.86", () => {
       "401",
       "UNPARSABLE_ACCESS_TOKEN",
     ]);
+  });
+
+  it("lists only normal users on GET /users unless include_anonymous / only_anonymous say otherwise", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const listed = await listedUsers(emulator, "");
+    const ids = async (query: string) =>
+      ((await call(emulator, "GET", `/users${query}`, { server: true })).body.items as { id: string }[]).map((u) => u.id).sort();
+    expect(listed.body.items.map((u: { id: string }) => u.id)).toEqual([listed.normal]);
+    expect(await ids("?include_anonymous=true")).toEqual([listed.normal, listed.anonymous].sort());
+    expect(await ids("?include_anonymous=true&only_anonymous=true")).toEqual([listed.anonymous]);
+    expect(await ids("?include_restricted=true")).toEqual([listed.normal]);
+    expect((await call(emulator, "GET", "/users?only_anonymous=true", { server: true })).status).toBe(400);
   });
 
   it("stores a contact channel's e-mail value trimmed and lower-cased", async () => {
