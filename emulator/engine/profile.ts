@@ -83,6 +83,8 @@ export interface ServiceProfile {
    * the flags say otherwise.
    */
   readonly userListing: "every-user" | "flags";
+  /** Whether the sent-e-mail log (`GET /internal/emails`) says which sender configuration each e-mail went out with (2.8.11). */
+  readonly sentEmailsCarrySenderConfig: boolean;
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -101,6 +103,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
     userListing: "every-user",
+    sentEmailsCarrySenderConfig: true,
   },
   "2.8.86": {
     version: "2.8.86",
@@ -116,6 +119,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
     userListing: "flags",
+    sentEmailsCarrySenderConfig: false,
   },
 };
 

@@ -377,7 +377,7 @@ export const adminEmailHandlers: Handlers = {
           subject: email.subject,
           sent_at_millis: email.sent_at_millis,
           to: [...email.to],
-          sender_config: email.sender_config ?? senderConfigOf(project),
+          ...(ctx.profile.sentEmailsCarrySenderConfig ? { sender_config: email.sender_config ?? senderConfigOf(project) } : {}),
           error: email.error ?? null,
         })),
       ),

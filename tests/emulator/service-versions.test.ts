@@ -105,6 +105,26 @@ async function listedUsers(emulator: CheckedEmulator, query: string) {
   return { normal: normal.id, anonymous: anonymous.id, status: answer.status, body: answer.body };
 }
 
+/** The sent-e-mail log after a test e-mail: its newest entry. */
+async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string, unknown>> {
+  const sent = await call(emulator, "POST", "/internal/send-test-email", {
+    admin: true,
+    body: {
+      recipient_email: "ops@example.com",
+      email_config: {
+        host: "smtp.acme.example.com",
+        port: 587,
+        username: "mailer",
+        password: "secret",
+        sender_email: "noreply@acme.example.com",
+        sender_name: "Acme",
+      },
+    },
+  });
+  expect(sent.status).toBe(200);
+  return (await call(emulator, "GET", "/internal/emails", { admin: true })).body.items[0];
+}
+
 async function jwks(emulator: CheckedEmulator, projectId: string, query = "") {
   const response = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/projects/${projectId}/.well-known/jwks.json${query}`));
   return { cacheControl: response.headers.get("cache-control"), body: (await response.json()) as { keys: { kid: string }[] } };
@@ -237,6 +257,12 @@ describe("2.8.11", () => {
       "SCHEMA_ERROR",
       "Request validation failed on GET /api/v1/users:\n  - query contains unknown properties: include_anonymous, only_anonymous",
     ]);
+  });
+
+  it("says which sender configuration each sent e-mail went out with", async () => {
+    expect(await newestSentEmail(await emulatorOf("2.8.11"))).toMatchObject({
+      sender_config: { type: "standard", host: "smtp.acme.example.com" },
+    });
   });
 
   it("stores a contact channel's e-mail value as sent", async () => {
@@ -409,6 +435,11 @@ describe("2.8.86", () => {
     expect(await ids("?include_anonymous=true&only_anonymous=true")).toEqual([listed.anonymous]);
     expect(await ids("?include_restricted=true")).toEqual([listed.normal]);
     expect((await call(emulator, "GET", "/users?only_anonymous=true", { server: true })).status).toBe(400);
+  });
+
+  it("logs sent e-mails without their sender configuration", async () => {
+    const newest = await newestSentEmail(await emulatorOf("2.8.86"));
+    expect([newest.to, "sender_config" in newest]).toEqual([["ops@example.com"], false]);
   });
 
   it("stores a contact channel's e-mail value trimmed and lower-cased", async () => {
