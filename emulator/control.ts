@@ -39,6 +39,8 @@ export interface CreateUserOptions {
   readonly emailVerified?: boolean;
   /** Whether the user is anonymous; default false. */
   readonly isAnonymous?: boolean;
+  /** Whether an administrator restricted the user (on 2.8.86 their tokens are then restricted users'); default false. */
+  readonly restrictedByAdmin?: boolean;
   /** The user's client metadata (readable and writable by the user); default `{}`. */
   readonly clientMetadata?: unknown;
   /** The user's server metadata (seen only by server apps); default `{}`. */
@@ -293,6 +295,7 @@ export function createControl(p: ControlParts): EmulatorControl {
         server_metadata: o.serverMetadata ?? {},
         selected_team_id: null,
         is_anonymous: o.isAnonymous ?? false,
+        ...(o.restrictedByAdmin === true ? { restricted_by_admin: true } : {}),
         otp_auth_enabled: false,
         passkey_auth_enabled: false,
         totp_secret_base64: null,

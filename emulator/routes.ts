@@ -254,6 +254,7 @@ const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMet
         displayName: optionalString(body, "displayName"),
         emailVerified: optionalBoolean(body, "emailVerified"),
         isAnonymous: optionalBoolean(body, "isAnonymous"),
+        restrictedByAdmin: optionalBoolean(body, "restrictedByAdmin"),
         clientMetadata: body["clientMetadata"],
         serverMetadata: body["serverMetadata"],
       };

@@ -242,7 +242,7 @@ function createContext(o: EngineOptions): EmulatorContext {
         selectedTeamId: user?.selected_team_id ?? null,
         signedUpAtMillis: user?.signed_up_at_millis ?? o.now(),
         isAnonymous,
-        restrictedReason: restrictedReasonOf(o.profile, isAnonymous),
+        restrictedReason: restrictedReasonOf(o.profile, isAnonymous, user?.restricted_by_admin === true),
         requiresTotpMfa: (user?.totp_secret_base64 ?? null) !== null,
       },
       { nowMs: o.now(), lifetimeMs: o.accessTokenLifetimeMs },
@@ -292,9 +292,10 @@ function createContext(o: EngineOptions): EmulatorContext {
 }
 
 /** Why a user is restricted on versions that restrict users (anonymous users always are); null when not. */
-function restrictedReasonOf(profile: ServiceProfile, isAnonymous: boolean): RestrictedReason | null {
+function restrictedReasonOf(profile: ServiceProfile, isAnonymous: boolean, byAdmin: boolean): RestrictedReason | null {
   if (!profile.gatesAnonymousAndRestrictedUsers) return null;
-  return isAnonymous ? { type: "anonymous" } : null;
+  if (isAnonymous) return { type: "anonymous" };
+  return byAdmin ? { type: "restricted_by_administrator" } : null;
 }
 
 function withCode(callbackUrl: string, code: string): string {

@@ -43,6 +43,8 @@ export interface UserRecord {
   server_metadata: unknown;
   selected_team_id: string | null;
   is_anonymous: boolean;
+  /** Restricted by an administrator (2.8.86: its tokens are restricted users'); absent when not. */
+  restricted_by_admin?: boolean;
   otp_auth_enabled: boolean;
   passkey_auth_enabled: boolean;
   /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */

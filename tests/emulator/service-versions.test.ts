@@ -265,6 +265,14 @@ describe("2.8.11", () => {
     });
   });
 
+  it("has no restricted users: an administrator's restriction changes neither the token nor what it may do", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "grace@example.com", restrictedByAdmin: true });
+    const { accessToken } = await emulator.control.createSession(user.id);
+    expect(decodeJwt(accessToken)).toMatchObject({ iss: GLOBAL_ISSUER, aud: DEMO_KEYS.projectId });
+    expect((await call(emulator, "GET", "/users/me", { token: accessToken })).status).toBe(200);
+  });
+
   it("stores a contact channel's e-mail value as sent", async () => {
     expect(await addChannel(await emulatorOf("2.8.11"), " Ada@Example.COM ")).toBe(" Ada@Example.COM ");
   });
@@ -494,6 +502,29 @@ describe("2.8.86", () => {
     const deleted = await call(emulator, "DELETE", `/internal/email-templates/${RESET}`, { admin: true });
     expect([deleted.status, deleted.body]).toEqual([200, {}]);
     expect((await list()).find((t) => t.id === RESET).tsx_source).not.toBe(source);
+  });
+
+  it("refuses a restricted user's token without x-stack-allow-restricted-user or the anonymous header (403 RESTRICTED_USER_NOT_ALLOWED)", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "grace@example.com", restrictedByAdmin: true });
+    const { accessToken } = await emulator.control.createSession(user.id);
+    expect(decodeJwt(accessToken)).toMatchObject({
+      iss: `${emulator.apiOrigin}/api/v1/projects-restricted-users/${DEMO_KEYS.projectId}`,
+      aud: `${DEMO_KEYS.projectId}:restricted`,
+      is_anonymous: false,
+      is_restricted: true,
+      restricted_reason: { type: "restricted_by_administrator" },
+    });
+    const refused = await call(emulator, "GET", "/users/me", { token: accessToken });
+    expect([refused.status, refused.body.code, refused.body.details]).toEqual([
+      403,
+      "RESTRICTED_USER_NOT_ALLOWED",
+      { restricted_reason: { type: "restricted_by_administrator" } },
+    ]);
+    for (const header of ["x-stack-allow-restricted-user", "x-stack-allow-anonymous-user"]) {
+      const allowed = await call(emulator, "GET", "/users/me", { token: accessToken, headers: { [header]: "true" } });
+      expect([allowed.status, allowed.body.id]).toEqual([200, user.id]);
+    }
   });
 
   it("allows anonymous sign-up on every project, the user without a display name", async () => {
