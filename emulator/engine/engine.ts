@@ -13,8 +13,8 @@ import { createMailer } from "./mail.js";
 import { route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
 import type { SessionRecord, Store, UserRecord } from "./store.js";
-import { randomId, randomString, signAccessToken, type RestrictedReason, type Signers } from "./tokens.js";
-import { primaryChannelOf } from "./views.js";
+import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
+import { primaryChannelOf, restrictedReasonOf } from "./views.js";
 
 export const API_PREFIX = "/api/v1";
 
@@ -242,7 +242,7 @@ function createContext(o: EngineOptions): EmulatorContext {
         selectedTeamId: user?.selected_team_id ?? null,
         signedUpAtMillis: user?.signed_up_at_millis ?? o.now(),
         isAnonymous,
-        restrictedReason: restrictedReasonOf(o.profile, isAnonymous, user?.restricted_by_admin === true),
+        restrictedReason: restrictedReasonOf(o.profile, user),
         requiresTotpMfa: (user?.totp_secret_base64 ?? null) !== null,
       },
       { nowMs: o.now(), lifetimeMs: o.accessTokenLifetimeMs },
@@ -289,13 +289,6 @@ function createContext(o: EngineOptions): EmulatorContext {
       return code;
     },
   };
-}
-
-/** Why a user is restricted on versions that restrict users (anonymous users always are); null when not. */
-function restrictedReasonOf(profile: ServiceProfile, isAnonymous: boolean, byAdmin: boolean): RestrictedReason | null {
-  if (!profile.gatesAnonymousAndRestrictedUsers) return null;
-  if (isAnonymous) return { type: "anonymous" };
-  return byAdmin ? { type: "restricted_by_administrator" } : null;
 }
 
 function withCode(callbackUrl: string, code: string): string {

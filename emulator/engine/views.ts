@@ -3,7 +3,9 @@
 // answers a user answers the same user.
 import type { AccessType } from "../../generated/operations.js";
 import type { components } from "../../generated/schema.js";
+import type { ServiceProfile } from "./profile.js";
 import type { ContactChannelRecord, MembershipRecord, Store, TeamRecord, UserRecord } from "./store.js";
+import type { RestrictedReason } from "./tokens.js";
 
 type Schemas = components["schemas"];
 
@@ -33,7 +35,29 @@ export function teamView(team: TeamRecord, accessType: AccessType): Schemas["Ser
   return accessType === "client" ? clientTeamView(team) : serverTeamView(team);
 }
 
-export function clientUserView(store: Store, user: UserRecord): Schemas["ClientUser"] {
+/**
+ * Why a user is restricted on versions that restrict users (2.8.86: anonymous users always are, and those an
+ * administrator restricted); null when not, and always on 2.8.11.
+ */
+export function restrictedReasonOf(profile: ServiceProfile, user: UserRecord | undefined): RestrictedReason | null {
+  if (!user || !profile.gatesAnonymousAndRestrictedUsers) return null;
+  if (user.is_anonymous) return { type: "anonymous" };
+  return user.restricted_by_admin === true ? { type: "restricted_by_administrator" } : null;
+}
+
+/** The restriction fields 2.8.86 adds to users (none on 2.8.11, or without a profile). */
+function restrictionFields(profile: ServiceProfile | undefined, user: UserRecord) {
+  if (!profile?.gatesAnonymousAndRestrictedUsers) return {};
+  const reason = restrictedReasonOf(profile, user);
+  return {
+    is_restricted: reason !== null,
+    restricted_reason: reason,
+    restricted_by_admin: user.restricted_by_admin === true,
+    restricted_by_admin_reason: null,
+  };
+}
+
+export function clientUserView(store: Store, user: UserRecord, profile?: ServiceProfile): Schemas["ClientUser"] {
   const primary = primaryChannelOf(store, user.id);
   const team = user.selected_team_id === null ? undefined : store.tables.teams.get(user.selected_team_id);
   return {
@@ -55,11 +79,12 @@ export function clientUserView(store: Store, user: UserRecord): Schemas["ClientU
     otp_auth_enabled: user.otp_auth_enabled,
     passkey_auth_enabled: user.passkey_auth_enabled,
     is_anonymous: user.is_anonymous,
+    ...restrictionFields(profile, user),
   };
 }
 
-export function serverUserView(store: Store, user: UserRecord): Schemas["ServerUser"] {
-  const client = clientUserView(store, user);
+export function serverUserView(store: Store, user: UserRecord, profile?: ServiceProfile): Schemas["ServerUser"] {
+  const client = clientUserView(store, user, profile);
   const primary = primaryChannelOf(store, user.id);
   const team = user.selected_team_id === null ? undefined : store.tables.teams.get(user.selected_team_id);
   return {
@@ -68,11 +93,17 @@ export function serverUserView(store: Store, user: UserRecord): Schemas["ServerU
     server_metadata: meta(user.server_metadata),
     last_active_at_millis: user.last_active_at_millis,
     selected_team: team ? serverTeamView(team) : null,
+    ...(profile?.gatesAnonymousAndRestrictedUsers ? { restricted_by_admin_private_details: null } : {}),
   };
 }
 
-export function userView(store: Store, user: UserRecord, accessType: AccessType): Schemas["ServerUser"] | Schemas["ClientUser"] {
-  return accessType === "client" ? clientUserView(store, user) : serverUserView(store, user);
+export function userView(
+  store: Store,
+  user: UserRecord,
+  accessType: AccessType,
+  profile?: ServiceProfile,
+): Schemas["ServerUser"] | Schemas["ClientUser"] {
+  return accessType === "client" ? clientUserView(store, user, profile) : serverUserView(store, user, profile);
 }
 
 export function contactChannelView(channel: ContactChannelRecord): Schemas["ContactChannel"] {

@@ -76,10 +76,10 @@ export const adminMiscHandlers: Handlers = {
         users_by_country: {},
         recently_registered: newestFirst((user) => user.signed_up_at_millis)
           .slice(0, RECENT_USERS)
-          .map((user) => serverUserView(store, user)),
+          .map((user) => serverUserView(store, user, ctx.profile)),
         recently_active: newestFirst((user) => user.last_active_at_millis)
           .slice(0, RECENT_USERS)
-          .map((user) => serverUserView(store, user)),
+          .map((user) => serverUserView(store, user, ctx.profile)),
         login_methods: [...methods]
           .map(([method, count]) => ({ method, count }))
           .sort((a, b) => b.count - a.count || a.method.localeCompare(b.method)),

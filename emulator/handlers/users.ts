@@ -267,7 +267,7 @@ function matches(store: Store, user: UserRecord, search: string): boolean {
 export const userHandlers: Handlers = withStatusErrors({
   getCurrentUser(request, ctx) {
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
-    return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType) };
+    return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType, ctx.profile) };
   },
 
   async updateCurrentUser(request, ctx) {
@@ -278,7 +278,7 @@ export const userHandlers: Handlers = withStatusErrors({
       throw new StatusFailure(400, "Invalid profile image URL");
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     await updateUserRecord(ctx, request.project, request.user, body, await passwordHashOf(body));
-    return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType) };
+    return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType, ctx.profile) };
   },
 
   deleteCurrentUser(request, ctx) {
@@ -309,7 +309,7 @@ export const userHandlers: Handlers = withStatusErrors({
     const next = o.limit === undefined ? undefined : from[o.limit];
     return {
       body: {
-        items: page.map((user) => serverUserView(store, settled(store, user))),
+        items: page.map((user) => serverUserView(store, settled(store, user), ctx.profile)),
         is_paginated: true,
         pagination: { next_cursor: next?.id ?? null },
       },
@@ -349,12 +349,12 @@ export const userHandlers: Handlers = withStatusErrors({
     user.oauth_providers = (body.oauth_providers ?? []).map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null }));
     // A TOTP secret given at creation does not turn multi-factor sign-in on (wire contract §16).
     createPersonalTeamIfEnabled(ctx, project, user);
-    return { status: 201, body: serverUserView(ctx.store, user) };
+    return { status: 201, body: serverUserView(ctx.store, user, ctx.profile) };
   },
 
   getUser(request, ctx) {
     const user = userOf(request, ctx, request.params["user_id"] ?? "");
-    return { body: serverUserView(ctx.store, settled(ctx.store, user)) };
+    return { body: serverUserView(ctx.store, settled(ctx.store, user), ctx.profile) };
   },
 
   async updateUser(request, ctx) {
@@ -363,7 +363,7 @@ export const userHandlers: Handlers = withStatusErrors({
     const passwordHash = await passwordHashOf(body);
     const user = userOf(request, ctx, request.params["user_id"] ?? "");
     await updateUserRecord(ctx, request.project, user, body, passwordHash);
-    return { body: serverUserView(ctx.store, settled(ctx.store, user)) };
+    return { body: serverUserView(ctx.store, settled(ctx.store, user), ctx.profile) };
   },
 
   deleteUser(request, ctx) {

@@ -270,7 +270,8 @@ describe("2.8.11", () => {
     const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "grace@example.com", restrictedByAdmin: true });
     const { accessToken } = await emulator.control.createSession(user.id);
     expect(decodeJwt(accessToken)).toMatchObject({ iss: GLOBAL_ISSUER, aud: DEMO_KEYS.projectId });
-    expect((await call(emulator, "GET", "/users/me", { token: accessToken })).status).toBe(200);
+    const me = await call(emulator, "GET", "/users/me", { token: accessToken });
+    expect([me.status, "is_restricted" in me.body, "restricted_reason" in me.body]).toEqual([200, false, false]);
   });
 
   it("stores a contact channel's e-mail value as sent", async () => {
@@ -524,14 +525,27 @@ describe("2.8.86", () => {
     for (const header of ["x-stack-allow-restricted-user", "x-stack-allow-anonymous-user"]) {
       const allowed = await call(emulator, "GET", "/users/me", { token: accessToken, headers: { [header]: "true" } });
       expect([allowed.status, allowed.body.id]).toEqual([200, user.id]);
+      expect(allowed.body).toMatchObject({
+        is_restricted: true,
+        restricted_reason: { type: "restricted_by_administrator" },
+        restricted_by_admin: true,
+        restricted_by_admin_reason: null,
+      });
     }
+    const onServer = await call(emulator, "GET", `/users/${user.id}`, { server: true });
+    expect(onServer.body).toMatchObject({ is_restricted: true, restricted_by_admin: true, restricted_by_admin_private_details: null });
   });
 
   it("allows anonymous sign-up on every project, the user without a display name", async () => {
     const emulator = await emulatorOf("2.8.86");
     const anonymous = await signUpAnonymously(emulator);
     const me = await call(emulator, "GET", "/users/me", { token: anonymous.access_token, headers: ALLOW_ANONYMOUS });
-    expect([me.body.is_anonymous, me.body.display_name]).toEqual([true, null]);
+    expect([me.body.is_anonymous, me.body.display_name, me.body.is_restricted, me.body.restricted_reason]).toEqual([
+      true,
+      null,
+      true,
+      { type: "anonymous" },
+    ]);
   });
 
   it("upgrades an anonymous user in place when they sign up with a password (same id)", async () => {
