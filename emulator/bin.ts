@@ -33,7 +33,10 @@ Options:
                     every project sign up anonymous users, who are upgraded in place
                     when they sign up. 2.8.11 signs with one issuer and camelCase claims
                     (one key per project), ignores those headers, and allows anonymous
-                    sign-up only on the internal project (and two fixed ids)
+                    sign-up only on the internal project (and two fixed ids). They
+                    also differ in restricted users, GET /users' flags, projects'
+                    user_count / owner_team_id, the e-mail template routes and more:
+                    the README's emulator section lists every difference
   -h, --help        this help
 `;
 
