@@ -12,7 +12,15 @@ import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/conte
 import { EmulatorError, errorResponse, fail, statusResponse, toResponse } from "../engine/http.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId, randomString, verifyAccessToken } from "../engine/tokens.js";
-import { isPublishableKeyOf, mfaRequired, requiresMfa, schemaError, statusError } from "./auth-shared.js";
+import {
+  anonymousUserOfToken,
+  isPublishableKeyOf,
+  mfaRequired,
+  requiresMfa,
+  schemaError,
+  statusError,
+  upgradeAnonymousUser,
+} from "./auth-shared.js";
 import { checkCallbackUrl, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, withStatusErrors } from "./common.js";
 
 const MINUTE = 60 * 1000;
@@ -195,6 +203,9 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
     if (!q["token"]) throw statusError(400, "?token= query parameter is required for link type");
     userId = await linkingUser(ctx, project, q["token"]);
     if (providerScope && config.type === "shared") throw fail("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
+  } else if (q["token"] && ctx.profile.upgradesAnonymousUsers) {
+    // 2.8.86: an anonymous user's token on a sign-in: a new account becomes that user (its upgrade).
+    userId = (await anonymousUserOfToken(ctx, project.id, q["token"]))?.id ?? null;
   }
   prune(ctx);
   const innerState = randomString(32);
@@ -293,7 +304,9 @@ async function completeFlow(
   ctx.store.delete("oauthCodes", grant.id);
   const scopes = providerScopes(provider, flow.provider_scope);
   const { user, isNewUser } =
-    flow.type === "link" ? linkAccount(ctx, project, flow, identity, scopes) : await signInOrUp(ctx, project, identity, scopes);
+    flow.type === "link"
+      ? linkAccount(ctx, project, flow, identity, scopes)
+      : await signInOrUp(ctx, project, identity, scopes, flow.user_id);
   const code = randomHex(40);
   const data: CodeData = {
     user_id: user.id,
@@ -334,7 +347,13 @@ function linkAccount(ctx: EmulatorContext, project: ProjectRecord, flow: Flow, i
 }
 
 /** Sign-in with a known account, else sign-up, where the e-mail may belong to a user already: the project's merge strategy decides. */
-async function signInOrUp(ctx: EmulatorContext, project: ProjectRecord, identity: Identity, scopes: readonly string[]) {
+async function signInOrUp(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  identity: Identity,
+  scopes: readonly string[],
+  anonymousId: string | null = null,
+) {
   const owner = accountOwner(ctx.store, project.id, identity.provider, identity.account_id);
   if (owner) {
     addAccount(owner, identity, scopes);
@@ -360,6 +379,17 @@ async function signInOrUp(ctx: EmulatorContext, project: ProjectRecord, identity
           emailAuth = false;
       }
     }
+  }
+  const anonymous = anonymousId === null ? undefined : ctx.store.tables.users.get(anonymousId);
+  if (anonymous?.is_anonymous && anonymous.project_id === project.id) {
+    // The anonymous user of the flow's token becomes the account's user (2.8.86).
+    if (identity.email)
+      await upgradeAnonymousUser(ctx, project, anonymous, { email: identity.email, emailVerified: identity.email_verified });
+    anonymous.is_anonymous = false;
+    anonymous.display_name ??= identity.name;
+    addAccount(anonymous, identity, scopes);
+    ctx.store.put("users", anonymous);
+    return { user: anonymous, isNewUser: true };
   }
   const user = await createUserRecord(ctx, project, {
     email: identity.email,

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEmulator, DEFAULT_SERVICE_VERSION, DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion } from "../../emulator/index.js";
 import { startEmulator } from "../../testing/index.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { formOf } from "../helpers/provider-page.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
@@ -123,6 +124,70 @@ async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string
   });
   expect(sent.status).toBe(200);
   return (await call(emulator, "GET", "/internal/emails", { admin: true })).body.items[0];
+}
+
+/**
+ * A sign-in with GitHub (the emulator's provider page) as a raw client makes it, the authorize call carrying
+ * `token`: the tokens the code is exchanged for.
+ */
+async function oauthSignIn(emulator: CheckedEmulator, token: string, identity: { email: string; name: string; accountId: string }) {
+  const redirectUri = "http://localhost:3000/handler/oauth-callback";
+  const verifier = "a-plain-code-verifier-of-forty-three-letters";
+  const authorize = new URL(`${emulator.apiOrigin}/api/v1/auth/oauth/authorize/github`);
+  const query = {
+    client_id: DEMO_KEYS.projectId,
+    client_secret: DEMO_KEYS.publishableClientKey,
+    redirect_uri: redirectUri,
+    scope: "legacy",
+    state: "some-state",
+    grant_type: "authorization_code",
+    code_challenge: verifier,
+    code_challenge_method: "plain",
+    response_type: "code",
+    type: "authenticate",
+    token,
+  };
+  for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
+  const browse = async (url: string, init: RequestInit = {}): Promise<{ text: string; url: string; landed?: URL }> => {
+    for (let hops = 0; hops < 10; hops++) {
+      const response = await emulator.fetch(new Request(url, { ...init, redirect: "manual" }));
+      const location = response.headers.get("location");
+      if (response.status < 300 || response.status >= 400 || location === null) return { text: await response.text(), url };
+      const next = new URL(location, url);
+      if (next.origin !== new URL(emulator.apiOrigin).origin) return { text: "", url, landed: next };
+      if (response.status === 303) init = {};
+      url = next.toString();
+    }
+    throw new Error("too many redirects");
+  };
+  const consent = await browse(authorize.toString());
+  const form = formOf(consent, { id: "oauth-identity-form" });
+  form.fields.set("email", identity.email);
+  form.fields.set("name", identity.name);
+  form.fields.set("account_id", identity.accountId);
+  const back = await browse(form.action, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form.fields.toString(),
+  });
+  const code = back.landed?.searchParams.get("code");
+  if (!code) throw new Error(`the flow did not come back with a code: ${back.text}`);
+  const exchanged = await emulator.fetch(
+    new Request(`${emulator.apiOrigin}/api/v1/auth/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+        client_id: DEMO_KEYS.projectId,
+        client_secret: DEMO_KEYS.publishableClientKey,
+      }).toString(),
+    }),
+  );
+  expect(exchanged.status).toBe(200);
+  return (await exchanged.json()) as { access_token: string };
 }
 
 async function jwks(emulator: CheckedEmulator, projectId: string, query = "") {
@@ -432,6 +497,21 @@ describe("2.8.86", () => {
       "401",
       "UNPARSABLE_ACCESS_TOKEN",
     ]);
+  });
+
+  it("upgrades an anonymous user in place when they sign in with a new OAuth account, the authorize call carrying their token", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const anonymous = await signUpAnonymously(emulator);
+    const tokens = await oauthSignIn(emulator, anonymous.access_token, { email: "hedy@example.com", name: "Hedy", accountId: "hedy-gh" });
+    const me = await call(emulator, "GET", "/users/me", { token: tokens.access_token });
+    expect([me.status, me.body.id, me.body.is_anonymous, me.body.primary_email, me.body.display_name]).toEqual([
+      200,
+      anonymous.user_id,
+      false,
+      "hedy@example.com",
+      "Hedy",
+    ]);
+    expect(me.body.oauth_providers.map((p: { id: string }) => p.id)).toEqual(["github"]);
   });
 
   it("lists only normal users on GET /users unless include_anonymous / only_anonymous say otherwise", async () => {
