@@ -7,7 +7,7 @@ import type { EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import type { CodeRecord, ProjectRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
-import { list } from "../engine/views.js";
+import { list, restrictedReasonOf } from "../engine/views.js";
 import { checkCallbackUrl, mailCode, redeemCode } from "./common.js";
 import {
   membershipOf,
@@ -122,6 +122,9 @@ export const teamInvitationHandlers: Handlers = {
     // As in the service, the code is used up before the user is checked.
     const record = redeemCode(ctx, request.project, "team_invitation", codeOf(request));
     if (!request.user) throw fail("USER_AUTHENTICATION_REQUIRED");
+    // 2.8.86: a restricted user (anonymous ones too) may not join a team this way.
+    const restricted = restrictedReasonOf(ctx.profile, request.user);
+    if (restricted) throw fail("TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: restricted });
     const teamId = String(record.data["team_id"]);
     requireTeam(ctx.store, request.project, teamId);
     if (!membershipOf(ctx.store, request.project, teamId, request.user.id))

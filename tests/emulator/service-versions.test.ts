@@ -616,6 +616,29 @@ describe("2.8.86", () => {
     expect(onServer.body).toMatchObject({ is_restricted: true, restricted_by_admin: true, restricted_by_admin_private_details: null });
   });
 
+  it("refuses a restricted user's acceptance of a team invitation (403 TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED)", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const team = await call(emulator, "POST", "/teams", { server: true, body: { display_name: "Analysts" } });
+    const sent = await call(emulator, "POST", "/team-invitations/send-code", {
+      server: true,
+      body: { team_id: team.body.id, email: "grace@example.com", callback_url: "http://localhost:3000/handler/team-invitation" },
+    });
+    expect(sent.status).toBe(200);
+    const code = emulator.control.codes({ recipient: "grace@example.com", kind: "team_invitation" }).at(-1)!.code;
+    const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "grace@example.com", restrictedByAdmin: true });
+    const { accessToken } = await emulator.control.createSession(user.id);
+    const refused = await call(emulator, "POST", "/team-invitations/accept", {
+      token: accessToken,
+      headers: { "x-stack-allow-restricted-user": "true" },
+      body: { code },
+    });
+    expect([refused.status, refused.body.code, refused.body.details]).toEqual([
+      403,
+      "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
+      { restricted_reason: { type: "restricted_by_administrator" } },
+    ]);
+  });
+
   it("allows anonymous sign-up on every project, the user without a display name", async () => {
     const emulator = await emulatorOf("2.8.86");
     const anonymous = await signUpAnonymously(emulator);
