@@ -26,7 +26,7 @@ import type { PromptCliLoginOptions } from "./flows/cli.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
 import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
 import type { SignOutRedirects } from "./flows/sign-out.js";
-import type { TokenPartialUser } from "./partial-user.js";
+import type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
 import type { Project } from "./objects/project.js";
 import type { CurrentUser, CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
@@ -84,25 +84,6 @@ export interface GetUserOptions {
    * your backend (its `x-stack-auth` header or cookies), `{ accessToken, refreshToken }`,
    * or any store. Calls with the same tokens share one session.
    */
-  readonly tokenStore?: TokenStoreInit;
-}
-
-/**
- * What `getPartialUser` takes: where the user is read from (`"token"`: the session's access
- * token), whether an anonymous user counts, and whose tokens.
- *
- * @example
- * ```ts
- * const options: GetPartialUserOptions = { from: "token", or: "anonymous-if-exists" };
- * const partial = await app.getPartialUser(options);
- * ```
- */
-export interface GetPartialUserOptions {
-  /** Where the user is read from: `"token"`, the session's access token. */
-  readonly from: "token";
-  /** `"return-null"` (default): an anonymous user reads as null; `"anonymous-if-exists"`: it is answered too. */
-  readonly or?: "return-null" | "anonymous-if-exists";
-  /** The tokens to read, in place of the app's store (as getUser's `tokenStore`). */
   readonly tokenStore?: TokenStoreInit;
 }
 
@@ -313,19 +294,8 @@ export class StackClientApp {
    */
   async getPartialUser(options: GetPartialUserOptions & CallOptions): Promise<TokenPartialUser | null> {
     checkAborted(options);
-    if (typeof options !== "object" || options === null || options.from !== "token") {
-      throw new StackConfigurationError(
-        `getPartialUser reads the user from the access token: pass { from: "token" }, got ${JSON.stringify((options as { from?: unknown } | null)?.from)}.`,
-      );
-    }
-    const or = options.or ?? "return-null";
-    if (or !== "return-null" && or !== "anonymous-if-exists") {
-      throw new StackConfigurationError(`getPartialUser: or must be "return-null" or "anonymous-if-exists", got ${JSON.stringify(or)}.`);
-    }
-    const session = await this.sessionOf(options);
-    const { accessToken } = session.ctx.sessions().peekCurrent();
-    const { partialUserOf } = await untilAborted(loadPartialUser(), options);
-    return partialUserOf(accessToken, this.ctx.env.now(), or);
+    const { partialUser } = await untilAborted(loadPartialUser(), options);
+    return partialUser(options, (o) => this.sessionOf(o));
   }
 
   /**

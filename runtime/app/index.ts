@@ -5,14 +5,8 @@
 // leaving its class undefined (tests/package/bundles.test.ts). The server and admin
 // classes have their own groups (runtime/exports/), so that an app that imports
 // only StackClientApp makes a bundler follow neither into its first load.
-export {
-  StackClientApp,
-  type GetPartialUserOptions,
-  type GetUserOptions,
-  type GetUserOr,
-  type StackClientAppOptions,
-} from "./client-app.js";
-export type { TokenPartialUser } from "./partial-user.js";
+export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
+export type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
 export type { Browser, BrowserLocation } from "../browser.js";
 export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/exports/result.ts.

@@ -3,8 +3,11 @@
 // Loaded with its first call.
 import { decodeJwt } from "jose/jwt/decode";
 import type { JWTPayload } from "jose";
+import { StackConfigurationError } from "../core.js";
+import type { TokenStoreInit } from "../tokens/resolve.js";
 import type { RestrictedReason } from "./objects/user.js";
 import { restrictionOf } from "./objects/user.js";
+import type { SessionContext } from "./session-contexts.js";
 
 /**
  * The user as the access token describes it (`getPartialUser({ from: "token" })`): no request,
@@ -20,6 +23,46 @@ export interface TokenPartialUser {
   readonly isMultiFactorRequired: boolean;
   readonly isRestricted: boolean;
   readonly restrictedReason: RestrictedReason | null;
+}
+
+/**
+ * What `getPartialUser` takes: where the user is read from (`"token"`: the session's access
+ * token), whether an anonymous user counts, and whose tokens.
+ *
+ * @example
+ * ```ts
+ * const options: GetPartialUserOptions = { from: "token", or: "anonymous-if-exists" };
+ * const partial = await app.getPartialUser(options);
+ * ```
+ */
+export interface GetPartialUserOptions {
+  /** Where the user is read from: `"token"`, the session's access token. */
+  readonly from: "token";
+  /** `"return-null"` (default): an anonymous user reads as null; `"anonymous-if-exists"`: it is answered too. */
+  readonly or?: "return-null" | "anonymous-if-exists";
+  /** The tokens to read, in place of the app's store (as getUser's `tokenStore`). */
+  readonly tokenStore?: TokenStoreInit;
+}
+
+/**
+ * getPartialUser of an app whose session `options` names (read with `sessionOf`,
+ * as getUser reads it): the options checked, then the session's access token read.
+ */
+export async function partialUser(
+  options: GetPartialUserOptions,
+  sessionOf: (options: GetPartialUserOptions) => Promise<SessionContext>,
+): Promise<TokenPartialUser | null> {
+  if (typeof options !== "object" || options === null || options.from !== "token") {
+    throw new StackConfigurationError(
+      `getPartialUser reads the user from the access token: pass { from: "token" }, got ${JSON.stringify((options as { from?: unknown } | null)?.from)}.`,
+    );
+  }
+  const or = options.or ?? "return-null";
+  if (or !== "return-null" && or !== "anonymous-if-exists") {
+    throw new StackConfigurationError(`getPartialUser: or must be "return-null" or "anonymous-if-exists", got ${JSON.stringify(or)}.`);
+  }
+  const { ctx } = await sessionOf(options);
+  return partialUserOf(ctx.sessions().peekCurrent().accessToken, ctx.env.now(), or);
 }
 
 /**
