@@ -205,6 +205,18 @@ export interface EmulatorControl {
    */
   createSession(userId: string): Promise<{ readonly accessToken: string; readonly refreshToken: string }>;
   /**
+   * Whether the project requires a verified e-mail (2.8.86's `onboarding.requireEmailVerification`, which the REST
+   * API does not set): on 2.8.86 its users whose primary e-mail is unverified are then restricted
+   * (`email_not_verified`). 2.8.11 has no such requirement and ignores it. Default false.
+   *
+   * @example
+   * ```ts
+   * emulator.control.setEmailVerificationRequired(DEMO_KEYS.projectId, true);
+   * // ... a user who signs up now is restricted until they verify their e-mail ...
+   * ```
+   */
+  setEmailVerificationRequired(projectId: string, required: boolean): void;
+  /**
    * Makes every passkey ceremony use this challenge (base64url, as `options_json.challenge`
    * shows it), so that a test can compute its WebAuthn answers in advance; null: random
    * challenges again (also after `reset`).
@@ -323,6 +335,12 @@ export function createControl(p: ControlParts): EmulatorControl {
       if (!user) throw new RangeError(`No user ${userId} in the emulator`);
       const signedIn = await ctx.signIn(user);
       return { accessToken: signedIn.access_token, refreshToken: signedIn.refresh_token };
+    },
+    setEmailVerificationRequired(projectId, required) {
+      const project = store.tables.projects.get(projectId);
+      if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
+      project.require_email_verification = required;
+      store.put("projects", project);
     },
     setFixedChallenge: (challenge) => setFixedChallenge(store, challenge),
     fixedChallenge: () => fixedChallengeOf(store),

@@ -242,7 +242,7 @@ function createContext(o: EngineOptions): EmulatorContext {
         selectedTeamId: user?.selected_team_id ?? null,
         signedUpAtMillis: user?.signed_up_at_millis ?? o.now(),
         isAnonymous,
-        restrictedReason: restrictedReasonOf(o.profile, user),
+        restrictedReason: restrictedReasonOf(o.profile, o.store, user),
         requiresTotpMfa: (user?.totp_secret_base64 ?? null) !== null,
       },
       { nowMs: o.now(), lifetimeMs: o.accessTokenLifetimeMs },

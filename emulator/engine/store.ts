@@ -15,6 +15,8 @@ export interface ProjectRecord {
   config: ProjectConfig;
   /** The team of the internal project whose members own this project (null for the internal project). */
   owner_team_id: string | null;
+  /** 2.8.86's onboarding.requireEmailVerification: users whose primary e-mail is unverified are restricted. Absent: false. */
+  require_email_verification?: boolean;
 }
 
 /** A key set of a project (`/internal/api-keys`): the keys apps authenticate with. */

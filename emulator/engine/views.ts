@@ -39,16 +39,19 @@ export function teamView(team: TeamRecord, accessType: AccessType): Schemas["Ser
  * Why a user is restricted on versions that restrict users (2.8.86: anonymous users always are, and those an
  * administrator restricted); null when not, and always on 2.8.11.
  */
-export function restrictedReasonOf(profile: ServiceProfile, user: UserRecord | undefined): RestrictedReason | null {
+export function restrictedReasonOf(profile: ServiceProfile, store: Store, user: UserRecord | undefined): RestrictedReason | null {
   if (!user || !profile.gatesAnonymousAndRestrictedUsers) return null;
   if (user.is_anonymous) return { type: "anonymous" };
+  // The project's requirement comes before an administrator's restriction: the user can lift it.
+  if (store.tables.projects.get(user.project_id)?.require_email_verification === true && !primaryChannelOf(store, user.id)?.is_verified)
+    return { type: "email_not_verified" };
   return user.restricted_by_admin === true ? { type: "restricted_by_administrator" } : null;
 }
 
 /** The restriction fields 2.8.86 adds to users (none on 2.8.11, or without a profile). */
-function restrictionFields(profile: ServiceProfile | undefined, user: UserRecord) {
+function restrictionFields(profile: ServiceProfile | undefined, store: Store, user: UserRecord) {
   if (!profile?.gatesAnonymousAndRestrictedUsers) return {};
-  const reason = restrictedReasonOf(profile, user);
+  const reason = restrictedReasonOf(profile, store, user);
   return {
     is_restricted: reason !== null,
     restricted_reason: reason,
@@ -79,7 +82,7 @@ export function clientUserView(store: Store, user: UserRecord, profile?: Service
     otp_auth_enabled: user.otp_auth_enabled,
     passkey_auth_enabled: user.passkey_auth_enabled,
     is_anonymous: user.is_anonymous,
-    ...restrictionFields(profile, user),
+    ...restrictionFields(profile, store, user),
   };
 }
 

@@ -123,7 +123,7 @@ export const teamInvitationHandlers: Handlers = {
     const record = redeemCode(ctx, request.project, "team_invitation", codeOf(request));
     if (!request.user) throw fail("USER_AUTHENTICATION_REQUIRED");
     // 2.8.86: a restricted user (anonymous ones too) may not join a team this way.
-    const restricted = restrictedReasonOf(ctx.profile, request.user);
+    const restricted = restrictedReasonOf(ctx.profile, ctx.store, request.user);
     if (restricted) throw fail("TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: restricted });
     const teamId = String(record.data["team_id"]);
     requireTeam(ctx.store, request.project, teamId);

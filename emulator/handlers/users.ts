@@ -7,7 +7,7 @@ import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/conte
 import { fail, type EmulatorError } from "../engine/http.js";
 import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
-import { primaryChannelOf, serverUserView, userView } from "../engine/views.js";
+import { primaryChannelOf, restrictedReasonOf, serverUserView, userView } from "../engine/views.js";
 import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, userOf, withStatusErrors } from "./common.js";
 
 /** What a client may change on itself; anything else in its PATCH /users/me is an unknown property. */
@@ -252,6 +252,7 @@ function listQuery(request: EmulatorRequest, ctx: EmulatorContext) {
     everyUser: ctx.profile.userListing === "every-user",
     includeAnonymous: q.get("include_anonymous") === "true",
     onlyAnonymous: q.get("only_anonymous") === "true",
+    includeRestricted: q.get("include_restricted") === "true",
   };
 }
 
@@ -298,6 +299,8 @@ export const userHandlers: Handlers = withStatusErrors({
     const users = [...store.tables.users.values()]
       .filter((user) => user.project_id === request.project.id)
       .filter((user) => o.everyUser || (o.onlyAnonymous ? user.is_anonymous : o.includeAnonymous || !user.is_anonymous))
+      // 2.8.86 leaves restricted users out unless include_restricted (or include_anonymous) asks for them.
+      .filter((user) => o.everyUser || o.includeAnonymous || o.includeRestricted || restrictedReasonOf(ctx.profile, store, user) === null)
       .filter((user) => o.teamId === null || store.tables.memberships.has(`${o.teamId}/${user.id}`))
       .filter((user) => o.search === undefined || o.search === "" || matches(store, user, o.search))
       .sort((a, b) => direction * (a.signed_up_at_millis - b.signed_up_at_millis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));

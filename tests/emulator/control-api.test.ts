@@ -53,7 +53,7 @@ describe("the control API's document", () => {
 
   it("describes every control route the emulator has, and no other", () => {
     expect(routeDifferences(controlRoutes(), controlDocument)).toEqual({ undocumented: [], missing: [] });
-    expect(documentedRoutes(controlDocument)).toHaveLength(16);
+    expect(documentedRoutes(controlDocument)).toHaveLength(17);
   });
 
   it("would not: a route missing from the document, or a documented route the emulator lacks, is found", () => {
@@ -260,6 +260,17 @@ describe("every control route, success and error, fits the document", () => {
     expect(await call("PUT", "passkey-challenge", { challenge: 5 })).toMatchObject({ status: 400 });
     expect(await call("PUT", "passkey-challenge", { challenge: "not base64url!" })).toMatchObject({ status: 400 });
     expect(await call("PUT", "passkey-challenge", {})).toMatchObject({ status: 400 });
+  });
+
+  it("PUT /email-verification-required", async () => {
+    expect(await call("PUT", "email-verification-required", { required: true })).toMatchObject({
+      status: 200,
+      body: { projectId: DEMO_KEYS.projectId, required: true },
+    });
+    expect(await call("PUT", "email-verification-required", { projectId: "no-such-project", required: true })).toMatchObject({
+      status: 400,
+    });
+    expect(await call("PUT", "email-verification-required", {})).toMatchObject({ status: 400 });
   });
 });
 

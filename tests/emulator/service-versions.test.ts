@@ -339,6 +339,14 @@ describe("2.8.11", () => {
     expect([me.status, "is_restricted" in me.body, "restricted_reason" in me.body]).toEqual([200, false, false]);
   });
 
+  it("ignores a project's e-mail verification requirement: an unverified user is not restricted", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    emulator.control.setEmailVerificationRequired(DEMO_KEYS.projectId, true);
+    const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com", emailVerified: false });
+    const { accessToken } = await emulator.control.createSession(user.id);
+    expect((await call(emulator, "GET", "/users/me", { token: accessToken })).status).toBe(200);
+  });
+
   it("stores a contact channel's e-mail value as sent", async () => {
     expect(await addChannel(await emulatorOf("2.8.11"), " Ada@Example.COM ")).toBe(" Ada@Example.COM ");
   });
@@ -637,6 +645,46 @@ describe("2.8.86", () => {
       "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
       { restricted_reason: { type: "restricted_by_administrator" } },
     ]);
+  });
+
+  it("restricts users whose e-mail is unverified where the project requires verification (email_not_verified), until they verify it", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    emulator.control.setEmailVerificationRequired(DEMO_KEYS.projectId, true);
+    const signedUp = await call(emulator, "POST", "/auth/password/sign-up", {
+      body: {
+        email: "ada@example.com",
+        password: "a long password",
+        verification_callback_url: "http://localhost:3000/handler/email-verification",
+      },
+    });
+    expect(decodeJwt(signedUp.body.access_token)).toMatchObject({
+      aud: `${DEMO_KEYS.projectId}:restricted`,
+      restricted_reason: { type: "email_not_verified" },
+    });
+    const refused = await call(emulator, "GET", "/users/me", { token: signedUp.body.access_token });
+    expect([refused.status, refused.body.details]).toEqual([403, { restricted_reason: { type: "email_not_verified" } }]);
+    // Left out of the user list unless asked for.
+    const ids = async (query: string) =>
+      ((await call(emulator, "GET", `/users${query}`, { server: true })).body.items as { id: string }[]).map((u) => u.id);
+    expect(await ids("")).toEqual([]);
+    expect(await ids("?include_restricted=true")).toEqual([signedUp.body.user_id]);
+
+    const code = emulator.control.codes({ recipient: "ada@example.com", kind: "email_verification" }).at(-1)!.code;
+    expect((await call(emulator, "POST", "/contact-channels/verify", { body: { code } })).status).toBe(200);
+    const refreshed = await emulator.fetch(
+      new Request(`${emulator.apiOrigin}/api/v1/auth/sessions/current/refresh`, {
+        method: "POST",
+        headers: {
+          "x-stack-project-id": DEMO_KEYS.projectId,
+          "x-stack-access-type": "client",
+          "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey,
+          "x-stack-refresh-token": signedUp.body.refresh_token,
+        },
+      }),
+    );
+    const { access_token } = (await refreshed.json()) as { access_token: string };
+    expect(decodeJwt(access_token)).toMatchObject({ aud: DEMO_KEYS.projectId, is_restricted: false, restricted_reason: null });
+    expect(await ids("")).toEqual([signedUp.body.user_id]);
   });
 
   it("allows anonymous sign-up on every project, the user without a display name", async () => {
