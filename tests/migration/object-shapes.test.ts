@@ -143,7 +143,8 @@ const own = (value: object) => {
 
 let emulator: TestEmulator;
 beforeEach(async () => {
-  emulator = await startEmulator();
+  // The reference SDK's service, 2.8.11: its objects (block-based e-mail templates among them) are what is compared.
+  emulator = await startEmulator({ serviceVersion: "2.8.11" });
 });
 afterEach(() => emulator.close());
 
