@@ -95,7 +95,8 @@ export function createEngine(o: EngineOptions): Engine {
     }
     const path = url.pathname.slice(API_PREFIX.length) || "/";
     const matched = route(request.method, path);
-    if (!matched) return statusResponse(404, `Not found: ${request.method} ${url.pathname}`, requestId, override);
+    // A route the service does not have: its catch-all's plain-text 404 (both versions).
+    if (!matched) return statusResponse(404, notFoundText(url), requestId, override);
     const { operationId, params } = matched;
     if (o.profile.missingOperations.includes(operationId)) {
       // The version played has no such route: its catch-all's plain-text 404.
@@ -170,7 +171,7 @@ export function createEngine(o: EngineOptions): Engine {
 
 /** What the service's catch-all answers for a route it does not have (its identifying first line, then the URL). */
 function notFoundText(url: URL): string {
-  return `404 — this page does not exist in Stack Auth's API.\n\nThe emulator plays a service version without this route.\n\nURL: ${url.href}\n`;
+  return `404 — this page does not exist in Stack Auth's API.\n\nThe emulated service version has no such route.\n\nURL: ${url.href}\n`;
 }
 
 /** On versions that rewrite only 4xx, a 5xx answered under `x-stack-override-error-status` goes back to its status. */

@@ -233,6 +233,19 @@ describe("choosing the version", () => {
   }, 60_000);
 });
 
+describe("both versions", () => {
+  it.each(["2.8.11", "2.8.86"] as const)("%s answers a route it does not have with the catch-all's plain-text 404", async (version) => {
+    const emulator = await emulatorOf(version);
+    const answer = await call(emulator, "GET", "/no-such-route");
+    expect([answer.status, answer.headers.get("content-type")]).toEqual([404, "text/plain; charset=utf-8"]);
+    expect(answer.body).toContain("this page does not exist in Stack Auth's API");
+    // The document has no such route, by design: the one violation this exchange makes.
+    expect(emulator.violations.splice(0)).toEqual([
+      "GET /api/v1/no-such-route 404: /request no operation of the document matches GET /no-such-route",
+    ]);
+  });
+});
+
 describe("2.8.11", () => {
   it("signs access tokens with the one global issuer, aud the project id, camelCase claims, and publishes one key per project", async () => {
     const emulator = await emulatorOf("2.8.11");
