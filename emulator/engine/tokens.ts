@@ -46,7 +46,9 @@ export interface Signer {
 export async function createSigner(): Promise<Signer> {
   const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
   const kid = randomString(16);
-  const jwk = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
+  // As the service publishes its keys (both versions): kty, alg, crv, x, y and kid, nothing else.
+  const { kty = "EC", crv = "P-256", x = "", y = "" } = await exportJWK(publicKey);
+  const jwk: JWK = { kty, alg: "ES256", crv, x, y, kid };
   return { kid, jwk, privateKey, publicKey };
 }
 
@@ -163,7 +165,7 @@ export async function signAccessToken(
       }
     : { branchId: "main", refreshTokenId: s.sessionId, role: "authenticated" };
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: "ES256", kid: signer.kid, typ: "JWT" })
+    .setProtectedHeader({ alg: "ES256", kid: signer.kid })
     .setSubject(s.userId)
     .setIssuer(issuerOf(t.profile, t.apiOrigin, s.projectId, kind))
     .setAudience(audience)

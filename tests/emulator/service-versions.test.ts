@@ -244,6 +244,18 @@ describe("both versions", () => {
       "GET /api/v1/no-such-route 404: /request no operation of the document matches GET /no-such-route",
     ]);
   });
+
+  it.each(["2.8.11", "2.8.86"] as const)(
+    "%s publishes keys as kty, alg, crv, x, y and kid, and signs with alg and kid",
+    async (version) => {
+      const emulator = await emulatorOf(version);
+      const keys = (await jwks(emulator, DEMO_KEYS.projectId)).body.keys;
+      for (const key of keys) expect(Object.keys(key).sort()).toEqual(["alg", "crv", "kid", "kty", "x", "y"]);
+      const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+      const { accessToken } = await emulator.control.createSession(user.id);
+      expect(decodeProtectedHeader(accessToken)).toEqual({ alg: "ES256", kid: keys[0]!.kid });
+    },
+  );
 });
 
 describe("2.8.11", () => {
