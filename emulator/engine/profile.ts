@@ -85,6 +85,8 @@ export interface ServiceProfile {
   readonly userListing: "every-user" | "flags";
   /** Whether the sent-e-mail log (`GET /internal/emails`) says which sender configuration each e-mail went out with (2.8.11). */
   readonly sentEmailsCarrySenderConfig: boolean;
+  /** Whether ACCESS_TOKEN_EXPIRED's details say whose token it was (`project_id`, `user_id`, `refresh_token_id`: 2.8.86) besides when it expired. */
+  readonly expiredTokenSaysWhose: boolean;
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -104,6 +106,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     normalizesContactEmails: false,
     userListing: "every-user",
     sentEmailsCarrySenderConfig: true,
+    expiredTokenSaysWhose: false,
   },
   "2.8.86": {
     version: "2.8.86",
@@ -120,6 +123,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     normalizesContactEmails: true,
     userListing: "flags",
     sentEmailsCarrySenderConfig: false,
+    expiredTokenSaysWhose: true,
   },
 };
 

@@ -243,8 +243,20 @@ export async function verifyAccessToken(
       iat: Number(payload.iat),
     };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired)
-      throw fail(codes.expired as never, { expired_at_millis: Number(decodeJwt(token).exp) * 1000 });
+    if (error instanceof joseErrors.JWTExpired) {
+      const claims = decodeJwt(token);
+      const expiredAt = { expired_at_millis: Number(claims.exp) * 1000 };
+      // 2.8.86 also says whose token it was (a user's; an admin token's error has no such details).
+      const whose =
+        t.profile.expiredTokenSaysWhose && role === "user"
+          ? {
+              project_id: projectId,
+              user_id: typeof claims.sub === "string" ? claims.sub : null,
+              refresh_token_id: typeof claims["refresh_token_id"] === "string" ? claims["refresh_token_id"] : null,
+            }
+          : {};
+      throw fail(codes.expired as never, { ...expiredAt, ...whose });
+    }
     throw fail(codes.unparsable as never);
   }
 }
