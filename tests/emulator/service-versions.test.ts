@@ -256,6 +256,24 @@ describe("both versions", () => {
       expect(decodeProtectedHeader(accessToken)).toEqual({ alg: "ES256", kid: keys[0]!.kid });
     },
   );
+
+  it.each([
+    ["2.8.11", (_user: string, _session: string) => ({})],
+    ["2.8.86", (user: string, session: string) => ({ project_id: DEMO_KEYS.projectId, user_id: user, refresh_token_id: session })],
+  ] as const)("%s says in ACCESS_TOKEN_EXPIRED when the token expired (2.8.86: and whose it was)", async (version, whose) => {
+    const emulator = await emulatorOf(version);
+    const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+    const { accessToken } = await emulator.control.createSession(user.id);
+    const claims = decodeJwt(accessToken);
+    emulator.control.advanceClock(11 * 60_000);
+    const expired = await call(emulator, "GET", "/users/me", { token: accessToken });
+    const session = String(claims["refresh_token_id"] ?? claims["refreshTokenId"]);
+    expect([expired.status, expired.body.code, expired.body.details]).toEqual([
+      401,
+      "ACCESS_TOKEN_EXPIRED",
+      { expired_at_millis: Number(claims.exp) * 1000, ...whose(user.id, session) },
+    ]);
+  });
 });
 
 describe("2.8.11", () => {
