@@ -9,6 +9,8 @@
 import {
   DEFAULT_BASE_URL,
   DEFAULT_MIN_TOKEN_LIFE_MS,
+  LruMap,
+  SESSION_CACHE_LIMIT,
   environment,
   platformEnvironment,
   type Fetch,
@@ -162,20 +164,26 @@ function verifierOf(options: GetSessionFromRequestOptions, now: () => number): (
 }
 
 /**
- * Refreshes in flight, per fetch function, then per API and refresh token:
- * a page's parallel requests (its scripts, images, prefetches) arriving with
- * the same expired token share one token request.
+ * Refreshes per fetch function, then per API and refresh token: a page's parallel
+ * requests (its scripts, images, prefetches) arriving with the same expired token
+ * share one token request. They are verified first, and one may finish its
+ * refresh before another has been verified: a refresh that succeeded therefore
+ * answers the same refresh token for a few seconds more. A failed one is not kept.
+ * Bounded, as every cache keyed by callers' values is.
  */
-const inFlight = new WeakMap<Fetch, Map<string, Promise<string | null>>>();
+const refreshes = new WeakMap<Fetch, LruMap<string, { readonly attempt: Promise<string | null>; settledAt: number | null }>>();
+
+/** How long a finished refresh answers requests that came with the same refresh token. */
+const SHARE_FINISHED_REFRESH_MS = 5_000;
 
 function refresh(options: GetSessionFromRequestOptions, now: () => number, refreshToken: string): Promise<string | null> {
   const fetch = options.fetch ?? platformEnvironment.fetch;
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
-  let pending = inFlight.get(fetch);
-  if (!pending) inFlight.set(fetch, (pending = new Map()));
+  let shared = refreshes.get(fetch);
+  if (!shared) refreshes.set(fetch, (shared = new LruMap(SESSION_CACHE_LIMIT)));
   const key = JSON.stringify([baseUrl, options.projectId, refreshToken]);
-  const known = pending.get(key);
-  if (known) return known;
+  const known = shared.get(key);
+  if (known && (known.settledAt === null || now() - known.settledAt < SHARE_FINISHED_REFRESH_MS)) return known.attempt;
   const exchange = refreshWithTokenEndpoint({
     env: environment({ fetch, now }),
     policy: {
@@ -187,11 +195,21 @@ function refresh(options: GetSessionFromRequestOptions, now: () => number, refre
     projectId: options.projectId,
     publishableClientKey: options.publishableClientKey,
   });
-  const attempt = exchange(refreshToken).finally(() => {
-    if (pending.get(key) === attempt) pending.delete(key);
-  });
-  pending.set(key, attempt);
-  return attempt;
+  const entry: { readonly attempt: Promise<string | null>; settledAt: number | null } = {
+    attempt: exchange(refreshToken).then(
+      (accessToken) => {
+        entry.settledAt = now();
+        return accessToken;
+      },
+      (error: unknown) => {
+        if (shared.get(key) === entry) shared.delete(key);
+        throw error;
+      },
+    ),
+    settledAt: null,
+  };
+  shared.set(key, entry);
+  return entry.attempt;
 }
 
 /** The cookie writes and the request headers that carry `tokens` on, from the place the request had them. */

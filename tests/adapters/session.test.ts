@@ -132,6 +132,19 @@ describe("a request whose access token expired", () => {
     expect(result.requestHeaders?.get("cookie")).toBe("theme=dark");
   });
 
+  it("shares a refresh that just finished with a request verified a moment later, not one 5 s later", async () => {
+    const { tokens } = await signedIn(emulator(), "ada@example.com");
+    emulator().control.advanceClock(PAST_EXPIRY_MS);
+    const first = await getSessionFromRequest(request({ cookie: tokenCookieHeader(tokens) }), options());
+    const second = await getSessionFromRequest(request({ cookie: tokenCookieHeader(tokens) }), options());
+    expect(first.session).not.toBeNull();
+    expect(second.session?.userId).toBe(first.session?.userId);
+    expect(refreshCount(emulator())).toBe(1);
+    emulator().control.advanceClock(5_000);
+    await getSessionFromRequest(request({ cookie: tokenCookieHeader(tokens) }), options());
+    expect(refreshCount(emulator())).toBe(2);
+  });
+
   it("shares one refresh among parallel requests with the same tokens", async () => {
     const { tokens } = await signedIn(emulator(), "ada@example.com");
     emulator().control.advanceClock(PAST_EXPIRY_MS);
