@@ -1,18 +1,17 @@
 // The world of the end-to-end suite: the emulator over real HTTP on 127.0.0.1
 // (`startEmulatorServer({ port: 0 })`), every exchange under /api/v1 validated
-// against the document, apps of the demo project on the platform's own fetch,
+// against the document in the view of the emulator's service version, apps of the demo project on the platform's own fetch,
 // and the emulator's other HTTP faces read as a test tool would: the
 // Inbucket-compatible mailbox (`/api/v1/mailbox/{name}`, `/{id}`) and the
 // control API (`/emulator/v1/...`). Client, server and admin apps come wrapped
 // in the coverage recorder (coverage.ts). An app may be given a browser (a
 // fake one, tests/e2e/browser.ts) for the flows that need a page.
-import { readFileSync } from "node:fs";
-import { DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
+import { DEFAULT_SERVICE_VERSION, DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
 import type { InbucketMessage, InbucketMessageHeader } from "../../emulator/mailbox.js";
 import { startEmulatorServer, type EmulatorServer } from "../../emulator/server.js";
 import { REDIRECT_WAIT_MS } from "../../runtime/app/redirect.js";
 import { StackAdminApp, StackClientApp, StackServerApp, type Browser, type TokenStoreInit } from "../../runtime/index.js";
-import { createExchangeValidator } from "../helpers/openapi-validator.js";
+import { validatorFor } from "../helpers/document-view.js";
 import { Coverage } from "./coverage.js";
 
 /** The customer's site: the links the service mails open its handler pages. */
@@ -20,9 +19,6 @@ export const SITE = "http://localhost:5173";
 export const HANDLER = `${SITE}/handler`;
 /** No page to resolve handler paths against (browser: null): every URL is absolute. */
 const URLS = { handler: HANDLER, home: `${SITE}/` } as const;
-
-const document = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as object;
-const validator = createExchangeValidator(document);
 
 function parse(text: string, contentType: string | null): unknown {
   if (contentType?.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
@@ -92,6 +88,8 @@ export async function startE2E(options: { readonly serviceVersion?: ServiceVersi
   let violations: string[] = [];
   let checked = 0;
   let violated = 0;
+  // Each exchange is checked against the document in the view of the version the emulator plays.
+  const validator = validatorFor(options.serviceVersion ?? DEFAULT_SERVICE_VERSION);
   const emulatorServer = await startEmulatorServer({
     port: 0,
     ...(options.serviceVersion === undefined ? {} : { serviceVersion: options.serviceVersion }),

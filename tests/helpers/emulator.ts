@@ -1,15 +1,20 @@
 // An emulator for a test, whose every exchange under /api/v1 is validated
-// against the document (request and answer: status, headers, body schema).
+// against the document in its service version's view (document-view.ts:
+// request and answer: status, headers, body schema).
 // A violation is recorded and fails the test that made it (`expectNoViolations`
 // runs after each test of a file that calls `useEmulator`).
-import { readFileSync } from "node:fs";
 import { afterEach, beforeEach, expect } from "vitest";
-import { createEmulator, DEMO_KEYS, type Emulator, type EmulatorOptions } from "../../emulator/index.js";
+import {
+  createEmulator,
+  DEFAULT_SERVICE_VERSION,
+  DEMO_KEYS,
+  type Emulator,
+  type EmulatorOptions,
+  type ServiceVersion,
+} from "../../emulator/index.js";
 import { StackAdminApp, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { createExchangeValidator, type Violation } from "./openapi-validator.js";
-
-const document = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as object;
-const validator = createExchangeValidator(document);
+import { validatorFor } from "./document-view.js";
+import type { Violation } from "./openapi-validator.js";
 
 export interface CheckedEmulator extends Emulator {
   /** Violations of the document seen so far: `METHOD path status: message`. */
@@ -17,14 +22,24 @@ export interface CheckedEmulator extends Emulator {
 }
 
 /**
- * An `onExchange` for an emulator (in-process or a server) that validates each
- * exchange against the document, and the violations it found.
+ * An `onExchange` for an emulator (in-process or a server) of `serviceVersion`
+ * (the emulator's default unless told) that validates each exchange against that
+ * version's view of the document, and the violations it found.
  */
-export function documentChecker(): { readonly onExchange: NonNullable<EmulatorOptions["onExchange"]>; readonly violations: string[] } {
+export function documentChecker(serviceVersion: ServiceVersion = DEFAULT_SERVICE_VERSION): {
+  readonly onExchange: NonNullable<EmulatorOptions["onExchange"]>;
+  readonly violations: string[];
+  /** How many exchanges it checked. */
+  readonly checked: () => number;
+} {
   const violations: string[] = [];
+  const validator = validatorFor(serviceVersion);
+  let checked = 0;
   return {
     violations,
+    checked: () => checked,
     async onExchange({ request, response }) {
+      checked++;
       const url = new URL(request.url);
       const requestText = await request.text();
       const responseText = await response.text();
@@ -48,8 +63,11 @@ export function documentChecker(): { readonly onExchange: NonNullable<EmulatorOp
 
 /** An emulator whose every API exchange is checked against the document. */
 export async function checkedEmulator(options: EmulatorOptions = {}): Promise<CheckedEmulator> {
-  const checker = documentChecker();
+  const checker = documentChecker(options.serviceVersion ?? DEFAULT_SERVICE_VERSION);
   const emulator = await createEmulator({ ...options, onExchange: checker.onExchange });
+  if (emulator.serviceVersion !== (options.serviceVersion ?? DEFAULT_SERVICE_VERSION)) {
+    throw new Error(`checkedEmulator: the emulator answers as ${emulator.serviceVersion}, checked as another version`);
+  }
   return { ...emulator, violations: checker.violations };
 }
 

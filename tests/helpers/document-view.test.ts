@@ -1,0 +1,91 @@
+// Each service version's view of the document (document-view.ts), shown on the
+// emulator's own exchanges: an emulator of one version is checked against both
+// views, and what only the other version has is a violation of its view.
+import { describe, expect, it } from "vitest";
+import { createEmulator, DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
+import { documentFor, fullDocument } from "./document-view.js";
+import { documentChecker, signedInUser } from "./emulator.js";
+
+const ADMIN_HEADERS = {
+  "x-stack-project-id": DEMO_KEYS.projectId,
+  "x-stack-access-type": "admin",
+  "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey,
+  "x-stack-secret-server-key": DEMO_KEYS.secretServerKey,
+  "x-stack-super-secret-admin-key": DEMO_KEYS.superSecretAdminKey,
+};
+
+/** An emulator of `version` whose exchanges are checked against both views. */
+async function checkedByBoth(version: ServiceVersion) {
+  const as11 = documentChecker("2.8.11");
+  const as86 = documentChecker("2.8.86");
+  const emulator = await createEmulator({
+    serviceVersion: version,
+    onExchange: async ({ request, response }) => {
+      await as11.onExchange({ request: request.clone(), response: response.clone() });
+      await as86.onExchange({ request, response });
+    },
+  });
+  return { emulator, violations: { "2.8.11": as11.violations, "2.8.86": as86.violations } };
+}
+
+describe("documentFor", () => {
+  it("builds each view from the document's markers, leaving the document as it is", () => {
+    const full = fullDocument() as any;
+    const as11 = documentFor("2.8.11") as any;
+    const as86 = documentFor("2.8.86") as any;
+    const user = (doc: any) => doc.components.schemas.ServerUser.properties;
+    expect(user(full).is_restricted).toMatchObject({ "x-added-in": "2.8.86" });
+    expect(user(as11).is_restricted).toBe(false);
+    expect(user(as86).is_restricted).toMatchObject({ type: "boolean" });
+    const project = (doc: any) => doc.components.schemas.AdminProject.properties;
+    expect(project(as11).user_count).toMatchObject({ type: "integer" });
+    expect(project(as86).user_count).toBe(false);
+    expect(project(as11).owner_team_id).toBe(false);
+    // An operation the version does not have keeps only the catch-all's plain-text 404.
+    expect(Object.keys(as86.paths["/email-templates"].get.responses)).toEqual(["404"]);
+    expect(Object.keys(as11.paths["/internal/email-templates"].get.responses)).toEqual(["404"]);
+    expect(Object.keys(as11.paths["/email-templates"].get.responses)).toContain("200");
+    expect(Object.keys(full.paths["/email-templates"].get.responses)).toContain("200");
+  });
+});
+
+describe("an exchange checked in a version's view", () => {
+  it("is a violation of 2.8.86's view when it answers an operation 2.8.86 removed", async () => {
+    const { emulator, violations } = await checkedByBoth("2.8.11");
+    const answer = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/email-templates`, { headers: ADMIN_HEADERS }));
+    expect(answer.status).toBe(200);
+    expect(violations["2.8.11"]).toEqual([]);
+    expect(violations["2.8.86"]).toEqual([
+      expect.stringMatching(/^GET \/api\/v1\/email-templates 200: .*status 200 is not documented for listEmailTemplates/),
+    ]);
+  });
+
+  it("is a violation of 2.8.11's view when it answers an operation 2.8.86 added, and not its catch-all's 404", async () => {
+    const on86 = await checkedByBoth("2.8.86");
+    expect(
+      (await on86.emulator.fetch(new Request(`${on86.emulator.apiOrigin}/api/v1/internal/email-templates`, { headers: ADMIN_HEADERS })))
+        .status,
+    ).toBe(200);
+    expect(on86.violations["2.8.86"]).toEqual([]);
+    expect(on86.violations["2.8.11"]).toHaveLength(1);
+    const on11 = await checkedByBoth("2.8.11");
+    expect(
+      (await on11.emulator.fetch(new Request(`${on11.emulator.apiOrigin}/api/v1/internal/email-templates`, { headers: ADMIN_HEADERS })))
+        .status,
+    ).toBe(404);
+    expect(on11.violations["2.8.11"]).toEqual([]);
+  });
+
+  it("is a violation of 2.8.11's view when a user carries 2.8.86's fields (is_restricted, ...), and not of 2.8.86's", async () => {
+    const { emulator, violations } = await checkedByBoth("2.8.86");
+    await signedInUser(emulator, "view@example.com");
+    expect(violations["2.8.86"]).toEqual([]);
+    expect(violations["2.8.11"].join("\n")).toMatch(/GET \/api\/v1\/users\/me 200: \/response\/body\/is_restricted/);
+  });
+
+  it("finds nothing in an emulator's answers checked against its own version's view", async () => {
+    const { emulator, violations } = await checkedByBoth("2.8.11");
+    await signedInUser(emulator, "view@example.com");
+    expect(violations["2.8.11"]).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+// The document as one service version sees it, built from the document's own
+// markers (`x-added-in` / `x-removed-in` on operations and on schema properties):
+// - an operation the version does not have (added after it, or removed in or
+//   before it) keeps only the service's catch-all answer, a plain-text 404
+//   (the root's `StatusError`): any other answer of it is a violation;
+// - a schema property the version does not have becomes `false` (and is no
+//   longer required): an answer or a request carrying it is a violation, even in
+//   the open response schemas.
+// `validatorFor(version)` compiles one validator per version, once.
+import { readFileSync } from "node:fs";
+import { SERVICE_VERSIONS, type ServiceVersion } from "../../emulator/index.js";
+import { createExchangeValidator, type ExchangeValidator } from "./openapi-validator.js";
+
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"]);
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Versions compare as dotted numbers: -1, 0 or 1. */
+export function compareVersions(a: string, b: string): number {
+  const x = a.split(".").map(Number);
+  const y = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  return 0;
+}
+
+/** Whether something carrying these markers exists on `version`. */
+export function existsOn(node: Json, version: string): boolean {
+  const added = node["x-added-in"];
+  const removed = node["x-removed-in"];
+  if (typeof added === "string" && compareVersions(version, added) < 0) return false;
+  if (typeof removed === "string" && compareVersions(version, removed) >= 0) return false;
+  return true;
+}
+
+let bundled: Json | undefined;
+
+/** The bundled document (generated/openapi.json), both versions at once. */
+export function fullDocument(): Json {
+  bundled ??= JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as Json;
+  return bundled;
+}
+
+/** The document in `version`'s view (a copy; the document itself is left as it is). */
+export function documentFor(version: ServiceVersion, document: Json = fullDocument()): Json {
+  const view = structuredClone(document);
+  for (const item of Object.values(isObject(view.paths) ? view.paths : {})) {
+    if (!isObject(item)) continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (!HTTP_METHODS.has(method) || !isObject(operation) || existsOn(operation, version)) continue;
+      operation.responses = { "404": { $ref: "#/components/responses/StatusError" } };
+      delete operation.requestBody;
+    }
+  }
+  dropProperties(view, version);
+  return view;
+}
+
+function dropProperties(node: unknown, version: string): void {
+  if (Array.isArray(node)) {
+    for (const each of node) dropProperties(each, version);
+    return;
+  }
+  if (!isObject(node)) return;
+  if (isObject(node.properties)) {
+    const properties = node.properties;
+    const gone = Object.keys(properties).filter((name) => isObject(properties[name]) && !existsOn(properties[name], version));
+    for (const name of gone) properties[name] = false;
+    if (gone.length > 0 && Array.isArray(node.required)) node.required = node.required.filter((name) => !gone.includes(name as string));
+  }
+  for (const value of Object.values(node)) dropProperties(value, version);
+}
+
+const validators = new Map<ServiceVersion, ExchangeValidator>();
+
+/** A validator of exchanges against `version`'s view of the document (compiled once per version). */
+export function validatorFor(version: ServiceVersion): ExchangeValidator {
+  let validator = validators.get(version);
+  if (!validator) {
+    validator = createExchangeValidator(documentFor(version));
+    validators.set(version, validator);
+  }
+  return validator;
+}
+
+export { SERVICE_VERSIONS };
