@@ -87,6 +87,11 @@ export interface ServiceProfile {
   readonly sentEmailsCarrySenderConfig: boolean;
   /** Whether ACCESS_TOKEN_EXPIRED's details say whose token it was (`project_id`, `user_id`, `refresh_token_id`: 2.8.86) besides when it expired. */
   readonly expiredTokenSaysWhose: boolean;
+  /**
+   * Whether `GET /internal/metrics` counts anonymous users in every figure (`"always"`: 2.8.11, which reads no
+   * query) or only with `include_anonymous=true` (`"when-asked"`: 2.8.86).
+   */
+  readonly metricsCountAnonymous: "always" | "when-asked";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -107,6 +112,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     userListing: "every-user",
     sentEmailsCarrySenderConfig: true,
     expiredTokenSaysWhose: false,
+    metricsCountAnonymous: "always",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -124,6 +130,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     userListing: "flags",
     sentEmailsCarrySenderConfig: false,
     expiredTokenSaysWhose: true,
+    metricsCountAnonymous: "when-asked",
   },
 };
 

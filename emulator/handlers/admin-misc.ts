@@ -1,8 +1,9 @@
 // What the dashboard reads besides the project: the usage metrics
 // (`/internal/metrics`), computed from the state on the emulator's clock, and
 // the token of the webhook portal (`/webhooks/svix-token`), which the emulator
-// makes up (it has no Svix). As the service (v2.8.11) computes the metrics:
-// - anonymous users are left out of every figure but `login_methods`;
+// makes up (it has no Svix). As the service computes the metrics:
+// - anonymous users count in every figure on 2.8.11; 2.8.86 leaves them out
+//   unless `include_anonymous=true` (its login methods count everyone);
 // - `daily_users` and `daily_active_users` have one point per UTC day from 30
 //   days before today to today (31 points, oldest first);
 // - `recently_registered` and `recently_active` are up to five server views,
@@ -47,10 +48,11 @@ function loginMethodsOf(user: UserRecord): string[] {
 }
 
 export const adminMiscHandlers: Handlers = {
-  getMetrics: ({ project }, ctx) => {
+  getMetrics: ({ project, query }, ctx) => {
     const { store } = ctx;
     const all = [...store.tables.users.values()].filter((user) => user.project_id === project.id);
-    const users = all.filter((user) => !user.is_anonymous);
+    const countsAnonymous = ctx.profile.metricsCountAnonymous === "always" || query.get("include_anonymous") === "true";
+    const users = countsAnonymous ? all : all.filter((user) => !user.is_anonymous);
     const activeDays = new Map<string, Set<string>>(
       users.map((user) => [user.id, new Set([dayOf(user.signed_up_at_millis), dayOf(user.last_active_at_millis)])]),
     );

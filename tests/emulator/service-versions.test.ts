@@ -102,6 +102,16 @@ async function listedUsers(emulator: CheckedEmulator, query: string) {
   return { normal: normal.id, anonymous: anonymous.id, status: answer.status, body: answer.body };
 }
 
+/** A normal and an anonymous user of the demo project, and what `GET /internal/metrics?<query>` counts of them. */
+async function metricsOf(emulator: CheckedEmulator, query: string) {
+  const normal = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+  const anonymous = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, isAnonymous: true });
+  const answer = await call(emulator, "GET", `/internal/metrics${query}`, { admin: true });
+  expect(answer.status).toBe(200);
+  const registered = (answer.body.recently_registered as { id: string }[]).map((u) => u.id).sort();
+  return { normal: normal.id, anonymous: anonymous.id, total: answer.body.total_users as number, registered };
+}
+
 /** The sent-e-mail log after a test e-mail: its newest entry. */
 async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string, unknown>> {
   const sent = await call(emulator, "POST", "/internal/send-test-email", {
@@ -363,6 +373,11 @@ describe("2.8.11", () => {
     ]);
   });
 
+  it("counts anonymous users in GET /internal/metrics, whatever the query says", async () => {
+    const metrics = await metricsOf(await emulatorOf("2.8.11"), "?include_anonymous=false");
+    expect([metrics.total, metrics.registered]).toEqual([2, [metrics.normal, metrics.anonymous].sort()]);
+  });
+
   it("says which sender configuration each sent e-mail went out with", async () => {
     expect(await newestSentEmail(await emulatorOf("2.8.11"))).toMatchObject({
       sender_config: { type: "standard", host: "smtp.acme.example.com" },
@@ -571,6 +586,14 @@ describe("2.8.86", () => {
     expect(await ids("?include_anonymous=true&only_anonymous=true")).toEqual([listed.anonymous]);
     expect(await ids("?include_restricted=true")).toEqual([listed.normal]);
     expect((await call(emulator, "GET", "/users?only_anonymous=true", { server: true })).status).toBe(400);
+  });
+
+  it("leaves anonymous users out of GET /internal/metrics unless include_anonymous=true", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const metrics = await metricsOf(emulator, "");
+    expect([metrics.total, metrics.registered]).toEqual([1, [metrics.normal]]);
+    const all = await call(emulator, "GET", "/internal/metrics?include_anonymous=true", { admin: true });
+    expect([all.body.total_users, all.body.recently_registered.length]).toEqual([2, 2]);
   });
 
   it("logs sent e-mails without their sender configuration", async () => {
