@@ -14,6 +14,7 @@
 // - CLI login: promptCliLogin in this process, confirmed on the app's page;
 // - two tabs of one browser: a sign-in, a token refresh and a sign-out in one
 //   are seen by the other without a reload.
+// Every flow runs against both service versions the emulator plays (2.8.11 and 2.8.86).
 // Screenshots of each flow's end state go to tests/browser/artifacts/ (git-ignored).
 // The cookie flow moves the emulator's clock forward, so it runs last.
 import { createHash } from "node:crypto";
@@ -21,6 +22,7 @@ import QRCode from "qrcode";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QR_OPTIONS } from "../../examples/react-app/src/account/totp.js";
 import { StackClientApp } from "../../runtime/index.js";
+import { SERVICE_VERSIONS } from "../../emulator/index.js";
 import { DEMO_KEYS } from "../../testing/index.js";
 import { chromiumAvailability } from "./helpers/chromium.js";
 import {
@@ -50,7 +52,8 @@ const title = chromium.skip
   ? `the SDK's browser flows against the emulator (SKIPPED: ${chromium.reason})`
   : "the SDK's browser flows against the emulator";
 
-describe.skipIf(chromium.skip)(title, { timeout: 60_000 }, () => {
+// Every flow runs against each service version the emulator plays (2.8.11 and 2.8.86), one environment each.
+describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version %s`, { timeout: 60_000 }, (serviceVersion) => {
   if (chromium.missing) {
     it("has Chromium to run in", () => {
       throw new Error(`CI=${process.env.CI}: the browser flows must run, but there is ${chromium.reason}.`);
@@ -63,7 +66,7 @@ describe.skipIf(chromium.skip)(title, { timeout: 60_000 }, () => {
   const appPath = (path: string) => new URL(path, env.appUrl).href;
 
   beforeAll(async () => {
-    env = await startFlowsEnvironment();
+    env = await startFlowsEnvironment({ serviceVersion });
   }, 120_000);
 
   afterAll(async () => {

@@ -12,6 +12,7 @@ import { generateHOTP } from "@oslojs/otp";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { startEmulatorServer, type EmulatorServer } from "../../../emulator/server.js";
 import type { Fault } from "../../../emulator/engine/engine.js";
+import type { ServiceVersion } from "../../../emulator/index.js";
 import type { OperationId } from "../../../generated/operations.js";
 import { StackAdminApp } from "../../../runtime/index.js";
 import { buildExample, serveStatic } from "../../../scripts/serve-example.mjs";
@@ -44,13 +45,17 @@ export interface FlowContext {
   newPage(): Promise<Page>;
 }
 
-export async function startFlowsEnvironment(): Promise<FlowsEnvironment> {
+/** `serviceVersion`: the service version the emulator answers as (its default unless told). */
+export async function startFlowsEnvironment(options: { readonly serviceVersion?: ServiceVersion } = {}): Promise<FlowsEnvironment> {
   const cleanups: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
-    const emulator = await startEmulatorServer({ port: 0 });
+    const emulator = await startEmulatorServer({
+      port: 0,
+      ...(options.serviceVersion === undefined ? {} : { serviceVersion: options.serviceVersion }),
+    });
     cleanups.push(() => emulator.close());
     const apiUrl = emulator.url;
     await enableOAuthProviders(apiUrl);
