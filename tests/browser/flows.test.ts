@@ -71,6 +71,10 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
 
   afterAll(async () => {
     await env?.close();
+    console.log(
+      `browser flows on ${serviceVersion}: exchanges checked against the document: ${env?.checkedExchanges()}, violations: ${env?.violations.length}`,
+    );
+    expect(env?.violations ?? []).toEqual([]);
   });
 
   it("registers a passkey in account settings, signs out, and signs in with it", async () => {

@@ -12,11 +12,12 @@ import { generateHOTP } from "@oslojs/otp";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import { startEmulatorServer, type EmulatorServer } from "../../../emulator/server.js";
 import type { Fault } from "../../../emulator/engine/engine.js";
-import type { ServiceVersion } from "../../../emulator/index.js";
+import { DEFAULT_SERVICE_VERSION, type ServiceVersion } from "../../../emulator/index.js";
 import type { OperationId } from "../../../generated/operations.js";
 import { StackAdminApp } from "../../../runtime/index.js";
 import { buildExample, serveStatic } from "../../../scripts/serve-example.mjs";
 import { createTestUser, DEMO_KEYS, type TestUser } from "../../../testing/index.js";
+import { documentChecker } from "../../helpers/emulator.js";
 import { launchChromium } from "./chromium.js";
 
 export const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "artifacts");
@@ -26,6 +27,10 @@ export const OAUTH_PROVIDERS = ["github", "google"] as const;
 
 export interface FlowsEnvironment {
   readonly emulator: EmulatorServer;
+  /** Violations of the document (in the view of the emulator's service version) its exchanges showed so far. */
+  readonly violations: string[];
+  /** How many exchanges under /api/v1 were checked against the document. */
+  checkedExchanges(): number;
   /** The emulator's origin (the app's `baseUrl`), `http://127.0.0.1:<port>`. */
   readonly apiUrl: string;
   /** The example app, `http://localhost:<port>/`. */
@@ -52,9 +57,12 @@ export async function startFlowsEnvironment(options: { readonly serviceVersion?:
     for (const cleanup of cleanups.reverse()) await cleanup();
   };
   try {
+    // Every exchange under /api/v1 (the page's and the tests') is checked against the version's view of the document.
+    const checker = documentChecker(options.serviceVersion ?? DEFAULT_SERVICE_VERSION);
     const emulator = await startEmulatorServer({
       port: 0,
       ...(options.serviceVersion === undefined ? {} : { serviceVersion: options.serviceVersion }),
+      onExchange: checker.onExchange,
     });
     cleanups.push(() => emulator.close());
     const apiUrl = emulator.url;
@@ -75,6 +83,8 @@ export async function startFlowsEnvironment(options: { readonly serviceVersion?:
     });
     return {
       emulator,
+      violations: checker.violations,
+      checkedExchanges: checker.checked,
       apiUrl,
       appUrl: served.url,
       browser,
