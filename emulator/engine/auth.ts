@@ -10,6 +10,9 @@ import { verifyAccessToken } from "./tokens.js";
 
 export const INTERNAL_PROJECT_ID = "internal";
 
+/** The branch a request names without `x-stack-branch-id`, and the only one the emulator's projects have. */
+export const DEFAULT_BRANCH_ID = "main";
+
 export interface Caller {
   readonly project: ProjectRecord;
   readonly accessType: AccessType;
@@ -63,6 +66,10 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
     if (admin === undefined) throw fail("ADMIN_AUTHENTICATION_REQUIRED");
     if (!hasKey(ctx, projectId, "super_secret_admin_key", admin)) throw fail("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: projectId });
   }
+  // Both versions read the branch (default `main`) and, once the keys are good, refuse one the project does not
+  // have; the emulator keeps one branch per project.
+  const branchId = get("x-stack-branch-id") ?? DEFAULT_BRANCH_ID;
+  if (branchId !== DEFAULT_BRANCH_ID) throw fail("BRANCH_DOES_NOT_EXIST", { branch_id: branchId });
   if (!(op.accessTypes as readonly string[]).includes(type)) {
     throw fail("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: type, allowed_access_types: [...op.accessTypes] });
   }

@@ -41,7 +41,8 @@ const CORS_PREFLIGHT: Readonly<Record<string, string>> = {
   "access-control-allow-headers":
     "content-type, x-stack-project-id, x-stack-access-type, x-stack-client-version, x-stack-publishable-client-key, " +
     "x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-access-token, " +
-    "x-stack-refresh-token, x-stack-random-nonce, x-stack-override-error-status, x-stack-allow-anonymous-user",
+    "x-stack-refresh-token, x-stack-random-nonce, x-stack-override-error-status, x-stack-allow-anonymous-user, " +
+    "x-stack-branch-id",
   "access-control-max-age": "86400",
 };
 

@@ -280,6 +280,22 @@ describe("both versions", () => {
       { expired_at_millis: Number(claims.exp) * 1000, ...whose(user.id, session) },
     ]);
   });
+
+  it.each(["2.8.11", "2.8.86"] as const)(
+    "%s reads x-stack-branch-id (default main) and refuses an unknown branch once the keys are good (400 BRANCH_DOES_NOT_EXIST)",
+    async (version) => {
+      const emulator = await emulatorOf(version);
+      const main = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-branch-id": "main" } });
+      expect(main.status).toBe(200);
+      const unknown = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-branch-id": "staging" } });
+      expect([unknown.status, unknown.body.code, unknown.body.details]).toEqual([400, "BRANCH_DOES_NOT_EXIST", { branch_id: "staging" }]);
+      const badKey = await call(emulator, "GET", "/projects/current", {
+        keys: { ...DEMO_KEYS, publishableClientKey: "pck_wrong" },
+        headers: { "x-stack-branch-id": "staging" },
+      });
+      expect(badKey.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
+    },
+  );
 });
 
 describe("2.8.11", () => {
