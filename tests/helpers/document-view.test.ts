@@ -46,6 +46,19 @@ describe("documentFor", () => {
     expect(Object.keys(as11.paths["/internal/email-templates"].get.responses)).toEqual(["404"]);
     expect(Object.keys(as11.paths["/email-templates"].get.responses)).toContain("200");
     expect(Object.keys(full.paths["/email-templates"].get.responses)).toContain("200");
+    const query = (doc: any) => doc.paths["/users"].get.parameters.map((p: any) => p.name ?? p.$ref);
+    expect(query(as86)).toContain("include_anonymous");
+    expect(query(as11)).not.toContain("include_anonymous");
+    expect(query(full)).toContain("include_restricted");
+  });
+
+  it("refuses in 2.8.11's view an accepted request with a query parameter 2.8.86 added", async () => {
+    const { emulator, violations } = await checkedByBoth("2.8.86");
+    const headers = { ...ADMIN_HEADERS, "x-stack-access-type": "server" };
+    const answer = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/users?include_anonymous=true`, { headers }));
+    expect(answer.status).toBe(200);
+    expect(violations["2.8.86"]).toEqual([]);
+    expect(violations["2.8.11"].join("\n")).toMatch(/GET \/api\/v1\/users 200: .*include_anonymous is not documented/);
   });
 });
 

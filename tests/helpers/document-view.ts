@@ -5,7 +5,9 @@
 //   (the root's `StatusError`): any other answer of it is a violation;
 // - a schema property the version does not have becomes `false` (and is no
 //   longer required): an answer or a request carrying it is a violation, even in
-//   the open response schemas.
+//   the open response schemas;
+// - a parameter the version does not have (written in the operation or its path
+//   item) is left out: an accepted request sending it is a violation.
 // `validatorFor(version)` compiles one validator per version, once.
 import { readFileSync } from "node:fs";
 import { SERVICE_VERSIONS, type ServiceVersion } from "../../emulator/index.js";
@@ -50,10 +52,18 @@ export function fullDocument(): Json {
 /** The document in `version`'s view (a copy; the document itself is left as it is). */
 export function documentFor(version: ServiceVersion, document: Json = fullDocument()): Json {
   const view = structuredClone(document);
+  const keepParameters = (holder: Json) => {
+    if (Array.isArray(holder.parameters)) {
+      holder.parameters = holder.parameters.filter((parameter) => !isObject(parameter) || existsOn(parameter, version));
+    }
+  };
   for (const item of Object.values(isObject(view.paths) ? view.paths : {})) {
     if (!isObject(item)) continue;
+    keepParameters(item);
     for (const [method, operation] of Object.entries(item)) {
-      if (!HTTP_METHODS.has(method) || !isObject(operation) || existsOn(operation, version)) continue;
+      if (!HTTP_METHODS.has(method) || !isObject(operation)) continue;
+      keepParameters(operation);
+      if (existsOn(operation, version)) continue;
       operation.responses = { "404": { $ref: "#/components/responses/StatusError" } };
       delete operation.requestBody;
     }
