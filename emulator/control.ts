@@ -217,6 +217,18 @@ export interface EmulatorControl {
    */
   setEmailVerificationRequired(projectId: string, required: boolean): void;
   /**
+   * Whether client requests to the project must carry its publishable client key (2.8.86's
+   * `project.requirePublishableClientKey`): when false, 2.8.86 serves a client request without the key; when true,
+   * it refuses one with 401 PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT. 2.8.11 always requires the key and
+   * ignores this. Default true.
+   *
+   * @example
+   * ```ts
+   * emulator.control.setPublishableClientKeyRequired(DEMO_KEYS.projectId, false);
+   * ```
+   */
+  setPublishableClientKeyRequired(projectId: string, required: boolean): void;
+  /**
    * Makes every passkey ceremony use this challenge (base64url, as `options_json.challenge`
    * shows it), so that a test can compute its WebAuthn answers in advance; null: random
    * challenges again (also after `reset`).
@@ -340,6 +352,12 @@ export function createControl(p: ControlParts): EmulatorControl {
       const project = store.tables.projects.get(projectId);
       if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
       project.require_email_verification = required;
+      store.put("projects", project);
+    },
+    setPublishableClientKeyRequired(projectId, required) {
+      const project = store.tables.projects.get(projectId);
+      if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
+      project.require_publishable_client_key = required;
       store.put("projects", project);
     },
     setFixedChallenge: (challenge) => setFixedChallenge(store, challenge),

@@ -280,6 +280,16 @@ const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMet
       return ok({ projectId, required });
     },
   },
+  "publishable-client-key-required": {
+    async PUT(request, _url, control) {
+      const body = await bodyOf(request);
+      const required = optionalBoolean(body, "required");
+      if (required === undefined) throw new ControlError('"required" (true or false) is required');
+      const projectId = optionalString(body, "projectId") ?? DEMO_KEYS.projectId;
+      control.setPublishableClientKeyRequired(projectId, required);
+      return ok({ projectId, required });
+    },
+  },
   "passkey-challenge": {
     GET: (_request, _url, control) => ok({ challenge: control.fixedChallenge() }),
     async PUT(request, _url, control) {

@@ -13,6 +13,9 @@ export const INTERNAL_PROJECT_ID = "internal";
 /** The branch a request names without `x-stack-branch-id`, and the only one the emulator's projects have. */
 export const DEFAULT_BRANCH_ID = "main";
 
+/** What 2.8.86's clients may send as the publishable key of a project that does not require one: no key. */
+export const PUBLIC_CLIENT_SENTINEL = "__stack_public_client__";
+
 export interface Caller {
   readonly project: ProjectRecord;
   readonly accessType: AccessType;
@@ -49,11 +52,15 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   }
   if (projectId === undefined) throw fail("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
   const project = ctx.store.tables.projects.get(projectId);
-  if (!project) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
+  const perProjectKey = ctx.profile.publishableClientKey === "per-project";
+  if (!project) throw fail(perProjectKey ? "CURRENT_PROJECT_NOT_FOUND" : "PROJECT_NOT_FOUND", { project_id: projectId });
   const type = accessType as AccessType;
 
   let owner: UserRecord | null = null;
-  if (type === "client") {
+  if (type === "client" && perProjectKey && (publishable === undefined || publishable === PUBLIC_CLIENT_SENTINEL)) {
+    if (project.require_publishable_client_key !== false)
+      throw fail("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: projectId });
+  } else if (type === "client") {
     if (publishable === undefined) throw fail("CLIENT_AUTHENTICATION_REQUIRED");
     if (!hasKey(ctx, projectId, "publishable_client_key", publishable))
       throw fail("INVALID_PUBLISHABLE_CLIENT_KEY", { project_id: projectId });

@@ -92,6 +92,14 @@ export interface ServiceProfile {
    * query) or only with `include_anonymous=true` (`"when-asked"`: 2.8.86).
    */
   readonly metricsCountAnonymous: "always" | "when-asked";
+  /**
+   * The request gate's project and client key: 2.8.11 answers an unknown project 404 PROJECT_NOT_FOUND and requires
+   * a publishable client key of every client request (`"always-required"`); 2.8.86 answers an unknown project 400
+   * CURRENT_PROJECT_NOT_FOUND and requires the key only of a project whose config says so
+   * (`project.requirePublishableClientKey`, else 401 PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT), a client
+   * without one (or with the sentinel `__stack_public_client__`) passing otherwise (`"per-project"`).
+   */
+  readonly publishableClientKey: "always-required" | "per-project";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -113,6 +121,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     sentEmailsCarrySenderConfig: true,
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
+    publishableClientKey: "always-required",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -131,6 +140,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     sentEmailsCarrySenderConfig: false,
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
+    publishableClientKey: "per-project",
   },
 };
 

@@ -17,6 +17,8 @@ export interface ProjectRecord {
   owner_team_id: string | null;
   /** 2.8.86's onboarding.requireEmailVerification: users whose primary e-mail is unverified are restricted. Absent: false. */
   require_email_verification?: boolean;
+  /** 2.8.86's project.requirePublishableClientKey: client requests must carry the publishable key. Absent: true. */
+  require_publishable_client_key?: boolean;
 }
 
 /** A key set of a project (`/internal/api-keys`): the keys apps authenticate with. */

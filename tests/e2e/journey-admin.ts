@@ -435,9 +435,9 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       await scratch.delete();
       await asAdmin.delete();
       expect(await hedy.listOwnedProjects()).toEqual([]);
-      // Apps of the deleted project meet PROJECT_NOT_FOUND (the document lists it for the client's read of the project).
+      // Apps of the deleted project meet PROJECT_NOT_FOUND (2.8.86: CURRENT_PROJECT_NOT_FOUND, before the keys).
       expect(await rejectionOf(e.client({ keys: { ...DEMO_KEYS, projectId: radio.id } }).getProject())).toBeInstanceOf(
-        KnownErrors.ProjectNotFound,
+        e.serviceVersion === "2.8.11" ? KnownErrors.ProjectNotFound : KnownErrors.CurrentProjectNotFound,
       );
     });
 

@@ -45,12 +45,13 @@ describe("project authentication", () => {
       400,
       "ACCESS_TYPE_WITHOUT_PROJECT_ID",
     ],
-    ["an unknown project", { ...client, "x-stack-project-id": "no-such-project" }, 404, "PROJECT_NOT_FOUND"],
+    // 2.8.86 (the default); 2.8.11's PROJECT_NOT_FOUND and CLIENT_AUTHENTICATION_REQUIRED: service-versions.test.ts.
+    ["an unknown project", { ...client, "x-stack-project-id": "no-such-project" }, 400, "CURRENT_PROJECT_NOT_FOUND"],
     [
       "a client without its key",
       { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "client" },
       401,
-      "CLIENT_AUTHENTICATION_REQUIRED",
+      "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
     ],
     ["a wrong publishable key", { ...client, "x-stack-publishable-client-key": "pck_wrong" }, 401, "INVALID_PUBLISHABLE_CLIENT_KEY"],
     [

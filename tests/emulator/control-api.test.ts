@@ -53,7 +53,7 @@ describe("the control API's document", () => {
 
   it("describes every control route the emulator has, and no other", () => {
     expect(routeDifferences(controlRoutes(), controlDocument)).toEqual({ undocumented: [], missing: [] });
-    expect(documentedRoutes(controlDocument)).toHaveLength(17);
+    expect(documentedRoutes(controlDocument)).toHaveLength(18);
   });
 
   it("would not: a route missing from the document, or a documented route the emulator lacks, is found", () => {
@@ -271,6 +271,17 @@ describe("every control route, success and error, fits the document", () => {
       status: 400,
     });
     expect(await call("PUT", "email-verification-required", {})).toMatchObject({ status: 400 });
+  });
+
+  it("PUT /publishable-client-key-required", async () => {
+    expect(await call("PUT", "publishable-client-key-required", { required: false })).toMatchObject({
+      status: 200,
+      body: { projectId: DEMO_KEYS.projectId, required: false },
+    });
+    expect(await call("PUT", "publishable-client-key-required", { projectId: "no-such-project", required: true })).toMatchObject({
+      status: 400,
+    });
+    expect(await call("PUT", "publishable-client-key-required", {})).toMatchObject({ status: 400 });
   });
 });
 

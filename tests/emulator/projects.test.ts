@@ -118,7 +118,8 @@ describe("owned projects", () => {
     const error = await client()
       .getProject()
       .catch((e: unknown) => e);
-    expect(isKnownError(error, "PROJECT_NOT_FOUND")).toBe(true);
+    // 2.8.86 (the default); 2.8.11's PROJECT_NOT_FOUND: service-versions.test.ts.
+    expect(isKnownError(error, "CURRENT_PROJECT_NOT_FOUND")).toBe(true);
     expect(
       emulator()
         .control.exportState()

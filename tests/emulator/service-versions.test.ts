@@ -394,6 +394,15 @@ describe("2.8.11", () => {
     expect([metrics.total, metrics.registered]).toEqual([2, [metrics.normal, metrics.anonymous].sort()]);
   });
 
+  it("requires the publishable client key of every client request and answers an unknown project 404 PROJECT_NOT_FOUND", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    emulator.control.setPublishableClientKeyRequired(DEMO_KEYS.projectId, false);
+    const keyless = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-publishable-client-key": "" } });
+    expect([keyless.status, keyless.body.code]).toEqual([401, "CLIENT_AUTHENTICATION_REQUIRED"]);
+    const unknown = await call(emulator, "GET", "/projects/current", { keys: { ...DEMO_KEYS, projectId: "no-such-project" } });
+    expect([unknown.status, unknown.body.code]).toEqual([404, "PROJECT_NOT_FOUND"]);
+  });
+
   it("says which sender configuration each sent e-mail went out with", async () => {
     expect(await newestSentEmail(await emulatorOf("2.8.11"))).toMatchObject({
       sender_config: { type: "standard", host: "smtp.acme.example.com" },
@@ -610,6 +619,33 @@ describe("2.8.86", () => {
     expect([metrics.total, metrics.registered]).toEqual([1, [metrics.normal]]);
     const all = await call(emulator, "GET", "/internal/metrics?include_anonymous=true", { admin: true });
     expect([all.body.total_users, all.body.recently_registered.length]).toEqual([2, 2]);
+  });
+
+  it("serves a client without the publishable key where the project does not require it, else 401 PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const keyless = { headers: { "x-stack-publishable-client-key": "" } };
+    const required = await call(emulator, "GET", "/projects/current", keyless);
+    expect([required.status, required.body.code, required.body.details]).toEqual([
+      401,
+      "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
+      { project_id: DEMO_KEYS.projectId },
+    ]);
+    emulator.control.setPublishableClientKeyRequired(DEMO_KEYS.projectId, false);
+    expect((await call(emulator, "GET", "/projects/current", keyless)).status).toBe(200);
+    const sentinel = { headers: { "x-stack-publishable-client-key": "__stack_public_client__" } };
+    expect((await call(emulator, "GET", "/projects/current", sentinel)).status).toBe(200);
+    const wrong = await call(emulator, "GET", "/projects/current", { keys: { ...DEMO_KEYS, publishableClientKey: "pck_wrong" } });
+    expect(wrong.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
+  });
+
+  it("answers an unknown project 400 CURRENT_PROJECT_NOT_FOUND", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const unknown = await call(emulator, "GET", "/projects/current", { keys: { ...DEMO_KEYS, projectId: "no-such-project" } });
+    expect([unknown.status, unknown.body.code, unknown.body.details]).toEqual([
+      400,
+      "CURRENT_PROJECT_NOT_FOUND",
+      { project_id: "no-such-project" },
+    ]);
   });
 
   it("logs sent e-mails without their sender configuration", async () => {
