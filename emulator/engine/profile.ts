@@ -97,7 +97,8 @@ export interface ServiceProfile {
    * a publishable client key of every client request (`"always-required"`); 2.8.86 answers an unknown project 400
    * CURRENT_PROJECT_NOT_FOUND and requires the key only of a project whose config says so
    * (`project.requirePublishableClientKey`, else 401 PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT), a client
-   * without one (or with the sentinel `__stack_public_client__`) passing otherwise (`"per-project"`).
+   * without one (or with the sentinel `__stack_public_client__`) passing otherwise (`"per-project"`). The same
+   * requirement decides `POST /auth/oauth/token`'s `client_secret` on 2.8.86, checked before the grant.
    */
   readonly publishableClientKey: "always-required" | "per-project";
 }

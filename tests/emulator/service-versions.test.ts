@@ -638,6 +638,36 @@ describe("2.8.86", () => {
     expect(wrong.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
   });
 
+  it("checks POST /auth/oauth/token's client first: the project's key requirement, then the secret", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+    const { refreshToken } = await emulator.control.createSession(user.id);
+    const token = async (secret: string) => {
+      const response = await emulator.fetch(
+        new Request(`${emulator.apiOrigin}/api/v1/auth/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "refresh_token",
+            refresh_token: refreshToken,
+            client_id: DEMO_KEYS.projectId,
+            client_secret: secret,
+          }).toString(),
+        }),
+      );
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const sentinel = "__stack_public_client__";
+    expect(await token(sentinel)).toMatchObject({
+      status: 401,
+      body: { code: "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", details: { project_id: DEMO_KEYS.projectId } },
+    });
+    expect((await token("pck_wrong")).body.code).toBe("INVALID_OAUTH_CLIENT_ID_OR_SECRET");
+    emulator.control.setPublishableClientKeyRequired(DEMO_KEYS.projectId, false);
+    expect((await token(sentinel)).status).toBe(200);
+    expect((await token(DEMO_KEYS.publishableClientKey)).status).toBe(200);
+  });
+
   it("answers an unknown project 400 CURRENT_PROJECT_NOT_FOUND", async () => {
     const emulator = await emulatorOf("2.8.86");
     const unknown = await call(emulator, "GET", "/projects/current", { keys: { ...DEMO_KEYS, projectId: "no-such-project" } });
