@@ -7,7 +7,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
 import { StackClientApp } from "../../../runtime/app/client-app.js";
-import { StackServerApp } from "../../../runtime/app/server-app.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../../runtime/errors.js";
 import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
 import type { TokenPair } from "../../../runtime/tokens/store.js";
@@ -15,6 +14,7 @@ import { doc } from "../../fixtures/document.js";
 import { signedInTokens } from "../../helpers/app-context.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { rejectionOf } from "../../helpers/outcome.js";
+import { setup as serverSetup } from "./server/setup.js";
 
 const CLIENT_USER = doc.components.examples["ClientUser"]!.value as Record<string, unknown>;
 const SERVER_USER = doc.components.examples["ServerUser"]!.value as Record<string, unknown>;
@@ -191,19 +191,7 @@ describe("getPartialUser({ from: 'token' })", () => {
 
 describe("listUsers and anonymous users", () => {
   const anonymous = { ...SERVER_USER, id: "0a0a0a0a-0000-4000-8000-00000000000a", is_anonymous: true };
-  function server(handler: Handler) {
-    const service = fakeService(handler);
-    const { env } = testEnvironment(service.fetch);
-    const app = new StackServerApp({
-      projectId: "proj-1",
-      publishableClientKey: "pck-1",
-      secretServerKey: "ssk-1",
-      tokenStore: null,
-      environment: env,
-      browser: null,
-    });
-    return { app, service };
-  }
+  const server = (handler: Handler) => serverSetup(handler);
   const page = (items: unknown[]) => json({ items, is_paginated: true, pagination: { next_cursor: null } });
 
   it("leaves anonymous users out by default, and asks for nothing the service may not know", async () => {
