@@ -101,6 +101,13 @@ export interface ServiceProfile {
    * requirement decides `POST /auth/oauth/token`'s `client_secret` on 2.8.86, checked before the grant.
    */
   readonly publishableClientKey: "always-required" | "per-project";
+  /**
+   * `GET /team-invitations`: 2.8.11 lists a team's invitations only (`team_id` required; `user_id` is an unknown
+   * property, SCHEMA_ERROR) and its items have no team name (`"by-team"`); 2.8.86 also lists the invitations sent to
+   * a user's verified e-mails (`user_id`, `me` for a client; exactly one of the two) and every item carries
+   * `team_display_name` (`"by-team-or-invitee"`).
+   */
+  readonly teamInvitationListing: "by-team" | "by-team-or-invitee";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -123,6 +130,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
     publishableClientKey: "always-required",
+    teamInvitationListing: "by-team",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -142,6 +150,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
     publishableClientKey: "per-project",
+    teamInvitationListing: "by-team-or-invitee",
   },
 };
 
