@@ -734,8 +734,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List a team's pending invitations
-         * @description A client must be a member of the team with the `$read_members` and `$invite_members` permissions.
+         * List a team's pending invitations, or those sent to a user
+         * @description With `team_id`, the team's pending invitations; a client must be a member of the team with
+         *     the `$read_members` and `$invite_members` permissions.
+         *
+         *     2.8.86 also lists, with `user_id` instead, the pending invitations sent to that user's
+         *     verified e-mail addresses (a client may only ask for its own user, `me`); invitations of
+         *     a team deleted since are left out. Exactly one of the two: both, or neither, is a plain-text
+         *     400. 2.8.11 requires `team_id` and refuses `user_id` (`SCHEMA_ERROR`).
          */
         get: operations["listTeamInvitations"];
         put?: never;
@@ -764,6 +770,36 @@ export interface paths {
          * @description The invitation's code stops working. `team_id` names the invitation's team; a client must be a member of it with the `$remove_members` permission.
          */
         delete: operations["revokeTeamInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team-invitations/{invitation_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c */
+                invitation_id: components["parameters"]["InvitationIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation sent to a user (2.8.86)
+         * @description Accepts, by its id, an invitation listed with `GET /team-invitations?user_id=…`: the user
+         *     needs a verified e-mail address equal to the invitation's recipient. The invitation is used
+         *     up and the user becomes a member of its team with the project's default member permissions
+         *     (nothing changes if they already are). An invitation that is unknown, used, expired or sent
+         *     to an address the user has not verified is `VERIFICATION_CODE_NOT_FOUND`. A client may only
+         *     accept for its own user (`me`), and not while restricted.
+         *
+         *     Added in 2.8.86; 2.8.11 has no such route (a plain-text 404).
+         */
+        post: operations["acceptTeamInvitationById"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2012,6 +2048,8 @@ export interface components {
             id: string;
             /** Format: uuid */
             team_id: string;
+            /** @description 2.8.86 on (absent from 2.8.11); the display name of the invitation's team. */
+            team_display_name?: string;
             expires_at_millis: components["schemas"]["Millis"];
             recipient_email: string | null;
         };
@@ -5993,10 +6031,10 @@ export interface components {
         OptionalUserIdQuery: string;
         /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
         TeamIdPath: string;
-        /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
-        TeamIdQuery: string;
         /** @example 2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c */
         InvitationIdPath: string;
+        /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
+        TeamIdQuery: string;
         /** @example 5a8e2c1f-7b3d-4e9a-a6c2-8f1d3b5e7a9c */
         ContactChannelIdPath: string;
         /**
@@ -8019,9 +8057,17 @@ export interface operations {
     };
     listTeamInvitations: {
         parameters: {
-            query: {
-                /** @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e */
-                team_id: components["parameters"]["TeamIdQuery"];
+            query?: {
+                /**
+                 * @description The team whose invitations to list. Required on 2.8.11; on 2.8.86 required unless `user_id` is sent.
+                 * @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e
+                 */
+                team_id?: string;
+                /**
+                 * @description List the invitations sent to this user's verified e-mail addresses instead of a team's; a user id, or `me` for the signed-in user (a client may only send `me` or its own id). 2.8.86 on; 2.8.11 refuses the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example me
+                 */
+                user_id?: string;
             };
             header?: {
                 /**
@@ -8040,7 +8086,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The team's pending invitations. */
+            /** @description The pending invitations. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8099,6 +8145,51 @@ export interface operations {
             401: components["responses"]["KnownErrors401_3ec32831"];
             403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_59508577"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    acceptTeamInvitationById: {
+        parameters: {
+            query: {
+                /**
+                 * @description A user id, or `me` for the signed-in user.
+                 * @example me
+                 */
+                user_id: components["parameters"]["UserIdQuery"];
+            };
+            header?: {
+                /**
+                 * @description `true` accepts an access token of an anonymous user (and of a restricted one). Without it, 2.8.86 refuses such a token with 401 `ANONYMOUS_AUTHENTICATION_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-anonymous-user"?: components["parameters"]["AllowAnonymousUserHeader"];
+                /**
+                 * @description `true` accepts an access token of a restricted user. Without it (or the anonymous header), 2.8.86 refuses such a token with 403 `RESTRICTED_USER_NOT_ALLOWED`; 2.8.11 ignores the header. Only the value `true` counts.
+                 * @example true
+                 */
+                "x-stack-allow-restricted-user"?: components["parameters"]["AllowRestrictedUserHeader"];
+            };
+            path: {
+                /** @example 2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c */
+                invitation_id: components["parameters"]["InvitationIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user is a member of the team. The service answers an empty object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["KnownErrors400_2b060c03"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_798c0d31"];
+            404: components["responses"]["KnownErrors404_d1468792"];
             default: components["responses"]["StatusError"];
         };
     };

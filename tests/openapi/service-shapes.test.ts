@@ -83,6 +83,8 @@ describe("create calls answer with the service's status", () => {
     ["addTeamMember", ["201"]],
     ["sendTeamInvitation", ["200"]],
     ["acceptTeamInvitation", ["200"]],
+    // 2.8.86: a dedicated route answering 200 with an empty object.
+    ["acceptTeamInvitationById", ["200"]],
     ["checkTeamInvitationCode", ["200"]],
     ["getTeamInvitationDetails", ["200"]],
     ["createContactChannel", ["201"]],
