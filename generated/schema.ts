@@ -2730,7 +2730,7 @@ export interface components {
             error: string;
         };
         /**
-         * @description A client request without a publishable client key, to a project that requires one (2.8.86; 2.8.11 answers `CLIENT_AUTHENTICATION_REQUIRED`).
+         * @description A client request without a publishable client key, to a project that requires one. Since 2.8.86 (2.8.11 answers `CLIENT_AUTHENTICATION_REQUIRED`).
          * @example {
          *       "code": "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",
          *       "error": "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.",

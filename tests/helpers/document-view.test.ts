@@ -52,6 +52,36 @@ describe("documentFor", () => {
     expect(query(full)).toContain("include_restricted");
   });
 
+  it("leaves the known errors 2.8.86 added out of 2.8.11's view, and applies each version's overlays", () => {
+    const full = fullDocument() as any;
+    const as11 = documentFor("2.8.11") as any;
+    const as86 = documentFor("2.8.86") as any;
+    const codes = (doc: any) => doc.components.schemas.KnownError.oneOf.map((branch: any) => branch.$ref.split("/").pop());
+    expect(codes(full)).toHaveLength(144);
+    expect(codes(as86)).toHaveLength(144);
+    expect(codes(as11)).toHaveLength(106);
+    expect(codes(as11)).toContain("BRANCH_DOES_NOT_EXIST");
+    expect(codes(as11)).not.toContain("SIGN_UP_REJECTED");
+    // A status whose every code is 2.8.86's has no known error at all in 2.8.11's view.
+    const signUp = (doc: any) => doc.paths["/auth/password/sign-up"].post;
+    const refusals = (doc: any) => {
+      const ref = signUp(doc).responses["403"].$ref.split("/").pop();
+      return doc.components.responses[ref].content["application/json"].schema;
+    };
+    expect(refusals(as86).oneOf.map((branch: any) => branch.$ref)).toContain("#/components/schemas/SIGN_UP_REJECTED");
+    expect(JSON.stringify(refusals(as11))).not.toContain("SIGN_UP_REJECTED");
+    // 2.8.11 requires the verification URL on password sign-up; 2.8.86 and the document do not.
+    const required = (doc: any) => signUp(doc).requestBody.content["application/json"].schema.required;
+    expect(required(full)).toEqual(["email", "password"]);
+    expect(required(as86)).toEqual(["email", "password"]);
+    expect(required(as11)).toEqual(["email", "password", "verification_callback_url"]);
+    // 2.8.86 answers a sent e-mail's error as a string or null; 2.8.11 as any JSON it recorded.
+    const error = (doc: any) => doc.components.schemas.SentEmail.properties.error.type;
+    expect(error(as86)).toEqual(["string", "null"]);
+    expect(error(as11)).toEqual(["object", "array", "string", "number", "boolean", "null"]);
+    expect(error(full)).toEqual(error(as11));
+  });
+
   it("refuses in 2.8.11's view an accepted request with a query parameter 2.8.86 added", async () => {
     const { emulator, violations } = await checkedByBoth("2.8.86");
     const headers = { ...ADMIN_HEADERS, "x-stack-access-type": "server" };
@@ -94,6 +124,43 @@ describe("an exchange checked in a version's view", () => {
     await signedInUser(emulator, "view@example.com");
     expect(violations["2.8.86"]).toEqual([]);
     expect(violations["2.8.11"].join("\n")).toMatch(/GET \/api\/v1\/users\/me 200: \/response\/body\/is_restricted/);
+  });
+
+  it("is a violation of 2.8.11's view when it answers a known error 2.8.86 added", async () => {
+    const { emulator, violations } = await checkedByBoth("2.8.86");
+    const answer = await emulator.fetch(
+      new Request(`${emulator.apiOrigin}/api/v1/users/me`, {
+        headers: { ...ADMIN_HEADERS, "x-stack-access-type": "client", "x-stack-branch-id": "no-such-branch" },
+      }),
+    );
+    expect(answer.status).toBe(400);
+    expect(violations["2.8.86"]).toEqual([]);
+    expect(violations["2.8.11"]).toEqual([]);
+    emulator.control.setPublishableClientKeyRequired(DEMO_KEYS.projectId, true);
+    const refused = await emulator.fetch(
+      new Request(`${emulator.apiOrigin}/api/v1/users/me`, {
+        headers: { "x-stack-project-id": DEMO_KEYS.projectId, "x-stack-access-type": "client" },
+      }),
+    );
+    expect(await refused.json()).toMatchObject({ code: "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" });
+    expect(violations["2.8.86"]).toEqual([]);
+    expect(violations["2.8.11"].join("\n")).toMatch(/GET \/api\/v1\/users\/me 401: .*PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT/);
+  });
+
+  it("is a violation of 2.8.11's view when a password sign-up sends no verification URL", async () => {
+    const { emulator, violations } = await checkedByBoth("2.8.86");
+    const answer = await emulator.fetch(
+      new Request(`${emulator.apiOrigin}/api/v1/auth/password/sign-up`, {
+        method: "POST",
+        headers: { ...ADMIN_HEADERS, "x-stack-access-type": "client", "content-type": "application/json" },
+        body: JSON.stringify({ email: "no-url@example.com", password: "correct horse battery" }),
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(violations["2.8.86"]).toEqual([]);
+    expect(violations["2.8.11"].join("\n")).toMatch(
+      /POST \/api\/v1\/auth\/password\/sign-up 200: \/request\/body.*verification_callback_url/,
+    );
   });
 
   it("finds nothing in an emulator's answers checked against its own version's view", async () => {

@@ -7,7 +7,13 @@
 //   longer required): an answer or a request carrying it is a violation, even in
 //   the open response schemas;
 // - a parameter the version does not have (written in the operation or its path
-//   item) is left out: an accepted request sending it is a violation.
+//   item) is left out: an accepted request sending it is a violation;
+// - a component schema the version does not have (a known error added later) is
+//   left out of every `oneOf` that names it: an answer with that code is a
+//   violation;
+// - `x-until: { "<v>": overlay }` merges the overlay's keywords into the schema
+//   for versions before v, `x-since: { "<v>": overlay }` for v and after: what one
+//   version requires or answers more narrowly than the other.
 // `validatorFor(version)` compiles one validator per version, once.
 import { readFileSync } from "node:fs";
 import { SERVICE_VERSIONS, type ServiceVersion } from "../../emulator/index.js";
@@ -69,7 +75,45 @@ export function documentFor(version: ServiceVersion, document: Json = fullDocume
     }
   }
   dropProperties(view, version);
+  dropSchemas(view, version);
+  applyOverlays(view, version);
   return view;
+}
+
+/** Leaves the component schemas `version` does not have out of every `oneOf` (an empty one becomes `false`). */
+function dropSchemas(view: Json, version: string): void {
+  const schemas = isObject(view.components) && isObject(view.components.schemas) ? view.components.schemas : {};
+  const gone = new Set(
+    Object.entries(schemas)
+      .filter(([, schema]) => isObject(schema) && !existsOn(schema, version))
+      .map(([name]) => `#/components/schemas/${name}`),
+  );
+  if (gone.size === 0) return;
+  const visit = (node: unknown, replace: (schema: false) => void): void => {
+    if (Array.isArray(node)) return node.forEach((each, index) => visit(each, (schema) => (node[index] = schema)));
+    if (!isObject(node)) return;
+    if (Array.isArray(node.oneOf)) {
+      node.oneOf = node.oneOf.filter((branch) => !(isObject(branch) && typeof branch.$ref === "string" && gone.has(branch.$ref)));
+      if (node.oneOf.length === 0) return replace(false);
+    }
+    for (const [name, value] of Object.entries(node)) visit(value, (schema) => (node[name] = schema));
+  };
+  visit(view, () => {});
+}
+
+/** Merges each `x-until` / `x-since` overlay that holds on `version` into its schema. */
+function applyOverlays(node: unknown, version: string): void {
+  if (Array.isArray(node)) return node.forEach((each) => applyOverlays(each, version));
+  if (!isObject(node)) return;
+  for (const [marker, holds] of [
+    ["x-until", (from: string) => compareVersions(version, from) < 0],
+    ["x-since", (from: string) => compareVersions(version, from) >= 0],
+  ] as const) {
+    const overlays = node[marker];
+    if (!isObject(overlays)) continue;
+    for (const [from, overlay] of Object.entries(overlays)) if (holds(from) && isObject(overlay)) Object.assign(node, overlay);
+  }
+  for (const value of Object.values(node)) applyOverlays(value, version);
 }
 
 function dropProperties(node: unknown, version: string): void {
