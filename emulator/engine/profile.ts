@@ -83,8 +83,13 @@ export interface ServiceProfile {
    * the flags say otherwise.
    */
   readonly userListing: "every-user" | "flags";
-  /** Whether the sent-e-mail log (`GET /internal/emails`) says which sender configuration each e-mail went out with (2.8.11). */
-  readonly sentEmailsCarrySenderConfig: boolean;
+  /**
+   * The log of sent e-mails (`GET /internal/emails`): 2.8.11 logs every e-mail it sends, test e-mails too, each with
+   * the sender configuration it went out with and its mailer's error object (`"sent-emails"`); 2.8.86 logs its
+   * outbox, the e-mails of its own flows (a test e-mail is sent directly, outside it), without sender
+   * configuration, the error a string (`Send error: …`) or null (`"outbox"`).
+   */
+  readonly sentEmailLog: "sent-emails" | "outbox";
   /** Whether ACCESS_TOKEN_EXPIRED's details say whose token it was (`project_id`, `user_id`, `refresh_token_id`: 2.8.86) besides when it expired. */
   readonly expiredTokenSaysWhose: boolean;
   /**
@@ -126,7 +131,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
     userListing: "every-user",
-    sentEmailsCarrySenderConfig: true,
+    sentEmailLog: "sent-emails",
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
     publishableClientKey: "always-required",
@@ -146,7 +151,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
     userListing: "flags",
-    sentEmailsCarrySenderConfig: false,
+    sentEmailLog: "outbox",
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
     publishableClientKey: "per-project",

@@ -3,6 +3,7 @@
 // Records hold wire-shaped fields (snake_case) so that views are thin; what
 // the service never shows (password hashes, token secrets) is kept beside.
 import type { components } from "../../generated/schema.js";
+import type { SignUpRulesConfig } from "./sign-up-rules.js";
 
 export type ProjectConfig = components["schemas"]["ProjectConfig"];
 
@@ -19,6 +20,8 @@ export interface ProjectRecord {
   require_email_verification?: boolean;
   /** 2.8.86's project.requirePublishableClientKey: client requests must carry the publishable key. Absent: true. */
   require_publishable_client_key?: boolean;
+  /** 2.8.86's auth.signUpRules and auth.signUpRulesDefaultAction. Absent: none, every sign-up allowed. */
+  sign_up_rules?: SignUpRulesConfig;
 }
 
 /** A key set of a project (`/internal/api-keys`): the keys apps authenticate with. */
@@ -49,6 +52,8 @@ export interface UserRecord {
   is_anonymous: boolean;
   /** Restricted by an administrator (2.8.86: its tokens are restricted users'); absent when not. */
   restricted_by_admin?: boolean;
+  /** What the server view shows of why (a restricting sign-up rule notes itself here); absent: null. */
+  restricted_by_admin_private_details?: string;
   otp_auth_enabled: boolean;
   passkey_auth_enabled: boolean;
   /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */
@@ -207,6 +212,8 @@ export interface EmailRecord {
   readonly error: string | Readonly<Record<string, unknown>> | null;
   /** The e-mail configuration it went out with, without the password (`/internal/emails`); absent: the project's at the time. */
   readonly sender_config?: Readonly<Record<string, unknown>> | null;
+  /** A test e-mail of `send-test-email`, which 2.8.86 sends outside its log of sent e-mails. */
+  readonly test?: boolean;
 }
 
 /** A command-line login attempt (`/auth/cli`): the tool polls with `polling_code`, the browser completes it with `login_code`. */

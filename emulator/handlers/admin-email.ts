@@ -12,7 +12,8 @@
 //   editor block (400 "Invalid email template content"), and keeps the current
 //   subject or content for a field left out (or empty); resetting a template the
 //   project has not customised is 404 "Email template not found";
-// - every send is logged, a failed one with the mailer's error object; a test
+// - 2.8.11 logs every send, a failed one with the mailer's error object; 2.8.86
+//   logs only its own flows' e-mails, a failure as a string; a test
 //   send answers `{success: false, error_message}` when it fails. The emulator
 //   has no SMTP: a host that cannot resolve (not a host name, or under the
 //   reserved `.invalid`, `.test`, `.example`) fails as the service's DNS failure,
@@ -224,6 +225,12 @@ function resolves(host: string): boolean {
   return !UNRESOLVABLE_TLDS.includes((labels[labels.length - 1] ?? "").toLowerCase());
 }
 
+/** How 2.8.86's outbox states a failed send: its message, after what failed. */
+function outboxError(error: EmailRecord["error"]): string | null {
+  if (error === null || typeof error === "string") return error;
+  return `Send error: ${String(error["message"])}`;
+}
+
 interface TestConfig {
   readonly host: string;
   readonly port: number;
@@ -360,13 +367,15 @@ export const adminEmailHandlers: Handlers = {
         sender_email: config.sender_email,
       },
       error: failure?.error ?? null,
+      test: true,
     });
     return { body: failure ? { success: false, error_message: failure.errorMessage } : { success: true } };
   },
 
   listSentEmails: ({ project }, ctx) => {
+    const outbox = ctx.profile.sentEmailLog === "outbox";
     const sent = [...ctx.store.tables.emails.values()]
-      .filter((email) => email.project_id === project.id)
+      .filter((email) => email.project_id === project.id && !(outbox && email.test))
       .reverse()
       .sort((a, b) => b.sent_at_millis - a.sent_at_millis)
       .slice(0, 100);
@@ -377,8 +386,8 @@ export const adminEmailHandlers: Handlers = {
           subject: email.subject,
           sent_at_millis: email.sent_at_millis,
           to: [...email.to],
-          ...(ctx.profile.sentEmailsCarrySenderConfig ? { sender_config: email.sender_config ?? senderConfigOf(project) } : {}),
-          error: email.error ?? null,
+          ...(outbox ? {} : { sender_config: email.sender_config ?? senderConfigOf(project) }),
+          error: outbox ? outboxError(email.error) : email.error,
         })),
       ),
     };

@@ -167,7 +167,7 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       expect((await admin.getProject()).config.emailConfig).toEqual({ type: "shared" });
     });
 
-    it("sends a test e-mail through an SMTP configuration, reports one that fails, and lists both among the sent e-mails", async () => {
+    it("sends a test e-mail through an SMTP configuration, reports one that fails, and lists what the version logs", async () => {
       const e = world();
       const admin = e.admin();
       expect(await admin.sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: SMTP })).toEqual({
@@ -184,15 +184,22 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
         error: { errorMessage: "Failed to connect to the email host. Please make sure the email host configuration is correct." },
       });
 
-      const [newest, before] = await admin.listSentEmails();
-      expect([newest?.to, newest?.subject, newest?.error]).toEqual([
-        ["ops@example.com"],
-        "Test Email from Stack Auth",
-        expect.objectContaining({ errorType: "HOST_NOT_FOUND" }),
-      ]);
-      expect([before?.to, before?.subject, before?.error]).toEqual([["ops@example.com"], "Test Email from Stack Auth", null]);
-      // Every e-mail of the journey is in the log (the verification of Ada's address among the first).
       const all = await admin.listSentEmails();
+      if (e.serviceVersion === "2.8.11") {
+        // 2.8.11 logs test e-mails too, a failed one with its mailer's error object.
+        const [newest, before] = all;
+        expect([newest?.to, newest?.subject, newest?.error]).toEqual([
+          ["ops@example.com"],
+          "Test Email from Stack Auth",
+          expect.objectContaining({ errorType: "HOST_NOT_FOUND" }),
+        ]);
+        expect([before?.to, before?.subject, before?.error]).toEqual([["ops@example.com"], "Test Email from Stack Auth", null]);
+      } else {
+        // 2.8.86 sends test e-mails outside its outbox, the log it answers.
+        expect(all.filter((m) => m.subject === "Test Email from Stack Auth")).toEqual([]);
+        expect(all.every((m) => m.error === null)).toBe(true);
+      }
+      // Every e-mail of the journey's flows is in the log (the verification of Ada's address among the first).
       expect(all.some((m) => m.to.includes(cast.adaEmail) && m.subject === "Verify your email at Demo")).toBe(true);
     });
   });

@@ -112,7 +112,7 @@ async function metricsOf(emulator: CheckedEmulator, query: string) {
   return { normal: normal.id, anonymous: anonymous.id, total: answer.body.total_users as number, registered };
 }
 
-/** The sent-e-mail log after a test e-mail: its newest entry. */
+/** The sent-e-mail log after a test e-mail: its newest entry (on 2.8.86 not the test e-mail, which it does not log). */
 async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string, unknown>> {
   const sent = await call(emulator, "POST", "/internal/send-test-email", {
     admin: true,
@@ -678,9 +678,38 @@ describe("2.8.86", () => {
     ]);
   });
 
-  it("logs sent e-mails without their sender configuration", async () => {
-    const newest = await newestSentEmail(await emulatorOf("2.8.86"));
-    expect([newest.to, "sender_config" in newest]).toEqual([["ops@example.com"], false]);
+  it("logs its own flows' e-mails without their sender configuration, and no test e-mail", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const signUp = await call(emulator, "POST", "/auth/password/sign-up", {
+      body: {
+        email: "ada@example.com",
+        password: "correct horse battery",
+        verification_callback_url: "http://localhost:3000/handler/email-verification",
+      },
+    });
+    expect(signUp.status).toBe(200);
+    // The test e-mails go out (the inbox has them) but not through the outbox, so the log does not show them.
+    expect(await newestSentEmail(emulator)).toMatchObject({ to: ["ada@example.com"], error: null });
+    const failed = await call(emulator, "POST", "/internal/send-test-email", {
+      admin: true,
+      body: {
+        recipient_email: "ops@example.com",
+        email_config: {
+          host: "smtp.nowhere.invalid",
+          port: 587,
+          username: "u",
+          password: "p",
+          sender_email: "a@b.example",
+          sender_name: "A",
+        },
+      },
+    });
+    expect(failed.body).toMatchObject({ success: false });
+    expect(emulator.control.emails({ to: "ops@example.com" })).toHaveLength(2);
+    const log = (await call(emulator, "GET", "/internal/emails", { admin: true })).body.items;
+    expect(log.map((email: Record<string, unknown>) => [email.to, "sender_config" in email, email.error])).toEqual([
+      [["ada@example.com"], false, null],
+    ]);
   });
 
   it("stores a contact channel's e-mail value trimmed and lower-cased", async () => {

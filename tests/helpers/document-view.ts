@@ -93,8 +93,9 @@ function dropSchemas(view: Json, version: string): void {
     if (Array.isArray(node)) return node.forEach((each, index) => visit(each, (schema) => (node[index] = schema)));
     if (!isObject(node)) return;
     if (Array.isArray(node.oneOf)) {
-      node.oneOf = node.oneOf.filter((branch) => !(isObject(branch) && typeof branch.$ref === "string" && gone.has(branch.$ref)));
-      if (node.oneOf.length === 0) return replace(false);
+      const kept = node.oneOf.filter((branch) => !(isObject(branch) && typeof branch.$ref === "string" && gone.has(branch.$ref)));
+      if (kept.length === 0) return replace(false);
+      node.oneOf = kept;
     }
     for (const [name, value] of Object.entries(node)) visit(value, (schema) => (node[name] = schema));
   };
