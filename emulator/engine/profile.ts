@@ -61,7 +61,7 @@ export interface ServiceProfile {
   /**
    * Operations of the document this version does not have: its catch-all answers them with a plain-text 404
    * ("this page does not exist in Stack Auth's API"). 2.8.86 removed the block-based `/email-templates`; 2.8.11
-   * has no `/internal/email-templates`.
+   * has no `/internal/email-templates`, nor `POST /team-invitations/{id}/accept`.
    */
   readonly missingOperations: readonly OperationId[];
   /**
@@ -83,13 +83,8 @@ export interface ServiceProfile {
    * the flags say otherwise.
    */
   readonly userListing: "every-user" | "flags";
-  /**
-   * The log of sent e-mails (`GET /internal/emails`): 2.8.11 logs every e-mail it sends, test e-mails too, each with
-   * the sender configuration it went out with and its mailer's error object (`"sent-emails"`); 2.8.86 logs its
-   * outbox, the e-mails of its own flows (a test e-mail is sent directly, outside it), without sender
-   * configuration, the error a string (`Send error: …`) or null (`"outbox"`).
-   */
-  readonly sentEmailLog: "sent-emails" | "outbox";
+  /** Whether the sent-e-mail log (`GET /internal/emails`) says which sender configuration each e-mail went out with (2.8.11). */
+  readonly sentEmailsCarrySenderConfig: boolean;
   /** Whether ACCESS_TOKEN_EXPIRED's details say whose token it was (`project_id`, `user_id`, `refresh_token_id`: 2.8.86) besides when it expired. */
   readonly expiredTokenSaysWhose: boolean;
   /**
@@ -126,12 +121,17 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     upgradesAnonymousUsers: false,
     projectView: "user-count",
     projectOwnerTeam: "refused",
-    missingOperations: ["listInternalEmailTemplates", "updateInternalEmailTemplate", "deleteInternalEmailTemplate"],
+    missingOperations: [
+      "listInternalEmailTemplates",
+      "updateInternalEmailTemplate",
+      "deleteInternalEmailTemplate",
+      "acceptTeamInvitationById",
+    ],
     signUpVerificationUrl: "required-lenient",
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
     userListing: "every-user",
-    sentEmailLog: "sent-emails",
+    sentEmailsCarrySenderConfig: true,
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
     publishableClientKey: "always-required",
@@ -151,7 +151,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
     userListing: "flags",
-    sentEmailLog: "outbox",
+    sentEmailsCarrySenderConfig: false,
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
     publishableClientKey: "per-project",

@@ -2,12 +2,15 @@
 // `{ team_id, invitation_id }`) whose link is the app's team-invitation page.
 // The team's members list and revoke pending ones; the invitee checks the code,
 // reads the team's name and accepts, which makes them a member with the
-// project's default member permissions and uses the code up.
-import type { EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+// project's default member permissions and uses the code up. 2.8.86 also lets
+// the invitee see the invitations sent to their verified e-mails and accept one
+// by its id, without the code.
+import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
+import { fail, type Answer } from "../engine/http.js";
 import type { CodeRecord, ProjectRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { list, restrictedReasonOf } from "../engine/views.js";
+import { schemaError as schemaErrorOf } from "./auth-shared.js";
 import { checkCallbackUrl, mailCode, redeemCode } from "./common.js";
 import {
   membershipOf,
@@ -17,9 +20,12 @@ import {
   requireTeamPermission,
   schemaError,
   statusError,
+  userIdParam,
   uuidParam,
 } from "./permissions.js";
 import { addMember } from "./teams.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Invitation codes are 45 characters; the service reads them without case (e-mails may show them upper-case). */
 function codeOf(request: EmulatorRequest): string {
@@ -38,6 +44,56 @@ function pendingInvitations(store: Store, project: ProjectRecord, teamId: string
       code.used_at_millis === null &&
       code.expires_at_millis > now,
   );
+}
+
+/** The pending invitations sent to one of `userId`'s verified e-mail addresses (the service compares them exactly). */
+function invitationsToUser(store: Store, project: ProjectRecord, userId: string, now: number): CodeRecord[] {
+  const verified = new Set(
+    [...store.tables.contactChannels.values()]
+      .filter((c) => c.project_id === project.id && c.user_id === userId && c.type === "email" && c.is_verified)
+      .map((c) => c.value),
+  );
+  return [...store.tables.codes.values()].filter(
+    (code) =>
+      code.kind === "team_invitation" &&
+      code.project_id === project.id &&
+      code.used_at_millis === null &&
+      code.expires_at_millis > now &&
+      verified.has(code.recipient),
+  );
+}
+
+/** An invitation as listed: 2.8.86 names its team, 2.8.11 does not. */
+function invitationView(ctx: EmulatorContext, code: CodeRecord, teamDisplayName: string) {
+  return {
+    id: String(code.data["invitation_id"]),
+    team_id: String(code.data["team_id"]),
+    ...(ctx.profile.teamInvitationListing === "by-team-or-invitee" ? { team_display_name: teamDisplayName } : {}),
+    expires_at_millis: code.expires_at_millis,
+    recipient_email: code.recipient,
+  };
+}
+
+/**
+ * Which listing the query asks for. 2.8.11 knows only `team_id` and refuses `user_id` as an unknown property
+ * (after the missing team, as its schema reports field problems first); 2.8.86 takes exactly one of the two.
+ */
+function listingOf(request: EmulatorRequest, ctx: EmulatorContext): { teamId: string } | { userId: string } | { refused: Answer } {
+  const teamParam = queryOf(request, "team_id");
+  const userParam = queryOf(request, "user_id");
+  if (ctx.profile.teamInvitationListing === "by-team") {
+    if (userParam === null) return { teamId: uuidParam(request, "query.team_id", teamParam) };
+    const problems: string[] = [];
+    if (teamParam === null) problems.push("query.team_id must be defined");
+    else if (!UUID.test(teamParam)) problems.push("query.team_id must be a valid UUID");
+    throw schemaErrorOf(request, ...problems, "query contains unknown properties: user_id");
+  }
+  const teamId = teamParam === null ? null : uuidParam(request, "query.team_id", teamParam);
+  const userId = userParam === null ? null : userIdParam(request, "query.user_id", userParam);
+  if (teamId !== null && userId !== null) return { refused: statusError(400, "Cannot specify both team_id and user_id") };
+  if (userId !== null) return { userId };
+  if (teamId !== null) return { teamId };
+  return { refused: statusError(400, "Must specify either team_id or user_id") };
 }
 
 export const teamInvitationHandlers: Handlers = {
@@ -65,22 +121,46 @@ export const teamInvitationHandlers: Handlers = {
   listTeamInvitations: (request, ctx) => {
     const { store } = ctx;
     const project = request.project;
-    const teamId = uuidParam(request, "query.team_id", queryOf(request, "team_id"));
+    const listing = listingOf(request, ctx);
+    if ("refused" in listing) return listing.refused;
+    if ("userId" in listing) {
+      // A client may list only its own invitations ("me" or its own id).
+      if (request.accessType === "client" && listing.userId !== request.user?.id) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
+      const items = invitationsToUser(store, project, listing.userId, ctx.now()).map((code) =>
+        invitationView(ctx, code, requireTeam(store, project, String(code.data["team_id"])).display_name),
+      );
+      return { body: list(items) };
+    }
+    const { teamId } = listing;
     if (request.accessType === "client") {
       if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
       requireMembership(store, project, teamId, request.user.id);
       for (const permission of ["$read_members", "$invite_members"])
         requireTeamPermission(store, project, teamId, request.user.id, permission);
-    } else {
-      requireTeam(store, project, teamId);
     }
-    const items = pendingInvitations(store, project, teamId, ctx.now()).map((code) => ({
-      id: String(code.data["invitation_id"]),
-      team_id: teamId,
-      expires_at_millis: code.expires_at_millis,
-      recipient_email: code.recipient,
-    }));
+    const team = requireTeam(store, project, teamId);
+    const items = pendingInvitations(store, project, teamId, ctx.now()).map((code) => invitationView(ctx, code, team.display_name));
     return { body: list(items) };
+  },
+
+  acceptTeamInvitationById: (request, ctx) => {
+    const { store } = ctx;
+    const project = request.project;
+    const invitationId = uuidParam(request, "params.invitation_id", request.params["invitation_id"]);
+    const userId = userIdParam(request, "query.user_id", queryOf(request, "user_id"));
+    if (request.accessType === "client") {
+      if (!request.user || userId !== request.user.id) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
+      const restricted = restrictedReasonOf(ctx.profile, store, request.user);
+      if (restricted) throw fail("TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: restricted });
+    }
+    // Unknown, used, expired, or sent to an address the user has not verified: the service says the same.
+    const code = invitationsToUser(store, project, userId, ctx.now()).find((c) => c.data["invitation_id"] === invitationId);
+    if (!code) throw fail("VERIFICATION_CODE_NOT_FOUND");
+    code.used_at_millis = ctx.now();
+    const teamId = String(code.data["team_id"]);
+    requireTeam(store, project, teamId);
+    if (!membershipOf(store, project, teamId, userId)) addMember(store, project, teamId, userId, "member");
+    return { body: {} };
   },
 
   revokeTeamInvitation: (request, ctx) => {

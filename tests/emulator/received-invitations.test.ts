@@ -1,0 +1,212 @@
+// The invitee's own team invitations, as the emulator plays each service
+// version: 2.8.86 lists the pending invitations sent to a user's verified
+// e-mails (`GET /team-invitations?user_id=`), accepts one by its id
+// (`POST /team-invitations/{id}/accept?user_id=`) and names the team in every
+// listing; 2.8.11 has none of it. Every exchange is checked against the
+// document in the version's view.
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
+import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+
+const CALLBACK = "http://localhost:3000/handler/team-invitation";
+const ALLOW_RESTRICTED = { "x-stack-allow-restricted-user": "true" };
+
+let current: CheckedEmulator | undefined;
+afterEach(() => {
+  expect(current?.violations ?? [], "exchanges that break the document").toEqual([]);
+  current = undefined;
+});
+
+async function emulatorOf(serviceVersion: ServiceVersion): Promise<CheckedEmulator> {
+  current = await checkedEmulator({ serviceVersion });
+  return current;
+}
+
+/** A request to the demo project, client access with `token` unless `server`; answered as `{ status, type, body }`. */
+async function call(
+  emulator: CheckedEmulator,
+  method: string,
+  route: string,
+  o: { token?: string; server?: boolean; headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const access = o.server
+    ? { "x-stack-access-type": "server", "x-stack-secret-server-key": DEMO_KEYS.secretServerKey }
+    : { "x-stack-access-type": "client", "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey };
+  const response = await emulator.fetch(
+    new Request(`${emulator.apiOrigin}/api/v1${route}`, {
+      method,
+      headers: {
+        "x-stack-project-id": DEMO_KEYS.projectId,
+        ...access,
+        ...(o.token === undefined ? {} : { "x-stack-access-token": o.token }),
+        ...(o.body === undefined ? {} : { "content-type": "application/json" }),
+        ...o.headers,
+      },
+      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
+    }),
+  );
+  const text = await response.text();
+  const type = response.headers.get("content-type") ?? "";
+  return { status: response.status, type, body: type.includes("json") ? JSON.parse(text) : text };
+}
+
+/** A team "Acme" with an invitation to each of `emails`; the team's id and the invitation ids by address. */
+async function teamInviting(emulator: CheckedEmulator, ...emails: string[]) {
+  const team = await call(emulator, "POST", "/teams", { server: true, body: { display_name: "Acme" } });
+  expect(team.status).toBe(201);
+  const ids: Record<string, string> = {};
+  for (const email of emails) {
+    const sent = await call(emulator, "POST", "/team-invitations/send-code", {
+      server: true,
+      body: { email, team_id: team.body.id, callback_url: CALLBACK },
+    });
+    expect(sent.status).toBe(200);
+    ids[email] = sent.body.id;
+  }
+  return { teamId: team.body.id as string, ids };
+}
+
+/** A user of the demo project with `email` as a verified primary e-mail (unless told), and a token of theirs. */
+async function userWith(emulator: CheckedEmulator, email: string, o: { emailVerified?: boolean; restrictedByAdmin?: boolean } = {}) {
+  const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email, ...o });
+  return { id: user.id, token: (await emulator.control.createSession(user.id)).accessToken };
+}
+
+const memberIds = async (emulator: CheckedEmulator, teamId: string) =>
+  (await call(emulator, "GET", `/team-member-profiles?team_id=${teamId}`, { server: true })).body;
+
+describe("2.8.86", () => {
+  it("lists the pending invitations sent to the user's verified e-mails, naming the team; the team's listing names it too", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId, ids } = await teamInviting(emulator, "bob@example.com", "carol@example.com");
+    const bob = await userWith(emulator, "bob@example.com");
+    const mine = await call(emulator, "GET", "/team-invitations?user_id=me", { token: bob.token });
+    expect(mine.status).toBe(200);
+    expect(mine.body).toEqual({
+      items: [
+        {
+          id: ids["bob@example.com"],
+          team_id: teamId,
+          team_display_name: "Acme",
+          expires_at_millis: expect.any(Number),
+          recipient_email: "bob@example.com",
+        },
+      ],
+      is_paginated: false,
+    });
+    const byServer = await call(emulator, "GET", `/team-invitations?user_id=${bob.id}`, { server: true });
+    expect(byServer.body).toEqual(mine.body);
+    const team = await call(emulator, "GET", `/team-invitations?team_id=${teamId}`, { server: true });
+    expect(team.body.items.map((i: { team_display_name: string }) => i.team_display_name)).toEqual(["Acme", "Acme"]);
+  });
+
+  it("leaves out invitations to unverified addresses and expired ones", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    await teamInviting(emulator, "bob@example.com");
+    const bob = await userWith(emulator, "bob@example.com", { emailVerified: false });
+    expect((await call(emulator, "GET", "/team-invitations?user_id=me", { token: bob.token })).body.items).toEqual([]);
+    await teamInviting(emulator, "dave@example.com");
+    const dave = await userWith(emulator, "dave@example.com");
+    expect((await call(emulator, "GET", "/team-invitations?user_id=me", { token: dave.token })).body.items).toHaveLength(1);
+    // Invitations last seven days.
+    emulator.control.advanceClock(7 * 24 * 60 * 60 * 1000 + 1);
+    const listed = await call(emulator, "GET", `/team-invitations?user_id=${dave.id}`, { server: true });
+    expect(listed.body).toEqual({ items: [], is_paginated: false });
+  });
+
+  it("takes exactly one of team_id and user_id, and a client only its own user", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId } = await teamInviting(emulator, "bob@example.com");
+    const bob = await userWith(emulator, "bob@example.com");
+    const carol = await userWith(emulator, "carol@example.com");
+    const both = await call(emulator, "GET", `/team-invitations?team_id=${teamId}&user_id=me`, { token: bob.token });
+    expect([both.status, both.type, both.body]).toEqual([
+      400,
+      expect.stringContaining("text/plain"),
+      "Cannot specify both team_id and user_id",
+    ]);
+    const neither = await call(emulator, "GET", "/team-invitations", { server: true });
+    expect([neither.status, neither.body]).toEqual([400, "Must specify either team_id or user_id"]);
+    const other = await call(emulator, "GET", `/team-invitations?user_id=${bob.id}`, { token: carol.token });
+    expect([other.status, other.body.code]).toEqual([400, "CANNOT_GET_OWN_USER_WITHOUT_USER"]);
+    const nobody = await call(emulator, "GET", "/team-invitations?user_id=me", {});
+    expect(nobody.body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+  });
+
+  it("accepts an invitation by id: the user joins the team, and the invitation is used up", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId, ids } = await teamInviting(emulator, "bob@example.com");
+    const bob = await userWith(emulator, "bob@example.com");
+    const id = ids["bob@example.com"]!;
+    const accepted = await call(emulator, "POST", `/team-invitations/${id}/accept?user_id=me`, { token: bob.token });
+    expect([accepted.status, accepted.body]).toEqual([200, {}]);
+    expect((await memberIds(emulator, teamId)).items.map((m: { user_id: string }) => m.user_id)).toEqual([bob.id]);
+    expect((await call(emulator, "GET", "/team-invitations?user_id=me", { token: bob.token })).body.items).toEqual([]);
+    expect((await call(emulator, "GET", `/team-invitations?team_id=${teamId}`, { server: true })).body.items).toEqual([]);
+    const again = await call(emulator, "POST", `/team-invitations/${id}/accept?user_id=me`, { token: bob.token });
+    expect([again.status, again.body.code]).toEqual([404, "VERIFICATION_CODE_NOT_FOUND"]);
+  });
+
+  it("refuses one sent to an address the user has not verified, a client's other user, and a restricted user", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId, ids } = await teamInviting(emulator, "bob@example.com");
+    const id = ids["bob@example.com"]!;
+    const bob = await userWith(emulator, "bob@example.com");
+    const carol = await userWith(emulator, "carol@example.com");
+    const notHers = await call(emulator, "POST", `/team-invitations/${id}/accept?user_id=me`, { token: carol.token });
+    expect([notHers.status, notHers.body.code]).toEqual([404, "VERIFICATION_CODE_NOT_FOUND"]);
+    const forBob = await call(emulator, "POST", `/team-invitations/${id}/accept?user_id=${bob.id}`, { token: carol.token });
+    expect(forBob.body.code).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+    const restricted = await userWith(emulator, "rita@example.com", { restrictedByAdmin: true });
+    const { ids: ritas } = await teamInviting(emulator, "rita@example.com");
+    const refused = await call(emulator, "POST", `/team-invitations/${ritas["rita@example.com"]}/accept?user_id=me`, {
+      token: restricted.token,
+      headers: ALLOW_RESTRICTED,
+    });
+    expect([refused.status, refused.body.code, refused.body.details]).toEqual([
+      403,
+      "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",
+      { restricted_reason: { type: "restricted_by_administrator" } },
+    ]);
+    expect((await memberIds(emulator, teamId)).items).toEqual([]);
+  });
+
+  it("lets a server accept for a user by id", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId, ids } = await teamInviting(emulator, "bob@example.com");
+    const bob = await userWith(emulator, "bob@example.com");
+    const accepted = await call(emulator, "POST", `/team-invitations/${ids["bob@example.com"]}/accept?user_id=${bob.id}`, { server: true });
+    expect([accepted.status, accepted.body]).toEqual([200, {}]);
+    expect((await memberIds(emulator, teamId)).items.map((m: { user_id: string }) => m.user_id)).toEqual([bob.id]);
+  });
+});
+
+describe("2.8.11", () => {
+  it("refuses user_id on the listing as an unknown property, after the missing team_id", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const bob = await userWith(emulator, "bob@example.com");
+    const mine = await call(emulator, "GET", "/team-invitations?user_id=me", { token: bob.token });
+    expect([mine.status, mine.body.code, mine.body.error]).toEqual([
+      400,
+      "SCHEMA_ERROR",
+      "Request validation failed on GET /api/v1/team-invitations:\n  - query.team_id must be defined\n  - query contains unknown properties: user_id",
+    ]);
+    const { teamId } = await teamInviting(emulator, "bob@example.com");
+    const both = await call(emulator, "GET", `/team-invitations?team_id=${teamId}&user_id=me`, { server: true });
+    expect(both.body.error).toBe(
+      "Request validation failed on GET /api/v1/team-invitations:\n  - query contains unknown properties: user_id",
+    );
+  });
+
+  it("has no accept by id (the catch-all's plain-text 404), and its listing does not name the team", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const { teamId, ids } = await teamInviting(emulator, "bob@example.com");
+    const bob = await userWith(emulator, "bob@example.com");
+    const accept = await call(emulator, "POST", `/team-invitations/${ids["bob@example.com"]}/accept?user_id=me`, { token: bob.token });
+    expect([accept.status, accept.type]).toEqual([404, expect.stringContaining("text/plain")]);
+    expect(accept.body).toContain("does not exist");
+    expect((await memberIds(emulator, teamId)).items).toEqual([]);
+    const team = await call(emulator, "GET", `/team-invitations?team_id=${teamId}`, { server: true });
+    expect(Object.keys(team.body.items[0]).sort()).toEqual(["expires_at_millis", "id", "recipient_email", "team_id"]);
+  });
+});
