@@ -103,7 +103,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
 
     await signOut(page);
     await page.goto(appPath("/handler/sign-in"));
-    await screenshot(page, "flow-sign-in-methods");
+    await screenshot(page, `flow-sign-in-methods-${serviceVersion}`);
     // Held back a moment, the ceremony shows that it is busy on the button pressed, and only there.
     await injectFault(env.apiUrl, "initiatePasskeyAuthentication", { kind: "latency", ms: 600 });
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
@@ -116,7 +116,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     await expect.poll(() => page.locator(".facts").innerText()).toMatch(/Sign-in methods\s+password, passkey/);
     // The authenticator signed the sign-in: its counter moved.
     expect((await authenticator.credentials())[0]?.signCount).toBeGreaterThan(credential!.signCount);
-    await screenshot(page, "flow-passkey-signed-in");
+    await screenshot(page, `flow-passkey-signed-in-${serviceVersion}`);
     expect(errors).toEqual([]);
   });
 
@@ -171,7 +171,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     // The callback's next address is its own, without code and state; none after it carries them.
     expect(urls[arrival + 1]).toBe(appPath("/handler/oauth-callback"));
     expect(urls.slice(arrival + 1).filter((url) => /[?&](code|state)=/.test(url))).toEqual([]);
-    await screenshot(page, "flow-oauth-new-user");
+    await screenshot(page, `flow-oauth-new-user-${serviceVersion}`);
     expect(errors).toEqual([]);
   });
 
@@ -213,7 +213,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     await page.getByRole("heading", { name: "Account settings" }).waitFor();
     await expect.poll(() => page.getByLabel("Display name").inputValue()).toBe("Gus Google");
     expect(await cookiesNamed(context, env.appUrl, "stack-oauth-outer-")).toEqual([]);
-    await screenshot(page, "flow-oauth-return-to");
+    await screenshot(page, `flow-oauth-return-to-${serviceVersion}`);
 
     // Denied at the provider: the service sends the browser to the app's error page with its known error.
     await signOut(page);
@@ -247,7 +247,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     await page.goto(link!);
     await page.waitForURL(env.appUrl);
     await page.getByRole("heading", { name: "Max Magic" }).waitFor();
-    await screenshot(page, "flow-magic-link-signed-in");
+    await screenshot(page, `flow-magic-link-signed-in-${serviceVersion}`);
     expect(errors).toEqual([]);
   });
 
@@ -274,7 +274,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     const svg = decodeURIComponent((await qr.getAttribute("src"))!.replace(/^data:image\/svg\+xml;charset=utf-8,/, ""));
     expect(svg).toBe(await QRCode.toString(uri!, QR_OPTIONS));
     expect(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-    await screenshot(page, "flow-totp-setup");
+    await screenshot(page, `flow-totp-setup-${serviceVersion}`);
 
     // A wrong code is refused by the page itself; the authenticator's code (the device's clock) turns it on.
     const field = section.getByLabel("Code from the app");
@@ -301,7 +301,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     await page.waitForURL(env.appUrl);
     await page.getByRole("heading", { name: "Tess Totp" }).waitFor();
     await expect.poll(() => page.locator(".facts").innerText()).toMatch(/Two-factor\s+on/);
-    await screenshot(page, "flow-totp-signed-in");
+    await screenshot(page, `flow-totp-signed-in-${serviceVersion}`);
 
     await page.locator(".menu").getByRole("link", { name: "Account settings" }).click();
     await section.getByRole("button", { name: "Turn off" }).click();
@@ -336,7 +336,7 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(`${title}, service version
     await page.getByText("A command-line tool asks to sign in as").waitFor();
     await page.getByRole("button", { name: "Confirm sign-in" }).click();
     await page.getByText(`The command-line tool is signed in as ${user.email}.`).waitFor();
-    await screenshot(page, "flow-cli-confirmed");
+    await screenshot(page, `flow-cli-confirmed-${serviceVersion}`);
 
     const result = await login;
     expect(result.status).toBe("ok");
