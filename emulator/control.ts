@@ -6,6 +6,7 @@ import type { KnownErrorCode } from "../generated/known-errors.js";
 import type { OperationId } from "../generated/operations.js";
 import type { Engine, Fault, LoggedRequest } from "./engine/engine.js";
 import { mailboxOf } from "./engine/mail.js";
+import { parseSignUpRules, type SignUpRuleCondition, type SignUpRulesConfig } from "./engine/sign-up-rules.js";
 import type { CodeRecord, EmailRecord, StateJson, Store, UserRecord } from "./engine/store.js";
 import { hashPassword, randomId } from "./engine/tokens.js";
 import { fixedChallengeOf, setFixedChallenge } from "./handlers/passkeys.js";
@@ -229,6 +230,23 @@ export interface EmulatorControl {
    */
   setPublishableClientKeyRequired(projectId: string, required: boolean): void;
   /**
+   * The project's sign-up rules (2.8.86's `auth.signUpRules` and `auth.signUpRulesDefaultAction`, with a structured
+   * {@link SignUpRuleCondition} in place of a CEL expression), replacing any before; `{ rules: {} }` for none. On
+   * 2.8.86 they decide every sign-up (password, a new user's magic link or OAuth account, an anonymous user's
+   * upgrade): `reject` is 403 SIGN_UP_REJECTED, `restrict` makes the user restricted (`restricted_by_administrator`).
+   * 2.8.11 has no sign-up rules and ignores them. Throws a TypeError for a malformed rule, a RangeError for an
+   * unknown project. Default: no rules, every sign-up allowed.
+   *
+   * @example
+   * ```ts
+   * emulator.control.setSignUpRules(DEMO_KEYS.projectId, {
+   *   rules: { "no-gmail": { enabled: true, condition: { emailDomains: ["gmail.com"] }, action: { type: "reject" } } },
+   *   defaultAction: "allow",
+   * });
+   * ```
+   */
+  setSignUpRules(projectId: string, config: SignUpRulesConfig): void;
+  /**
    * Makes every passkey ceremony use this challenge (base64url, as `options_json.challenge`
    * shows it), so that a test can compute its WebAuthn answers in advance; null: random
    * challenges again (also after `reset`).
@@ -360,9 +378,15 @@ export function createControl(p: ControlParts): EmulatorControl {
       project.require_publishable_client_key = required;
       store.put("projects", project);
     },
+    setSignUpRules(projectId, config) {
+      const project = store.tables.projects.get(projectId);
+      if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
+      project.sign_up_rules = parseSignUpRules(config);
+      store.put("projects", project);
+    },
     setFixedChallenge: (challenge) => setFixedChallenge(store, challenge),
     fixedChallenge: () => fixedChallengeOf(store),
   };
 }
 
-export type { Fault, KnownErrorCode };
+export type { Fault, KnownErrorCode, SignUpRuleCondition, SignUpRulesConfig };

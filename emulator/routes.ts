@@ -11,6 +11,7 @@ import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
 import { preflight } from "./engine/http.js";
 import { DEMO_KEYS } from "./engine/seed.js";
+import { parseSignUpRules } from "./engine/sign-up-rules.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
 import type { Signers } from "./engine/tokens.js";
 import type { Fault } from "./engine/engine.js";
@@ -288,6 +289,16 @@ const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMet
       const projectId = optionalString(body, "projectId") ?? DEMO_KEYS.projectId;
       control.setPublishableClientKeyRequired(projectId, required);
       return ok({ projectId, required });
+    },
+  },
+  "sign-up-rules": {
+    async PUT(request, _url, control) {
+      const body = await bodyOf(request);
+      const projectId = optionalString(body, "projectId") ?? DEMO_KEYS.projectId;
+      // A malformed rule is a TypeError, answered 400 with what is wrong.
+      const config = parseSignUpRules(body);
+      control.setSignUpRules(projectId, config);
+      return ok({ projectId, ...config });
     },
   },
   "passkey-challenge": {

@@ -83,8 +83,13 @@ export interface ServiceProfile {
    * the flags say otherwise.
    */
   readonly userListing: "every-user" | "flags";
-  /** Whether the sent-e-mail log (`GET /internal/emails`) says which sender configuration each e-mail went out with (2.8.11). */
-  readonly sentEmailsCarrySenderConfig: boolean;
+  /**
+   * The log of sent e-mails (`GET /internal/emails`): 2.8.11 logs every e-mail it sends, test e-mails too, each with
+   * the sender configuration it went out with and its mailer's error object (`"sent-emails"`); 2.8.86 logs its
+   * outbox, the e-mails of its own flows (a test e-mail is sent directly, outside it), without sender
+   * configuration, the error a string (`Send error: …`) or null (`"outbox"`).
+   */
+  readonly sentEmailLog: "sent-emails" | "outbox";
   /** Whether ACCESS_TOKEN_EXPIRED's details say whose token it was (`project_id`, `user_id`, `refresh_token_id`: 2.8.86) besides when it expired. */
   readonly expiredTokenSaysWhose: boolean;
   /**
@@ -98,9 +103,25 @@ export interface ServiceProfile {
    * CURRENT_PROJECT_NOT_FOUND and requires the key only of a project whose config says so
    * (`project.requirePublishableClientKey`, else 401 PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT), a client
    * without one (or with the sentinel `__stack_public_client__`) passing otherwise (`"per-project"`). The same
-   * requirement decides `POST /auth/oauth/token`'s `client_secret` on 2.8.86, checked before the grant.
+   * requirement decides `POST /auth/oauth/token`'s `client_secret` on 2.8.86, checked before the grant. A project
+   * made by `POST /internal/projects` on 2.8.86 does not require the key (the config's default, which project
+   * creation leaves alone); the seeded projects do, as the service's migration set it for projects made before the
+   * setting existed.
    */
   readonly publishableClientKey: "always-required" | "per-project";
+  /**
+   * Whether the project's sign-up rules (2.8.86's `auth.signUpRules`, `auth.signUpRulesDefaultAction`) decide every
+   * sign-up: password, a new user's magic link or OAuth account, an anonymous user's upgrade (not anonymous sign-up
+   * itself). A rejected sign-up is 403 SIGN_UP_REJECTED; a restricted one makes a user restricted by an
+   * administrator. False (2.8.11): there are no sign-up rules, and what the control API sets is ignored.
+   */
+  readonly signUpRules: boolean;
+  /**
+   * `GET /auth/oauth/authorize/{provider}`: whether `after_callback_redirect_url` must be a URL on a trusted domain
+   * (else REDIRECT_URL_NOT_WHITELISTED), and `stack_response_mode=json` answers 200 `{ location }` instead of the
+   * redirect (2.8.86, `"checked"`). 2.8.11 takes any string there and always redirects (`"lenient"`).
+   */
+  readonly oauthAuthorize: "lenient" | "checked";
   /**
    * `GET /team-invitations`: 2.8.11 lists a team's invitations only (`team_id` required; `user_id` is an unknown
    * property, SCHEMA_ERROR) and its items have no team name (`"by-team"`); 2.8.86 also lists the invitations sent to
@@ -131,11 +152,13 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
     userListing: "every-user",
-    sentEmailsCarrySenderConfig: true,
+    sentEmailLog: "sent-emails",
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
     publishableClientKey: "always-required",
     teamInvitationListing: "by-team",
+    signUpRules: false,
+    oauthAuthorize: "lenient",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -151,11 +174,13 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
     userListing: "flags",
-    sentEmailsCarrySenderConfig: false,
+    sentEmailLog: "outbox",
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
     publishableClientKey: "per-project",
     teamInvitationListing: "by-team-or-invitee",
+    signUpRules: true,
+    oauthAuthorize: "checked",
   },
 };
 

@@ -96,7 +96,9 @@ export function serverUserView(store: Store, user: UserRecord, profile?: Service
     server_metadata: meta(user.server_metadata),
     last_active_at_millis: user.last_active_at_millis,
     selected_team: team ? serverTeamView(team) : null,
-    ...(profile?.gatesAnonymousAndRestrictedUsers ? { restricted_by_admin_private_details: null } : {}),
+    ...(profile?.gatesAnonymousAndRestrictedUsers
+      ? { restricted_by_admin_private_details: user.restricted_by_admin_private_details ?? null }
+      : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   upgradeAnonymousUser,
 } from "./auth-shared.js";
 import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
+import { admitSignUp } from "./sign-up-rules.js";
 
 /**
  * The user a magic link for `email` signs in, as the service decides it: one
@@ -75,6 +76,9 @@ export const otpHandlers: Handlers = {
     let user = userForMagicLink(ctx, project, record.recipient);
     const isNewUser = user === null;
     const anonymous = user === null && ctx.profile.upgradesAnonymousUsers ? await anonymousCaller(request, ctx) : null;
+    // Only a new user signs up; the code is spent whatever the rules decide.
+    const admitted =
+      user === null ? admitSignUp(ctx, project, { email: record.recipient, authMethod: "otp", oauthProvider: null }) : undefined;
     if (anonymous) {
       // A new user's magic link redeemed in an anonymous session upgrades that user (2.8.86).
       user = anonymous;
@@ -86,6 +90,7 @@ export const otpHandlers: Handlers = {
       user.otp_auth_enabled = true;
       createPersonalTeamIfEnabled(ctx, project, user);
     }
+    admitted?.(user);
     if (requiresMfa(user)) throw mfaRequired(ctx, project, user, isNewUser);
     return { body: { ...(await signInTokens(ctx, user)), is_new_user: isNewUser } };
   },

@@ -18,6 +18,7 @@ import {
   upgradeAnonymousUser,
 } from "./auth-shared.js";
 import { checkCallbackUrl, checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, mailCode } from "./common.js";
+import { admitSignUp } from "./sign-up-rules.js";
 
 /** Whether the project trusts `url` as a callback (what checkCallbackUrl refuses is not). */
 function isTrustedUrl(project: ProjectRecord, url: string): boolean {
@@ -52,6 +53,8 @@ export const passwordHandlers: Handlers = {
     if (callbackUrl !== undefined && !lenient) checkCallbackUrl(project, callbackUrl);
     if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
     checkPasswordRules(password);
+    // The rules come before the e-mail is checked for a user who has it already.
+    const admitted = admitSignUp(ctx, project, { email, authMethod: "password", oauthProvider: null });
 
     let user = request.user;
     if (user?.is_anonymous && ctx.profile.upgradesAnonymousUsers) {
@@ -61,6 +64,7 @@ export const passwordHandlers: Handlers = {
       user = await createUserRecord(ctx, project, { email, emailVerified: false, emailAuth: true, password });
       createPersonalTeamIfEnabled(ctx, project, user);
     }
+    admitted(user);
 
     if (callbackUrl !== undefined && isTrustedUrl(project, callbackUrl)) {
       mailCode(ctx, project, { kind: "email_verification", to: email, callbackUrl, data: { user_id: user.id, email } });

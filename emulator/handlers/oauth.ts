@@ -22,6 +22,8 @@ import {
   upgradeAnonymousUser,
 } from "./auth-shared.js";
 import { checkCallbackUrl, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, withStatusErrors } from "./common.js";
+import { checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
+import { admitSignUp } from "./sign-up-rules.js";
 
 const MINUTE = 60 * 1000;
 /** The service's window for a whole flow, from the authorize call to the callback. */
@@ -185,6 +187,7 @@ async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: 
 async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorContext) {
   contexts.set(ctx.store, ctx);
   const q = authorizeQuery(request);
+  const mode = responseModeOf(request, ctx, q);
   const provider = request.params["provider"] ?? "";
   const project = ctx.store.tables.projects.get(q["client_id"] ?? "");
   if (!project || !isPublishableKeyOf(ctx, project.id, q["client_secret"] ?? ""))
@@ -198,9 +201,10 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   if (invalid !== undefined) throw fail("INVALID_SCOPE", undefined, `The scope "${invalid}" is not a valid OAuth scope for Stack.`);
   const type = q["type"] === "link" ? "link" : "authenticate";
   const providerScope = q["provider_scope"] ?? null;
+  if (type === "link" && !q["token"]) throw statusError(400, "?token= query parameter is required for link type");
+  checkAfterCallbackUrl(ctx, project, q);
   let userId: string | null = null;
-  if (type === "link") {
-    if (!q["token"]) throw statusError(400, "?token= query parameter is required for link type");
+  if (type === "link" && q["token"]) {
     userId = await linkingUser(ctx, project, q["token"]);
     if (providerScope && config.type === "shared") throw fail("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
   } else if (q["token"] && ctx.profile.upgradesAnonymousUsers) {
@@ -229,7 +233,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   location.searchParams.set("response_type", "code");
   location.searchParams.set("scope", providerScopes(provider, providerScope).join(" "));
   location.searchParams.set("state", innerState);
-  return { redirect: location.toString(), status: 307 as const };
+  return providerAnswer(mode, location.toString());
 }
 
 // THE CALLBACK
@@ -381,15 +385,18 @@ async function signInOrUp(
     }
   }
   const anonymous = anonymousId === null ? undefined : ctx.store.tables.users.get(anonymousId);
-  if (anonymous?.is_anonymous && anonymous.project_id === project.id) {
+  const upgrading = anonymous?.is_anonymous && anonymous.project_id === project.id ? anonymous : undefined;
+  const admitted = admitSignUp(ctx, project, { email: identity.email, authMethod: "oauth", oauthProvider: identity.provider }, upgrading);
+  if (upgrading) {
     // The anonymous user of the flow's token becomes the account's user (2.8.86).
     if (identity.email)
-      await upgradeAnonymousUser(ctx, project, anonymous, { email: identity.email, emailVerified: identity.email_verified });
-    anonymous.is_anonymous = false;
-    anonymous.display_name ??= identity.name;
-    addAccount(anonymous, identity, scopes);
-    ctx.store.put("users", anonymous);
-    return { user: anonymous, isNewUser: true };
+      await upgradeAnonymousUser(ctx, project, upgrading, { email: identity.email, emailVerified: identity.email_verified });
+    upgrading.is_anonymous = false;
+    upgrading.display_name ??= identity.name;
+    addAccount(upgrading, identity, scopes);
+    ctx.store.put("users", upgrading);
+    admitted(upgrading);
+    return { user: upgrading, isNewUser: true };
   }
   const user = await createUserRecord(ctx, project, {
     email: identity.email,
@@ -399,6 +406,7 @@ async function signInOrUp(
   });
   addAccount(user, identity, scopes);
   createPersonalTeamIfEnabled(ctx, project, user);
+  admitted(user);
   return { user, isNewUser: true };
 }
 

@@ -208,6 +208,8 @@ export const projectHandlers: Handlers = {
       is_production_mode: body.is_production_mode ?? false,
       config,
       owner_team_id: ownerTeamId,
+      // 2.8.86 makes projects without the requirement (its config's default); only older projects were given it.
+      ...(ctx.profile.publishableClientKey === "per-project" ? { require_publishable_client_key: false } : {}),
     };
     ctx.store.put("projects", project);
     addDefaultPermissionDefinitions(ctx.store, project.id);

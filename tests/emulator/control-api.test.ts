@@ -53,7 +53,7 @@ describe("the control API's document", () => {
 
   it("describes every control route the emulator has, and no other", () => {
     expect(routeDifferences(controlRoutes(), controlDocument)).toEqual({ undocumented: [], missing: [] });
-    expect(documentedRoutes(controlDocument)).toHaveLength(18);
+    expect(documentedRoutes(controlDocument)).toHaveLength(19);
   });
 
   it("would not: a route missing from the document, or a documented route the emulator lacks, is found", () => {
@@ -282,6 +282,55 @@ describe("every control route, success and error, fits the document", () => {
       status: 400,
     });
     expect(await call("PUT", "publishable-client-key-required", {})).toMatchObject({ status: 400 });
+  });
+
+  it("PUT /sign-up-rules", async () => {
+    const rules = {
+      "no-gmail": { enabled: true, priority: 2, condition: { emailDomains: ["gmail.com"] }, action: { type: "reject" } },
+    };
+    expect(await call("PUT", "sign-up-rules", { rules })).toEqual({
+      status: 200,
+      headers: expect.any(Headers),
+      body: { projectId: DEMO_KEYS.projectId, rules, defaultAction: "allow" },
+    });
+    const signUp = await emulator().fetch(
+      new Request(`${emulator().apiOrigin}/api/v1/auth/password/sign-up`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-stack-project-id": DEMO_KEYS.projectId,
+          "x-stack-access-type": "client",
+          "x-stack-publishable-client-key": DEMO_KEYS.publishableClientKey,
+        },
+        body: JSON.stringify({ email: "ada@gmail.com", password: "correct horse battery" }),
+      }),
+    );
+    expect([signUp.status, signUp.headers.get("x-stack-known-error")]).toEqual([403, "SIGN_UP_REJECTED"]);
+    expect(await call("PUT", "sign-up-rules", { rules: {}, defaultAction: "reject" })).toMatchObject({
+      status: 200,
+      body: { projectId: DEMO_KEYS.projectId, rules: {}, defaultAction: "reject" },
+    });
+    expect(await call("PUT", "sign-up-rules", { projectId: "no-such-project", rules: {} })).toEqual({
+      status: 400,
+      headers: expect.any(Headers),
+      body: { error: "No project no-such-project in the emulator" },
+    });
+    expect((await call("PUT", "sign-up-rules", {})).body).toEqual({ error: '"rules" must be an object of rules by id ({} for none)' });
+    const noCondition = { rules: { r: { enabled: true, action: { type: "reject" } } } };
+    expect((await call("PUT", "sign-up-rules", noCondition)).body).toEqual({
+      error: 'rules["r"].condition must be an object ({} matches every sign-up)',
+    });
+    const cel = { rules: { r: { enabled: true, condition: { cel: 'email.endsWith("@x.com")' }, action: { type: "reject" } } } };
+    expect((await call("PUT", "sign-up-rules", cel)).body).toEqual({
+      error: 'rules["r"].condition takes emails, emailDomains, authMethods, oauthProviders, not cel',
+    });
+    const badMethod = { rules: { r: { enabled: true, condition: { authMethods: ["sms"] }, action: { type: "allow" } } } };
+    expect((await call("PUT", "sign-up-rules", badMethod)).body).toEqual({
+      error: 'rules["r"].condition.authMethods must be a list of "password", "otp", "oauth", "passkey"',
+    });
+    expect((await call("PUT", "sign-up-rules", { rules: {}, defaultAction: "restrict" })).body).toEqual({
+      error: '"defaultAction" must be "allow" or "reject"',
+    });
   });
 });
 

@@ -5,10 +5,10 @@
 // code exchange. Every API exchange is checked against the document.
 import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it, vi } from "vitest";
-import { DEMO_KEYS } from "../../emulator/index.js";
+import { createEmulator, DEMO_KEYS, type Emulator } from "../../emulator/index.js";
 import type { ProjectConfig } from "../../emulator/engine/store.js";
 import { isKnownError, SessionEndedError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
-import { useEmulator } from "../helpers/emulator.js";
+import { checkedEmulator, useEmulator } from "../helpers/emulator.js";
 import { formOf } from "../helpers/provider-page.js";
 
 const emulator = useEmulator();
@@ -432,5 +432,87 @@ describe("what the flow refuses", () => {
     });
     const again = await browse(callback);
     expect([again.status, again.text]).toEqual([400, expect.stringContaining("Inner OAuth cookie not found")]);
+  });
+});
+
+describe("the authorize call's own checks on 2.8.86 (after_callback_redirect_url, stack_response_mode)", () => {
+  /** A raw authorize URL of the demo project on `origin`, with `extra` query fields. */
+  function authorizeUrl(origin: string, extra: Record<string, string>): string {
+    const url = new URL(`${origin}/api/v1/auth/oauth/authorize/github`);
+    const query = {
+      client_id: DEMO_KEYS.projectId,
+      client_secret: DEMO_KEYS.publishableClientKey,
+      redirect_uri: `${APP}/handler/oauth-callback`,
+      scope: "legacy",
+      state: "some-state",
+      grant_type: "authorization_code",
+      code_challenge: "a-plain-code-verifier-of-forty-three-letters",
+      code_challenge_method: "plain",
+      response_type: "code",
+      ...extra,
+    };
+    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+    return url.toString();
+  }
+  const ask = async (e: Emulator, extra: Record<string, string>) => {
+    const response = await e.fetch(new Request(authorizeUrl(e.apiOrigin, extra), { redirect: "manual" }));
+    const text = await response.text();
+    return { status: response.status, location: response.headers.get("location"), body: text === "" ? undefined : JSON.parse(text) };
+  };
+
+  it("refuses an after_callback_redirect_url off the trusted domains (REDIRECT_URL_NOT_WHITELISTED), and one that is no URL", async () => {
+    const untrusted = await ask(emulator(), { after_callback_redirect_url: "https://evil.example.net/settings" });
+    expect([untrusted.status, untrusted.body]).toEqual([
+      400,
+      {
+        code: "REDIRECT_URL_NOT_WHITELISTED",
+        error: "Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?",
+      },
+    ]);
+    const notUrl = await ask(emulator(), { after_callback_redirect_url: "/settings" });
+    expect([notUrl.status, notUrl.body.code, notUrl.body.error]).toEqual([
+      400,
+      "SCHEMA_ERROR",
+      "Request validation failed on GET /api/v1/auth/oauth/authorize/github:\n  - query.after_callback_redirect_url is not a valid URL",
+    ]);
+    const trusted = await ask(emulator(), { after_callback_redirect_url: `${APP}/settings` });
+    expect([trusted.status, new URL(trusted.location!).pathname]).toEqual([307, "/emulator/oauth/github/authorize"]);
+    const mobile = await ask(emulator(), { after_callback_redirect_url: "stack-auth-mobile-oauth-url://callback" });
+    expect(mobile.status).toBe(307);
+  });
+
+  it("checks it after a link without token (the plain-text 400 comes first)", async () => {
+    const linkless = await emulator().fetch(
+      new Request(authorizeUrl(emulator().apiOrigin, { type: "link", after_callback_redirect_url: "https://evil.example.net/" }), {
+        redirect: "manual",
+      }),
+    );
+    expect([linkless.status, await linkless.text()]).toEqual([400, "?token= query parameter is required for link type"]);
+  });
+
+  it("answers stack_response_mode=json with 200 { location }, the provider's page the redirect would go to", async () => {
+    // Not checked against the document: stack_response_mode and its 200 are not described there yet.
+    const e = await createEmulator();
+    const json = await ask(e, { stack_response_mode: "json" });
+    expect(json.status).toBe(200);
+    expect(Object.keys(json.body)).toEqual(["location"]);
+    const location = new URL(json.body.location);
+    expect(location.origin + location.pathname).toBe(`${e.apiOrigin}/emulator/oauth/github/authorize`);
+    expect(location.searchParams.get("client_id")).toBe("stack-shared-github");
+    const page = await e.fetch(new Request(json.body.location));
+    expect(page.status).toBe(200);
+    const redirect = await ask(e, { stack_response_mode: "redirect" });
+    expect(redirect.status).toBe(307);
+    const bad = await ask(e, { stack_response_mode: "popup" });
+    expect([bad.status, bad.body.error]).toEqual([
+      400,
+      "Request validation failed on GET /api/v1/auth/oauth/authorize/github:\n  - query.stack_response_mode must be one of the following values: json, redirect",
+    ]);
+  });
+
+  it("2.8.11 takes an after_callback_redirect_url off the trusted domains", async () => {
+    const old = await checkedEmulator({ serviceVersion: "2.8.11" });
+    expect((await ask(old, { after_callback_redirect_url: "https://evil.example.net/settings" })).status).toBe(307);
+    expect(old.violations).toEqual([]);
   });
 });
