@@ -51,6 +51,19 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
     );
   }
   if (projectId === undefined) throw fail("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
+  // Both versions read the user's access token before the project and its keys: an expired token is
+  // ACCESS_TOKEN_EXPIRED even where the keys are wrong or the project is unknown.
+  const accessToken = get("x-stack-access-token");
+  const claims =
+    accessToken !== undefined && op.userTokens !== "none" ? await verifyAccessToken(ctx, accessToken, projectId, ctx.now()) : null;
+  if (claims && ctx.profile.gatesAnonymousAndRestrictedUsers) {
+    // As the service's request gate: the anonymous header implies the restricted one.
+    const allowAnonymous = headers.get("x-stack-allow-anonymous-user") === "true";
+    const allowRestricted = allowAnonymous || headers.get("x-stack-allow-restricted-user") === "true";
+    if (claims.is_anonymous && !allowAnonymous) throw fail("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
+    if (claims.restricted_reason && !allowRestricted)
+      throw fail("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: claims.restricted_reason });
+  }
   const project = ctx.store.tables.projects.get(projectId);
   const perProjectKey = ctx.profile.publishableClientKey === "per-project";
   if (!project) throw fail(perProjectKey ? "CURRENT_PROJECT_NOT_FOUND" : "PROJECT_NOT_FOUND", { project_id: projectId });
@@ -83,17 +96,7 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
 
   let user: UserRecord | null = null;
   let session: SessionRecord | null = null;
-  const accessToken = get("x-stack-access-token");
-  if (accessToken !== undefined && op.userTokens !== "none") {
-    const claims = await verifyAccessToken(ctx, accessToken, projectId, ctx.now());
-    if (ctx.profile.gatesAnonymousAndRestrictedUsers) {
-      // As the service's request gate: the anonymous header implies the restricted one.
-      const allowAnonymous = headers.get("x-stack-allow-anonymous-user") === "true";
-      const allowRestricted = allowAnonymous || headers.get("x-stack-allow-restricted-user") === "true";
-      if (claims.is_anonymous && !allowAnonymous) throw fail("ANONYMOUS_AUTHENTICATION_NOT_ALLOWED");
-      if (claims.restricted_reason && !allowRestricted)
-        throw fail("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: claims.restricted_reason });
-    }
+  if (claims) {
     user = ctx.store.tables.users.get(claims.sub) ?? null;
     session = ctx.store.tables.sessions.get(claims.refresh_token_id) ?? null;
     // A token outlives its user only as far as its signature: a deleted user is nobody.

@@ -282,6 +282,39 @@ describe("both versions", () => {
   });
 
   it.each(["2.8.11", "2.8.86"] as const)(
+    "%s reads the user's access token before the project and its keys: an expired one is ACCESS_TOKEN_EXPIRED whatever the keys",
+    async (version) => {
+      const emulator = await emulatorOf(version);
+      const user = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
+      const { accessToken } = await emulator.control.createSession(user.id);
+      emulator.control.advanceClock(11 * 60_000);
+      const wrongKey = await call(emulator, "GET", "/users/me", {
+        token: accessToken,
+        keys: { ...DEMO_KEYS, publishableClientKey: "pck_wrong" },
+      });
+      expect([wrongKey.status, wrongKey.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
+      const otherProject = await call(emulator, "GET", "/users/me", {
+        token: accessToken,
+        keys: { ...DEMO_KEYS, projectId: "no-such-project" },
+      });
+      expect([otherProject.status, otherProject.body.code]).toEqual([401, "INVALID_PROJECT_FOR_ACCESS_TOKEN"]);
+      // Without a token, the project and its keys answer as before.
+      const noToken = await call(emulator, "GET", "/users/me", { keys: { ...DEMO_KEYS, publishableClientKey: "pck_wrong" } });
+      expect(noToken.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
+    },
+  );
+
+  it("2.8.86 refuses an anonymous user's token without the header before it looks at the keys", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { access_token } = await signUpAnonymously(emulator);
+    const answer = await call(emulator, "GET", "/users/me", {
+      token: access_token,
+      keys: { ...DEMO_KEYS, publishableClientKey: "pck_wrong" },
+    });
+    expect([answer.status, answer.body.code]).toEqual([401, "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"]);
+  });
+
+  it.each(["2.8.11", "2.8.86"] as const)(
     "%s reads x-stack-branch-id (default main) and refuses an unknown branch once the keys are good (400 BRANCH_DOES_NOT_EXIST)",
     async (version) => {
       const emulator = await emulatorOf(version);
