@@ -118,7 +118,9 @@ function stringList(value: unknown, where: string, allowed?: readonly string[]):
 
 function parseRule(id: string, value: unknown): SignUpRule {
   const at = `rules["${id}"]`;
-  if (!/^[a-zA-Z0-9_-]+$/.test(id)) throw new TypeError(`${at}: a rule id is letters, digits, "_" and "-"`);
+  // The service's pattern for ids a project chooses.
+  if (!/^[a-zA-Z0-9_][a-zA-Z0-9_-]{0,62}$/.test(id))
+    throw new TypeError(`${at}: a rule id is up to 63 letters, digits, "_" and "-", not starting with "-"`);
   if (!isObject(value)) throw new TypeError(`${at} must be an object`);
   const { enabled, displayName, priority, condition, action } = value;
   if (typeof enabled !== "boolean") throw new TypeError(`${at}.enabled must be true or false`);

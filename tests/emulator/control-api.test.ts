@@ -328,6 +328,9 @@ describe("every control route, success and error, fits the document", () => {
     expect((await call("PUT", "sign-up-rules", badMethod)).body).toEqual({
       error: 'rules["r"].condition.authMethods must be a list of "password", "otp", "oauth", "passkey"',
     });
+    expect((await call("PUT", "sign-up-rules", { rules: { "-r": rules["no-gmail"] } })).body).toEqual({
+      error: 'rules["-r"]: a rule id is up to 63 letters, digits, "_" and "-", not starting with "-"',
+    });
     expect((await call("PUT", "sign-up-rules", { rules: {}, defaultAction: "restrict" })).body).toEqual({
       error: '"defaultAction" must be "allow" or "reject"',
     });
