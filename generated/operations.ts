@@ -64,7 +64,7 @@ export const operations = {
     refreshTokenHeader: false,
     idempotent: true,
     requestBody: "none",
-    responseBody: "none",
+    responseBody: "json",
     navigation: true,
   },
   /** POST /auth/password/send-reset-code: Send a password-reset e-mail */
@@ -1424,7 +1424,7 @@ export const ROUTE_FORM_BODY = 16;
  */
 export const operationRoutes: readonly (readonly [OperationId, HttpMethod, string, number])[] = [
   ["exchangeOAuthToken", "POST", "/auth/oauth/token", 20],
-  ["startOAuthAuthorization", "GET", "/auth/oauth/authorize/{provider}", 0],
+  ["startOAuthAuthorization", "GET", "/auth/oauth/authorize/{provider}", 4],
   ["sendPasswordResetCode", "POST", "/auth/password/send-reset-code", 5],
   ["resetPassword", "POST", "/auth/password/reset", 5],
   ["checkPasswordResetCode", "POST", "/auth/password/reset/check-code", 5],

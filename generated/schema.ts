@@ -6208,7 +6208,7 @@ export interface operations {
                  */
                 error_redirect_url?: string;
                 /**
-                 * @description Where the app should land after the callback; the token exchange hands it back.
+                 * @description Where the app should land after the callback; the token exchange hands it back. 2.8.86 requires a URL on one of the project's trusted domains (else `REDIRECT_URL_NOT_WHITELISTED`); 2.8.11 takes any string.
                  * @example https://app.example.com/settings
                  */
                 after_callback_redirect_url?: string;
@@ -6222,6 +6222,11 @@ export interface operations {
                  * @example repo read:org
                  */
                 provider_scope?: string;
+                /**
+                 * @description `json` answers the provider's URL as `200 { location }` instead of redirecting to it (for clients that navigate themselves); `redirect`, the default, redirects.
+                 * @example json
+                 */
+                stack_response_mode?: "json" | "redirect";
             };
             header?: never;
             path: {
@@ -6235,6 +6240,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description `stack_response_mode=json` (2.8.86): the provider's authorization URL, where a redirect would have sent the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "location": "https://github.com/login/oauth/authorize?client_id=Iv1.8a61f9b3a7aba766&response_type=code&scope=user%3Aemail&state=t8wq3k5m1v7z9c2b4n6p0j8h3g5f1d7s"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        location: string;
+                    };
+                };
+            };
             /** @description Redirect to the provider's authorization page. */
             302: {
                 headers: {

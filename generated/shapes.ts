@@ -11,6 +11,7 @@ export const shapes: readonly Shape[] = [["p","^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\
 /** What each operation answers, by 2xx status. */
 export const answerShapes: { readonly [id in OperationId]?: { readonly [status: number]: Shape } } = {
   exchangeOAuthToken: { 200: {"access_token":0,"refresh_token?":1,"is_new_user?":"b","after_callback_redirect_url?":["|","s","z"]} },
+  startOAuthAuthorization: { 200: {"location":"s","!":1} },
   sendPasswordResetCode: { 200: {"success?":["=",true,"maybe, only if user with e-mail exists"]} },
   resetPassword: { 200: 2 },
   checkPasswordResetCode: { 200: {"is_code_valid?":["=",true]} },

@@ -5,7 +5,7 @@
 // code exchange. Every API exchange is checked against the document.
 import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it, vi } from "vitest";
-import { createEmulator, DEMO_KEYS, type Emulator } from "../../emulator/index.js";
+import { DEMO_KEYS, type Emulator } from "../../emulator/index.js";
 import type { ProjectConfig } from "../../emulator/engine/store.js";
 import { isKnownError, SessionEndedError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
 import { checkedEmulator, useEmulator } from "../helpers/emulator.js";
@@ -491,8 +491,7 @@ describe("the authorize call's own checks on 2.8.86 (after_callback_redirect_url
   });
 
   it("answers stack_response_mode=json with 200 { location }, the provider's page the redirect would go to", async () => {
-    // Not checked against the document: stack_response_mode and its 200 are not described there yet.
-    const e = await createEmulator();
+    const e = emulator();
     const json = await ask(e, { stack_response_mode: "json" });
     expect(json.status).toBe(200);
     expect(Object.keys(json.body)).toEqual(["location"]);

@@ -75,6 +75,11 @@ describe("documentFor", () => {
     expect(required(full)).toEqual(["email", "password"]);
     expect(required(as86)).toEqual(["email", "password"]);
     expect(required(as11)).toEqual(["email", "password", "verification_callback_url"]);
+    // A response only 2.8.86 gives (the authorize call's JSON mode) is gone from 2.8.11's view, with its parameter.
+    const authorize = (doc: any) => doc.paths["/auth/oauth/authorize/{provider}"].get;
+    expect(Object.keys(authorize(as86).responses)).toContain("200");
+    expect(Object.keys(authorize(as11).responses)).not.toContain("200");
+    expect(authorize(as11).parameters.map((p: any) => p.name)).not.toContain("stack_response_mode");
     // 2.8.86 answers a sent e-mail's error as a string or null; 2.8.11 as any JSON it recorded.
     const error = (doc: any) => doc.components.schemas.SentEmail.properties.error.type;
     expect(error(as86)).toEqual(["string", "null"]);

@@ -6,8 +6,9 @@
 // - a schema property the version does not have becomes `false` (and is no
 //   longer required): an answer or a request carrying it is a violation, even in
 //   the open response schemas;
-// - a parameter the version does not have (written in the operation or its path
-//   item) is left out: an accepted request sending it is a violation;
+// - a parameter or a response the version does not have (written in the
+//   operation or its path item) is left out: an accepted request sending it, or
+//   an answer with that status, is a violation;
 // - a component schema the version does not have (a known error added later) is
 //   left out of every `oneOf` that names it: an answer with that code is a
 //   violation;
@@ -69,6 +70,11 @@ export function documentFor(version: ServiceVersion, document: Json = fullDocume
     for (const [method, operation] of Object.entries(item)) {
       if (!HTTP_METHODS.has(method) || !isObject(operation)) continue;
       keepParameters(operation);
+      if (isObject(operation.responses)) {
+        const responses = operation.responses;
+        for (const [status, response] of Object.entries(responses))
+          if (isObject(response) && !existsOn(response, version)) delete responses[status];
+      }
       if (existsOn(operation, version)) continue;
       operation.responses = { "404": { $ref: "#/components/responses/StatusError" } };
       delete operation.requestBody;
