@@ -1,0 +1,154 @@
+// The conformance suite's harness: the service as a raw HTTP client meets it.
+// Each case of tests/conformance/ is one behaviour of the real service, named
+// after it, with its facts from the service's public source and its own tests at
+// the version(s) it belongs to, and runs against the emulator of each such
+// version. Every exchange is checked against the document in that version's
+// view, except what a case says it expects to break it (a route the document
+// does not have, on purpose: `/api/latest`, a 405).
+import { afterEach, expect } from "vitest";
+import { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type ServiceVersion } from "../../emulator/index.js";
+import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+
+export { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type ServiceVersion };
+
+/** Project keys a request authenticates with; any left out is not sent. */
+export interface Keys {
+  readonly projectId: string;
+  readonly publishableClientKey?: string;
+  readonly secretServerKey?: string;
+  readonly superSecretAdminKey?: string;
+}
+
+/** How a request is authenticated: its access type, and what stands for the project's keys. */
+export interface CallOptions {
+  /** Default `"client"`. */
+  readonly as?: "client" | "server" | "admin";
+  /** Default the demo project's keys. */
+  readonly keys?: Keys;
+  /** `x-stack-access-token`: a user's. */
+  readonly token?: string;
+  /** `x-stack-admin-access-token`: the project owner's access token of the internal project, instead of the keys. */
+  readonly adminToken?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A JSON body. */
+  readonly body?: unknown;
+  /** Under `/api/v1` unless told (`/api/latest`). */
+  readonly prefix?: string;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  /** JSON parsed; plain text as a string; an empty body undefined. */
+  readonly body: any;
+}
+
+export interface Service {
+  readonly version: ServiceVersion;
+  readonly emulator: CheckedEmulator;
+  /** One request, as `{ status, headers, body }`. */
+  call(method: string, route: string, options?: CallOptions): Promise<Answer>;
+  /**
+   * Violations of the document this case expects (a route the document leaves out on purpose): taken out of those
+   * the after-each check sees.
+   */
+  expectViolations(pattern: RegExp): void;
+}
+
+let current: CheckedEmulator | undefined;
+afterEach(() => {
+  expect(current?.violations ?? [], "exchanges that break the document").toEqual([]);
+  current = undefined;
+});
+
+/** A fresh emulator of `version` for one case. */
+export async function serviceOf(version: ServiceVersion): Promise<Service> {
+  const emulator = await checkedEmulator({ serviceVersion: version });
+  current = emulator;
+  return {
+    version,
+    emulator,
+    call: (method, route, options) => call(emulator, method, route, options),
+    expectViolations(pattern) {
+      const kept = emulator.violations.filter((violation) => !pattern.test(violation));
+      expect(emulator.violations.length - kept.length, `violations matching ${pattern}`).toBeGreaterThan(0);
+      emulator.violations.splice(0, emulator.violations.length, ...kept);
+    },
+  };
+}
+
+async function call(emulator: CheckedEmulator, method: string, route: string, o: CallOptions = {}): Promise<Answer> {
+  const as = o.as ?? "client";
+  const keys: Keys = o.keys ?? DEMO_KEYS;
+  const headers: Record<string, string> = { "x-stack-project-id": keys.projectId, "x-stack-access-type": as };
+  if (o.adminToken !== undefined) headers["x-stack-admin-access-token"] = o.adminToken;
+  else if (as === "client" && keys.publishableClientKey !== undefined)
+    headers["x-stack-publishable-client-key"] = keys.publishableClientKey;
+  else if (as === "server" && keys.secretServerKey !== undefined) headers["x-stack-secret-server-key"] = keys.secretServerKey;
+  else if (as === "admin" && keys.superSecretAdminKey !== undefined) headers["x-stack-super-secret-admin-key"] = keys.superSecretAdminKey;
+  if (o.token !== undefined) headers["x-stack-access-token"] = o.token;
+  if (o.body !== undefined) headers["content-type"] = "application/json";
+  const response = await emulator.fetch(
+    new Request(`${emulator.apiOrigin}${o.prefix ?? "/api/v1"}${route}`, {
+      method,
+      headers: { ...headers, ...o.headers },
+      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
+    }),
+  );
+  const text = await response.text();
+  let body: unknown = text === "" ? undefined : text;
+  try {
+    if (text !== "") body = JSON.parse(text);
+  } catch {
+    // plain text stays a string
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+export const PASSWORD = "correct horse battery staple";
+export const APP_URL = "http://localhost:3000";
+
+/** A new user of `keys`' project signed up with a password: their id and tokens. */
+export async function signUp(
+  service: Service,
+  email: string,
+  keys: Keys = DEMO_KEYS,
+): Promise<{ readonly userId: string; readonly accessToken: string; readonly refreshToken: string }> {
+  const answer = await service.call("POST", "/auth/password/sign-up", {
+    keys,
+    body: { email, password: PASSWORD, verification_callback_url: `${APP_URL}/handler/email-verification` },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return { userId: answer.body.user_id, accessToken: answer.body.access_token, refreshToken: answer.body.refresh_token };
+}
+
+/**
+ * A user of the internal project who owns a new project, as the service's own tests make one: the owner's access
+ * token (their admin access token for the project) and the project's id.
+ */
+export async function ownedProject(
+  service: Service,
+  email = "owner@example.com",
+): Promise<{ readonly adminToken: string; readonly projectId: string; readonly ownerId: string }> {
+  const owner = await signUp(service, email, INTERNAL_KEYS);
+  let ownerTeamId: string | undefined;
+  if (service.version !== "2.8.11") {
+    const teams = await service.call("GET", "/teams?user_id=me", { keys: INTERNAL_KEYS, token: owner.accessToken });
+    ownerTeamId = teams.body.items[0]?.id;
+    if (ownerTeamId === undefined) {
+      const team = await service.call("POST", "/teams", {
+        keys: INTERNAL_KEYS,
+        token: owner.accessToken,
+        body: { display_name: "Owners", creator_user_id: "me" },
+      });
+      ownerTeamId = team.body.id;
+    }
+  }
+  const created = await service.call("POST", "/internal/projects", {
+    keys: INTERNAL_KEYS,
+    token: owner.accessToken,
+    body: { display_name: "Owned", ...(ownerTeamId === undefined ? {} : { owner_team_id: ownerTeamId }) },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { adminToken: owner.accessToken, projectId: created.body.id, ownerId: owner.userId };
+}
