@@ -59,6 +59,14 @@ export interface ServiceProfile {
    */
   readonly projectOwnerTeam: "refused" | "required";
   /**
+   * Which projects a user of the internal project manages (their admin access token opens them; `GET
+   * /internal/projects` lists them): 2.8.11 keeps their ids in the user's `server_metadata.managedProjectIds`, which
+   * project creation appends to and project deletion removes from, listed in that order (`"server-metadata"`);
+   * 2.8.86 derives them from team ownership, the projects whose `owner_team_id` is a team the user is a member of
+   * (`"owner-team"`).
+   */
+  readonly managedProjects: "server-metadata" | "owner-team";
+  /**
    * Operations of the document this version does not have: its catch-all answers them with a plain-text 404
    * ("this page does not exist in Stack Auth's API"). 2.8.86 removed the block-based `/email-templates`; 2.8.11
    * has no `/internal/email-templates`, nor `POST /team-invitations/{id}/accept`.
@@ -142,6 +150,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     upgradesAnonymousUsers: false,
     projectView: "user-count",
     projectOwnerTeam: "refused",
+    managedProjects: "server-metadata",
     missingOperations: [
       "listInternalEmailTemplates",
       "updateInternalEmailTemplate",
@@ -169,6 +178,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     upgradesAnonymousUsers: true,
     projectView: "owner-team",
     projectOwnerTeam: "required",
+    managedProjects: "owner-team",
     missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",
