@@ -137,6 +137,14 @@ export interface ServiceProfile {
    * `team_display_name` (`"by-team-or-invitee"`).
    */
   readonly teamInvitationListing: "by-team" | "by-team-or-invitee";
+  /**
+   * How the e-mails of the sign-in flows are rendered: 2.8.11 renders the project's block-document template of the
+   * kind (its own or the default) into HTML and a plain text whose links stand in brackets after their label
+   * (`"block-documents"`); 2.8.86 renders its default TSX template of the kind, links bare after their label, and
+   * the team invitation worded anew (`"tsx-defaults"`). Both texts are wrapped at 80 columns with headings in upper
+   * case, as the service's HTML-to-text conversion writes them.
+   */
+  readonly mailTemplates: "block-documents" | "tsx-defaults";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -168,6 +176,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     teamInvitationListing: "by-team",
     signUpRules: false,
     oauthAuthorize: "lenient",
+    mailTemplates: "block-documents",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -191,6 +200,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     teamInvitationListing: "by-team-or-invitee",
     signUpRules: true,
     oauthAuthorize: "checked",
+    mailTemplates: "tsx-defaults",
   },
 };
 
