@@ -60,6 +60,7 @@ const USER_METHODS: { readonly [K in MethodKey<CurrentUser>]: true } = {
   createTeam: true,
   leaveTeam: true,
   getTeamProfile: true,
+  listTeamInvitations: true,
   listApiKeys: true,
   createApiKey: true,
   listContactChannels: true,

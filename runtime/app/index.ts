@@ -28,6 +28,7 @@ export type {
   TeamMemberProfileUpdateOptions,
   ReadonlyJson,
 } from "./objects/team.js";
+export type { ReceivedTeamInvitation } from "./objects/received-invitations.js";
 export type {
   ApiKey,
   ApiKeyType,

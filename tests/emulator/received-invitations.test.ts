@@ -2,11 +2,13 @@
 // version: 2.8.86 lists the pending invitations sent to a user's verified
 // e-mails (`GET /team-invitations?user_id=`), accepts one by its id
 // (`POST /team-invitations/{id}/accept?user_id=`) and names the team in every
-// listing; 2.8.11 has none of it. Every exchange is checked against the
-// document in the version's view.
+// listing; 2.8.11 has none of it. Then the SDK's user.listTeamInvitations()
+// and invitation.accept() on both versions, with the requests they send. Every
+// exchange is checked against the document in the version's view.
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
-import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { ServiceVersionError, SessionEndedError, StackClientApp, StackServerApp } from "../../runtime/index.js";
+import { checkedEmulator, demoAppOptions, TEST_PASSWORD, type CheckedEmulator } from "../helpers/emulator.js";
 
 const CALLBACK = "http://localhost:3000/handler/team-invitation";
 const ALLOW_RESTRICTED = { "x-stack-allow-restricted-user": "true" };
@@ -208,5 +210,119 @@ describe("2.8.11", () => {
     expect((await memberIds(emulator, teamId)).items).toEqual([]);
     const team = await call(emulator, "GET", `/team-invitations?team_id=${teamId}`, { server: true });
     expect(Object.keys(team.body.items[0]).sort()).toEqual(["expires_at_millis", "id", "recipient_email", "team_id"]);
+  });
+});
+
+/** What the SDK sent: method, path with query, and whether it carried a user token or the secret server key. */
+interface Sent {
+  readonly line: string;
+  readonly token: boolean;
+  readonly secret: boolean;
+}
+
+/** Apps of the demo project whose requests are recorded in `sent`. */
+function recordingApps(emulator: CheckedEmulator) {
+  const sent: Sent[] = [];
+  const options = demoAppOptions(emulator);
+  const environment = {
+    ...options.environment,
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      sent.push({
+        line: `${request.method} ${url.pathname}${url.search}`,
+        token: request.headers.has("x-stack-access-token"),
+        secret: request.headers.has("x-stack-secret-server-key"),
+      });
+      return emulator.fetch(request);
+    },
+  };
+  return {
+    sent,
+    client: () => new StackClientApp({ ...options, environment, tokenStore: "memory" }),
+    server: () => new StackServerApp({ ...options, environment, tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey }),
+  };
+}
+
+/** Bob, invited to "Acme" at his verified address, signed in on a client app with a password. */
+async function invitedBob(emulator: CheckedEmulator) {
+  const { teamId, ids } = await teamInviting(emulator, "bob@example.com");
+  const record = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "bob@example.com", password: TEST_PASSWORD });
+  const apps = recordingApps(emulator);
+  const app = apps.client();
+  await app.signInWithCredential({ email: "bob@example.com", password: TEST_PASSWORD, noRedirect: true });
+  const user = await app.getUser({ or: "throw" });
+  apps.sent.length = 0;
+  return { teamId, invitationId: ids["bob@example.com"]!, userId: record.id, app, user, apps };
+}
+
+const VERSION_MESSAGE =
+  "cannot work with this Stack Auth service, which answers as 2.8.11 does: it has no list of the invitations a user received, nor accepting one by its id (both came with 2.8.86). Instead: accept an invitation with the code of its e-mailed link, app.acceptTeamInvitation(code) (app.getTeamInvitationDetails(code) names its team); a team's members with $read_members and $invite_members can list its pending invitations with team.listInvitations()";
+
+describe("the SDK on 2.8.86", () => {
+  it("lists the signed-in user's invitations and accepts one: the user is then in the team", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId, invitationId, user, apps } = await invitedBob(emulator);
+    const invitations = await user.listTeamInvitations();
+    expect(apps.sent).toEqual([{ line: "GET /api/v1/team-invitations?user_id=me", token: true, secret: false }]);
+    expect(invitations).toEqual([
+      {
+        id: invitationId,
+        teamId,
+        teamDisplayName: "Acme",
+        recipientEmail: "bob@example.com",
+        expiresAt: expect.any(Date),
+        accept: expect.any(Function),
+      },
+    ]);
+    apps.sent.length = 0;
+    await invitations[0]!.accept();
+    expect(apps.sent).toEqual([{ line: `POST /api/v1/team-invitations/${invitationId}/accept?user_id=me`, token: true, secret: false }]);
+    expect((await user.listTeams()).map((team) => [team.id, team.displayName])).toEqual([[teamId, "Acme"]]);
+    expect(await user.listTeamInvitations()).toEqual([]);
+    const again = await invitations[0]!.accept().catch((error: unknown) => error);
+    expect(again).toMatchObject({ code: "VERIFICATION_CODE_NOT_FOUND" });
+  });
+
+  it("acts only for the session the invitations were read in", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { app, user, apps } = await invitedBob(emulator);
+    const [invitation] = await user.listTeamInvitations();
+    await app.signOut();
+    apps.sent.length = 0;
+    const refused = await invitation!.accept().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SessionEndedError);
+    expect(apps.sent).toEqual([]);
+  });
+
+  it("lists and accepts a server user's invitations by the user's id, with the server key", async () => {
+    const emulator = await emulatorOf("2.8.86");
+    const { teamId, invitationId, userId, apps } = await invitedBob(emulator);
+    const user = await apps.server().getUser(userId);
+    apps.sent.length = 0;
+    const [invitation] = await user!.listTeamInvitations();
+    expect(invitation).toMatchObject({ id: invitationId, teamId, teamDisplayName: "Acme", recipientEmail: "bob@example.com" });
+    await invitation!.accept();
+    expect(apps.sent).toEqual([
+      { line: `GET /api/v1/team-invitations?user_id=${userId}`, token: false, secret: true },
+      { line: `POST /api/v1/team-invitations/${invitationId}/accept?user_id=${userId}`, token: false, secret: true },
+    ]);
+    expect((await user!.listTeams()).map((team) => team.id)).toEqual([teamId]);
+  });
+});
+
+describe("the SDK on 2.8.11", () => {
+  it("rejects listTeamInvitations with a ServiceVersionError that says what to use instead", async () => {
+    const emulator = await emulatorOf("2.8.11");
+    const { userId, user, apps } = await invitedBob(emulator);
+    const refused = await user.listTeamInvitations().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ServiceVersionError);
+    expect(refused).toMatchObject({ method: "user.listTeamInvitations", serviceVersion: "2.8.11" });
+    expect((refused as Error).message).toBe(`user.listTeamInvitations ${VERSION_MESSAGE}`);
+    expect(apps.sent).toEqual([{ line: "GET /api/v1/team-invitations?user_id=me", token: true, secret: false }]);
+    const serverUser = await apps.server().getUser(userId);
+    const serverRefused = await serverUser!.listTeamInvitations().catch((error: unknown) => error);
+    expect(serverRefused).toBeInstanceOf(ServiceVersionError);
+    expect((serverRefused as Error).message).toBe(`user.listTeamInvitations ${VERSION_MESSAGE}`);
   });
 });

@@ -6,6 +6,7 @@ import { StackAssertionError, StackConfigurationError, checkAborted, signalOf, t
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 import { teamApiKeyMethods } from "./api-key-calls.js";
+import { listReceivedTeamInvitations } from "./received-invitations.js";
 import { createTeamObject, type TeamMethods, type UserTeamMethods } from "./team.js";
 
 type WireMetadata = components["schemas"]["Metadata"];
@@ -115,6 +116,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
         ...signalOf(options),
       });
     },
+    listTeamInvitations: (options) => listReceivedTeamInvitations(ctx, "me", "user.listTeamInvitations", options),
     async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
       const { data } = await ctx.client.send("GET /team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });

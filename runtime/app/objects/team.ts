@@ -7,6 +7,7 @@ import { StackAssertionError, lazy, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { lazyMethods } from "../lazy-methods.js";
 import type { ApiKeyCreationOptions, TeamApiKey, TeamApiKeyFirstView } from "./api-key.js";
+import type { ReceivedTeamInvitation } from "./received-invitations.js";
 
 const loadTeams = /* @__PURE__ */ lazy("teams", () => import("./team-calls.js"));
 
@@ -308,6 +309,20 @@ export interface UserTeamMethods {
    * ```
    */
   getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
+  /**
+   * The pending invitations sent to the user's verified e-mail addresses
+   * (`GET /team-invitations?user_id=me`), each naming its team and accepted with `accept()`. A
+   * 2.8.86 service feature: a 2.8.11 service refuses it with a ServiceVersionError (nothing is
+   * listed there; its invitations are accepted with the e-mailed code, `app.acceptTeamInvitation(code)`).
+   *
+   * @example
+   * ```ts
+   * const invitations = await user.listTeamInvitations();
+   * const acme = invitations.find((invitation) => invitation.teamDisplayName === "Acme");
+   * if (acme) await acme.accept();
+   * ```
+   */
+  listTeamInvitations(options?: CallOptions): Promise<ReceivedTeamInvitation[]>;
 }
 
 export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
@@ -317,5 +332,6 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
     createTeam: true,
     leaveTeam: true,
     getTeamProfile: true,
+    listTeamInvitations: true,
   });
 }

@@ -4,6 +4,7 @@
 // the reference sends it as a client request without the secret key (wire contract §14).
 import { signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
+import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "../objects/received-invitations.js";
 import type { EditableTeamMemberProfile } from "../objects/team.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions, teamIdOf } from "./common.js";
@@ -79,6 +80,20 @@ export interface ServerUserTeamMethods {
    * ```
    */
   getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
+  /**
+   * The pending invitations sent to the user's verified e-mail addresses
+   * (`GET /team-invitations?user_id=`, with the server key); `accept()` joins this user to the
+   * invitation's team. A 2.8.86 service feature: a 2.8.11 service refuses it with a ServiceVersionError.
+   *
+   * @example
+   * ```ts
+   * const user = await app.getUser(userId);
+   * for (const invitation of (await user?.listTeamInvitations()) ?? []) {
+   *   if (invitation.teamId === teamId) await invitation.accept();
+   * }
+   * ```
+   */
+  listTeamInvitations(options?: CallOptions): Promise<ReceivedTeamInvitation[]>;
 }
 
 export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): ServerUserTeamMethods {
@@ -88,6 +103,7 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
   };
   return {
     listTeams,
+    listTeamInvitations: (options) => listReceivedTeamInvitations(ctx, userId, "user.listTeamInvitations", options),
     async getTeam(teamId, options) {
       // Membership is what is asked, so the answer comes from the user's own teams.
       return (await listTeams(options)).find((team) => team.id === teamId) ?? null;

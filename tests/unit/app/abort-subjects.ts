@@ -16,6 +16,7 @@ import type {
   EditableTeamMemberProfile,
   InternalApiKey,
   OAuthConnection,
+  ReceivedTeamInvitation,
   ServerContactChannel,
   ServerTeam,
   ServerUser,
@@ -201,6 +202,7 @@ function userTable<U extends CurrentUser | ServerUser>(): Table<U> {
     createTeam: u((x, signal) => x.createTeam({ displayName: "Team", signal })),
     leaveTeam: u((x, signal) => x.leaveTeam(team, { signal })),
     getTeamProfile: u((x, signal) => x.getTeamProfile(team, { signal })),
+    listTeamInvitations: u((x, signal) => x.listTeamInvitations({ signal })),
     listApiKeys: u((x, signal) => x.listApiKeys({ signal })),
     createApiKey: u((x, signal) => x.createApiKey({ description: "k", expiresAt: null, signal })),
     listContactChannels: u((x, signal) => x.listContactChannels({ signal })),
@@ -239,6 +241,7 @@ const contactChannelTable: Table<ContactChannel | ServerContactChannel> = {
   delete: { call: (c, signal) => c.delete({ signal }) },
 };
 
+const receivedInvitationTable: Table<ReceivedTeamInvitation> = { accept: { call: (i, signal) => i.accept({ signal }) } };
 const profileTable: Table<EditableTeamMemberProfile> = { update: { call: (p, signal) => p.update({ displayName: "Ada", signal }) } };
 const connectionTable: Table<OAuthConnection> = { getAccessToken: { call: (c, signal) => c.getAccessToken({ signal }) } };
 const adminProjectTable: Table<AdminProject> = {
@@ -309,6 +312,7 @@ export const SUBJECTS = [
   subject<TeamInvitation>("TeamInvitation", "client", async (w) => first((await teamOf(w)).listInvitations()), {
     revoke: { call: (i, signal) => i.revoke({ signal }) },
   }),
+  subject("ReceivedTeamInvitation", "client", async (w) => first((await user(w)).listTeamInvitations()), receivedInvitationTable),
   subject("EditableTeamMemberProfile", "client", async (w) => (await user(w)).getTeamProfile(team), profileTable),
   subject("UserApiKey", "client", async (w) => first((await user(w)).listApiKeys()), apiKeyTable),
   subject("TeamApiKey", "client", async (w) => first((await teamOf(w)).listApiKeys()), apiKeyTable),
@@ -333,6 +337,12 @@ export const SUBJECTS = [
   subject("ServerTeamUser", "server", async (w) => first((await serverApp(w).getTeam(TEAM_ID))!.listUsers()), serverUser),
   subject("ServerContactChannel", "server", async (w) => first((await byId(w)).listContactChannels()), contactChannelTable),
   subject("ServerUser's ApiKey", "server", async (w) => first((await byId(w)).listApiKeys()), apiKeyTable),
+  subject(
+    "ServerUser's ReceivedTeamInvitation",
+    "server",
+    async (w) => first((await byId(w)).listTeamInvitations()),
+    receivedInvitationTable,
+  ),
   subject("ServerUser's EditableTeamMemberProfile", "server", async (w) => (await byId(w)).getTeamProfile(team), profileTable),
   subject("ServerUser's OAuthConnection", "server", (w) => connection(byId(w)), connectionTable),
   subject<CreatedSession>("CreatedSession", "server", async (w) => (await byId(w)).createSession(), {

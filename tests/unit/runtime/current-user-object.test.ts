@@ -51,6 +51,7 @@ const METHODS = [
   "listApiKeys",
   "listContactChannels",
   "listPermissions",
+  "listTeamInvitations",
   "listTeams",
   "registerPasskey",
   "revokeSession",
