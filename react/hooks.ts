@@ -11,6 +11,7 @@ import type {
   EditableTeamMemberProfile,
   OAuthConnection,
   Project,
+  ReceivedTeamInvitation,
   Team,
   TeamApiKey,
   TeamInvitation,
@@ -26,6 +27,7 @@ import {
   ownedProjectsQueryOptions,
   permissionsQueryOptions,
   projectQueryOptions,
+  receivedTeamInvitationsQueryOptions,
   teamApiKeysQueryOptions,
   teamInvitationsQueryOptions,
   teamProfileQueryOptions,
@@ -238,6 +240,26 @@ export function useTeamUsers(team: Team): TeamUser[] {
 export function useTeamInvitations(team: Team): TeamInvitation[] {
   const { queryClient } = useStackContextFor("useTeamInvitations(team)");
   return useSuspenseQuery(teamInvitationsQueryOptions(team), queryClient).data;
+}
+
+/**
+ * The pending team invitations sent to the signed-in user's verified e-mails (the newest official SDK's
+ * `user.useTeamInvitations()`, `GET /team-invitations?user_id=me`); accept one with useAcceptReceivedTeamInvitation.
+ * Suspends until loaded; throws a UserNotSignedInError when nobody is signed in, and a ServiceVersionError on a
+ * 2.8.11 service, which has no such list.
+ *
+ * @example
+ * ```tsx
+ * function Invitations() {
+ *   const invitations = useReceivedTeamInvitations();
+ *   const accept = useAcceptReceivedTeamInvitation();
+ *   return invitations.map((i) => <button key={i.id} onClick={() => accept.mutate(i)}>Join {i.teamDisplayName}</button>);
+ * }
+ * ```
+ */
+export function useReceivedTeamInvitations(): ReceivedTeamInvitation[] {
+  const { app, queryClient } = useStackContextFor("useReceivedTeamInvitations()");
+  return useSuspenseQuery(receivedTeamInvitationsQueryOptions(app), queryClient).data;
 }
 
 /**

@@ -29,6 +29,7 @@ export {
   usePermission,
   usePermissions,
   useProject,
+  useReceivedTeamInvitations,
   useTeam,
   useTeamApiKeys,
   useTeamInvitations,
@@ -44,6 +45,7 @@ export {
   ownedProjectsQueryOptions,
   permissionsQueryOptions,
   projectQueryOptions,
+  receivedTeamInvitationsQueryOptions,
   teamApiKeysQueryOptions,
   teamInvitationsQueryOptions,
   teamProfileQueryOptions,
@@ -81,6 +83,7 @@ export {
   type CredentialSignUpVariables,
 } from "./mutations.js";
 export {
+  useAcceptReceivedTeamInvitation,
   useCreateApiKey,
   useCreateTeam,
   useDeleteTeam,

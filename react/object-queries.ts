@@ -14,6 +14,7 @@ import {
   type EditableTeamMemberProfile,
   type OAuthConnection,
   type Project,
+  type ReceivedTeamInvitation,
   type StackClientApp,
   type Team,
   type TeamApiKey,
@@ -131,6 +132,26 @@ export function contactChannelsQueryOptions(app: StackClientApp) {
     stackQueryKey("listContactChannels", { user_id: "me" }),
     async ({ client, signal }): Promise<ContactChannel[]> =>
       (await requireUser(app, client, "useContactChannels()", signal)).listContactChannels({ signal }),
+  );
+}
+
+/**
+ * Query options for the team invitations the signed-in user received (`GET /team-invitations?user_id=me`), the
+ * read behind useReceivedTeamInvitations. On a 2.8.11 service, which has no such list, the query fails with a
+ * ServiceVersionError.
+ *
+ * @example
+ * ```tsx
+ * const app = useStackApp();
+ * const { data: invitations = [] } = useQuery(receivedTeamInvitationsQueryOptions(app));
+ * return invitations.length > 0 ? <Badge>{invitations.length} invitations</Badge> : null;
+ * ```
+ */
+export function receivedTeamInvitationsQueryOptions(app: StackClientApp) {
+  return objectQueryOptions(
+    stackQueryKey("listTeamInvitations", { user_id: "me" }),
+    async ({ client, signal }): Promise<ReceivedTeamInvitation[]> =>
+      (await requireUser(app, client, "useReceivedTeamInvitations()", signal)).listTeamInvitations({ signal }),
   );
 }
 

@@ -7,6 +7,7 @@ import type {
   ApiKeyUpdateOptions,
   EditableTeamMemberProfile,
   OperationId,
+  ReceivedTeamInvitation,
   StackkitError,
   Team,
   TeamApiKeyFirstView,
@@ -170,6 +171,28 @@ export function useRevokeTeamInvitation(): UseMutationResult<void, StackkitError
     run: (_, invitation: TeamInvitation) =>
       requireObject(invitation, "revoke", hook, "an invitation from useTeamInvitations(team)").revoke(),
     changes: () => ["listTeamInvitations"],
+  });
+}
+
+/**
+ * Accepts an invitation from useReceivedTeamInvitations (`POST /team-invitations/{invitation_id}/accept`): the
+ * user joins its team. Refreshes the user's teams and the invitation lists.
+ *
+ * @example
+ * ```tsx
+ * const invitations = useReceivedTeamInvitations();
+ * const accept = useAcceptReceivedTeamInvitation();
+ * return invitations.map((invitation) => (
+ *   <button key={invitation.id} onClick={() => accept.mutate(invitation)}>Join {invitation.teamDisplayName}</button>
+ * ));
+ * ```
+ */
+export function useAcceptReceivedTeamInvitation(): UseMutationResult<void, StackkitError, ReceivedTeamInvitation> {
+  const hook = "useAcceptReceivedTeamInvitation()";
+  return useStackMutation(hook, {
+    run: (_, invitation: ReceivedTeamInvitation) =>
+      requireObject(invitation, "accept", hook, "an invitation from useReceivedTeamInvitations()").accept(),
+    changes: () => ["listTeamInvitations", "listTeams", "getTeam"],
   });
 }
 

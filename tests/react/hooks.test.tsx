@@ -19,6 +19,7 @@ import {
   usePermission,
   usePermissions,
   useProject,
+  useReceivedTeamInvitations,
   useStackApp,
   useTeam,
   useTeamApiKeys,
@@ -149,6 +150,22 @@ describe("read hooks", () => {
     expect(value.users).toEqual([{ id: USER_ID, teamProfile: { displayName: "Ada", profileImageUrl: null } }]);
     expect(value.invitations).toMatchObject([{ recipientEmail: "grace@example.com", expiresAt: new Date(4102444800000) }]);
     expect(value.keys).toMatchObject([{ type: "team", teamId: TEAM_ID, description: "Team automation" }]);
+  });
+
+  it("useReceivedTeamInvitations reads GET /team-invitations?user_id=me into ReceivedTeamInvitation objects", async () => {
+    const { value, queryClient } = await readWith(() => useReceivedTeamInvitations());
+    expect(calls()).toEqual(["GET /users/me", "GET /team-invitations?user_id=me"]);
+    expect(value).toEqual([
+      {
+        id: "2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c",
+        teamId: TEAM_ID,
+        teamDisplayName: "Acme Engineering",
+        recipientEmail: "grace@example.com",
+        expiresAt: new Date(4102444800000),
+        accept: expect.any(Function),
+      },
+    ]);
+    expect(queryClient.getQueryData(stackQueryKey("listTeamInvitations", { user_id: "me" }))).toBe(value);
   });
 
   it("useActiveSessions reads GET /auth/sessions?user_id=me", async () => {

@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   createStackQueryClient,
   StackProvider,
+  useAcceptReceivedTeamInvitation,
   useContactChannels,
   useCreateApiKey,
   useCreateContactChannel,
@@ -52,6 +53,7 @@ function answers() {
     post("/teams", () => HttpResponse.json({ ...example("ClientTeam"), id: OTHER_TEAM, display_name: "New" })),
     patch("/teams/:id", () => HttpResponse.json(example("ClientTeam"))),
     del("/team-memberships/:team/:user", ok),
+    post("/team-invitations/:id/accept", () => HttpResponse.json({})),
     post("/team-invitations/send-code", () => HttpResponse.json({ success: true, id: "2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c" })),
     patch("/team-member-profiles/:team/:user", () => HttpResponse.json(example("TeamMemberProfile"))),
     post("/user-api-keys", () => HttpResponse.json(example("UserApiKeyFirstView"))),
@@ -154,6 +156,12 @@ describe("mutations invalidate exactly what they change", () => {
       callback_url: "https://app.example.com/join",
     });
     expect(r.invalidated).toEqual(prefixes("listTeamInvitations"));
+  });
+
+  it("useAcceptReceivedTeamInvitation: POST /team-invitations/{id}/accept?user_id=me; the invitations and the teams", async () => {
+    const r = await mutation(useAcceptReceivedTeamInvitation, async (user) => (await user.listTeamInvitations())[0]!);
+    expect(r.sent).toEqual(["POST /team-invitations/2e7a9c1b-3f5d-4b8e-9a2c-6d1f8e3b5a7c/accept?user_id=me"]);
+    expect(r.invalidated).toEqual(prefixes("listTeamInvitations", "listTeams", "getTeam"));
   });
 
   it("useUpdateTeamProfile: PATCH the profile; the profile and the member list", async () => {
