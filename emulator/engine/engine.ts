@@ -5,18 +5,41 @@
 // and the request log live here, so they apply however the engine is reached
 // (in-process, behind msw, over HTTP).
 import { operations, type OperationId } from "../../generated/operations.js";
-import { describeMismatch, mismatchOf, requestShapes } from "../../generated/shapes.js";
+import { requestShapes } from "../../generated/shapes.js";
 import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
-import { EmulatorError, errorResponse, fail, preflight, statusResponse, toResponse } from "./http.js";
+import { EmulatorError, errorResponse, fail, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer } from "./mail.js";
-import { route } from "./router.js";
+import { checkValue } from "./request-schema.js";
+import { hasPath, route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
 import type { SessionRecord, Store, UserRecord } from "./store.js";
 import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
 import { primaryChannelOf, restrictedReasonOf } from "./views.js";
 
 export const API_PREFIX = "/api/v1";
+
+/**
+ * Where the service serves its API: its routes live under `/api/latest`, and its middleware rewrites `/api/v1/…`
+ * there (through the migration folders of the versions between, none of which has a route the emulator plays), so
+ * both answer alike.
+ */
+export const API_PREFIXES = [API_PREFIX, "/api/latest"] as const;
+
+/** The path under the API of a URL path, or undefined for a path outside it. */
+export function apiPathOf(pathname: string): string | undefined {
+  for (const prefix of API_PREFIXES) {
+    if (pathname === prefix) return "/";
+    if (pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length);
+  }
+  return undefined;
+}
+
+/**
+ * Operations whose request schema lets `auth` be null: a request without a project (no `x-stack-*` headers) reaches
+ * them. The feature-support report is one: any app may send it.
+ */
+const WITHOUT_PROJECT: readonly OperationId[] = ["checkFeatureSupport"];
 
 export interface EngineOptions {
   readonly store: Store;
@@ -90,18 +113,17 @@ export function createEngine(o: EngineOptions): Engine {
     if (extra) return extra;
     const requestId = randomId();
     const override = request.headers.has("x-stack-override-error-status");
-    if (!url.pathname.startsWith(`${API_PREFIX}/`) && url.pathname !== API_PREFIX) {
-      return statusResponse(404, `Not found: ${url.pathname}`, requestId, false);
-    }
-    const path = url.pathname.slice(API_PREFIX.length) || "/";
+    const path = apiPathOf(url.pathname);
+    if (path === undefined) return statusResponse(404, `Not found: ${url.pathname}`, requestId, false);
+    const served = (operationId: OperationId) => !o.profile.missingOperations.includes(operationId);
     const matched = route(request.method, path);
-    // A route the service does not have: its catch-all's plain-text 404 (both versions).
-    if (!matched) return statusResponse(404, notFoundText(url), requestId, override);
-    const { operationId, params } = matched;
-    if (o.profile.missingOperations.includes(operationId)) {
-      // The version played has no such route: its catch-all's plain-text 404.
+    if (!matched || !served(matched.operationId)) {
+      // A path the version has under other methods: the framework's bare 405 (no body, no request id), which the
+      // override-error-status header does not touch. Any other: the catch-all's plain-text 404.
+      if (hasPath(path, served)) return methodNotAllowed();
       return statusResponse(404, notFoundText(url), requestId, override);
     }
+    const { operationId, params } = matched;
 
     const fault = takeFault(faults, operationId);
     if (fault?.kind === "latency") await new Promise((resolve) => setTimeout(resolve, fault.ms));
@@ -116,7 +138,9 @@ export function createEngine(o: EngineOptions): Engine {
       if (fault?.kind === "known-error") throw fail(fault.code, fault.details);
       const body = await readBody(request, operationId);
       const info = operations[operationId];
-      const caller = info.stackHeaders ? await authenticate(ctx, operationId, request.headers) : undefined;
+      const withoutProject =
+        WITHOUT_PROJECT.includes(operationId) && !request.headers.has("x-stack-project-id") && !request.headers.has("x-stack-access-type");
+      const caller = info.stackHeaders && !withoutProject ? await authenticate(ctx, operationId, request.headers) : undefined;
       const handler = o.handlers[operationId];
       if (!handler) {
         return statusResponse(501, `The emulator does not implement ${operationId} (${request.method} ${path}) yet.`, requestId, override);
@@ -151,9 +175,9 @@ export function createEngine(o: EngineOptions): Engine {
       const url = new URL(request.url);
       const copy = o.onExchange ? request.clone() : undefined;
       const response = keptServerErrorStatus(o.profile, await handle(request));
-      if (url.pathname.startsWith(`${API_PREFIX}/`) && request.method !== "OPTIONS") {
+      const path = apiPathOf(url.pathname);
+      if (path !== undefined && path !== "/" && request.method !== "OPTIONS") {
         if (copy) await o.onExchange?.({ request: copy, response: response.clone() });
-        const path = url.pathname.slice(API_PREFIX.length);
         log.push({
           at: ctx.now(),
           method: request.method,
@@ -192,13 +216,16 @@ function takeFault(faults: FaultRule[], operationId: OperationId): Fault | undef
   return rule.fault;
 }
 
-/** The body as JSON (or a form, for the token endpoint), checked against the document's request schema. */
+/**
+ * The body as JSON (or a form, for the token endpoint, which takes JSON too: the service parses a body by its
+ * content type), checked against the document's request schema in the service's words.
+ */
 async function readBody(request: Request, operationId: OperationId): Promise<unknown> {
   const text = await request.text();
   const kind = operations[operationId].requestBody;
   if (kind === "none") return undefined;
   let body: unknown;
-  if (kind === "form") {
+  if (kind === "form" && !/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
     body = Object.fromEntries(new URLSearchParams(text));
   } else {
     const type = request.headers.get("content-type") ?? "";
@@ -215,14 +242,14 @@ async function readBody(request: Request, operationId: OperationId): Promise<unk
     }
   }
   const shape = requestShapes[operationId];
-  if (shape !== undefined) {
-    const mismatch = mismatchOf(shape, body ?? {}, "body");
-    if (mismatch) {
-      const message = `Request validation failed on ${request.method} ${new URL(request.url).pathname}:\n  - ${describeMismatch(mismatch)}`;
-      throw fail("SCHEMA_ERROR", { message }, message);
-    }
+  if (shape === undefined) return body;
+  const checked = checkValue(shape, body ?? {}, "body");
+  if (checked.problems.length > 0) {
+    const problems = checked.problems.map((problem) => `  - ${problem}`).join("\n");
+    const message = `Request validation failed on ${request.method} ${new URL(request.url).pathname}:\n${problems}`;
+    throw fail("SCHEMA_ERROR", { message }, message);
   }
-  return body;
+  return body === undefined ? undefined : checked.value;
 }
 
 function createContext(o: EngineOptions): EmulatorContext {

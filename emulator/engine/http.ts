@@ -50,6 +50,14 @@ export function preflight(): Response {
   return new Response(null, { status: 204, headers: CORS_PREFLIGHT });
 }
 
+/**
+ * A known path asked with a method it does not have: the framework answers 405 itself, before any route handler,
+ * so without a body, a request id or a content type; only the middleware's CORS headers.
+ */
+export function methodNotAllowed(): Response {
+  return new Response(null, { status: 405, headers: CORS_PREFLIGHT });
+}
+
 function baseHeaders(requestId: string): Headers {
   return new Headers({ ...CORS_HEADERS, "x-stack-request-id": requestId, "cache-control": "no-store, max-age=0" });
 }

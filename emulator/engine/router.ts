@@ -38,9 +38,10 @@ export function route(method: string, path: string): Matched | undefined {
   return undefined;
 }
 
-/** Whether any operation has this path under another method (405 rather than 404). */
-export function hasPath(path: string): boolean {
-  return routes.some((r) => r.pattern.test(path));
+/** Whether any operation (of those `served` keeps) has this path, under whatever method: 405 rather than 404. */
+export function hasPath(path: string, served: (operationId: OperationId) => boolean = () => true): boolean {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  return routes.some((r) => served(r.operationId) && r.pattern.test(trimmed));
 }
 
 function safeDecode(segment: string): string {
