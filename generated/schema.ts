@@ -282,6 +282,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/otp/sign-in/check-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a magic-link code without using it
+         * @description Answers whether the code of a magic link (or the e-mailed one-time code followed by the
+         *     `nonce` of `sendMagicLinkCode`, lower-cased) is still valid; an invalid code answers one of
+         *     the `VERIFICATION_CODE_*` errors. The code stays usable and no one is signed in. The service
+         *     answers `{"is_code_valid": true}`.
+         */
+        post: operations["checkMagicLinkCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/passkey/initiate-passkey-registration": {
         parameters: {
             query?: never;
@@ -995,6 +1018,28 @@ export interface paths {
          * @description Uses the code from a verification e-mail and marks that contact channel verified. No signed-in user is needed. The code cannot be used again.
          */
         post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contact-channels/verify/check-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an e-mail verification code without using it
+         * @description Answers whether the code of a verification e-mail is still valid; an invalid code answers
+         *     one of the `VERIFICATION_CODE_*` errors. The code stays usable and the contact channel is
+         *     not verified. The service answers `{"is_code_valid": true}`.
+         */
+        post: operations["checkEmailVerificationCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1872,7 +1917,10 @@ export interface paths {
          * Report the use of an unsupported feature
          * @description Tells the service that the app tried a feature this client does not support, so that the
          *     service can record it. `name` identifies the feature; any further fields describe the
-         *     attempt. The service answers a plain-text message, which clients raise as an error.
+         *     attempt. The service answers a plain-text message, which clients raise as an error: it
+         *     names `feature_name` when the body has one ("… is not yet supported"), else "This
+         *     feature". The service takes any body, and the request needs no project: without
+         *     `x-stack-*` headers it is answered all the same. Only POST: another method is 405.
          */
         post: operations["checkFeatureSupport"];
         delete?: never;
@@ -6713,6 +6761,46 @@ export interface operations {
             default: components["responses"]["StatusError"];
         };
     };
+    checkMagicLinkCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "3hx8pa5kd2wq9mf7rt1zc6vn0gj4bs8ye2lu5oi7nq3d1"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The code of the magic link, or the one-time code followed by the nonce (45 characters). */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code is valid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        is_code_valid?: true;
+                    };
+                };
+            };
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_4d093476"];
+            404: components["responses"]["KnownErrors404_d1468792"];
+            409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
+        };
+    };
     initiatePasskeyRegistration: {
         parameters: {
             query?: never;
@@ -8771,6 +8859,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["KnownErrors400_8a4086f1"];
+            401: components["responses"]["KnownErrors401_4d093476"];
+            404: components["responses"]["KnownErrors404_d1468792"];
+            409: components["responses"]["KnownErrors409_60ebcd5a"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    checkEmailVerificationCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "3hx8pa5kd2wq9mf7rt1zc6vn0gj4bs8ye2lu5oi7nq3d1"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The code from the `code` query parameter of the verification link (45 characters). */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code is valid. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        is_code_valid?: true;
+                    };
                 };
             };
             400: components["responses"]["KnownErrors400_8a4086f1"];
@@ -10860,7 +10988,9 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description The feature's name. */
-                    name: string;
+                    name?: string;
+                    /** @description The feature's name as the answer words it. */
+                    feature_name?: string;
                 } & {
                     [key: string]: unknown;
                 };

@@ -22,6 +22,7 @@ export const answerShapes: { readonly [id in OperationId]?: { readonly [status: 
   signUpAnonymously: { 200: 3 },
   sendMagicLinkCode: { 200: {"nonce":"s"} },
   signInWithMagicLink: { 200: 4 },
+  checkMagicLinkCode: { 200: {"is_code_valid?":["=",true]} },
   initiatePasskeyRegistration: { 200: {"options_json":"o","code":"s"} },
   registerPasskey: { 200: {"user_handle":"s"} },
   initiatePasskeyAuthentication: { 200: {"options_json":"o","code":"s"} },
@@ -64,6 +65,7 @@ export const answerShapes: { readonly [id in OperationId]?: { readonly [status: 
   createContactChannel: { 201: 21 },
   sendEmailVerificationCode: { 200: 2 },
   verifyEmail: { 200: 2 },
+  checkEmailVerificationCode: { 200: {"is_code_valid?":["=",true]} },
   getContactChannel: { 200: 21 },
   deleteContactChannel: { 200: 2 },
   updateContactChannel: { 200: 21 },
@@ -128,6 +130,7 @@ export const requestShapes: { readonly [id in OperationId]?: Shape } = {
   signUpWithPassword: {"email":"s","password":"s","verification_callback_url?":"s","!":1},
   sendMagicLinkCode: {"email":"s","callback_url":"s","!":1},
   signInWithMagicLink: {"code":"s","!":1},
+  checkMagicLinkCode: {"code":"s","!":1},
   initiatePasskeyRegistration: "o",
   registerPasskey: {"credential":"o","code":"s","!":1},
   initiatePasskeyAuthentication: "o",
@@ -155,6 +158,7 @@ export const requestShapes: { readonly [id in OperationId]?: Shape } = {
   createContactChannel: {"user_id":"s","value":"s","type":["=","email"],"used_for_auth":"b","is_primary?":"b","is_verified?":"b","!":1},
   sendEmailVerificationCode: {"email":"s","callback_url":"s","!":1},
   verifyEmail: {"code":"s","!":1},
+  checkEmailVerificationCode: {"code":"s","!":1},
   updateContactChannel: {"value?":"s","type?":["=","email"],"used_for_auth?":"b","is_primary?":"b","is_verified?":"b","!":1},
   sendContactChannelVerificationCode: {"callback_url":"s","!":1},
   grantTeamPermission: "o",
@@ -180,7 +184,7 @@ export const requestShapes: { readonly [id in OperationId]?: Shape } = {
   sendTestEmail: {"recipient_email":"s","email_config":{"host":"s","port":"i","username":"s","password":"s","sender_email":"s","sender_name":"s","!":1},"!":1},
   createSvixToken: "o",
   createConnectedAccountAccessToken: {"scope":"s","!":1},
-  checkFeatureSupport: {"name":"s"},
+  checkFeatureSupport: {"name?":"s","feature_name?":"s"},
 };
 
 /** What the `details` of each known error hold. */

@@ -70,6 +70,12 @@ export const otpHandlers: Handlers = {
     return { body: { nonce: code.slice(6) } };
   },
 
+  // The code stays usable and no user is made: the service's check-code route only looks the code up.
+  checkMagicLinkCode(request, ctx) {
+    redeem(request, ctx, "magic_link", (request.body as { code: string }).code, false);
+    return { body: { is_code_valid: true } };
+  },
+
   async signInWithMagicLink(request, ctx) {
     const { project } = request;
     const record = redeem(request, ctx, "magic_link", (request.body as { code: string }).code, true);

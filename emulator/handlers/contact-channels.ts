@@ -183,6 +183,12 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
     return { body: { success: true } };
   },
 
+  // The code stays usable: the service's check-code route only looks the code up.
+  checkEmailVerificationCode(request, ctx) {
+    redeem(request, ctx, "email_verification", (request.body as { code: string }).code, false);
+    return { body: { is_code_valid: true } };
+  },
+
   verifyEmail(request, ctx) {
     const record = redeem(request, ctx, "email_verification", (request.body as { code: string }).code, true);
     const userId = String(record.data["user_id"] ?? "");

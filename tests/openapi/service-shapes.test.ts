@@ -61,6 +61,8 @@ describe("create calls answer with the service's status", () => {
     ["sendPasswordResetCode", ["200"]],
     ["resetPassword", ["200"]],
     ["checkPasswordResetCode", ["200"]],
+    ["checkMagicLinkCode", ["200"]],
+    ["checkEmailVerificationCode", ["200"]],
     ["updatePassword", ["200"]],
     ["setPassword", ["200"]],
     ["signInWithPassword", ["200"]],
