@@ -360,6 +360,10 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       expect(await hedy.sendVerificationEmail()).toBeInstanceOf(KnownErrors.EmailAlreadyVerified);
       await hedy.createContactChannel({ type: "email", value: "hedy@lab.example.com", usedForAuth: false });
       expect((await hedy.listContactChannels()).map((c) => c.value).sort()).toEqual(["hedy@example.com", "hedy@lab.example.com"]);
+      // Team invitations sent to her: none (2.8.11 has no such list).
+      const invitations = hedy.listTeamInvitations();
+      if (e.serviceVersion === "2.8.11") expect(await rejectionOf(invitations)).toBeInstanceOf(ServiceVersionError);
+      else expect(await invitations).toEqual([]);
 
       // A passkey for the dashboard.
       page.goTo(`${HANDLER}/account-settings`);

@@ -4,7 +4,7 @@
 // API keys checked by the server until they are revoked or expire (the
 // emulator's clock moved through its control API).
 import { describe, expect, it } from "vitest";
-import { KnownErrors, type CurrentUser, type Team } from "../../runtime/index.js";
+import { KnownErrors, ServiceVersionError, type CurrentUser, type Team } from "../../runtime/index.js";
 import { HANDLER, rejectionOf, type Cast, type E2E } from "./harness.js";
 
 const INVITED = /invited to join/;
@@ -73,6 +73,43 @@ export function teamJourney(world: () => E2E, cast: Cast): void {
       expect(await team.listInvitations()).toEqual([]);
       const check = await e.client().verifyTeamInvitationCode(code);
       expect(check.status === "error" && check.error).toBeInstanceOf(KnownErrors.VerificationCodeError);
+    });
+
+    it("Ada lists the invitations sent to her verified address and joins by them (2.8.86); 2.8.11 has no such list", async () => {
+      const e = world();
+      const server = e.server();
+      const user = await ada();
+      const tokens = await user.currentSession.getTokens();
+      const onServer = {
+        byId: async () => (await server.getUser(cast.adaId))!,
+        current: () =>
+          e.server({ tokenStore: { accessToken: tokens.accessToken!, refreshToken: tokens.refreshToken! } }).getUser({ or: "throw" }),
+        member: async () => (await (await server.getTeam(cast.teamId))!.listUsers()).find((u) => u.id === cast.adaId)!,
+      };
+      if (e.serviceVersion === "2.8.11") {
+        for (const list of [
+          () => user.listTeamInvitations(),
+          ...Object.values(onServer).map((of) => async () => (await of()).listTeamInvitations()),
+        ]) {
+          expect(await rejectionOf(list())).toBeInstanceOf(ServiceVersionError);
+        }
+        return;
+      }
+      const looms = await server.createTeam({ displayName: "Jacquard Looms" });
+      await looms.inviteUser({ email: cast.adaEmail, callbackUrl: INVITATION_PAGE });
+      await looms.inviteUser({ email: cast.adaEmail, callbackUrl: INVITATION_PAGE });
+      const received = await user.listTeamInvitations();
+      expect(received.map((i) => [i.teamId, i.teamDisplayName, i.recipientEmail])).toEqual([
+        [looms.id, "Jacquard Looms", cast.adaEmail],
+        [looms.id, "Jacquard Looms", cast.adaEmail],
+      ]);
+      for (const of of Object.values(onServer)) expect(await (await of()).listTeamInvitations()).toHaveLength(2);
+      await received[0]!.accept();
+      expect((await user.listTeams()).map((t) => t.id)).toContain(looms.id);
+      const [left] = await (await onServer.byId()).listTeamInvitations();
+      await left!.accept();
+      expect(await user.listTeamInvitations()).toEqual([]);
+      await looms.delete();
     });
 
     it("Grace names herself in the team; Ada sees that member profile", async () => {

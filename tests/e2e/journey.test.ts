@@ -61,7 +61,7 @@ describe.each(versions)("service version %s", (serviceVersion) => {
 function coverageOfTheSurface(world: () => E2E): void {
   describe("coverage of the client, server and admin surface", () => {
     it("calls every public async method of the apps and of every object they hand out", () => {
-      const report = world().coverage.report();
+      const report = world().coverage.report(world().serviceVersion);
       const checked = world().checkedExchanges();
       console.info(
         [
