@@ -112,7 +112,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   const clock = { offset: options.startTimeMs === undefined ? 0 : options.startTimeMs - started };
   const now = () => Date.now() + clock.offset;
   const state = options.state ?? "default";
-  if (state === "default") seedDefaults(store, now());
+  if (state === "default") seedDefaults(store, now(), profile);
   else if (state !== "empty") store.load(state);
   const signers = new Signers();
   let control: EmulatorControl | undefined;
@@ -128,7 +128,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     onExchange: options.onExchange,
     extraRoutes: (request, url) => extraRoutes(request, url, routeParts()),
   });
-  control = createControl({ engine, store, clock, seed: () => seedDefaults(store, now()) });
+  control = createControl({ engine, store, clock, seed: () => seedDefaults(store, now(), profile) });
   // The mailbox API lives under /api/v1 (Inbucket's path) but is not the service's: answered before the engine, never logged.
   const fetch = (request: Request): Promise<Response> =>
     request.url.includes(MAILBOX_API_PREFIX)
