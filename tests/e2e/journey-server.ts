@@ -343,7 +343,7 @@ export function serverJourney(world: () => E2E, cast: Cast): void {
         expect((await backend.signUpWithCredential({ email: dora, password: "first of her passwords" })).status).toBe("ok");
         expect(e.takeNavigations()).toEqual([`${SITE}/`]);
         const me = await backend.getUser({ or: "throw" });
-        expect([(await backend.getServerUser())?.id, me.primaryEmail, me.serverMetadata]).toEqual([me.id, dora, {}]);
+        expect([(await backend.getServerUser())?.id, me.primaryEmail, me.serverMetadata]).toEqual([me.id, dora, null]);
         expect((await backend.verifyEmail(await e.codeFromMail(dora, /^Verify your email/, VERIFY_PAGE))).status).toBe("ok");
         expect((await backend.getUser({ or: "throw" })).primaryEmailVerified).toBe(true);
         const json = await backend.getAuthJson();

@@ -49,7 +49,8 @@ describe("the signed-in user", () => {
     const serverUser = await serverApp().getUser({ tokenStore: tokens, or: "throw" });
     expect(serverUser.id).toBe(record.id);
     expect(serverUser.lastActiveAt).toBeInstanceOf(Date);
-    expect(serverUser.serverMetadata).toEqual({});
+    // The service keeps metadata null until it is set.
+    expect(serverUser.serverMetadata).toBeNull();
   });
 
   it("is nobody without an access token: CANNOT_GET_OWN_USER_WITHOUT_USER", async () => {
