@@ -6,8 +6,14 @@
 //   unless `include_anonymous=true` (its login methods count everyone);
 // - `daily_users` and `daily_active_users` have one point per UTC day from 30
 //   days before today to today (31 points, oldest first);
-// - `recently_registered` and `recently_active` are up to five server views,
-//   newest sign-up first and most recently active first;
+// - `recently_registered`: server views, newest sign-up first (ties: the
+//   greater id first), as the user list with `desc` gives them: five on 2.8.11;
+//   on 2.8.86 a hundred, and restricted users only with `include_anonymous`
+//   (which lists them too);
+// - `recently_active`: up to five server views, most recently active first;
+//   2.8.11 reads it from its event log, where a user appears once an access
+//   token was issued to them (a user made by the server API without a session
+//   is not there), 2.8.86 from the users' last activity;
 // - `login_methods` counts the users' auth methods: an OAuth provider's id,
 //   `password`, `passkey`, `otp`.
 // The service reads activity from its event log, which the emulator does not
@@ -17,11 +23,13 @@
 import type { Handlers } from "../engine/context.js";
 import type { UserRecord } from "../engine/store.js";
 import { randomString } from "../engine/tokens.js";
-import { serverUserView } from "../engine/views.js";
+import { restrictedReasonOf, serverUserView } from "../engine/views.js";
 
 const DAY_MS = 24 * 3600 * 1000;
 const METRICS_DAYS = 30;
 const RECENT_USERS = 5;
+/** 2.8.86 lists this many recent sign-ups (a page of its user list); 2.8.11 five. */
+const RECENT_SIGN_UPS_2_8_86 = 100;
 
 /** `YYYY-MM-DD` (UTC) of a time. */
 const dayOf = (millis: number) => new Date(millis).toISOString().slice(0, 10);
@@ -67,6 +75,14 @@ export const adminMiscHandlers: Handlers = {
     for (const user of all) for (const method of loginMethodsOf(user)) methods.set(method, (methods.get(method) ?? 0) + 1);
     // Ties keep the newer record first, as the lists of the service do.
     const newestFirst = (key: (user: UserRecord) => number) => [...users].reverse().sort((a, b) => key(b) - key(a));
+    const whenAsked = ctx.profile.metricsCountAnonymous === "when-asked";
+    const hadSession = new Set([...store.tables.sessions.values()].map((session) => session.user_id));
+    const signUps = whenAsked
+      ? users
+          .filter((user) => countsAnonymous || restrictedReasonOf(ctx.profile, store, user) === null)
+          .sort((a, b) => b.signed_up_at_millis - a.signed_up_at_millis || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          .slice(0, RECENT_SIGN_UPS_2_8_86)
+      : newestFirst((user) => user.signed_up_at_millis).slice(0, RECENT_USERS);
     return {
       body: {
         total_users: users.length,
@@ -76,10 +92,9 @@ export const adminMiscHandlers: Handlers = {
         ),
         daily_active_users: points(series, [...activeDays.values()]),
         users_by_country: {},
-        recently_registered: newestFirst((user) => user.signed_up_at_millis)
-          .slice(0, RECENT_USERS)
-          .map((user) => serverUserView(store, user, ctx.profile)),
+        recently_registered: signUps.map((user) => serverUserView(store, user, ctx.profile)),
         recently_active: newestFirst((user) => user.last_active_at_millis)
+          .filter((user) => whenAsked || hadSession.has(user.id) || user.last_active_at_millis !== user.signed_up_at_millis)
           .slice(0, RECENT_USERS)
           .map((user) => serverUserView(store, user, ctx.profile)),
         login_methods: [...methods]
