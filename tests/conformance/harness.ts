@@ -6,7 +6,7 @@
 // view, except what a case says it expects to break it (a route the document
 // does not have, on purpose: `/api/latest`, a 405).
 import { afterEach, expect } from "vitest";
-import { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type ServiceVersion } from "../../emulator/index.js";
+import { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type EmulatorOptions, type ServiceVersion } from "../../emulator/index.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
 
 export { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type ServiceVersion };
@@ -61,9 +61,9 @@ afterEach(() => {
   current = undefined;
 });
 
-/** A fresh emulator of `version` for one case. */
-export async function serviceOf(version: ServiceVersion): Promise<Service> {
-  const emulator = await checkedEmulator({ serviceVersion: version });
+/** A fresh emulator of `version` for one case; `options` as the emulator takes them (an access token lifetime, a start time). */
+export async function serviceOf(version: ServiceVersion, options: Omit<EmulatorOptions, "serviceVersion"> = {}): Promise<Service> {
+  const emulator = await checkedEmulator({ ...options, serviceVersion: version });
   current = emulator;
   return {
     version,
