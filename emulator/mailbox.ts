@@ -38,10 +38,13 @@ function seenOf(store: Store): Set<string> {
   return seen;
 }
 
-/** The messages of a mailbox (every message with `name` empty), oldest first. */
+/**
+ * The messages of a mailbox (every message with `name` empty), oldest first. A test e-mail went to the SMTP server
+ * the admin named, not to the shared one this mailbox stands for, so it is not here.
+ */
 export function messagesOf(store: Store, name?: string): EmailRecord[] {
   return [...store.tables.emails.values()]
-    .filter((email) => name === undefined || email.to.some((to) => mailboxOf(to) === name))
+    .filter((email) => !email.test && (name === undefined || email.to.some((to) => mailboxOf(to) === name)))
     .sort((a, b) => a.sent_at_millis - b.sent_at_millis);
 }
 
@@ -53,7 +56,8 @@ function headersOf(email: EmailRecord): Record<string, string[]> {
   return {
     "Content-Type": [`multipart/alternative; boundary="${boundaryOf(email)}"`],
     Date: [new Date(email.sent_at_millis).toUTCString()],
-    From: [email.from],
+    // As the service writes it: the sender's name quoted.
+    From: [email.from.replace(/^(.+?) <([^<>]*)>$/, '"$1" <$2>')],
     "Message-Id": [`<${email.id}@stackkit.local>`],
     "Mime-Version": ["1.0"],
     Subject: [email.subject],
@@ -79,7 +83,8 @@ function headerOf(store: Store, name: string, email: EmailRecord): InbucketMessa
     mailbox: name,
     id: email.id,
     from: email.from,
-    to: [...email.to],
+    // Inbucket shows an address without a name in angle brackets.
+    to: email.to.map((to) => `<${to}>`),
     subject: email.subject,
     date: new Date(email.sent_at_millis).toISOString(),
     "posix-millis": email.sent_at_millis,

@@ -10,7 +10,7 @@
 import type { EmulatorContext, Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import type { EmailTemplateRecord, ProjectRecord } from "../engine/store.js";
-import { TEMPLATE_TYPES, type TemplateType } from "./admin-email.js";
+import { TEMPLATE_TYPES, type TemplateType } from "./mail-templates.js";
 import { statusError } from "./auth-shared.js";
 import { withStatusErrors } from "./common.js";
 

@@ -198,7 +198,7 @@ export async function startE2E(options: { readonly serviceVersion?: ServiceVersi
       const newest = headers.at(-1);
       if (!newest) throw new Error(`No e-mail matching ${subject} in the mailbox of ${address}`);
       const full = await message(address, newest.id);
-      const link = [...full.body.text.matchAll(/https?:\/\/\S+/g)].map((m) => new URL(m[0])).find((u) => u.searchParams.has("code"));
+      const link = [...full.body.text.matchAll(/https?:\/\/[^\s\]]+/g)].map((m) => new URL(m[0])).find((u) => u.searchParams.has("code"));
       if (!link) throw new Error(`The e-mail "${full.subject}" to ${address} has no link with a code`);
       if (`${link.origin}${link.pathname}` !== page)
         throw new Error(`The link of "${full.subject}" opens ${link.origin}${link.pathname}, not ${page}`);

@@ -216,7 +216,8 @@ describe("the mailbox", () => {
       mailbox: "bob",
       id: first.id,
       from: first.from,
-      to: ["Bob@Example.com"],
+      // Inbucket shows an address without a name in angle brackets.
+      to: ["<Bob@Example.com>"],
       subject: "Verify your e-mail",
       date: new Date(first.sent_at_millis).toISOString(),
       "posix-millis": first.sent_at_millis,
