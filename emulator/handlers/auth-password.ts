@@ -5,10 +5,12 @@
 import type { Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import type { ProjectRecord } from "../engine/store.js";
-import { checkPassword, hashPassword } from "../engine/tokens.js";
+import { hashPassword } from "../engine/tokens.js";
 import {
   checkEmailField,
+  checkSignInEmail,
   mfaRequired,
+  passwordMatches,
   schemaError,
   redeem,
   requiresMfa,
@@ -47,7 +49,12 @@ export const passwordHandlers: Handlers = {
     } = request.body as { email: string; password: string; verification_callback_url?: string };
     checkEmailField(request, email);
     const lenient = ctx.profile.signUpVerificationUrl === "required-lenient";
-    if (lenient && callbackUrl === undefined) throw schemaError(request, "body.verification_callback_url must be defined");
+    // One schema error lists every problem, the e-mail's first.
+    const problems = [
+      ...checkSignInEmail(email),
+      ...(lenient && callbackUrl === undefined ? ["body.verification_callback_url must be defined"] : []),
+    ];
+    if (problems.length > 0) throw schemaError(request, ...problems);
     requireCredential(project);
     // 2.8.86 refuses an untrusted URL; 2.8.11 signs up and only the e-mail (sent afterwards) fails.
     if (callbackUrl !== undefined && !lenient) checkCallbackUrl(project, callbackUrl);
@@ -81,7 +88,7 @@ export const passwordHandlers: Handlers = {
     const channel = ctx.store.authChannelByEmail(project.id, email);
     const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
     // Unknown e-mail and wrong password are one answer, so that it reveals nothing.
-    if (!user || !(await checkPassword(password, user.password_hash))) throw fail("EMAIL_PASSWORD_MISMATCH");
+    if (!user || !(await passwordMatches(password, user.password_hash))) throw fail("EMAIL_PASSWORD_MISMATCH");
     if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
     return { body: await signInTokens(ctx, user) };
   },
@@ -125,7 +132,7 @@ export const passwordHandlers: Handlers = {
     requireCredential(project);
     checkPasswordRules(newPassword);
     if (user.password_hash === null) throw fail("USER_DOES_NOT_HAVE_PASSWORD");
-    if (!(await checkPassword(oldPassword, user.password_hash))) throw fail("PASSWORD_CONFIRMATION_MISMATCH");
+    if (!(await passwordMatches(oldPassword, user.password_hash))) throw fail("PASSWORD_CONFIRMATION_MISMATCH");
     user.password_hash = await hashPassword(newPassword);
     // Every other session ends; the one whose refresh token came along stays (without one, all end).
     const keep = request.headers.get("x-stack-refresh-token");

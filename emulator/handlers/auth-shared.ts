@@ -6,7 +6,7 @@
 import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
 import { fail, type EmulatorError } from "../engine/http.js";
 import type { CodeKind, CodeRecord, ProjectRecord, SessionRecord, UserRecord } from "../engine/store.js";
-import { hashPassword, randomId, verifyAccessToken } from "../engine/tokens.js";
+import { checkPassword, hashPassword, randomId, verifyAccessToken } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";
 import { redeemCode, StatusFailure } from "./common.js";
 
@@ -34,6 +34,56 @@ export function signedInUser(request: EmulatorRequest): UserRecord {
 /** The service refuses an empty e-mail in its schema. */
 export function checkEmailField(request: EmulatorRequest, email: string): void {
   if (email.trim() === "") throw schemaError(request, "body.email must not be empty");
+}
+
+/** yup's e-mail check, which the service's e-mail schemas start with. */
+const YUP_EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+/** The stricter pattern of the service's sign-in e-mail schema: dotted parts, a top-level name of two or more. */
+const STRICT_EMAIL = /^[^.]+(\.[^.]+)*@.*\.[^.][^.]+$/;
+
+/** What the service's sign-in e-mail schema (`signInEmailSchema`) finds wrong with a non-empty address, in its order. */
+export function checkSignInEmail(email: string): string[] {
+  if (email.trim() === "") return [];
+  return [
+    ...(YUP_EMAIL.test(email) ? [] : ["body.email must be a valid email"]),
+    ...(STRICT_EMAIL.test(email) ? [] : [`body.email must match the following: "${String(STRICT_EMAIL)}"`]),
+  ];
+}
+
+/** A bcrypt hash in Modular Crypt Format, as the service recognises one: `$2a$`, `$2b$` or `$2y$` and 56 characters. */
+export const BCRYPT_HASH = /^\$2[ayb]\$.{56}$/;
+
+/**
+ * Whether `password` is the one `stored` stands for: an imported bcrypt hash is checked with bcrypt (as the service
+ * checks every hash), the emulator's own with its own scheme.
+ */
+export async function passwordMatches(password: string, stored: string | null): Promise<boolean> {
+  if (stored !== null && BCRYPT_HASH.test(stored)) {
+    const { default: bcrypt } = await import("bcryptjs");
+    try {
+      return await bcrypt.compare(password, stored);
+    } catch {
+      return false;
+    }
+  }
+  return checkPassword(password, stored);
+}
+
+/**
+ * Whether the service accepts `hash` as an imported password hash: bcrypt of at most 16 rounds that bcrypt can
+ * read (it tries a comparison; a hash it cannot read is refused).
+ */
+export async function isImportableHash(hash: string): Promise<boolean> {
+  if (!BCRYPT_HASH.test(hash)) return false;
+  const { default: bcrypt } = await import("bcryptjs");
+  try {
+    if (bcrypt.getRounds(hash) > 16) return false;
+    await bcrypt.compare("any string", hash);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Codes are 45 characters; the nonce is the part after the first six (the typed one-time code). */

@@ -9,6 +9,7 @@ import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
 import { primaryChannelOf, restrictedReasonOf, serverUserView, userView } from "../engine/views.js";
 import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, userOf, withStatusErrors } from "./common.js";
+import { isImportableHash } from "./auth-shared.js";
 
 /** What a client may change on itself; anything else in its PATCH /users/me is an unknown property. */
 const CLIENT_FIELDS: ReadonlySet<string> = new Set([
@@ -25,8 +26,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** A picture a client uploads itself: the service takes a base64 data URL only. */
 const BASE64_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/i;
-/** A password hash in Modular Crypt Format of an algorithm the service verifies (bcrypt). */
-const MCF_HASH = /^\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}$/;
 
 /** The fields of a user update or creation, as the wire names them. */
 interface UserBody {
@@ -86,9 +85,9 @@ async function passwordHashOf(body: UserBody): Promise<string | null | undefined
     return hashPassword(body.password);
   }
   if (body.password_hash !== undefined) {
-    if (!MCF_HASH.test(body.password_hash))
+    if (!(await isImportableHash(body.password_hash)))
       throw new StatusFailure(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
-    // Kept as given: the emulator cannot check a bcrypt hash, so it shows has_password but signs nobody in with it.
+    // Kept as given: password sign-in checks it with bcrypt.
     return body.password_hash;
   }
   return undefined;

@@ -1,0 +1,61 @@
+// What the auth handlers check as the service checks it: the sign-up e-mail
+// against its sign-in e-mail schema (packages/stack-shared/src/schema-fields.ts
+// signInEmailSchema: yup's e-mail check and a stricter pattern), imported password
+// hashes (packages/stack-shared/src/utils/hashes.tsx: bcrypt, at most 16 rounds;
+// apps/backend/src/app/api/latest/users/crud.tsx refuses others).
+import bcrypt from "bcryptjs";
+import { describe, expect, it } from "vitest";
+import { APP_URL, serviceOf } from "./harness.js";
+
+const VERSIONS = ["2.8.11", "2.8.86"] as const;
+const PATTERN = String(/^[^.]+(\.[^.]+)*@.*\.[^.][^.]+$/);
+const signUpBody = (email: string) => ({
+  email,
+  password: "correct horse battery staple",
+  verification_callback_url: `${APP_URL}/handler/x`,
+});
+
+describe.each(VERSIONS)("on %s", (version) => {
+  it("refuses a sign-up e-mail that is no e-mail with both of the schema's problems", async () => {
+    const service = await serviceOf(version);
+    const answer = await service.call("POST", "/auth/password/sign-up", { body: signUpBody("not-an-email") });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe("SCHEMA_ERROR");
+    expect(answer.body.error).toBe(
+      `Request validation failed on POST /api/v1/auth/password/sign-up:\n  - body.email must be a valid email\n  - body.email must match the following: "${PATTERN}"`,
+    );
+  });
+
+  it("refuses a sign-up e-mail whose domain has no dot with the stricter pattern only", async () => {
+    const service = await serviceOf(version);
+    const answer = await service.call("POST", "/auth/password/sign-up", { body: signUpBody("ada@localhost") });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(
+      `Request validation failed on POST /api/v1/auth/password/sign-up:\n  - body.email must match the following: "${PATTERN}"`,
+    );
+  });
+
+  it("signs in with the password of an imported bcrypt hash, and refuses a wrong one", async () => {
+    const service = await serviceOf(version);
+    const hash = bcrypt.hashSync("imported password", 4);
+    const created = await service.call("POST", "/users", {
+      as: "server",
+      body: { primary_email: "imp@example.com", primary_email_auth_enabled: true, password_hash: hash },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.has_password).toBe(true);
+    const ok = await service.call("POST", "/auth/password/sign-in", { body: { email: "imp@example.com", password: "imported password" } });
+    expect(ok.status).toBe(200);
+    const wrong = await service.call("POST", "/auth/password/sign-in", { body: { email: "imp@example.com", password: "not it" } });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+  });
+
+  it("refuses an imported bcrypt hash of more than 16 rounds as an invalid hash", async () => {
+    const service = await serviceOf(version);
+    const hash = bcrypt.hashSync("x", 4).replace(/^\$2b\$04\$/, "$2b$17$");
+    const created = await service.call("POST", "/users", { as: "server", body: { primary_email: "r@example.com", password_hash: hash } });
+    expect(created.status).toBe(400);
+    expect(created.body).toBe("Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+  });
+});
