@@ -6,6 +6,7 @@ import { operations, type AccessType, type OperationId } from "../../generated/o
 import type { EmulatorContext } from "./context.js";
 import { fail } from "./http.js";
 import type { ProjectRecord, SessionRecord, UserRecord } from "./store.js";
+import { decodeJwt } from "jose";
 import { verifyAccessToken } from "./tokens.js";
 
 export const INTERNAL_PROJECT_ID = "internal";
@@ -66,12 +67,18 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   }
   const project = ctx.store.tables.projects.get(projectId);
   const perProjectKey = ctx.profile.publishableClientKey === "per-project";
-  if (!project) throw fail(perProjectKey ? "CURRENT_PROJECT_NOT_FOUND" : "PROJECT_NOT_FOUND", { project_id: projectId });
+  // 2.8.86 looks the project up first: an unknown one is CURRENT_PROJECT_NOT_FOUND whatever stands for its keys.
+  if (!project && perProjectKey) throw fail("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
   const type = accessType as AccessType;
 
   let owner: UserRecord | null = null;
-  if (type === "client" && perProjectKey && (publishable === undefined || publishable === PUBLIC_CLIENT_SENTINEL)) {
-    if (project.require_publishable_client_key !== false)
+  if (adminToken !== undefined) {
+    // The owner's admin access token stands for the project's keys at every access type; keys sent beside it are not read.
+    owner = await projectOwner(ctx, projectId, adminToken);
+    // 2.8.11: a project the user still manages (its id in their list) that no longer exists.
+    if (!project) throw fail("INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN");
+  } else if (type === "client" && perProjectKey && (publishable === undefined || publishable === PUBLIC_CLIENT_SENTINEL)) {
+    if (project?.require_publishable_client_key !== false)
       throw fail("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: projectId });
   } else if (type === "client") {
     if (publishable === undefined) throw fail("CLIENT_AUTHENTICATION_REQUIRED");
@@ -80,12 +87,13 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   } else if (type === "server") {
     if (secret === undefined) throw fail("SERVER_AUTHENTICATION_REQUIRED");
     if (!hasKey(ctx, projectId, "secret_server_key", secret)) throw fail("INVALID_SECRET_SERVER_KEY", { project_id: projectId });
-  } else if (adminToken !== undefined) {
-    owner = await projectOwner(ctx, project, adminToken);
   } else {
     if (admin === undefined) throw fail("ADMIN_AUTHENTICATION_REQUIRED");
     if (!hasKey(ctx, projectId, "super_secret_admin_key", admin)) throw fail("INVALID_SUPER_SECRET_ADMIN_KEY", { project_id: projectId });
   }
+  // 2.8.11 says a project does not exist only once its keys were shown valid, so an unknown project's keys are
+  // simply invalid above (a deleted project's keys went with it).
+  if (!project) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
   // Both versions read the branch (default `main`) and, once the keys are good, refuse one the project does not
   // have; the emulator keeps one branch per project.
   const branchId = get("x-stack-branch-id") ?? DEFAULT_BRANCH_ID;
@@ -121,12 +129,53 @@ function hasKey(
   return false;
 }
 
-/** The internal-project user an admin access token stands for, who must own `project`. */
-async function projectOwner(ctx: EmulatorContext, project: ProjectRecord, token: string): Promise<UserRecord> {
-  const claims = await verifyAccessToken(ctx, token, INTERNAL_PROJECT_ID, ctx.now(), "admin");
+/**
+ * The ids of the projects `user` (of the internal project) manages: on 2.8.11 the list in their server metadata
+ * (anything but a list of strings counts as none), on 2.8.86 the projects owned by a team they are a member of.
+ */
+export function managedProjectIds(ctx: EmulatorContext, user: UserRecord): string[] {
+  if (ctx.profile.managedProjects === "server-metadata") {
+    const ids = (user.server_metadata as { managedProjectIds?: unknown } | null)?.managedProjectIds;
+    return Array.isArray(ids) && ids.every((id) => typeof id === "string") ? [...(ids as string[])] : [];
+  }
+  const ids: string[] = [];
+  for (const project of ctx.store.tables.projects.values()) {
+    if (project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${user.id}`)) ids.push(project.id);
+  }
+  return ids;
+}
+
+/** The project an access token's audience names (2.8.86 marks anonymous and restricted users' audiences with a suffix). */
+function audienceProject(ctx: EmulatorContext, token: string): { readonly projectId: string; readonly normal: boolean } {
+  let audience: unknown;
+  try {
+    audience = decodeJwt(token).aud;
+  } catch {
+    throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  }
+  if (typeof audience !== "string") throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  if (ctx.profile.accessTokens === "per-audience") {
+    const suffix = /:(anon|restricted)$/.exec(audience);
+    if (suffix) return { projectId: audience.slice(0, suffix.index), normal: false };
+  }
+  return { projectId: audience, normal: true };
+}
+
+/**
+ * The internal-project user an admin access token stands for, who must manage the project, as both versions check
+ * it: the token is verified first (expired: ADMIN_ACCESS_TOKEN_EXPIRED, else unparsable; 2.8.86 accepts only a
+ * normal user's token, so an anonymous or restricted user's is unparsable), then it must be of the internal project
+ * and its user must manage the project (ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN).
+ */
+async function projectOwner(ctx: EmulatorContext, projectId: string, token: string): Promise<UserRecord> {
+  const audience = audienceProject(ctx, token);
+  if (!audience.normal) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  const claims = await verifyAccessToken(ctx, token, audience.projectId, ctx.now(), "admin");
+  if (audience.projectId !== INTERNAL_PROJECT_ID) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   const owner = ctx.store.tables.users.get(claims.sub);
+  // The service answers a deleted user's still-valid token with a plain-text 401 (not a known error), which the
+  // engine cannot yet answer from the gate: the nearest known error stands for it.
   if (!owner || owner.project_id !== INTERNAL_PROJECT_ID) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
-  const owns = project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${owner.id}`);
-  if (!owns && project.id !== INTERNAL_PROJECT_ID) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+  if (!managedProjectIds(ctx, owner).includes(projectId)) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   return owner;
 }

@@ -54,8 +54,8 @@ export interface ServiceProfile {
    */
   readonly projectView: "user-count" | "owner-team";
   /**
-   * What `POST /internal/projects` does with `owner_team_id`: 2.8.11 refuses it as an unknown property (and makes
-   * an owner team itself), 2.8.86 requires it (a team of the internal project the user is a member of).
+   * What `POST /internal/projects` does with `owner_team_id`: 2.8.11 refuses it as an unknown property (no team owns
+   * its projects: see `managedProjects`), 2.8.86 requires it (a team of the internal project the user is a member of).
    */
   readonly projectOwnerTeam: "refused" | "required";
   /**

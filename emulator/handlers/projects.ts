@@ -1,18 +1,18 @@
 // Projects: the client's view of the current project; the admin view with its
 // full configuration (read, update, delete the current project); and, for
-// users of the internal project, the projects they own (list, create). A
-// project is owned through its owner team in the internal project: the members
-// of that team are its owners, and their admin access tokens open it.
+// users of the internal project, the projects they manage (list, create). Who
+// manages a project is the profile's: on 2.8.11 the users whose server metadata
+// lists its id, on 2.8.86 the members of its owner team; their admin access
+// tokens open it.
 import type { components } from "../../generated/schema.js";
-import { INTERNAL_PROJECT_ID } from "../engine/auth.js";
+import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail } from "../engine/http.js";
 import { defaultConfig } from "../engine/seed.js";
-import type { ProjectConfig, ProjectRecord, Store, TableName, TeamRecord } from "../engine/store.js";
+import type { ProjectConfig, ProjectRecord, Store, TableName, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { requireUser } from "./common.js";
 import { schemaError } from "./permissions.js";
-import { addMember } from "./teams.js";
 
 type Schemas = components["schemas"];
 type ConfigUpdate = Schemas["ProjectConfigUpdate"];
@@ -52,11 +52,27 @@ export function adminProjectView(ctx: EmulatorContext, project: ProjectRecord): 
 }
 
 /**
+ * What the service's schema says of a trusted domain (both versions): no spaces, a URL, and one starting with http://
+ * or https:// — each failing test a line of its own, in that order; the last one's message does not name the field.
+ */
+function domainProblems(path: string, domain: string): string[] {
+  const problems: string[] = [];
+  if (domain.includes(" ")) problems.push(`${path} contains spaces`);
+  if (!URL.canParse(domain)) problems.push(`${path} is not a valid URL`);
+  if (!/^https?:\/\//.test(domain)) problems.push("URL must start with http:// or https://");
+  return problems;
+}
+
+/**
  * `config` with the fields of `update` set: a field left out keeps its value, a
  * list given replaces the whole list. Every OAuth provider given is enabled.
  */
 function mergedConfig(request: EmulatorRequest, config: ProjectConfig, update: ConfigUpdate | undefined): ProjectConfig {
   if (update === undefined) return config;
+  if (update.domains !== undefined) {
+    const problems = update.domains.flatMap(({ domain }, index) => domainProblems(`body.config.domains[${index}].domain`, domain));
+    if (problems.length > 0) throw schemaError(request, problems.join("\n  - "));
+  }
   const next: ProjectConfig = { ...config, ...structuredClone(update) };
   if (update.oauth_providers !== undefined) {
     next.oauth_providers = update.oauth_providers.map((provider, index) => {
@@ -119,6 +135,13 @@ function requireInternalUser(request: EmulatorRequest) {
   return requireUser(request);
 }
 
+/** `user`'s server metadata with `managedProjectIds` set to `ids`, its other fields kept (2.8.11's managed list). */
+function setManagedProjectIds(user: UserRecord, ids: readonly string[]): void {
+  const meta = user.server_metadata;
+  const rest = typeof meta === "object" && meta !== null && !Array.isArray(meta) ? meta : {};
+  user.server_metadata = { ...rest, managedProjectIds: [...ids] };
+}
+
 /** Every record of the project, in every table (the project itself too). */
 function deleteProjectData(store: Store, projectId: string): void {
   for (const name of Object.keys(store.tables) as TableName[]) {
@@ -160,11 +183,13 @@ export const projectHandlers: Handlers = {
 
   listOwnedProjects: (request, ctx) => {
     const user = requireInternalUser(request);
-    const owned = [...ctx.store.tables.projects.values()]
-      .filter((project) => project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${user.id}`))
-      .reverse()
-      .sort((a, b) => b.created_at_millis - a.created_at_millis);
-    return { body: { items: owned.map((project) => adminProjectView(ctx, project)), is_paginated: false } };
+    const projects = managedProjectIds(ctx, user).flatMap((id) => {
+      const project = ctx.store.tables.projects.get(id);
+      return project ? [project] : [];
+    });
+    // 2.8.11 lists them in the order of the user's list (oldest first); 2.8.86 newest first.
+    if (ctx.profile.managedProjects === "owner-team") projects.reverse().sort((a, b) => b.created_at_millis - a.created_at_millis);
+    return { body: { items: projects.map((project) => adminProjectView(ctx, project)), is_paginated: false } };
   },
 
   createOwnedProject: (request, ctx) => {
@@ -177,28 +202,12 @@ export const projectHandlers: Handlers = {
       throw schemaError(request, "body.owner_team_id must be defined");
     const config = mergedConfig(request, defaultConfig(), body.config);
     const now = ctx.now();
-    const internal = request.project;
-    let ownerTeamId: string;
+    let ownerTeamId: string | null = null;
     if (body.owner_team_id !== undefined) {
       // 2.8.86: the project goes to a team of the internal project that the user is a member of.
       if (!ctx.store.tables.memberships.has(`${body.owner_team_id}/${user.id}`))
         throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.owner_team_id, user_id: user.id });
       ownerTeamId = body.owner_team_id;
-    } else {
-      // 2.8.11: an owner team of its own, whose members own the project; its creator gets the internal project's creator permissions.
-      const team: TeamRecord = {
-        id: randomId(),
-        project_id: internal.id,
-        display_name: `${body.display_name} owners`,
-        profile_image_url: null,
-        client_metadata: {},
-        client_read_only_metadata: {},
-        server_metadata: {},
-        created_at_millis: now,
-      };
-      ctx.store.put("teams", team);
-      addMember(ctx.store, internal, team.id, user.id, "creator");
-      ownerTeamId = team.id;
     }
     const project: ProjectRecord = {
       id: randomId(),
@@ -212,6 +221,8 @@ export const projectHandlers: Handlers = {
       ...(ctx.profile.publishableClientKey === "per-project" ? { require_publishable_client_key: false } : {}),
     };
     ctx.store.put("projects", project);
+    // 2.8.11: no team owns it; its id joins the end of the creator's managed list in their server metadata.
+    if (ctx.profile.managedProjects === "server-metadata") setManagedProjectIds(user, [...managedProjectIds(ctx, user), project.id]);
     addDefaultPermissionDefinitions(ctx.store, project.id);
     return { status: 201, body: adminProjectView(ctx, project) };
   },
@@ -231,6 +242,18 @@ export const projectHandlers: Handlers = {
 
   deleteAdminProject: ({ project }, ctx) => {
     deleteProjectData(ctx.store, project.id);
+    // 2.8.11 takes its id out of every internal user's managed list that has it.
+    if (ctx.profile.managedProjects === "server-metadata") {
+      for (const user of ctx.store.tables.users.values()) {
+        if (user.project_id !== INTERNAL_PROJECT_ID) continue;
+        const ids = managedProjectIds(ctx, user);
+        if (ids.includes(project.id))
+          setManagedProjectIds(
+            user,
+            ids.filter((id) => id !== project.id),
+          );
+      }
+    }
     return { body: { success: true } };
   },
 };

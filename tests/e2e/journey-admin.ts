@@ -450,9 +450,9 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       await scratch.delete();
       await asAdmin.delete();
       expect(await hedy.listOwnedProjects()).toEqual([]);
-      // Apps of the deleted project meet PROJECT_NOT_FOUND (2.8.86: CURRENT_PROJECT_NOT_FOUND, before the keys).
+      // Apps of the deleted project: 2.8.86 says CURRENT_PROJECT_NOT_FOUND before the keys; 2.8.11 finds no such key.
       expect(await rejectionOf(e.client({ keys: { ...DEMO_KEYS, projectId: radio.id } }).getProject())).toBeInstanceOf(
-        e.serviceVersion === "2.8.11" ? KnownErrors.ProjectNotFound : KnownErrors.CurrentProjectNotFound,
+        e.serviceVersion === "2.8.11" ? KnownErrors.InvalidPublishableClientKey : KnownErrors.CurrentProjectNotFound,
       );
     });
 

@@ -45,7 +45,7 @@ describe("project authentication", () => {
       400,
       "ACCESS_TYPE_WITHOUT_PROJECT_ID",
     ],
-    // 2.8.86 (the default); 2.8.11's PROJECT_NOT_FOUND and CLIENT_AUTHENTICATION_REQUIRED: service-versions.test.ts.
+    // 2.8.86 (the default); 2.8.11's answers: service-versions.test.ts and tests/conformance/project-authentication.test.ts.
     ["an unknown project", { ...client, "x-stack-project-id": "no-such-project" }, 400, "CURRENT_PROJECT_NOT_FOUND"],
     [
       "a client without its key",

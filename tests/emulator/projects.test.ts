@@ -118,7 +118,7 @@ describe("owned projects", () => {
     const error = await client()
       .getProject()
       .catch((e: unknown) => e);
-    // 2.8.86 (the default); 2.8.11's PROJECT_NOT_FOUND: service-versions.test.ts.
+    // 2.8.86 (the default); 2.8.11 answers INVALID_PUBLISHABLE_CLIENT_KEY: service-versions.test.ts.
     expect(isKnownError(error, "CURRENT_PROJECT_NOT_FOUND")).toBe(true);
     expect(
       emulator()

@@ -427,13 +427,13 @@ describe("2.8.11", () => {
     expect([metrics.total, metrics.registered]).toEqual([2, [metrics.normal, metrics.anonymous].sort()]);
   });
 
-  it("requires the publishable client key of every client request and answers an unknown project 404 PROJECT_NOT_FOUND", async () => {
+  it("requires the publishable client key of every client request and answers an unknown project's keys 401 INVALID_PUBLISHABLE_CLIENT_KEY", async () => {
     const emulator = await emulatorOf("2.8.11");
     emulator.control.setPublishableClientKeyRequired(DEMO_KEYS.projectId, false);
     const keyless = await call(emulator, "GET", "/projects/current", { headers: { "x-stack-publishable-client-key": "" } });
     expect([keyless.status, keyless.body.code]).toEqual([401, "CLIENT_AUTHENTICATION_REQUIRED"]);
     const unknown = await call(emulator, "GET", "/projects/current", { keys: { ...DEMO_KEYS, projectId: "no-such-project" } });
-    expect([unknown.status, unknown.body.code]).toEqual([404, "PROJECT_NOT_FOUND"]);
+    expect([unknown.status, unknown.body.code]).toEqual([401, "INVALID_PUBLISHABLE_CLIENT_KEY"]);
   });
 
   it("says which sender configuration each sent e-mail went out with", async () => {
