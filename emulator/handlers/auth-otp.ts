@@ -17,6 +17,7 @@ import {
   upgradeAnonymousUser,
 } from "./auth-shared.js";
 import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
+import { sendTemplatedEmail } from "./admin-email.js";
 import { admitSignUp } from "./sign-up-rules.js";
 
 /**
@@ -49,12 +50,7 @@ function mailMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: stri
   });
   const link = ctx.store.tables.codes.get(code)?.link ?? callbackUrl;
   const otp = code.slice(0, 6).toUpperCase();
-  ctx.mail.send({
-    projectId: project.id,
-    to: email,
-    subject: `Sign in to ${project.display_name}: Your code is ${otp}`,
-    text: `Sign in to ${project.display_name} with this link:\n${link}\n\nOr enter this code: ${otp}\n\nIf you did not ask for it, ignore this e-mail.`,
-  });
+  sendTemplatedEmail(ctx, project, "magic_link", email, { magicLink: link, otp });
   return code;
 }
 

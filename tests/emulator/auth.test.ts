@@ -288,7 +288,7 @@ describe("magic links", () => {
     const sent = await app.sendMagicLinkEmail("grace@example.com", { callbackUrl });
     const mails = mailsTo("grace@example.com");
     const otp = /Your code is ([A-Z0-9]{6})$/.exec(mails[0]?.subject ?? "")?.[1];
-    expect(mails[0]?.text).toContain(`Or enter this code: ${otp}`);
+    expect(mails[0]?.text.split("\n")).toContain(otp);
     const nonce = sent.status === "ok" ? sent.data.nonce : "";
     expect(await app.signInWithMagicLink(`${otp}${nonce}`)).toEqual({ status: "ok", data: undefined });
     expect((await app.getUser({ or: "throw" })).primaryEmail).toBe("grace@example.com");
