@@ -7030,7 +7030,7 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     type: "totp";
-                    /** @description The current six-digit TOTP code. */
+                    /** @description The current six-digit TOTP code. The service takes any string here and answers a malformed code as a wrong one, `INVALID_TOTP_CODE`. */
                     totp: string;
                     /** @description The `details.attempt_code` of `MULTI_FACTOR_AUTHENTICATION_REQUIRED`. */
                     code: string;

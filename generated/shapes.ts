@@ -135,7 +135,7 @@ export const requestShapes: { readonly [id in OperationId]?: Shape } = {
   registerPasskey: {"credential":"o","code":"s","!":1},
   initiatePasskeyAuthentication: "o",
   signInWithPasskey: {"authentication_response":"o","code":"s","!":1},
-  signInWithMfa: {"type":["=","totp"],"totp":["p","^[0-9]{6}$"],"code":"s","!":1},
+  signInWithMfa: {"type":["=","totp"],"totp":"s","code":"s","!":1},
   createSession: {"user_id":"s","expires_in_millis?":["r",-1.7976931348623157e+308,31708800000,0],"is_impersonation?":"b","!":1},
   signOutCurrentSession: "o",
   createCliLogin: {"expires_in_millis?":["r",-1.7976931348623157e+308,86400000,0],"!":1},

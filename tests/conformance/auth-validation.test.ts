@@ -5,7 +5,7 @@
 // apps/backend/src/app/api/latest/users/crud.tsx refuses others).
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
-import { APP_URL, serviceOf } from "./harness.js";
+import { APP_URL, PASSWORD, serviceOf, signUp } from "./harness.js";
 
 const VERSIONS = ["2.8.11", "2.8.86"] as const;
 const PATTERN = String(/^[^.]+(\.[^.]+)*@.*\.[^.][^.]+$/);
@@ -57,5 +57,23 @@ describe.each(VERSIONS)("on %s", (version) => {
     const created = await service.call("POST", "/users", { as: "server", body: { primary_email: "r@example.com", password_hash: hash } });
     expect(created.status).toBe(400);
     expect(created.body).toBe("Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+  });
+});
+
+describe.each(VERSIONS)("the second factor on %s", (version) => {
+  it("answers a TOTP code that is not six digits as a wrong one (INVALID_TOTP_CODE), not as a schema error", async () => {
+    const service = await serviceOf(version);
+    const user = await signUp(service, "ada@example.com");
+    const secret = Buffer.from("12345678901234567890").toString("base64");
+    const set = await service.call("PATCH", "/users/me", { token: user.accessToken, body: { totp_secret_base64: secret } });
+    expect(set.status).toBe(200);
+    const signIn = await service.call("POST", "/auth/password/sign-in", { body: { email: "ada@example.com", password: PASSWORD } });
+    expect([signIn.status, signIn.body.code]).toEqual([400, "MULTI_FACTOR_AUTHENTICATION_REQUIRED"]);
+    for (const totp of ["abc", "1234567", ""]) {
+      const answer = await service.call("POST", "/auth/mfa/sign-in", {
+        body: { type: "totp", totp, code: signIn.body.details.attempt_code },
+      });
+      expect([answer.status, answer.body.code]).toEqual([400, "INVALID_TOTP_CODE"]);
+    }
   });
 });
