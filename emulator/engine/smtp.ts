@@ -4,7 +4,6 @@
 // another host name fails as the service's DNS lookup failing, another address
 // as a refused connection. Short timeouts stand for the service's own: its route
 // gives up after 10 s, before the mailer's, so every timeout answers as the route's.
-import { isIP } from "node:net";
 
 export interface SmtpConfig {
   readonly host: string;
@@ -35,11 +34,22 @@ const TIMEOUT_MS = 3000;
 const ROUTE_TIMEOUT = "Timed out while sending test email. Make sure the email server is running and accepting connections.";
 const UNKNOWN_ROUTE = "Unknown error while sending test email. Make sure the email server is running and accepting connections.";
 
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+
+/**
+ * Whether `host` is an IP address literal rather than a name (`[…]` brackets allowed). The engine stays free of
+ * Node's builtins (it also runs behind msw in a browser), so this is not `node:net`'s `isIP`.
+ */
+function isAddressLiteral(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, "$1");
+  return IPV4.test(bare) || (bare.includes(":") && /^[0-9a-f:.]+$/i.test(bare));
+}
+
 /** The address to connect to for a loopback host (localhost resolved here, never by a DNS query), else null. */
 export function loopbackAddress(host: string): string | null {
   const bare = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
   if (bare === "localhost" || bare === "localhost.") return "127.0.0.1";
-  if (isIP(bare) === 4 && bare.startsWith("127.")) return bare;
+  if (IPV4.test(bare) && bare.startsWith("127.")) return bare;
   if (bare === "::1" || bare === "0:0:0:0:0:0:0:1") return "::1";
   return null;
 }
@@ -107,7 +117,7 @@ function routeMessage(error: MailerError): string {
 
 /** The error a host off this machine meets, without trying it. */
 function offMachineError(host: string, port: number): Record<string, unknown> & { message: string } {
-  if (isIP(host.replace(/^\[(.*)\]$/, "$1")) === 0) {
+  if (!isAddressLiteral(host)) {
     return {
       message: `getaddrinfo ENOTFOUND ${host}`,
       errno: -3008,
