@@ -22,5 +22,5 @@ export type { Exchange, Fault, LoggedRequest } from "./engine/engine.js";
 export type { StateJson, EmailRecord, CodeKind, CodeRecord, UserRecord } from "./engine/store.js";
 export { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
 export { DEFAULT_SERVICE_VERSION, SERVICE_VERSIONS, type ServiceVersion } from "./engine/profile.js";
-export type { SignUpAuthMethod, SignUpRule, SignUpRuleCondition, SignUpRulesConfig } from "./engine/sign-up-rules.js";
+export type { SignUpAuthMethod, SignUpRule, SignUpRuleActionType, SignUpRuleCondition, SignUpRulesConfig } from "./engine/sign-up-rules.js";
 export type { InbucketMessage, InbucketMessageHeader } from "./mailbox.js";
