@@ -4,7 +4,7 @@
 // user of the access token. Each failure is the service's known error.
 import { operations, type AccessType, type OperationId } from "../../generated/operations.js";
 import type { EmulatorContext } from "./context.js";
-import { fail } from "./http.js";
+import { fail, statusFailure } from "./errors.js";
 import type { ProjectRecord, SessionRecord, UserRecord } from "./store.js";
 import { decodeJwt } from "jose";
 import { verifyAccessToken } from "./tokens.js";
@@ -173,9 +173,13 @@ async function projectOwner(ctx: EmulatorContext, projectId: string, token: stri
   const claims = await verifyAccessToken(ctx, token, audience.projectId, ctx.now(), "admin");
   if (audience.projectId !== INTERNAL_PROJECT_ID) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   const owner = ctx.store.tables.users.get(claims.sub);
-  // The service answers a deleted user's still-valid token with a plain-text 401 (not a known error), which the
-  // engine cannot yet answer from the gate: the nearest known error stands for it.
-  if (!owner || owner.project_id !== INTERNAL_PROJECT_ID) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
+  // A deleted user's token is still valid until it expires: the service answers it with a status error, not a known one.
+  if (!owner || owner.project_id !== INTERNAL_PROJECT_ID) {
+    throw statusFailure(
+      401,
+      "The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.",
+    );
+  }
   if (!managedProjectIds(ctx, owner).includes(projectId)) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   return owner;
 }

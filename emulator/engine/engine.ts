@@ -8,7 +8,8 @@ import { operations, type OperationId } from "../../generated/operations.js";
 import { requestShapes } from "../../generated/shapes.js";
 import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
-import { EmulatorError, errorResponse, fail, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
+import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
+import { errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer } from "./mail.js";
 import { checkValue } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
@@ -162,7 +163,9 @@ export function createEngine(o: EngineOptions): Engine {
       if (emulated.user) emulated.user.last_active_at_millis = ctx.now();
       return toResponse(await handler(emulated, ctx), requestId, override);
     } catch (error) {
+      // Whatever failed, the gate, the body's schema or the handler, failed in one of the service's two ways.
       if (error instanceof EmulatorError) return errorResponse(error, requestId, override);
+      if (error instanceof StatusFailure) return statusResponse(error.status, error.text, requestId, override);
       throw error;
     }
   }
@@ -244,11 +247,7 @@ async function readBody(request: Request, operationId: OperationId): Promise<unk
   const shape = requestShapes[operationId];
   if (shape === undefined) return body;
   const checked = checkValue(shape, body ?? {}, "body");
-  if (checked.problems.length > 0) {
-    const problems = checked.problems.map((problem) => `  - ${problem}`).join("\n");
-    const message = `Request validation failed on ${request.method} ${new URL(request.url).pathname}:\n${problems}`;
-    throw fail("SCHEMA_ERROR", { message }, message);
-  }
+  if (checked.problems.length > 0) throw schemaError({ method: request.method, url: new URL(request.url) }, ...checked.problems);
   return body === undefined ? undefined : checked.value;
 }
 

@@ -2,26 +2,7 @@
 // `x-stack-request-id` and `cache-control: no-store`, known errors as
 // `{code, details?, error}` with `x-stack-known-error`, and the
 // override-error-status protocol (HTTP 200 with `x-stack-actual-status`).
-import { createKnownError, knownErrorStatus, type KnownErrorCode } from "../../generated/known-errors.js";
-
-/** A known error a handler raises: the engine answers it as the service does. */
-export class EmulatorError extends Error {
-  readonly code: KnownErrorCode;
-  readonly details: Readonly<Record<string, unknown>> | undefined;
-  readonly status: number;
-  constructor(code: KnownErrorCode, details?: Readonly<Record<string, unknown>>, message?: string) {
-    const known = createKnownError(code, details, message === undefined ? {} : { message });
-    super(known.message);
-    this.code = code;
-    this.details = details;
-    this.status = knownErrorStatus[code] ?? 400;
-  }
-}
-
-/** Shorthand: `throw fail("USER_NOT_FOUND")`. */
-export function fail(code: KnownErrorCode, details?: Readonly<Record<string, unknown>>, message?: string): EmulatorError {
-  return new EmulatorError(code, details, message);
-}
+import type { EmulatorError } from "./errors.js";
 
 /** What a handler answers: a status (default 200) and a JSON body, or a navigation. */
 export type Answer =

@@ -16,7 +16,7 @@ import {
   type JWK,
   type CryptoKey,
 } from "jose";
-import { fail } from "./http.js";
+import { fail } from "./errors.js";
 import type { ServiceProfile } from "./profile.js";
 
 /** Why a user is restricted, as 2.8.86 says it (tokens, users, RESTRICTED_USER_NOT_ALLOWED). */

@@ -17,6 +17,7 @@
 //   send answers `{success: false, error_message}` when it fails. The test
 //   e-mail really goes to the SMTP server named when it is on this machine
 //   (engine/smtp.ts); any other host fails as the service fails to reach it.
+import { schemaError } from "../engine/errors.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import type { Answer } from "../engine/http.js";
 import { renderLayout, textToHtml } from "../engine/mail.js";
@@ -24,7 +25,6 @@ import { sendThroughSmtp, type SmtpConfig } from "../engine/smtp.js";
 import type { EmailRecord, EmailTemplateRecord, ProjectRecord } from "../engine/store.js";
 import { list } from "../engine/views.js";
 import { blocksOfDocument, DEFAULT_TEMPLATES, fill, TEMPLATE_TYPES, tsxDefaultEmail, type TemplateType } from "./mail-templates.js";
-import { schemaError } from "./permissions.js";
 
 export { DEFAULT_TEMPLATES, TEMPLATE_TYPES, type TemplateType };
 type Variables = Readonly<Record<string, string | null | undefined>>;
@@ -180,7 +180,7 @@ export const adminEmailHandlers: Handlers = {
       ...(EMAIL.test(to) ? [] : ["body.recipient_email must be a valid email"]),
       ...(EMAIL.test(config.sender_email) ? [] : ["body.email_config.sender_email must be a valid email"]),
     ];
-    if (problems.length > 0) throw schemaError(request, problems.join("\n  - "));
+    if (problems.length > 0) throw schemaError(request, ...problems);
     const outcome = await sendThroughSmtp(config, { to, subject: TEST_SUBJECT, text: TEST_TEXT });
     // Logged (2.8.11 lists it; 2.8.86 does not), but not in the mailbox: it went to the server named, not the shared one.
     const sent = ctx.mail.send({

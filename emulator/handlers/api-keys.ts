@@ -6,11 +6,10 @@
 // permission (API_KEY_NOT_FOUND otherwise, not to reveal the team).
 import type { components } from "../../generated/schema.js";
 import type { EmulatorContext, EmulatorRequest, Handler, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ApiKeyRecord, ProjectRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
-import { StatusFailure, withStatusErrors } from "./common.js";
-import { heldPermissions, schemaError, userIdParam, uuidParam } from "./permissions.js";
+import { heldPermissions, userIdParam, uuidParam } from "./permissions.js";
 
 type Schemas = components["schemas"];
 type KeyType = "user" | "team";
@@ -18,7 +17,7 @@ type KeyType = "user" | "team";
 /** The service's feature switch: `allow_user_api_keys` / `allow_team_api_keys`. */
 function requireEnabled(project: ProjectRecord, type: KeyType): void {
   const enabled = type === "user" ? project.config.allow_user_api_keys : project.config.allow_team_api_keys;
-  if (!enabled) throw new StatusFailure(400, `${type === "user" ? "User" : "Team"} API keys are not enabled for this project.`);
+  if (!enabled) throw statusFailure(400, `${type === "user" ? "User" : "Team"} API keys are not enabled for this project.`);
 }
 
 /** Who may manage the keys of this owner: server and admin callers anyone's; a client its own, or its team's with `$manage_api_keys`. */
@@ -26,7 +25,7 @@ function requireManager(request: EmulatorRequest, ctx: EmulatorContext, type: Ke
   if (request.accessType !== "client") return;
   if (!request.user) throw fail("USER_AUTHENTICATION_REQUIRED");
   if (type === "user") {
-    if (ownerId !== request.user.id) throw new StatusFailure(403, "Client can only manage their own api keys");
+    if (ownerId !== request.user.id) throw statusFailure(403, "Client can only manage their own api keys");
     return;
   }
   const held = heldPermissions(ctx.store, request.project.id, "team", ownerId, request.user.id, true);
@@ -134,8 +133,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
       requireManager(request, ctx, type, ownerId);
       // The service stores the key against its owner; an owner that does not exist fails there.
       const owner = type === "user" ? ctx.store.tables.users.get(ownerId) : ctx.store.tables.teams.get(ownerId);
-      if (!owner || owner.project_id !== request.project.id)
-        throw new StatusFailure(404, `${type === "user" ? "User" : "Team"} not found.`);
+      if (!owner || owner.project_id !== request.project.id) throw statusFailure(404, `${type === "user" ? "User" : "Team"} not found.`);
       const id = randomId();
       const isPublic = body.is_public ?? false;
       const key: ApiKeyRecord = {
@@ -188,7 +186,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
 const user = handlersFor("user");
 const team = handlersFor("team");
 
-export const apiKeyHandlers: Handlers = withStatusErrors({
+export const apiKeyHandlers: Handlers = {
   listUserApiKeys: user.list,
   createUserApiKey: user.create,
   getUserApiKey: user.get,
@@ -199,4 +197,4 @@ export const apiKeyHandlers: Handlers = withStatusErrors({
   getTeamApiKey: team.get,
   updateTeamApiKey: team.update,
   checkTeamApiKey: team.check,
-});
+};

@@ -3,19 +3,10 @@
 // characters, upper-cased, as the one-time code; the rest is the nonce the send
 // call answers. A user is created when the code is redeemed, not when it is sent.
 import type { EmulatorContext, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, statusFailure } from "../engine/errors.js";
 import { allowsAnonymousSignUp } from "../engine/profile.js";
 import type { ProjectRecord, UserRecord } from "../engine/store.js";
-import {
-  anonymousCaller,
-  checkEmailField,
-  mfaRequired,
-  redeem,
-  requiresMfa,
-  signInTokens,
-  statusError,
-  upgradeAnonymousUser,
-} from "./auth-shared.js";
+import { anonymousCaller, checkEmailField, mfaRequired, redeem, requiresMfa, signInTokens, upgradeAnonymousUser } from "./auth-shared.js";
 import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
 import { sendTemplatedEmail } from "./admin-email.js";
 import { admitSignUp } from "./sign-up-rules.js";
@@ -59,7 +50,7 @@ export const otpHandlers: Handlers = {
     const { project } = request;
     const { email, callback_url: callbackUrl } = request.body as { email: string; callback_url: string };
     checkEmailField(request, email);
-    if (!project.config.magic_link_enabled) throw statusError(403, "Magic link is not enabled for this project");
+    if (!project.config.magic_link_enabled) throw statusFailure(403, "Magic link is not enabled for this project");
     userForMagicLink(ctx, project, email);
     checkCallbackUrl(project, callbackUrl);
     const code = mailMagicLink(ctx, project, email, callbackUrl);

@@ -3,7 +3,7 @@
 // user's password. Checks run in the service's order, so that a request with
 // several faults gets the error the service gives.
 import type { Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord } from "../engine/store.js";
 import { hashPassword } from "../engine/tokens.js";
 import {
@@ -11,12 +11,10 @@ import {
   checkSignInEmail,
   mfaRequired,
   passwordMatches,
-  schemaError,
   redeem,
   requiresMfa,
   signedInUser,
   signInTokens,
-  statusError,
   upgradeAnonymousUser,
 } from "./auth-shared.js";
 import { checkCallbackUrl, checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, mailCode } from "./common.js";
@@ -147,7 +145,7 @@ export const passwordHandlers: Handlers = {
     const { password } = request.body as { password: string };
     requireCredential(request.project);
     checkPasswordRules(password);
-    if (user.password_hash !== null) throw statusError(400, "User already has a password set.");
+    if (user.password_hash !== null) throw statusFailure(400, "User already has a password set.");
     user.password_hash = await hashPassword(password);
     return { body: { success: true } };
   },

@@ -4,26 +4,11 @@
 // does (lower-cased, 45 characters, a bounded number of attempts per nonce),
 // the multi-factor step, and the tokens a sign-in answers.
 import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
-import { fail, type EmulatorError } from "../engine/http.js";
+import { fail, type EmulatorError, schemaError } from "../engine/errors.js";
 import type { CodeKind, CodeRecord, ProjectRecord, SessionRecord, UserRecord } from "../engine/store.js";
 import { checkPassword, hashPassword, randomId, verifyAccessToken } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";
-import { redeemCode, StatusFailure } from "./common.js";
-
-/** SCHEMA_ERROR worded as the service words it: `Request validation failed on POST /api/v1/…:\n  - <problem>`. */
-export function schemaError(request: EmulatorRequest, ...problems: string[]): EmulatorError {
-  const message = `Request validation failed on ${request.method} ${request.url.pathname}:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
-  return fail("SCHEMA_ERROR", { message }, message);
-}
-
-/**
- * A failure the service answers as plain text with a status (its StatusError),
- * not as a known error, e.g. 404 "Session not found.": thrown, and answered by
- * the `withStatusErrors` wrapper the auth handlers are registered with.
- */
-export function statusError(status: number, text: string): StatusFailure {
-  return new StatusFailure(status, text);
-}
+import { redeemCode } from "./common.js";
 
 /** The signed-in user of an operation whose schema requires one: the service answers SCHEMA_ERROR "auth.user must be defined" without. */
 export function signedInUser(request: EmulatorRequest): UserRecord {

@@ -4,10 +4,9 @@
 import type { Handlers } from "../engine/context.js";
 import { otpHandlers } from "./auth-otp.js";
 import { passwordHandlers } from "./auth-password.js";
-import { withStatusErrors } from "./common.js";
 import { sessionHandlers } from "./sessions.js";
 
-export const authHandlers: Handlers = withStatusErrors({
+export const authHandlers: Handlers = {
   ...passwordHandlers,
   ...otpHandlers,
   ...sessionHandlers,
@@ -19,4 +18,4 @@ export const authHandlers: Handlers = withStatusErrors({
       text: `${feature === undefined || feature === null ? "This feature" : String(feature)} is not yet supported. Please reach out to Stack support for more information.`,
     };
   },
-});
+};

@@ -13,7 +13,7 @@
 // - the refresh token is stored as given, unchecked, as the service stores it
 //   (an empty one leaves the attempt waiting).
 import type { Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail } from "../engine/errors.js";
 import type { CliLoginRecord, Store } from "../engine/store.js";
 import { randomId, randomString } from "../engine/tokens.js";
 

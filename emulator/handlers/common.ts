@@ -3,7 +3,7 @@
 // callback URL against the project's trusted domains, and mailing a code as a
 // link with the service's template.
 import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail } from "../engine/errors.js";
 import type { CodeKind, ProjectRecord, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
 import { sendTemplatedEmail } from "./admin-email.js";
@@ -176,37 +176,6 @@ export function redeemCode(ctx: EmulatorContext, project: ProjectRecord, kind: C
   if (record.used_at_millis !== null) throw fail("VERIFICATION_CODE_ALREADY_USED");
   if (consume) record.used_at_millis = ctx.now();
   return record;
-}
-
-/**
- * A status error of the service: a status and a plain-text message, no
- * known-error code (e.g. 400 "Contact channel not found"). Thrown from a handler
- * of a map wrapped with `withStatusErrors`, which answers it as plain text.
- */
-export class StatusFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-  ) {
-    super(text);
-  }
-}
-
-/** The handlers of `map`, each answering a StatusFailure it throws as the service's plain-text status error. */
-export function withStatusErrors(map: import("../engine/context.js").Handlers): import("../engine/context.js").Handlers {
-  const wrapped: Record<string, import("../engine/context.js").Handler> = {};
-  for (const [id, handler] of Object.entries(map)) {
-    if (!handler) continue;
-    wrapped[id] = async (request, ctx) => {
-      try {
-        return await handler(request, ctx);
-      } catch (error) {
-        if (error instanceof StatusFailure) return { status: error.status, text: error.text };
-        throw error;
-      }
-    };
-  }
-  return wrapped;
 }
 
 /**

@@ -5,13 +5,12 @@
 // for another user's); a channel that is not the user's is a plain 404/400;
 // no two users sign in with one address; one primary channel per user.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, schemaError, statusFailure, StatusFailure } from "../engine/errors.js";
 import type { ContactChannelRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { contactChannelView, list, primaryChannelOf } from "../engine/views.js";
 import { redeem } from "./auth-shared.js";
-import { checkCallbackUrl, mailCode, StatusFailure, withStatusErrors } from "./common.js";
-import { schemaError } from "./users.js";
+import { checkCallbackUrl, mailCode } from "./common.js";
 
 interface ChannelBody {
   user_id?: string;
@@ -37,12 +36,12 @@ function ownerId(request: EmulatorRequest, userId: string | undefined, refusal: 
   return userId;
 }
 
-const forbidden = (verb: string) => new StatusFailure(403, `Client can only ${verb} contact channels for their own user.`);
+const forbidden = (verb: string) => statusFailure(403, `Client can only ${verb} contact channels for their own user.`);
 
 /** A client may not set `is_verified`: its schema does not have it. */
 function checkClientBody(request: EmulatorRequest, body: ChannelBody): void {
   if (request.accessType === "client" && body.is_verified !== undefined)
-    throw schemaError(request, ["body contains unknown properties: is_verified"]);
+    throw schemaError(request, "body contains unknown properties: is_verified");
 }
 
 function channelOf(request: EmulatorRequest, ctx: EmulatorContext, userId: string): ContactChannelRecord | undefined {
@@ -81,7 +80,7 @@ function mailVerification(ctx: EmulatorContext, request: EmulatorRequest, userId
   mailCode(ctx, request.project, { kind: "email_verification", to: email, callbackUrl, data: { user_id: userId, email } });
 }
 
-export const contactChannelHandlers: Handlers = withStatusErrors({
+export const contactChannelHandlers: Handlers = {
   listContactChannels(request, ctx) {
     const userId = ownerId(request, request.query.get("user_id") ?? undefined, forbidden("list"));
     // Server code without user_id lists every channel of the project, as the service does.
@@ -101,7 +100,7 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
     const user = store.tables.users.get(userId);
     if (!user || user.project_id !== request.project.id) throw fail("USER_NOT_FOUND");
     if (store.channelsOf(userId).some((channel) => channel.value === body.value))
-      throw new StatusFailure(400, "Contact channel already exists");
+      throw statusFailure(400, "Contact channel already exists");
     if (body.used_for_auth) checkAuthFree(store, request.project.id, body.value, undefined, true);
     const channel: ContactChannelRecord = {
       id: randomId(),
@@ -121,7 +120,7 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
   getContactChannel(request, ctx) {
     const userId = ownerId(request, request.params["user_id"], forbidden("read")) as string;
     const channel = channelOf(request, ctx, userId);
-    if (!channel) throw new StatusFailure(404, "Contact channel not found.");
+    if (!channel) throw statusFailure(404, "Contact channel not found.");
     return { body: contactChannelView(channel) };
   },
 
@@ -132,11 +131,11 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
     checkClientBody(request, body);
     const userId = ownerId(request, request.params["user_id"], forbidden("update")) as string;
     const channel = channelOf(request, ctx, userId);
-    if (!channel) throw new StatusFailure(400, "Contact channel not found");
+    if (!channel) throw statusFailure(400, "Contact channel not found");
     const value = body.value ?? channel.value;
     const usedForAuth = body.used_for_auth ?? channel.used_for_auth;
     if (value !== channel.value && store.channelsOf(userId).some((other) => other.id !== channel.id && other.value === value)) {
-      throw new StatusFailure(400, "Contact channel already exists");
+      throw statusFailure(400, "Contact channel already exists");
     }
     if (usedForAuth) checkAuthFree(store, request.project.id, value, channel.id, false);
     const updated: ContactChannelRecord = {
@@ -155,18 +154,18 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
   deleteContactChannel(request, ctx) {
     const userId = ownerId(request, request.params["user_id"], forbidden("delete")) as string;
     const channel = channelOf(request, ctx, userId);
-    if (!channel) throw new StatusFailure(400, "Contact channel not found");
+    if (!channel) throw statusFailure(400, "Contact channel not found");
     ctx.store.delete("contactChannels", channel.id);
     return { body: { success: true } };
   },
 
   sendContactChannelVerificationCode(request, ctx) {
     const pathUserId = request.params["user_id"] ?? "";
-    const userId = ownerId(request, pathUserId, new StatusFailure(400, "Can only send verification code for your own user")) as string;
+    const userId = ownerId(request, pathUserId, statusFailure(400, "Can only send verification code for your own user")) as string;
     const user = ctx.store.tables.users.get(userId);
     if (!user || user.project_id !== request.project.id) throw fail("USER_ID_DOES_NOT_EXIST", { user_id: userId });
     const channel = channelOf(request, ctx, userId);
-    if (!channel) throw new StatusFailure(404, "Contact channel not found");
+    if (!channel) throw statusFailure(404, "Contact channel not found");
     if (channel.is_verified) throw fail("EMAIL_ALREADY_VERIFIED");
     mailVerification(ctx, request, userId, channel.value, (request.body as { callback_url: string }).callback_url);
     return { body: { success: true } };
@@ -174,7 +173,7 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
 
   sendEmailVerificationCode(request, ctx) {
     const { email, callback_url: callbackUrl } = request.body as { email: string; callback_url: string };
-    if (!request.user) throw schemaError(request, ["auth.user must be defined"]);
+    if (!request.user) throw schemaError(request, "auth.user must be defined");
     const primary = primaryChannelOf(ctx.store, request.user.id);
     // The service sends `primary_email: null` for a user without one (the document types it as a string).
     if (primary?.value !== email) throw fail("EMAIL_IS_NOT_PRIMARY_EMAIL", { email, primary_email: primary?.value ?? null });
@@ -195,8 +194,8 @@ export const contactChannelHandlers: Handlers = withStatusErrors({
     const email = typeof record.data["email"] === "string" ? record.data["email"] : record.recipient;
     const channel = ctx.store.channelsOf(userId).find((c) => c.type === "email" && c.value === email);
     // The code is used up all the same: the service marks it used before it looks for the channel.
-    if (!channel) throw new StatusFailure(400, "Contact channel not found. Was your contact channel deleted?");
+    if (!channel) throw statusFailure(400, "Contact channel not found. Was your contact channel deleted?");
     ctx.store.put("contactChannels", { ...channel, is_verified: true });
     return { body: { success: true } };
   },
-});
+};

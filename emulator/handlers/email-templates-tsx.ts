@@ -8,11 +8,9 @@
 // service's renderer requires, and renders as the source's text) and keeps
 // mailing its own rendering of the type (admin-email.ts).
 import type { EmulatorContext, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, statusFailure } from "../engine/errors.js";
 import type { EmailTemplateRecord, ProjectRecord } from "../engine/store.js";
 import { TEMPLATE_TYPES, type TemplateType } from "./mail-templates.js";
-import { statusError } from "./auth-shared.js";
-import { withStatusErrors } from "./common.js";
 
 /** The ids of the templates each kind of e-mail is sent with, and their names (the service's defaults). */
 const TEMPLATES: Readonly<Record<TemplateType, { readonly id: string; readonly displayName: string; readonly link: string }>> = {
@@ -55,13 +53,13 @@ function sourceOf(ctx: EmulatorContext, projectId: string, type: TemplateType): 
 function editable(project: ProjectRecord, templateId: string): TemplateType {
   if (project.config.email_config.type === "shared") throw fail("REQUIRES_CUSTOM_EMAIL_SERVER");
   const type = typeOfId(templateId);
-  if (type === undefined) throw statusError(404, "No template found with given id");
+  if (type === undefined) throw statusFailure(404, "No template found with given id");
   return type;
 }
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-export const tsxTemplateHandlers: Handlers = withStatusErrors({
+export const tsxTemplateHandlers: Handlers = {
   listInternalEmailTemplates: ({ project }, ctx) => ({
     body: {
       templates: TEMPLATE_TYPES.map((type) => ({
@@ -95,4 +93,4 @@ export const tsxTemplateHandlers: Handlers = withStatusErrors({
     ctx.store.delete("emailTemplates", sourceKey(request.project.id, type));
     return { body: {} };
   },
-});
+};

@@ -4,7 +4,7 @@
 // same table), and stops doing so when it expires or is revoked.
 import type { components } from "../../generated/schema.js";
 import type { EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail } from "../engine/errors.js";
 import type { KeySetRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { randomBase32 } from "./api-keys.js";

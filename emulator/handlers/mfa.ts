@@ -6,9 +6,8 @@
 // the current step only: the service verifies without a grace period.
 import { verifyHOTP } from "@oslojs/otp";
 import type { Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
-import { MFA_ATTEMPT_KIND, redeem, signInTokens, statusError } from "./auth-shared.js";
-import { withStatusErrors } from "./common.js";
+import { fail, statusFailure } from "../engine/errors.js";
+import { MFA_ATTEMPT_KIND, redeem, signInTokens } from "./auth-shared.js";
 
 /** The TOTP step, as the service sets it. */
 export const TOTP_PERIOD_MS = 30_000;
@@ -24,17 +23,17 @@ export function isCurrentTotp(secret: Uint8Array, totp: string, nowMs: number): 
   return verifyHOTP(secret, BigInt(Math.floor(nowMs / TOTP_PERIOD_MS)), TOTP_DIGITS, totp);
 }
 
-export const mfaHandlers: Handlers = withStatusErrors({
+export const mfaHandlers: Handlers = {
   async signInWithMfa(request, ctx) {
     const { totp, code } = request.body as { type: "totp"; totp: string; code: string };
     // Checked, not spent: a wrong TOTP code leaves the attempt code usable (each try counts an attempt).
     const record = redeem(request, ctx, MFA_ATTEMPT_KIND, code, false);
     const user = ctx.store.tables.users.get(String(record.data["user_id"]));
     // The service has no answer of its own for these (an internal error): the user went away, or turned TOTP off, meanwhile.
-    if (!user || user.project_id !== request.project.id) throw statusError(500, "The user of this sign-in attempt no longer exists.");
-    if (user.totp_secret_base64 === null) throw statusError(500, "User does not have a TOTP secret");
+    if (!user || user.project_id !== request.project.id) throw statusFailure(500, "The user of this sign-in attempt no longer exists.");
+    if (user.totp_secret_base64 === null) throw statusFailure(500, "User does not have a TOTP secret");
     if (!isCurrentTotp(totpSecretBytes(user.totp_secret_base64), totp, ctx.now())) throw fail("INVALID_TOTP_CODE");
     record.used_at_millis = ctx.now();
     return { body: { ...(await signInTokens(ctx, user)), is_new_user: record.data["is_new_user"] === true } };
   },
-});
+};

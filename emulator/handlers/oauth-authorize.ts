@@ -4,10 +4,10 @@
 // without `token`; and `stack_response_mode=json` answers 200 `{ location }`
 // (the provider's URL) instead of the redirect, so that a client can look at it
 // before navigating. 2.8.11 takes any string there and always redirects.
+import { schemaError } from "../engine/errors.js";
 import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
 import type { Answer } from "../engine/http.js";
 import type { ProjectRecord } from "../engine/store.js";
-import { schemaError } from "./auth-shared.js";
 import { checkCallbackUrl } from "./common.js";
 
 /** How the authorize call answers: the browser's redirect, or the provider's URL as JSON. */

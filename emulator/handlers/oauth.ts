@@ -9,19 +9,12 @@
 // `error_redirect_url` (when trusted) as `errorCode`, `message` and `details`,
 // else they are answered as they are.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { EmulatorError, errorResponse, fail, statusResponse, toResponse } from "../engine/http.js";
+import { EmulatorError, fail, schemaError, statusFailure, StatusFailure } from "../engine/errors.js";
+import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId, randomString, verifyAccessToken } from "../engine/tokens.js";
-import {
-  anonymousUserOfToken,
-  isPublishableKeyOf,
-  mfaRequired,
-  requiresMfa,
-  schemaError,
-  statusError,
-  upgradeAnonymousUser,
-} from "./auth-shared.js";
-import { checkCallbackUrl, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, withStatusErrors } from "./common.js";
+import { anonymousUserOfToken, isPublishableKeyOf, mfaRequired, requiresMfa, upgradeAnonymousUser } from "./auth-shared.js";
+import { checkCallbackUrl, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
 import { checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
 import { admitSignUp } from "./sign-up-rules.js";
 
@@ -179,7 +172,7 @@ async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: 
     return (await verifyAccessToken(ctx, token, project.id, ctx.now())).sub;
   } catch (error) {
     if (error instanceof EmulatorError && error.code === "INVALID_PROJECT_FOR_ACCESS_TOKEN")
-      throw statusError(403, "The access token is not valid for this project");
+      throw statusFailure(403, "The access token is not valid for this project");
     throw error;
   }
 }
@@ -201,7 +194,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   if (invalid !== undefined) throw fail("INVALID_SCOPE", undefined, `The scope "${invalid}" is not a valid OAuth scope for Stack.`);
   const type = q["type"] === "link" ? "link" : "authenticate";
   const providerScope = q["provider_scope"] ?? null;
-  if (type === "link" && !q["token"]) throw statusError(400, "?token= query parameter is required for link type");
+  if (type === "link" && !q["token"]) throw statusFailure(400, "?token= query parameter is required for link type");
   checkAfterCallbackUrl(ctx, project, q);
   let userId: string | null = null;
   if (type === "link" && q["token"]) {
@@ -292,7 +285,7 @@ async function completeFlow(
   if (!providerOf(project, provider)) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
   const error = query.get("error");
   if (error === "access_denied") throw fail("OAUTH_PROVIDER_ACCESS_DENIED");
-  if (error !== null) throw statusError(500, `Inner OAuth callback failed due to error: ${error}`);
+  if (error !== null) throw statusFailure(500, `Inner OAuth callback failed due to error: ${error}`);
   const grant = ctx.store.tables.oauthCodes.get(query.get("code") ?? "");
   const identity = grant?.data as unknown as Identity | undefined;
   if (
@@ -341,7 +334,7 @@ function addAccount(user: UserRecord, identity: Identity, scopes: readonly strin
 
 function linkAccount(ctx: EmulatorContext, project: ProjectRecord, flow: Flow, identity: Identity, scopes: readonly string[]) {
   const user = ctx.store.tables.users.get(flow.user_id ?? "");
-  if (!user || user.project_id !== project.id) throw statusError(500, "User not found");
+  if (!user || user.project_id !== project.id) throw statusFailure(500, "User not found");
   const current = user.oauth_providers.find((p) => p.id === identity.provider);
   if (current && current.account_id !== identity.account_id) throw fail("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION");
   const owner = accountOwner(ctx.store, project.id, identity.provider, identity.account_id);
@@ -431,7 +424,7 @@ export async function exchangeAuthorizationCode(request: EmulatorRequest, ctx: E
   if (!live || !data || !user || user.project_id !== project.id) throw fail("INVALID_AUTHORIZATION_CODE");
   if (!(await verifierMatches(data, body["code_verifier"] ?? ""))) throw fail("INVALID_AUTHORIZATION_CODE");
   if (body["redirect_uri"] !== data.redirect_uri) {
-    throw statusError(400, "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.");
+    throw statusFailure(400, "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.");
   }
   ctx.store.delete("oauthCodes", record.id);
   if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
@@ -472,7 +465,7 @@ function randomHex(length: number): string {
 
 // CONNECTED ACCOUNTS
 
-export const oauthHandlers: Handlers = withStatusErrors({
+export const oauthHandlers = {
   startOAuthAuthorization,
 
   createConnectedAccountAccessToken(request, ctx) {
@@ -481,7 +474,7 @@ export const oauthHandlers: Handlers = withStatusErrors({
     if (param === "me" && !request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     const userId = param === "me" ? (request.user as UserRecord).id : param;
     if (request.accessType === "client" && request.user?.id !== userId)
-      throw statusError(403, "Client can only access its own connected accounts");
+      throw statusFailure(403, "Client can only access its own connected accounts");
     const provider = request.params["provider_id"] ?? "";
     const config = providerOf(project, provider);
     if (!config) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
@@ -497,4 +490,4 @@ export const oauthHandlers: Handlers = withStatusErrors({
     }
     return { status: 201, body: { access_token: `emulated_${provider}_${randomString(40)}` } };
   },
-});
+} satisfies Handlers;

@@ -7,7 +7,7 @@
 // is spent before the answer is verified; a verified sign-in moves the
 // credential's counter and asks a TOTP user for the second factor.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { EmulatorError, fail } from "../engine/http.js";
+import { EmulatorError, fail } from "../engine/errors.js";
 import type { PasskeyRecord, ProjectRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";

@@ -5,7 +5,7 @@
 // grant counts with the permissions it contains when listed recursively; a
 // grant whose definition is gone no longer counts.
 import type { EmulatorRequest, Handler, Handlers } from "../engine/context.js";
-import { fail, type Answer, type EmulatorError } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type {
   GrantRecord,
   MembershipRecord,
@@ -36,12 +36,6 @@ const ANY_ID = /^\$?[a-z0-9_:]+$/;
 
 // --- request checks shared by the team areas ---------------------------------
 
-/** SCHEMA_ERROR as the service words a failed request validation. */
-export function schemaError(request: EmulatorRequest, problem: string): EmulatorError {
-  const message = `Request validation failed on ${request.method} ${request.url.pathname}:\n  - ${problem}`;
-  return fail("SCHEMA_ERROR", { message }, message);
-}
-
 /** A team id (or another UUID) from `where.name`: SCHEMA_ERROR when missing or not a UUID. */
 export function uuidParam(request: EmulatorRequest, where: string, value: unknown): string {
   if (value === undefined || value === null) throw schemaError(request, `${where} must be defined`);
@@ -60,9 +54,6 @@ export function userIdParam(request: EmulatorRequest, where: string, value: unkn
 
 /** The query parameter, or null when absent. */
 export const queryOf = (request: EmulatorRequest, name: string): string | null => request.query.get(name);
-
-/** A plain-text status error of the service (not a known error). */
-export const statusError = (status: number, text: string): Answer => ({ status, text });
 
 export function requireUserExists(store: Store, project: ProjectRecord, userId: string): UserRecord {
   const user = store.tables.users.get(userId);
@@ -347,7 +338,7 @@ function listGrants(scope: Scope): Handler {
     if (request.accessType === "client") {
       if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
       if (userId !== request.user.id) {
-        return statusError(
+        throw statusFailure(
           403,
           'Client can only list permissions for their own user. user_id must be either "me" or the ID of the current user',
         );

@@ -7,12 +7,11 @@
 import type { components } from "../../generated/schema.js";
 import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, schemaError } from "../engine/errors.js";
 import { defaultConfig } from "../engine/seed.js";
 import type { ProjectConfig, ProjectRecord, Store, TableName, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { requireUser } from "./common.js";
-import { schemaError } from "./permissions.js";
 
 type Schemas = components["schemas"];
 type ConfigUpdate = Schemas["ProjectConfigUpdate"];
@@ -71,7 +70,7 @@ function mergedConfig(request: EmulatorRequest, config: ProjectConfig, update: C
   if (update === undefined) return config;
   if (update.domains !== undefined) {
     const problems = update.domains.flatMap(({ domain }, index) => domainProblems(`body.config.domains[${index}].domain`, domain));
-    if (problems.length > 0) throw schemaError(request, problems.join("\n  - "));
+    if (problems.length > 0) throw schemaError(request, ...problems);
   }
   const next: ProjectConfig = { ...config, ...structuredClone(update) };
   if (update.oauth_providers !== undefined) {

@@ -3,11 +3,11 @@
 // sessions (impersonation). A session is what a refresh token stands for;
 // access tokens are stateless JWTs of a session and live until their `exp`.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord, SessionRecord } from "../engine/store.js";
 import { DEFAULT_BRANCH_ID, PUBLIC_CLIENT_SENTINEL } from "../engine/auth.js";
 import { list } from "../engine/views.js";
-import { isLive, isPublishableKeyOf, schemaError, statusError } from "./auth-shared.js";
+import { isLive, isPublishableKeyOf } from "./auth-shared.js";
 import { exchangeAuthorizationCode } from "./oauth.js";
 
 /** The service's default lifetime of a session made with POST /auth/sessions: 365 days. */
@@ -99,7 +99,7 @@ export const sessionHandlers: Handlers = {
     const userId = userIdQuery(request);
     if (request.accessType === "client") {
       if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
-      if (request.user.id !== userId) throw statusError(403, "Client can only list sessions for their own user.");
+      if (request.user.id !== userId) throw statusFailure(403, "Client can only list sessions for their own user.");
     }
     // Impersonation sessions are shown to admin callers only.
     const showImpersonation = request.accessType === "admin";
@@ -125,7 +125,8 @@ export const sessionHandlers: Handlers = {
     userIdQuery(request);
     const session = ctx.store.tables.sessions.get(request.params["session_id"] ?? "");
     const theirs = session !== undefined && session.project_id === request.project.id;
-    if (!theirs || (request.accessType === "client" && request.user?.id !== session.user_id)) throw statusError(404, "Session not found.");
+    if (!theirs || (request.accessType === "client" && request.user?.id !== session.user_id))
+      throw statusFailure(404, "Session not found.");
     if (request.session?.id === session.id) throw fail("CANNOT_DELETE_CURRENT_SESSION");
     ctx.store.delete("sessions", session.id);
     return { body: { success: true } };

@@ -4,7 +4,7 @@
 // restriction marks the user as restricted by an administrator, with the rule
 // named in the private details, as the service records it.
 import type { EmulatorContext } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail } from "../engine/errors.js";
 import { evaluateSignUpRules, type SignUpContext } from "../engine/sign-up-rules.js";
 import type { ProjectRecord, UserRecord } from "../engine/store.js";
 import { primaryChannelOf } from "../engine/views.js";

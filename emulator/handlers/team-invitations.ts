@@ -6,23 +6,12 @@
 // the invitee see the invitations sent to their verified e-mails and accept one
 // by its id, without the code.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail, type Answer } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { CodeRecord, ProjectRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { list, restrictedReasonOf } from "../engine/views.js";
-import { schemaError as schemaErrorOf } from "./auth-shared.js";
 import { checkCallbackUrl, mailCode, redeemCode } from "./common.js";
-import {
-  membershipOf,
-  queryOf,
-  requireMembership,
-  requireTeam,
-  requireTeamPermission,
-  schemaError,
-  statusError,
-  userIdParam,
-  uuidParam,
-} from "./permissions.js";
+import { membershipOf, queryOf, requireMembership, requireTeam, requireTeamPermission, userIdParam, uuidParam } from "./permissions.js";
 import { addMember } from "./teams.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -78,7 +67,7 @@ function invitationView(ctx: EmulatorContext, code: CodeRecord, teamDisplayName:
  * Which listing the query asks for. 2.8.11 knows only `team_id` and refuses `user_id` as an unknown property
  * (after the missing team, as its schema reports field problems first); 2.8.86 takes exactly one of the two.
  */
-function listingOf(request: EmulatorRequest, ctx: EmulatorContext): { teamId: string } | { userId: string } | { refused: Answer } {
+function listingOf(request: EmulatorRequest, ctx: EmulatorContext): { teamId: string } | { userId: string } {
   const teamParam = queryOf(request, "team_id");
   const userParam = queryOf(request, "user_id");
   if (ctx.profile.teamInvitationListing === "by-team") {
@@ -86,14 +75,14 @@ function listingOf(request: EmulatorRequest, ctx: EmulatorContext): { teamId: st
     const problems: string[] = [];
     if (teamParam === null) problems.push("query.team_id must be defined");
     else if (!UUID.test(teamParam)) problems.push("query.team_id must be a valid UUID");
-    throw schemaErrorOf(request, ...problems, "query contains unknown properties: user_id");
+    throw schemaError(request, ...problems, "query contains unknown properties: user_id");
   }
   const teamId = teamParam === null ? null : uuidParam(request, "query.team_id", teamParam);
   const userId = userParam === null ? null : userIdParam(request, "query.user_id", userParam);
-  if (teamId !== null && userId !== null) return { refused: statusError(400, "Cannot specify both team_id and user_id") };
+  if (teamId !== null && userId !== null) throw statusFailure(400, "Cannot specify both team_id and user_id");
   if (userId !== null) return { userId };
   if (teamId !== null) return { teamId };
-  return { refused: statusError(400, "Must specify either team_id or user_id") };
+  throw statusFailure(400, "Must specify either team_id or user_id");
 }
 
 export const teamInvitationHandlers: Handlers = {
@@ -122,7 +111,6 @@ export const teamInvitationHandlers: Handlers = {
     const { store } = ctx;
     const project = request.project;
     const listing = listingOf(request, ctx);
-    if ("refused" in listing) return listing.refused;
     if ("userId" in listing) {
       // A client may list only its own invitations ("me" or its own id).
       if (request.accessType === "client" && listing.userId !== request.user?.id) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
@@ -181,7 +169,7 @@ export const teamInvitationHandlers: Handlers = {
         c.data["invitation_id"] === invitationId &&
         c.data["team_id"] === teamId,
     );
-    if (!code) return statusError(404, "Team invitation not found.");
+    if (!code) throw statusFailure(404, "Team invitation not found.");
     store.delete("codes", code.code);
     return { body: { success: true } };
   },

@@ -4,7 +4,7 @@
 // the project and get the server views. Checks run in the service's order, so
 // the same request fails with the same error.
 import type { EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord, Store, TeamRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { list, memberProfileView, teamView } from "../engine/views.js";
@@ -18,8 +18,6 @@ import {
   requireTeam,
   requireTeamPermission,
   requireUserExists,
-  schemaError,
-  statusError,
   userIdParam,
   uuidParam,
 } from "./permissions.js";
@@ -85,7 +83,7 @@ export const teamHandlers: Handlers = {
     const param = queryOf(request, "user_id");
     const userId = param === null ? null : userIdParam(request, "query.user_id", param);
     if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
-      return statusError(403, 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user');
+      throw statusFailure(403, 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user');
     }
     const teams = [...store.tables.teams.values()].filter(
       (team) => team.project_id === request.project.id && (userId === null || store.tables.memberships.has(membershipKey(team.id, userId))),
@@ -101,9 +99,9 @@ export const teamHandlers: Handlers = {
     let creatorId = body.creator_user_id === undefined ? null : userIdParam(request, "body.creator_user_id", body.creator_user_id);
     if (request.accessType === "client") {
       const user = clientUser(request, "USER_AUTHENTICATION_REQUIRED");
-      if (!project.config.client_team_creation_enabled) return statusError(403, "Client team creation is disabled for this project");
+      if (!project.config.client_team_creation_enabled) throw statusFailure(403, "Client team creation is disabled for this project");
       if (creatorId !== null && creatorId !== user.id) {
-        return statusError(403, "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.");
+        throw statusFailure(403, "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.");
       }
       creatorId = user.id;
     }
@@ -187,7 +185,7 @@ export const teamHandlers: Handlers = {
     const userId = userParam === null ? null : userIdParam(request, "query.user_id", userParam);
     if (request.accessType === "client") {
       const me = clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER");
-      if (teamId === null) return statusError(400, "team_id is required for access type client");
+      if (teamId === null) throw statusFailure(400, "team_id is required for access type client");
       requireMembership(store, project, teamId, me.id);
       if (userId !== me.id) requireTeamPermission(store, project, teamId, me.id, "$read_members");
     } else {
@@ -219,7 +217,7 @@ export const teamHandlers: Handlers = {
     const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
     const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
     if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
-      return statusError(403, "Cannot update another user's profile");
+      throw statusFailure(403, "Cannot update another user's profile");
     }
     const membership = requireMembership(store, request.project, teamId, userId);
     const body = (request.body ?? {}) as { display_name?: string; profile_image_url?: string | null };

@@ -4,11 +4,11 @@
 // plain text (its StatusError) is a StatusFailure. Updates validate every
 // field before changing anything, as the service's transaction does.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail, type EmulatorError } from "../engine/http.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
 import { primaryChannelOf, restrictedReasonOf, serverUserView, userView } from "../engine/views.js";
-import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, StatusFailure, userOf, withStatusErrors } from "./common.js";
+import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, userOf } from "./common.js";
 import { isImportableHash } from "./auth-shared.js";
 
 /** What a client may change on itself; anything else in its PATCH /users/me is an unknown property. */
@@ -47,12 +47,6 @@ interface UserBody {
   oauth_providers?: { id: string; account_id: string; email?: string | null }[];
 }
 
-/** SCHEMA_ERROR worded as the service words it. */
-export function schemaError(request: EmulatorRequest, problems: readonly string[]): EmulatorError {
-  const message = `Request validation failed on ${request.method} ${request.url.pathname}:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
-  return fail("SCHEMA_ERROR", { message }, message);
-}
-
 /** What the service's body schema refuses beyond the document: a client's server-only fields, bad base64, a URL that is none. */
 function checkBody(request: EmulatorRequest, body: UserBody, clientFieldsOnly: boolean): void {
   const problems: string[] = [];
@@ -64,7 +58,7 @@ function checkBody(request: EmulatorRequest, body: UserBody, clientFieldsOnly: b
     problems.push("body.totp_secret_base64 is not valid base64");
   if (typeof body.profile_image_url === "string" && !isUrl(body.profile_image_url))
     problems.push("body.profile_image_url is not a valid URL");
-  if (problems.length > 0) throw schemaError(request, problems);
+  if (problems.length > 0) throw schemaError(request, ...problems);
 }
 
 function isUrl(text: string): boolean {
@@ -79,14 +73,14 @@ function isUrl(text: string): boolean {
 /** The new password's stored form: a hash of `password`, the given MCF hash, null to remove, undefined to keep. */
 async function passwordHashOf(body: UserBody): Promise<string | null | undefined> {
   if (body.password !== undefined) {
-    if (body.password_hash !== undefined) throw new StatusFailure(400, "Cannot set both password and password_hash at the same time.");
+    if (body.password_hash !== undefined) throw statusFailure(400, "Cannot set both password and password_hash at the same time.");
     if (body.password === null) return null;
     checkPasswordRules(body.password);
     return hashPassword(body.password);
   }
   if (body.password_hash !== undefined) {
     if (!(await isImportableHash(body.password_hash)))
-      throw new StatusFailure(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
+      throw statusFailure(400, "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format.");
     // Kept as given: password sign-in checks it with bcrypt.
     return body.password_hash;
   }
@@ -94,8 +88,8 @@ async function passwordHashOf(body: UserBody): Promise<string | null | undefined
 }
 
 function checkEmailRules(email: string | null, authEnabled: boolean, verified: boolean): void {
-  if (!email && authEnabled) throw new StatusFailure(400, "primary_email_auth_enabled cannot be true without primary_email");
-  if (!email && verified) throw new StatusFailure(400, "primary_email_verified cannot be true without primary_email");
+  if (!email && authEnabled) throw statusFailure(400, "primary_email_auth_enabled cannot be true without primary_email");
+  if (!email && verified) throw statusFailure(400, "primary_email_verified cannot be true without primary_email");
 }
 
 /** The user as shown: a selection of a team the user has left (or that is gone) reads as none. */
@@ -140,10 +134,10 @@ async function updateUserRecord(
     if (taken && taken.id !== primary?.id) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
   }
   if (body.otp_auth_enabled === true && !user.otp_auth_enabled && !project.config.magic_link_enabled) {
-    throw new StatusFailure(400, "OTP auth not enabled in the project");
+    throw statusFailure(400, "OTP auth not enabled in the project");
   }
   if (typeof passwordHash === "string" && user.password_hash === null && !project.config.credential_enabled) {
-    throw new StatusFailure(400, "Password auth not enabled in the project");
+    throw statusFailure(400, "Password auth not enabled in the project");
   }
 
   if (body.selected_team_id !== undefined) user.selected_team_id = body.selected_team_id;
@@ -241,7 +235,7 @@ function listQuery(request: EmulatorRequest, ctx: EmulatorContext) {
   if (cursor !== null && !UUID.test(cursor)) problems.push("query.cursor must be a valid UUID");
   const teamId = q.get("team_id");
   if (teamId !== null && !UUID.test(teamId)) problems.push("query.team_id must be a valid UUID");
-  if (problems.length > 0) throw schemaError(request, problems);
+  if (problems.length > 0) throw schemaError(request, ...problems);
   return {
     limit,
     desc: desc === "true",
@@ -264,7 +258,7 @@ function matches(store: Store, user: UserRecord, search: string): boolean {
   return store.channelsOf(user.id).some((channel) => channel.value.toLowerCase().includes(needle));
 }
 
-export const userHandlers: Handlers = withStatusErrors({
+export const userHandlers: Handlers = {
   getCurrentUser(request, ctx) {
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType, ctx.profile) };
@@ -275,7 +269,7 @@ export const userHandlers: Handlers = withStatusErrors({
     const client = request.accessType === "client";
     checkBody(request, body, client);
     if (client && body.profile_image_url && !BASE64_IMAGE.test(body.profile_image_url))
-      throw new StatusFailure(400, "Invalid profile image URL");
+      throw statusFailure(400, "Invalid profile image URL");
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     await updateUserRecord(ctx, request.project, request.user, body, await passwordHashOf(body));
     return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType, ctx.profile) };
@@ -283,7 +277,7 @@ export const userHandlers: Handlers = withStatusErrors({
 
   deleteCurrentUser(request, ctx) {
     if (request.accessType === "client" && !request.project.config.client_user_deletion_enabled) {
-      throw new StatusFailure(400, "Client user deletion is not enabled for this project");
+      throw statusFailure(400, "Client user deletion is not enabled for this project");
     }
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     deleteUserRecord(ctx.store, request.user);
@@ -293,7 +287,7 @@ export const userHandlers: Handlers = withStatusErrors({
   listUsers(request, ctx) {
     const { store } = ctx;
     const o = listQuery(request, ctx);
-    if (o.onlyAnonymous && !o.includeAnonymous) throw new StatusFailure(400, "only_anonymous=true requires include_anonymous=true");
+    if (o.onlyAnonymous && !o.includeAnonymous) throw statusFailure(400, "only_anonymous=true requires include_anonymous=true");
     const direction = o.desc ? -1 : 1;
     const users = [...store.tables.users.values()]
       .filter((user) => user.project_id === request.project.id)
@@ -329,10 +323,10 @@ export const userHandlers: Handlers = withStatusErrors({
       throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
     for (const provider of body.oauth_providers ?? []) {
       if (!project.config.oauth_providers.some((p) => p.id === provider.id))
-        throw new StatusFailure(400, `OAuth provider ${provider.id} not found`);
+        throw statusFailure(400, `OAuth provider ${provider.id} not found`);
     }
-    if (passwordHash && !project.config.credential_enabled) throw new StatusFailure(400, "Password auth not enabled in the project");
-    if (body.otp_auth_enabled && !project.config.magic_link_enabled) throw new StatusFailure(400, "OTP auth not enabled in the project");
+    if (passwordHash && !project.config.credential_enabled) throw statusFailure(400, "Password auth not enabled in the project");
+    if (body.otp_auth_enabled && !project.config.magic_link_enabled) throw statusFailure(400, "OTP auth not enabled in the project");
 
     const user = await createUserRecord(ctx, project, {
       email,
@@ -373,4 +367,4 @@ export const userHandlers: Handlers = withStatusErrors({
     deleteUserRecord(ctx.store, user);
     return { body: { success: true } };
   },
-});
+};

@@ -126,7 +126,18 @@ describe.each(SERVICE_VERSIONS)("project authentication on %s", (version) => {
     expect([answer.status, answer.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
   });
 
-  it.todo("a deleted user's admin access token: plain-text 401 (the gate answers only known errors yet)");
+  it("a deleted user's admin access token: a plain-text 401, no known error", async () => {
+    const service = await serviceOf(version);
+    const { adminToken, ownerId, projectId } = await ownedProject(service);
+    const deleted = await service.call("DELETE", `/users/${ownerId}`, { as: "server", keys: INTERNAL_KEYS });
+    expect(deleted.status).toBe(200);
+    const answer = await service.call("GET", "/projects/current", { keys: { projectId }, adminToken });
+    expect({ status: answer.status, code: answer.headers.get("x-stack-known-error"), body: answer.body }).toEqual({
+      status: 401,
+      code: null,
+      body: "The user associated with the admin access token is no longer valid. Please refresh the admin access token and try again.",
+    });
+  });
 });
 
 describe("project authentication on 2.8.11", () => {
