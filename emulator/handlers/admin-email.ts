@@ -141,7 +141,7 @@ function isTemplateDocument(content: unknown): boolean {
 
 const statusText = (status: number, text: string): Answer => ({ status, text });
 
-export const adminEmailHandlers: Handlers = {
+export const adminEmailHandlers = {
   listEmailTemplates: ({ project }, ctx) => ({ body: list(TEMPLATE_TYPES.map((type) => templateOf(ctx, project.id, type))) }),
 
   updateEmailTemplate: (request, ctx) => {
@@ -227,4 +227,4 @@ export const adminEmailHandlers: Handlers = {
       ),
     };
   },
-};
+} satisfies Handlers;

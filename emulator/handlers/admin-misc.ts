@@ -55,7 +55,7 @@ function loginMethodsOf(user: UserRecord): string[] {
   ];
 }
 
-export const adminMiscHandlers: Handlers = {
+export const adminMiscHandlers = {
   getMetrics: ({ project, query }, ctx) => {
     const { store } = ctx;
     const all = [...store.tables.users.values()].filter((user) => user.project_id === project.id);
@@ -106,4 +106,4 @@ export const adminMiscHandlers: Handlers = {
 
   /** A fresh portal token per request, in the shape of Svix's app-portal tokens; it opens nothing. */
   createSvixToken: () => ({ status: 201, body: { token: `appsk_${randomString(32)}` } }),
-};
+} satisfies Handlers;

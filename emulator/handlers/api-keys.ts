@@ -186,7 +186,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
 const user = handlersFor("user");
 const team = handlersFor("team");
 
-export const apiKeyHandlers: Handlers = {
+export const apiKeyHandlers = {
   listUserApiKeys: user.list,
   createUserApiKey: user.create,
   getUserApiKey: user.get,
@@ -197,4 +197,4 @@ export const apiKeyHandlers: Handlers = {
   getTeamApiKey: team.get,
   updateTeamApiKey: team.update,
   checkTeamApiKey: team.check,
-};
+} satisfies Handlers;

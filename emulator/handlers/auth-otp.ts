@@ -45,7 +45,7 @@ function mailMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: stri
   return code;
 }
 
-export const otpHandlers: Handlers = {
+export const otpHandlers = {
   sendMagicLinkCode(request, ctx) {
     const { project } = request;
     const { email, callback_url: callbackUrl } = request.body as { email: string; callback_url: string };
@@ -95,4 +95,4 @@ export const otpHandlers: Handlers = {
     createPersonalTeamIfEnabled(ctx, request.project, user);
     return { body: await signInTokens(ctx, user) };
   },
-};
+} satisfies Handlers;

@@ -37,7 +37,7 @@ function requireCredential(project: ProjectRecord): void {
 /** What send-reset-code answers whether or not someone signs in with the address (it reveals nothing). */
 const RESET_CODE_SENT = { success: "maybe, only if user with e-mail exists" } as const;
 
-export const passwordHandlers: Handlers = {
+export const passwordHandlers = {
   async signUpWithPassword(request, ctx) {
     const { project } = request;
     const {
@@ -149,4 +149,4 @@ export const passwordHandlers: Handlers = {
     user.password_hash = await hashPassword(password);
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

@@ -31,7 +31,7 @@ function findBy(store: Store, field: "polling_code" | "login_code", code: string
 /** A plain-text 400 of the service (its StatusError). */
 const badRequest = (text: string) => ({ status: 400, text });
 
-export const cliHandlers: Handlers = {
+export const cliHandlers = {
   createCliLogin: ({ project, body }, ctx) => {
     const lifetime = (body as { expires_in_millis?: number } | undefined)?.expires_in_millis ?? CLI_LOGIN_DEFAULT_LIFETIME_MS;
     const now = ctx.now();
@@ -76,4 +76,4 @@ export const cliHandlers: Handlers = {
     attempt.refresh_token = refreshToken;
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

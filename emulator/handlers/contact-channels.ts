@@ -80,7 +80,7 @@ function mailVerification(ctx: EmulatorContext, request: EmulatorRequest, userId
   mailCode(ctx, request.project, { kind: "email_verification", to: email, callbackUrl, data: { user_id: userId, email } });
 }
 
-export const contactChannelHandlers: Handlers = {
+export const contactChannelHandlers = {
   listContactChannels(request, ctx) {
     const userId = ownerId(request, request.query.get("user_id") ?? undefined, forbidden("list"));
     // Server code without user_id lists every channel of the project, as the service does.
@@ -198,4 +198,4 @@ export const contactChannelHandlers: Handlers = {
     ctx.store.put("contactChannels", { ...channel, is_verified: true });
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

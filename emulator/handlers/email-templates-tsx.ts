@@ -59,7 +59,7 @@ function editable(project: ProjectRecord, templateId: string): TemplateType {
 
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-export const tsxTemplateHandlers: Handlers = {
+export const tsxTemplateHandlers = {
   listInternalEmailTemplates: ({ project }, ctx) => ({
     body: {
       templates: TEMPLATE_TYPES.map((type) => ({
@@ -93,4 +93,4 @@ export const tsxTemplateHandlers: Handlers = {
     ctx.store.delete("emailTemplates", sourceKey(request.project.id, type));
     return { body: {} };
   },
-};
+} satisfies Handlers;

@@ -42,7 +42,7 @@ function keySetOf(request: EmulatorRequest, store: Store): KeySetRecord {
   return set;
 }
 
-export const internalHandlers: Handlers = {
+export const internalHandlers = {
   listInternalApiKeys: ({ project }, ctx) => {
     const sets = [...ctx.store.tables.keySets.values()]
       .filter((set) => set.project_id === project.id)
@@ -94,4 +94,4 @@ export const internalHandlers: Handlers = {
     if (body?.revoked === true && set.manually_revoked_at_millis === undefined) set.manually_revoked_at_millis = ctx.now();
     return { body: keySetView(set) };
   },
-};
+} satisfies Handlers;

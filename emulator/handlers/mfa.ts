@@ -23,7 +23,7 @@ export function isCurrentTotp(secret: Uint8Array, totp: string, nowMs: number): 
   return verifyHOTP(secret, BigInt(Math.floor(nowMs / TOTP_PERIOD_MS)), TOTP_DIGITS, totp);
 }
 
-export const mfaHandlers: Handlers = {
+export const mfaHandlers = {
   async signInWithMfa(request, ctx) {
     const { totp, code } = request.body as { type: "totp"; totp: string; code: string };
     // Checked, not spent: a wrong TOTP code leaves the attempt code usable (each try counts an attempt).
@@ -36,4 +36,4 @@ export const mfaHandlers: Handlers = {
     record.used_at_millis = ctx.now();
     return { body: { ...(await signInTokens(ctx, user)), is_new_user: record.data["is_new_user"] === true } };
   },
-};
+} satisfies Handlers;

@@ -138,7 +138,7 @@ function codeOf(request: EmulatorRequest): string {
 
 // THE OPERATIONS
 
-export const passkeyHandlers: Handlers = {
+export const passkeyHandlers = {
   async initiatePasskeyRegistration(request, ctx) {
     const user = signedInUser(request);
     const { project } = request;
@@ -285,4 +285,4 @@ export const passkeyHandlers: Handlers = {
     if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
     return { body: { ...(await signInTokens(ctx, user)), is_new_user: false } };
   },
-};
+} satisfies Handlers;

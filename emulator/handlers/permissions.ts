@@ -366,7 +366,7 @@ function listGrants(scope: Scope): Handler {
 const team = definitionHandlers("team");
 const project = definitionHandlers("project");
 
-export const permissionHandlers: Handlers = {
+export const permissionHandlers = {
   listTeamPermissionDefinitions: team.list,
   createTeamPermissionDefinition: team.create,
   updateTeamPermissionDefinition: team.update,
@@ -417,4 +417,4 @@ export const permissionHandlers: Handlers = {
     store.delete("grants", grantKey(store, request.project.id, "project", null, userId, permissionId));
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

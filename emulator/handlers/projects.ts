@@ -151,7 +151,7 @@ function deleteProjectData(store: Store, projectId: string): void {
   }
 }
 
-export const projectHandlers: Handlers = {
+export const projectHandlers = {
   // Public (no x-stack headers): the keys a backend verifies the project's access tokens with.
   getProjectJwks: async ({ params, query }, ctx) => {
     const projectId = params["project_id"] ?? "";
@@ -255,4 +255,4 @@ export const projectHandlers: Handlers = {
     }
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

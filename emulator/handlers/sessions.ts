@@ -50,7 +50,7 @@ async function tokenGrant(request: EmulatorRequest, ctx: EmulatorContext, projec
   };
 }
 
-export const sessionHandlers: Handlers = {
+export const sessionHandlers = {
   async exchangeOAuthToken(request, ctx) {
     const body = request.body as Record<string, string>;
     const secret = body["client_secret"] ?? "";
@@ -131,4 +131,4 @@ export const sessionHandlers: Handlers = {
     ctx.store.delete("sessions", session.id);
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

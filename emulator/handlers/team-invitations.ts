@@ -85,7 +85,7 @@ function listingOf(request: EmulatorRequest, ctx: EmulatorContext): { teamId: st
   throw statusFailure(400, "Must specify either team_id or user_id");
 }
 
-export const teamInvitationHandlers: Handlers = {
+export const teamInvitationHandlers = {
   sendTeamInvitation: (request, ctx) => {
     const { store } = ctx;
     const project = request.project;
@@ -199,4 +199,4 @@ export const teamInvitationHandlers: Handlers = {
       addMember(ctx.store, request.project, teamId, request.user.id, "member");
     return { body: {} };
   },
-};
+} satisfies Handlers;

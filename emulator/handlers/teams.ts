@@ -78,7 +78,7 @@ function clientUser(request: EmulatorRequest, code: "USER_AUTHENTICATION_REQUIRE
   return request.user;
 }
 
-export const teamHandlers: Handlers = {
+export const teamHandlers = {
   listTeams: (request, { store }) => {
     const param = queryOf(request, "user_id");
     const userId = param === null ? null : userIdParam(request, "query.user_id", param);
@@ -225,4 +225,4 @@ export const teamHandlers: Handlers = {
     if (body.profile_image_url !== undefined) membership.profile_image_url = body.profile_image_url;
     return { body: memberProfileView(store, membership, request.accessType) };
   },
-};
+} satisfies Handlers;

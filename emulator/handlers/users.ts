@@ -258,7 +258,7 @@ function matches(store: Store, user: UserRecord, search: string): boolean {
   return store.channelsOf(user.id).some((channel) => channel.value.toLowerCase().includes(needle));
 }
 
-export const userHandlers: Handlers = {
+export const userHandlers = {
   getCurrentUser(request, ctx) {
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType, ctx.profile) };
@@ -367,4 +367,4 @@ export const userHandlers: Handlers = {
     deleteUserRecord(ctx.store, user);
     return { body: { success: true } };
   },
-};
+} satisfies Handlers;

@@ -5,7 +5,7 @@
 // next stage; they are listed by name so that the list can only shrink.
 import { describe, expect, it } from "vitest";
 import { operations, type OperationId } from "../../generated/operations.js";
-import { handlers } from "../../emulator/handlers/index.js";
+import { areas, handlers } from "../../emulator/handlers/index.js";
 
 // None left: every operation has a handler.
 const NEXT_STAGE: readonly OperationId[] = [];
@@ -19,6 +19,19 @@ describe("the emulator's handlers", () => {
 
   it("are only for operations of the document", () => {
     expect(Object.keys(handlers).filter((id) => !all.includes(id as OperationId))).toEqual([]);
+  });
+
+  it("come from areas that handle no operation twice (a merge would keep only the later handler)", () => {
+    const seen = new Map<string, string>();
+    const twice: string[] = [];
+    for (const [area, map] of Object.entries(areas)) {
+      for (const id of Object.keys(map)) {
+        if (seen.has(id)) twice.push(`${id} (${seen.get(id)} and ${area})`);
+        seen.set(id, area);
+      }
+    }
+    expect(twice).toEqual([]);
+    expect(Object.keys(handlers)).toHaveLength(seen.size);
   });
 
   it("list no operation as next-stage that has a handler already", () => {
