@@ -125,7 +125,7 @@ export async function main(args: readonly string[]): Promise<void> {
     return;
   }
   const server = await startEmulatorServer(options.server);
-  const projects = server.emulator.engine.ctx.store.tables.projects;
+  const projects = new Set(server.emulator.engine.ctx.store.projects().map((project) => project.id));
   const lines = [
     "Stack Auth emulator",
     `  API:      ${server.url}/api/v1   (give apps baseUrl: "${server.url}")`,

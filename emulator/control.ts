@@ -308,19 +308,21 @@ export function createControl(p: ControlParts): EmulatorControl {
     },
     emails(filter = {}) {
       const wanted = filter.to?.toLowerCase();
-      return [...store.tables.emails.values()]
+      return store
+        .emails()
         .filter((email) => filter.projectId === undefined || email.project_id === filter.projectId)
         .filter((email) => wanted === undefined || email.to.some((to) => to.toLowerCase() === wanted || mailboxOf(to) === wanted))
         .sort((a, b) => a.sent_at_millis - b.sent_at_millis);
     },
     codes(filter = {}) {
-      return [...store.tables.codes.values()]
+      return store
+        .codes()
         .filter((code) => filter.kind === undefined || code.kind === filter.kind)
         .filter((code) => filter.recipient === undefined || code.recipient.toLowerCase() === filter.recipient.toLowerCase())
         .sort((a, b) => a.created_at_millis - b.created_at_millis);
     },
     async createUser(o) {
-      if (!store.tables.projects.has(o.projectId)) throw new RangeError(`No project ${o.projectId} in the emulator`);
+      if (store.project(o.projectId) === undefined) throw new RangeError(`No project ${o.projectId} in the emulator`);
       if (o.email !== undefined && store.authChannelByEmail(o.projectId, o.email)) {
         throw new RangeError(`A user of project ${o.projectId} already signs in with ${o.email}`);
       }
@@ -344,10 +346,10 @@ export function createControl(p: ControlParts): EmulatorControl {
         password_hash: o.password === undefined ? null : await hashPassword(o.password),
         oauth_providers: [],
       };
-      store.put("users", user);
-      grantDefaultProjectPermissions(store, store.tables.projects.get(o.projectId)!, user.id);
+      store.insert("users", user);
+      grantDefaultProjectPermissions(store, store.project(o.projectId)!, user.id);
       if (o.email !== undefined) {
-        store.put("contactChannels", {
+        store.insert("contactChannels", {
           id: randomId(),
           project_id: o.projectId,
           user_id: user.id,
@@ -361,28 +363,28 @@ export function createControl(p: ControlParts): EmulatorControl {
       return user;
     },
     async createSession(userId) {
-      const user = store.tables.users.get(userId);
+      const user = store.user(userId);
       if (!user) throw new RangeError(`No user ${userId} in the emulator`);
       const signedIn = await ctx.signIn(user);
       return { accessToken: signedIn.access_token, refreshToken: signedIn.refresh_token };
     },
     setEmailVerificationRequired(projectId, required) {
-      const project = store.tables.projects.get(projectId);
+      const project = store.project(projectId);
       if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
       project.require_email_verification = required;
-      store.put("projects", project);
+      store.insert("projects", project);
     },
     setPublishableClientKeyRequired(projectId, required) {
-      const project = store.tables.projects.get(projectId);
+      const project = store.project(projectId);
       if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
       project.require_publishable_client_key = required;
-      store.put("projects", project);
+      store.insert("projects", project);
     },
     setSignUpRules(projectId, config) {
-      const project = store.tables.projects.get(projectId);
+      const project = store.project(projectId);
       if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
       project.sign_up_rules = parseSignUpRules(config);
-      store.put("projects", project);
+      store.insert("projects", project);
     },
     setFixedChallenge: (challenge) => setFixedChallenge(store, challenge),
     fixedChallenge: () => fixedChallengeOf(store),

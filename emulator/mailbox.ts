@@ -43,7 +43,8 @@ function seenOf(store: Store): Set<string> {
  * the admin named, not to the shared one this mailbox stands for, so it is not here.
  */
 export function messagesOf(store: Store, name?: string): EmailRecord[] {
-  return [...store.tables.emails.values()]
+  return store
+    .emails()
     .filter((email) => !email.test && (name === undefined || email.to.some((to) => mailboxOf(to) === name)))
     .sort((a, b) => a.sent_at_millis - b.sent_at_millis);
 }
@@ -124,7 +125,7 @@ export async function mailboxApi(request: Request, url: URL, store: Store): Prom
   if (id === undefined) {
     if (method === "GET") return json(messagesOf(store, name).map((email) => headerOf(store, name, email)));
     if (method === "DELETE") {
-      for (const email of messagesOf(store, name)) store.delete("emails", email.id);
+      for (const email of messagesOf(store, name)) store.deleteEmail(email.id);
       return json("OK");
     }
     return new Response(null, { status: 405, headers: { ...API_HEADERS, allow: "GET, DELETE" } });
@@ -136,7 +137,7 @@ export async function mailboxApi(request: Request, url: URL, store: Store): Prom
   if (extra !== undefined) return notFound();
   if (method === "GET") return json(messageOf(store, name, email));
   if (method === "DELETE") {
-    store.delete("emails", email.id);
+    store.deleteEmail(email.id);
     return json("OK");
   }
   if (method === "PATCH") {

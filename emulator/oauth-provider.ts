@@ -63,13 +63,13 @@ const hidden = (fields: Readonly<Record<string, string>>) =>
 /** Identities this provider has seen: accounts linked to users (any project), then ones typed here before; each once. */
 function knownIdentities(store: Store, provider: string): { account_id: string; email: string | null; name: string | null }[] {
   const seen = new Map<string, { account_id: string; email: string | null; name: string | null }>();
-  for (const user of store.tables.users.values()) {
+  for (const user of store.users()) {
     for (const account of user.oauth_providers) {
       if (account.id === provider && !seen.has(account.account_id))
         seen.set(account.account_id, { account_id: account.account_id, email: account.email ?? null, name: user.display_name });
     }
   }
-  for (const record of store.tables.oauthCodes.values()) {
+  for (const record of store.oauthCodes()) {
     const identity = record.data as unknown as Identity;
     if (record.kind === "provider_grant" && identity.provider === provider && !seen.has(identity.account_id))
       seen.set(identity.account_id, identity);
@@ -82,8 +82,8 @@ function consentPage(store: Store, provider: string, query: URLSearchParams, pro
   const state = query.get("state") ?? "";
   const redirectUri = query.get("redirect_uri") ?? "";
   const scope = query.get("scope") ?? "";
-  const flow = store.tables.oauthCodes.get(state);
-  const app = flow?.kind === "flow" ? store.tables.projects.get(flow.project_id)?.display_name : undefined;
+  const flow = store.oauthCode(state);
+  const app = flow?.kind === "flow" ? store.project(flow.project_id)?.display_name : undefined;
   const action = escapeHtml(providerPagePath(provider));
   const carried = { state, redirect_uri: redirectUri, scope };
   const known = knownIdentities(store, provider)
@@ -163,7 +163,7 @@ async function decide(request: Request, url: URL, store: Store, provider: string
     email_verified: email !== null && field("email_verified") === "true",
   };
   const code = randomString(40);
-  const flow = store.tables.oauthCodes.get(state);
+  const flow = store.oauthCode(state);
   putOAuthCode(ctx, {
     kind: "provider_grant",
     id: code,

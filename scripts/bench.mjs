@@ -162,7 +162,7 @@ async function measureUsers(file, count) {
       `const emulator = await createEmulator();\nglobalThis.gc(); globalThis.gc();\nconst before = process.memoryUsage().heapUsed;\n` +
       `for (let i = 0; i < ${count}; i++) await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "user" + i + "@example.com", displayName: "User " + i });\n` +
       `globalThis.gc(); globalThis.gc();\nconst { heapUsed, rss } = process.memoryUsage();\n` +
-      `if (emulator.engine.ctx.store.tables.users.size !== ${count}) throw new Error("not every user was made");\n` +
+      `if (emulator.engine.ctx.store.sizes().users !== ${count}) throw new Error("not every user was made");\n` +
       `console.log(JSON.stringify({ heapBytes: heapUsed - before, rssBytes: rss }));\n`,
   );
   const child = spawn(process.execPath, ["--expose-gc", runner], { stdio: ["ignore", "pipe", "inherit"] });

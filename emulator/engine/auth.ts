@@ -65,7 +65,7 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
     if (claims.restricted_reason && !allowRestricted)
       throw fail("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: claims.restricted_reason });
   }
-  const project = ctx.store.tables.projects.get(projectId);
+  const project = ctx.store.project(projectId);
   const perProjectKey = ctx.profile.publishableClientKey === "per-project";
   // 2.8.86 looks the project up first: an unknown one is CURRENT_PROJECT_NOT_FOUND whatever stands for its keys.
   if (!project && perProjectKey) throw fail("CURRENT_PROJECT_NOT_FOUND", { project_id: projectId });
@@ -105,8 +105,8 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   let user: UserRecord | null = null;
   let session: SessionRecord | null = null;
   if (claims) {
-    user = ctx.store.tables.users.get(claims.sub) ?? null;
-    session = ctx.store.tables.sessions.get(claims.refresh_token_id) ?? null;
+    user = ctx.store.user(claims.sub) ?? null;
+    session = ctx.store.session(claims.refresh_token_id) ?? null;
     // A token outlives its user only as far as its signature: a deleted user is nobody.
     if (user && user.project_id !== projectId) user = null;
   }
@@ -121,7 +121,7 @@ function hasKey(
   value: string,
 ): boolean {
   const now = ctx.now();
-  for (const set of ctx.store.tables.keySets.values()) {
+  for (const set of ctx.store.keySets()) {
     if (set.project_id !== projectId || set[kind] !== value) continue;
     if (set.manually_revoked_at_millis !== undefined || set.expires_at_millis <= now) continue;
     return true;
@@ -139,8 +139,8 @@ export function managedProjectIds(ctx: EmulatorContext, user: UserRecord): strin
     return Array.isArray(ids) && ids.every((id) => typeof id === "string") ? [...(ids as string[])] : [];
   }
   const ids: string[] = [];
-  for (const project of ctx.store.tables.projects.values()) {
-    if (project.owner_team_id !== null && ctx.store.tables.memberships.has(`${project.owner_team_id}/${user.id}`)) ids.push(project.id);
+  for (const project of ctx.store.projects()) {
+    if (project.owner_team_id !== null && ctx.store.membership(project.owner_team_id, user.id) !== undefined) ids.push(project.id);
   }
   return ids;
 }
@@ -172,7 +172,7 @@ async function projectOwner(ctx: EmulatorContext, projectId: string, token: stri
   if (!audience.normal) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   const claims = await verifyAccessToken(ctx, token, audience.projectId, ctx.now(), "admin");
   if (audience.projectId !== INTERNAL_PROJECT_ID) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
-  const owner = ctx.store.tables.users.get(claims.sub);
+  const owner = ctx.store.user(claims.sub);
   // A deleted user's token is still valid until it expires: the service answers it with a status error, not a known one.
   if (!owner || owner.project_id !== INTERNAL_PROJECT_ID) {
     throw statusFailure(

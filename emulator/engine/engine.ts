@@ -254,7 +254,7 @@ async function readBody(request: Request, operationId: OperationId): Promise<unk
 function createContext(o: EngineOptions): EmulatorContext {
   const mail = createMailer(o.store, o.now);
   const accessTokenFor = async (session: SessionRecord) => {
-    const user = o.store.tables.users.get(session.user_id);
+    const user = o.store.user(session.user_id);
     const primary = user ? primaryChannelOf(o.store, user.id) : undefined;
     const isAnonymous = user?.is_anonymous ?? false;
     return signAccessToken(
@@ -295,13 +295,13 @@ function createContext(o: EngineOptions): EmulatorContext {
         expires_at_millis: options.expiresAtMillis ?? null,
         is_impersonation: options.isImpersonation ?? false,
       };
-      o.store.put("sessions", session);
+      o.store.insert("sessions", session);
       return { access_token: await accessTokenFor(session), refresh_token: session.refresh_token, session };
     },
     issueCode(c: IssueCode): string {
       const code = randomString(45);
       const link = c.callbackUrl === null ? null : withCode(c.callbackUrl, code);
-      o.store.put("codes", {
+      o.store.insert("codes", {
         code,
         project_id: c.projectId,
         kind: c.kind,

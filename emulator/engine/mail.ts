@@ -47,14 +47,14 @@ export function createMailer(store: Store, now: () => number): Mailer {
         id: randomId(),
         project_id: email.projectId,
         to: [email.to],
-        from: email.from ?? senderOf(store.tables.projects.get(email.projectId)),
+        from: email.from ?? senderOf(store.project(email.projectId)),
         subject: email.subject,
         text: email.text,
         html: email.html ?? textToHtml(email.text),
         sent_at_millis: now(),
         error: null,
       };
-      store.put("emails", record);
+      store.insert("emails", record);
       return record;
     },
   };

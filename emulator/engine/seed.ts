@@ -151,10 +151,10 @@ export function seedDefaults(store: Store, now: number, profile?: ServiceProfile
     }),
     owner_team_id: null,
   };
-  store.put("projects", internal);
-  store.put("projects", demo);
-  store.put("keySets", keySet(internal.id, INTERNAL_KEYS, now));
-  store.put("keySets", keySet(demo.id, DEMO_KEYS, now));
+  store.insert("projects", internal);
+  store.insert("projects", demo);
+  store.insert("keySets", keySet(internal.id, INTERNAL_KEYS, now));
+  store.insert("keySets", keySet(demo.id, DEMO_KEYS, now));
   if (ownedByTeam) {
     const team: TeamRecord = {
       id: INTERNAL_TEAM_ID,
@@ -166,7 +166,7 @@ export function seedDefaults(store: Store, now: number, profile?: ServiceProfile
       server_metadata: null,
       created_at_millis: now,
     };
-    store.put("teams", team);
+    store.insert("teams", team);
   }
   const definitions: [ProjectRecord, readonly Definition[]][] = [
     [internal, internalTeamPermissions(profile)],
@@ -174,7 +174,7 @@ export function seedDefaults(store: Store, now: number, profile?: ServiceProfile
   ];
   for (const [project, list] of definitions) {
     for (const definition of list) {
-      store.put("permissionDefinitions", {
+      store.insert("permissionDefinitions", {
         project_id: project.id,
         scope: "team",
         ...definition,

@@ -43,7 +43,7 @@ export function restrictedReasonOf(profile: ServiceProfile, store: Store, user: 
   if (!user || !profile.gatesAnonymousAndRestrictedUsers) return null;
   if (user.is_anonymous) return { type: "anonymous" };
   // The project's requirement comes before an administrator's restriction: the user can lift it.
-  if (store.tables.projects.get(user.project_id)?.require_email_verification === true && !primaryChannelOf(store, user.id)?.is_verified)
+  if (store.project(user.project_id)?.require_email_verification === true && !primaryChannelOf(store, user.id)?.is_verified)
     return { type: "email_not_verified" };
   return user.restricted_by_admin === true ? { type: "restricted_by_administrator" } : null;
 }
@@ -62,7 +62,7 @@ function restrictionFields(profile: ServiceProfile | undefined, store: Store, us
 
 export function clientUserView(store: Store, user: UserRecord, profile?: ServiceProfile): Schemas["ClientUser"] {
   const primary = primaryChannelOf(store, user.id);
-  const team = user.selected_team_id === null ? undefined : store.tables.teams.get(user.selected_team_id);
+  const team = user.selected_team_id === null ? undefined : store.team(user.selected_team_id);
   return {
     id: user.id,
     primary_email: primary?.value ?? null,
@@ -89,7 +89,7 @@ export function clientUserView(store: Store, user: UserRecord, profile?: Service
 export function serverUserView(store: Store, user: UserRecord, profile?: ServiceProfile): Schemas["ServerUser"] {
   const client = clientUserView(store, user, profile);
   const primary = primaryChannelOf(store, user.id);
-  const team = user.selected_team_id === null ? undefined : store.tables.teams.get(user.selected_team_id);
+  const team = user.selected_team_id === null ? undefined : store.team(user.selected_team_id);
   return {
     ...client,
     primary_email_auth_enabled: primary?.used_for_auth ?? false,
@@ -125,7 +125,7 @@ export function contactChannelView(channel: ContactChannelRecord): Schemas["Cont
 
 /** A member's profile in a team: the membership's own name and picture, else the user's. */
 export function memberProfileView(store: Store, membership: MembershipRecord, accessType: AccessType) {
-  const user = store.tables.users.get(membership.user_id);
+  const user = store.user(membership.user_id);
   const profile = {
     team_id: membership.team_id,
     user_id: membership.user_id,

@@ -43,7 +43,7 @@ const templateKey = (projectId: string, type: TemplateType) => `${projectId}/${t
 
 /** The project's template of a type: its own, else the default. */
 export function templateOf(ctx: EmulatorContext, projectId: string, type: TemplateType) {
-  const own = ctx.store.tables.emailTemplates.get(templateKey(projectId, type));
+  const own = ctx.store.emailTemplate(templateKey(projectId, type));
   if (own) return { type, subject: own.subject, content: own.content, is_default: false };
   return { type, subject: DEFAULT_TEMPLATES[type].subject, content: structuredClone(DEFAULT_TEMPLATES[type].content), is_default: true };
 }
@@ -80,7 +80,7 @@ export function sendTemplatedEmail(
   }
   const sent = ctx.mail.send({ projectId: project.id, to, subject: rendered.subject, text: rendered.text, html: rendered.html });
   const record: EmailRecord = { ...sent, sender_config: senderConfigOf(project) };
-  ctx.store.put("emails", record);
+  ctx.store.insert("emails", record);
   return record;
 }
 
@@ -163,14 +163,14 @@ export const adminEmailHandlers = {
       subject: body.subject || current.subject,
       content: body.content || current.content,
     };
-    ctx.store.put("emailTemplates", record);
+    ctx.store.insert("emailTemplates", record);
     return { body: templateOf(ctx, project.id, type) };
   },
 
   resetEmailTemplate: (request, ctx) => {
     const key = templateKey(request.project.id, typeParam(request));
-    if (!ctx.store.tables.emailTemplates.has(key)) return statusText(404, "Email template not found");
-    ctx.store.delete("emailTemplates", key);
+    if (ctx.store.emailTemplate(key) === undefined) return statusText(404, "Email template not found");
+    ctx.store.deleteEmailTemplate(key);
     return { body: { success: true } };
   },
 
@@ -191,7 +191,7 @@ export const adminEmailHandlers = {
       html: textToHtml(TEST_TEXT),
       from: `${config.sender_name} <${config.sender_email}>`,
     });
-    ctx.store.put("emails", {
+    ctx.store.insert("emails", {
       ...sent,
       sender_config: {
         type: "standard",
@@ -209,7 +209,8 @@ export const adminEmailHandlers = {
 
   listSentEmails: ({ project }, ctx) => {
     const outbox = ctx.profile.sentEmailLog === "outbox";
-    const sent = [...ctx.store.tables.emails.values()]
+    const sent = ctx.store
+      .emails()
       .filter((email) => email.project_id === project.id && !(outbox && email.test))
       .reverse()
       .sort((a, b) => b.sent_at_millis - a.sent_at_millis)

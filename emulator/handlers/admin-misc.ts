@@ -58,13 +58,13 @@ function loginMethodsOf(user: UserRecord): string[] {
 export const adminMiscHandlers = {
   getMetrics: ({ project, query }, ctx) => {
     const { store } = ctx;
-    const all = [...store.tables.users.values()].filter((user) => user.project_id === project.id);
+    const all = store.usersOf(project.id);
     const countsAnonymous = ctx.profile.metricsCountAnonymous === "always" || query.get("include_anonymous") === "true";
     const users = countsAnonymous ? all : all.filter((user) => !user.is_anonymous);
     const activeDays = new Map<string, Set<string>>(
       users.map((user) => [user.id, new Set([dayOf(user.signed_up_at_millis), dayOf(user.last_active_at_millis)])]),
     );
-    for (const session of store.tables.sessions.values()) {
+    for (const session of store.sessions()) {
       const set = activeDays.get(session.user_id);
       if (!set) continue;
       set.add(dayOf(session.created_at_millis));
@@ -76,7 +76,7 @@ export const adminMiscHandlers = {
     // Ties keep the newer record first, as the lists of the service do.
     const newestFirst = (key: (user: UserRecord) => number) => [...users].reverse().sort((a, b) => key(b) - key(a));
     const whenAsked = ctx.profile.metricsCountAnonymous === "when-asked";
-    const hadSession = new Set([...store.tables.sessions.values()].map((session) => session.user_id));
+    const hadSession = new Set(store.sessions().map((session) => session.user_id));
     const signUps = whenAsked
       ? users
           .filter((user) => countsAnonymous || restrictedReasonOf(ctx.profile, store, user) === null)

@@ -66,7 +66,7 @@ function keyOf(request: EmulatorRequest, ctx: EmulatorContext, type: KeyType): A
   const id = uuidParam(request, "params.api_key_id", request.params["api_key_id"]);
   queryOwner(request, type);
   requireEnabled(request.project, type);
-  const key = ctx.store.tables.apiKeys.get(id);
+  const key = ctx.store.apiKey(id);
   if (!key || key.project_id !== request.project.id || key.type !== type) throw fail("API_KEY_NOT_FOUND");
   requireManager(request, ctx, type, ownerOf(key));
   return key;
@@ -111,7 +111,8 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
       requireEnabled(request.project, type);
       if (ownerId === undefined) throw schemaError(request, "user_id is required for user API keys");
       requireManager(request, ctx, type, ownerId);
-      const items = [...ctx.store.tables.apiKeys.values()]
+      const items = ctx.store
+        .apiKeys()
         .filter((key) => key.project_id === request.project.id && key.type === type && ownerOf(key) === ownerId)
         .reverse()
         .sort((a, b) => b.created_at_millis - a.created_at_millis)
@@ -132,7 +133,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
       requireEnabled(request.project, type);
       requireManager(request, ctx, type, ownerId);
       // The service stores the key against its owner; an owner that does not exist fails there.
-      const owner = type === "user" ? ctx.store.tables.users.get(ownerId) : ctx.store.tables.teams.get(ownerId);
+      const owner = type === "user" ? ctx.store.user(ownerId) : ctx.store.team(ownerId);
       if (!owner || owner.project_id !== request.project.id) throw statusFailure(404, `${type === "user" ? "User" : "Team"} not found.`);
       const id = randomId();
       const isPublic = body.is_public ?? false;
@@ -150,7 +151,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
         expires_at_millis: body.expires_at_millis ? body.expires_at_millis : null,
         manually_revoked_at_millis: null,
       };
-      ctx.store.put("apiKeys", key);
+      ctx.store.insert("apiKeys", key);
       return { body: apiKeyView(key, true) };
     },
 
@@ -169,7 +170,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
       requireEnabled(request.project, type);
       const value = (request.body as { api_key: string }).api_key;
       let key: ApiKeyRecord | undefined;
-      for (const candidate of ctx.store.tables.apiKeys.values()) {
+      for (const candidate of ctx.store.apiKeys()) {
         if (candidate.project_id === request.project.id && candidate.value === value) key = candidate;
       }
       if (!key) throw fail("API_KEY_NOT_FOUND");

@@ -19,7 +19,7 @@ import { admitSignUp } from "./sign-up-rules.js";
  */
 function userForMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: string): UserRecord | null {
   const channel = ctx.store.authChannelByEmail(project.id, email);
-  const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
+  const user = channel ? ctx.store.user(channel.user_id) : undefined;
   if (channel && user) {
     if (!channel.is_verified) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: channel.value });
     user.otp_auth_enabled = true;
@@ -39,7 +39,7 @@ function mailMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: stri
     lifetimeMs: CODE_LIFETIME_MS.magic_link,
     data: {},
   });
-  const link = ctx.store.tables.codes.get(code)?.link ?? callbackUrl;
+  const link = ctx.store.code(code)?.link ?? callbackUrl;
   const otp = code.slice(0, 6).toUpperCase();
   sendTemplatedEmail(ctx, project, "magic_link", email, { magicLink: link, otp });
   return code;

@@ -84,7 +84,7 @@ export const passwordHandlers = {
     checkEmailField(request, email);
     requireCredential(project);
     const channel = ctx.store.authChannelByEmail(project.id, email);
-    const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
+    const user = channel ? ctx.store.user(channel.user_id) : undefined;
     // Unknown e-mail and wrong password are one answer, so that it reveals nothing.
     if (!user || !(await passwordMatches(password, user.password_hash))) throw fail("EMAIL_PASSWORD_MISMATCH");
     if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
@@ -97,7 +97,7 @@ export const passwordHandlers = {
     checkEmailField(request, email);
     requireCredential(project);
     const channel = ctx.store.authChannelByEmail(project.id, email);
-    const user = channel ? ctx.store.tables.users.get(channel.user_id) : undefined;
+    const user = channel ? ctx.store.user(channel.user_id) : undefined;
     // The service answers the same for an unknown address (after a random delay), without checking the URL or mailing.
     if (!user) return { body: RESET_CODE_SENT };
     checkCallbackUrl(project, callbackUrl);
@@ -117,7 +117,7 @@ export const passwordHandlers = {
     const record = redeem(request, ctx, "password_reset", code, true);
     requireCredential(project);
     checkPasswordRules(password);
-    const user = ctx.store.tables.users.get(String(record.data["user_id"]));
+    const user = ctx.store.user(String(record.data["user_id"]));
     if (!user || user.project_id !== project.id) throw fail("USER_NOT_FOUND");
     user.password_hash = await hashPassword(password);
     return { body: { success: true } };
@@ -134,8 +134,8 @@ export const passwordHandlers = {
     user.password_hash = await hashPassword(newPassword);
     // Every other session ends; the one whose refresh token came along stays (without one, all end).
     const keep = request.headers.get("x-stack-refresh-token");
-    for (const session of [...ctx.store.tables.sessions.values()]) {
-      if (session.user_id === user.id && session.refresh_token !== keep) ctx.store.delete("sessions", session.id);
+    for (const session of ctx.store.sessions()) {
+      if (session.user_id === user.id && session.refresh_token !== keep) ctx.store.deleteSession(session.id);
     }
     return { body: { success: true } };
   },

@@ -89,9 +89,9 @@ export function redeem(request: EmulatorRequest, ctx: EmulatorContext, kind: Cod
   if (rawCode.length !== CODE_LENGTH) throw schemaError(request, `body.code must be exactly ${CODE_LENGTH} characters`);
   const code = rawCode.toLowerCase();
   const project = request.project;
-  const attemptsBefore = ctx.store.tables.codes.get(code)?.attempts ?? 0;
+  const attemptsBefore = ctx.store.code(code)?.attempts ?? 0;
   const nonce = code.slice(OTP_LENGTH);
-  for (const record of ctx.store.tables.codes.values()) {
+  for (const record of ctx.store.codes()) {
     if (record.project_id === project.id && record.code.endsWith(nonce)) record.attempts++;
   }
   const record = redeemCode(ctx, project, kind, code, false);
@@ -147,7 +147,7 @@ export async function anonymousCaller(request: EmulatorRequest, ctx: EmulatorCon
 export async function anonymousUserOfToken(ctx: EmulatorContext, projectId: string, token: string): Promise<UserRecord | null> {
   try {
     const claims = await verifyAccessToken(ctx, token, projectId, ctx.now());
-    const user = ctx.store.tables.users.get(claims.sub);
+    const user = ctx.store.user(claims.sub);
     return user?.project_id === projectId && user.is_anonymous ? user : null;
   } catch {
     return null;
@@ -171,9 +171,9 @@ export async function upgradeAnonymousUser(
   for (const channel of ctx.store.channelsOf(user.id)) {
     if (!channel.is_primary) continue;
     channel.is_primary = false;
-    ctx.store.put("contactChannels", channel);
+    ctx.store.insert("contactChannels", channel);
   }
-  ctx.store.put("contactChannels", {
+  ctx.store.insert("contactChannels", {
     id: randomId(),
     project_id: project.id,
     user_id: user.id,
@@ -183,21 +183,21 @@ export async function upgradeAnonymousUser(
     is_primary: true,
     used_for_auth: true,
   });
-  ctx.store.put("users", user);
+  ctx.store.insert("users", user);
 }
 
 /** Whether a session can still be refreshed: not expired, and its user still there. */
 export function isLive(ctx: EmulatorContext, session: SessionRecord | undefined, projectId: string): session is SessionRecord {
   if (!session || session.project_id !== projectId) return false;
   if (session.expires_at_millis !== null && session.expires_at_millis <= ctx.now()) return false;
-  const user = ctx.store.tables.users.get(session.user_id);
+  const user = ctx.store.user(session.user_id);
   return user !== undefined && user.project_id === projectId;
 }
 
 /** Whether `key` is a live publishable client key of the project (the token endpoint's client secret). */
 export function isPublishableKeyOf(ctx: EmulatorContext, projectId: string, key: string): boolean {
   const now = ctx.now();
-  for (const set of ctx.store.tables.keySets.values()) {
+  for (const set of ctx.store.keySets()) {
     if (set.project_id !== projectId || set.publishable_client_key !== key) continue;
     if (set.manually_revoked_at_millis !== undefined || set.expires_at_millis <= now) continue;
     return true;

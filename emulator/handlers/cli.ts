@@ -24,7 +24,7 @@ export const CLI_LOGIN_DEFAULT_LIFETIME_MS = 2 * 3600 * 1000;
 const CODE_LENGTH = 45;
 
 function findBy(store: Store, field: "polling_code" | "login_code", code: string): CliLoginRecord | undefined {
-  for (const attempt of store.tables.cliLogins.values()) if (attempt[field] === code) return attempt;
+  for (const attempt of store.cliLogins()) if (attempt[field] === code) return attempt;
   return undefined;
 }
 
@@ -45,7 +45,7 @@ export const cliHandlers = {
       refresh_token: null,
       used_at_millis: null,
     };
-    ctx.store.put("cliLogins", attempt);
+    ctx.store.insert("cliLogins", attempt);
     return {
       body: {
         polling_code: attempt.polling_code,

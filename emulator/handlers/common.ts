@@ -25,7 +25,7 @@ export function userOf(request: EmulatorRequest, ctx: EmulatorContext, userId: s
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     return request.user;
   }
-  const user = ctx.store.tables.users.get(userId);
+  const user = ctx.store.user(userId);
   if (!user || user.project_id !== request.project.id) throw fail("USER_NOT_FOUND");
   if (request.accessType === "client" && request.user?.id !== user.id) throw fail("USER_NOT_FOUND");
   return user;
@@ -68,11 +68,11 @@ export async function createUserRecord(ctx: EmulatorContext, project: ProjectRec
     password_hash: o.password ? await hashPassword(o.password) : null,
     oauth_providers: [],
   };
-  ctx.store.put("users", user);
+  ctx.store.insert("users", user);
   // As the service does on every creation (sign-up, server create, OAuth, anonymous).
   grantDefaultProjectPermissions(ctx.store, project, user.id);
   if (o.email) {
-    ctx.store.put("contactChannels", {
+    ctx.store.insert("contactChannels", {
       id: randomId(),
       project_id: project.id,
       user_id: user.id,
@@ -152,10 +152,10 @@ export function mailCode(
     lifetimeMs: CODE_LIFETIME_MS[o.kind],
     data: o.data,
   });
-  const record = ctx.store.tables.codes.get(code);
+  const record = ctx.store.code(code);
   // Rendered from the project's template of that kind (its own, or the service's default).
-  const user = typeof o.data["user_id"] === "string" ? ctx.store.tables.users.get(o.data["user_id"]) : undefined;
-  const team = typeof o.data["team_id"] === "string" ? ctx.store.tables.teams.get(o.data["team_id"]) : undefined;
+  const user = typeof o.data["user_id"] === "string" ? ctx.store.user(o.data["user_id"]) : undefined;
+  const team = typeof o.data["team_id"] === "string" ? ctx.store.team(o.data["team_id"]) : undefined;
   sendTemplatedEmail(ctx, project, o.kind, o.to, {
     [LINK_VARIABLE[o.kind]]: record?.link ?? o.callbackUrl,
     userDisplayName: user?.display_name ?? null,
@@ -170,7 +170,7 @@ export function mailCode(
  * _ALREADY_USED as the service answers; `consume: false` only checks it.
  */
 export function redeemCode(ctx: EmulatorContext, project: ProjectRecord, kind: CodeKind, code: string, consume = true) {
-  const record = ctx.store.tables.codes.get(code);
+  const record = ctx.store.code(code);
   if (!record || record.kind !== kind || record.project_id !== project.id) throw fail("VERIFICATION_CODE_NOT_FOUND");
   if (record.expires_at_millis <= ctx.now()) throw fail("VERIFICATION_CODE_EXPIRED");
   if (record.used_at_millis !== null) throw fail("VERIFICATION_CODE_ALREADY_USED");
@@ -198,10 +198,16 @@ export function createPersonalTeamIfEnabled(ctx: EmulatorContext, project: Proje
     server_metadata: null,
     created_at_millis: ctx.now(),
   };
-  ctx.store.put("teams", team);
-  ctx.store.put("memberships", { project_id: project.id, team_id: team.id, user_id: user.id, display_name: null, profile_image_url: null });
+  ctx.store.insert("teams", team);
+  ctx.store.insert("memberships", {
+    project_id: project.id,
+    team_id: team.id,
+    user_id: user.id,
+    display_name: null,
+    profile_image_url: null,
+  });
   for (const { id } of project.config.team_creator_default_permissions) {
-    ctx.store.put("grants", { project_id: project.id, scope: "team", team_id: team.id, user_id: user.id, permission_id: id });
+    ctx.store.insert("grants", { project_id: project.id, scope: "team", team_id: team.id, user_id: user.id, permission_id: id });
   }
   user.selected_team_id = team.id;
 }

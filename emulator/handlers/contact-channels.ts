@@ -45,14 +45,14 @@ function checkClientBody(request: EmulatorRequest, body: ChannelBody): void {
 }
 
 function channelOf(request: EmulatorRequest, ctx: EmulatorContext, userId: string): ContactChannelRecord | undefined {
-  const channel = ctx.store.tables.contactChannels.get(request.params["contact_channel_id"] ?? "");
+  const channel = ctx.store.channel(request.params["contact_channel_id"] ?? "");
   return channel && channel.project_id === request.project.id && channel.user_id === userId ? channel : undefined;
 }
 
 /** Makes `channel` the user's only primary channel. */
 function demoteOthers(store: Store, channel: ContactChannelRecord): void {
   for (const other of store.channelsOf(channel.user_id)) {
-    if (other.id !== channel.id && other.is_primary) store.put("contactChannels", { ...other, is_primary: false });
+    if (other.id !== channel.id && other.is_primary) store.insert("contactChannels", { ...other, is_primary: false });
   }
 }
 
@@ -86,7 +86,7 @@ export const contactChannelHandlers = {
     // Server code without user_id lists every channel of the project, as the service does.
     const channels =
       userId === undefined
-        ? [...ctx.store.tables.contactChannels.values()].filter((channel) => channel.project_id === request.project.id)
+        ? ctx.store.channelsOfProject(request.project.id)
         : ctx.store.channelsOf(userId).filter((channel) => channel.project_id === request.project.id);
     return { body: list(channels.map(contactChannelView)) };
   },
@@ -97,7 +97,7 @@ export const contactChannelHandlers = {
     const body = { ...sent, value: normalized(ctx, sent.value) };
     checkClientBody(request, body);
     const userId = ownerId(request, body.user_id, forbidden("create")) as string;
-    const user = store.tables.users.get(userId);
+    const user = store.user(userId);
     if (!user || user.project_id !== request.project.id) throw fail("USER_NOT_FOUND");
     if (store.channelsOf(userId).some((channel) => channel.value === body.value))
       throw statusFailure(400, "Contact channel already exists");
@@ -113,7 +113,7 @@ export const contactChannelHandlers = {
       used_for_auth: body.used_for_auth ?? false,
     };
     if (channel.is_primary) demoteOthers(store, channel);
-    store.put("contactChannels", channel);
+    store.insert("contactChannels", channel);
     return { status: 201, body: contactChannelView(channel) };
   },
 
@@ -147,7 +147,7 @@ export const contactChannelHandlers = {
       is_primary: body.is_primary ?? channel.is_primary,
     };
     if (body.is_primary) demoteOthers(store, updated);
-    store.put("contactChannels", updated);
+    store.insert("contactChannels", updated);
     return { body: contactChannelView(updated) };
   },
 
@@ -155,14 +155,14 @@ export const contactChannelHandlers = {
     const userId = ownerId(request, request.params["user_id"], forbidden("delete")) as string;
     const channel = channelOf(request, ctx, userId);
     if (!channel) throw statusFailure(400, "Contact channel not found");
-    ctx.store.delete("contactChannels", channel.id);
+    ctx.store.deleteChannel(channel.id);
     return { body: { success: true } };
   },
 
   sendContactChannelVerificationCode(request, ctx) {
     const pathUserId = request.params["user_id"] ?? "";
     const userId = ownerId(request, pathUserId, statusFailure(400, "Can only send verification code for your own user")) as string;
-    const user = ctx.store.tables.users.get(userId);
+    const user = ctx.store.user(userId);
     if (!user || user.project_id !== request.project.id) throw fail("USER_ID_DOES_NOT_EXIST", { user_id: userId });
     const channel = channelOf(request, ctx, userId);
     if (!channel) throw statusFailure(404, "Contact channel not found");
@@ -195,7 +195,7 @@ export const contactChannelHandlers = {
     const channel = ctx.store.channelsOf(userId).find((c) => c.type === "email" && c.value === email);
     // The code is used up all the same: the service marks it used before it looks for the channel.
     if (!channel) throw statusFailure(400, "Contact channel not found. Was your contact channel deleted?");
-    ctx.store.put("contactChannels", { ...channel, is_verified: true });
+    ctx.store.insert("contactChannels", { ...channel, is_verified: true });
     return { body: { success: true } };
   },
 } satisfies Handlers;

@@ -44,8 +44,7 @@ const typeOfId = (id: string): TemplateType | undefined => TEMPLATE_TYPES.find((
 const sourceKey = (projectId: string, type: TemplateType) => `${projectId}/tsx/${type}`;
 
 function sourceOf(ctx: EmulatorContext, projectId: string, type: TemplateType): { tsx_source: string; theme_id?: unknown } {
-  const own = ctx.store.tables.emailTemplates.get(sourceKey(projectId, type))?.content as
-    { tsx_source: string; theme_id?: unknown } | undefined;
+  const own = ctx.store.emailTemplate(sourceKey(projectId, type))?.content as { tsx_source: string; theme_id?: unknown } | undefined;
   return own ?? { tsx_source: defaultSource(type) };
 }
 
@@ -84,13 +83,13 @@ export const tsxTemplateHandlers = {
       subject: "",
       content: { tsx_source: body.tsx_source, ...(body.theme_id === undefined ? {} : { theme_id: body.theme_id }) },
     };
-    ctx.store.put("emailTemplates", record);
+    ctx.store.insert("emailTemplates", record);
     return { body: { rendered_html: `<html><body><pre>${escapeHtml(body.tsx_source)}</pre></body></html>` } };
   },
 
   deleteInternalEmailTemplate: (request, ctx) => {
     const type = editable(request.project, request.params["template_id"] ?? "");
-    ctx.store.delete("emailTemplates", sourceKey(request.project.id, type));
+    ctx.store.deleteEmailTemplate(sourceKey(request.project.id, type));
     return { body: {} };
   },
 } satisfies Handlers;

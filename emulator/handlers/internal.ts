@@ -37,14 +37,15 @@ export function keySetView(set: KeySetRecord): Schemas["InternalApiKey"] {
 /** The key set the path names, of the request's project; API_KEY_NOT_FOUND otherwise. */
 function keySetOf(request: EmulatorRequest, store: Store): KeySetRecord {
   const id = uuidParam(request, "params.api_key_id", request.params["api_key_id"]);
-  const set = store.tables.keySets.get(id);
+  const set = store.keySet(id);
   if (!set || set.project_id !== request.project.id) throw fail("API_KEY_NOT_FOUND");
   return set;
 }
 
 export const internalHandlers = {
   listInternalApiKeys: ({ project }, ctx) => {
-    const sets = [...ctx.store.tables.keySets.values()]
+    const sets = ctx.store
+      .keySets()
       .filter((set) => set.project_id === project.id)
       .reverse()
       .sort((a, b) => b.created_at_millis - a.created_at_millis);
@@ -72,7 +73,7 @@ export const internalHandlers = {
       expires_at_millis: o.expires_at_millis,
       ...keys,
     };
-    ctx.store.put("keySets", set);
+    ctx.store.insert("keySets", set);
     // The first view: the keys in full, this once.
     const view: Schemas["InternalApiKeyFirstView"] = {
       id: set.id,

@@ -28,7 +28,7 @@ export const mfaHandlers = {
     const { totp, code } = request.body as { type: "totp"; totp: string; code: string };
     // Checked, not spent: a wrong TOTP code leaves the attempt code usable (each try counts an attempt).
     const record = redeem(request, ctx, MFA_ATTEMPT_KIND, code, false);
-    const user = ctx.store.tables.users.get(String(record.data["user_id"]));
+    const user = ctx.store.user(String(record.data["user_id"]));
     // The service has no answer of its own for these (an internal error): the user went away, or turned TOTP off, meanwhile.
     if (!user || user.project_id !== request.project.id) throw statusFailure(500, "The user of this sign-in attempt no longer exists.");
     if (user.totp_secret_base64 === null) throw statusFailure(500, "User does not have a TOTP secret");

@@ -124,14 +124,13 @@ export function putOAuthCode(
     used_at_millis: null,
     data: { ...o.data },
   };
-  ctx.store.put("oauthCodes", record);
+  ctx.store.insert("oauthCodes", record);
 }
 
 /** Drops what expired a day ago, so that a long-running emulator does not keep every flow. */
 function prune(ctx: EmulatorContext): void {
   const horizon = ctx.now() - 24 * 60 * MINUTE;
-  for (const record of [...ctx.store.tables.oauthCodes.values()])
-    if (record.expires_at_millis < horizon) ctx.store.delete("oauthCodes", record.id);
+  for (const record of ctx.store.oauthCodes()) if (record.expires_at_millis < horizon) ctx.store.deleteOAuthCode(record.id);
 }
 
 const REQUIRED = [
@@ -182,7 +181,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   const q = authorizeQuery(request);
   const mode = responseModeOf(request, ctx, q);
   const provider = request.params["provider"] ?? "";
-  const project = ctx.store.tables.projects.get(q["client_id"] ?? "");
+  const project = ctx.store.project(q["client_id"] ?? "");
   if (!project || !isPublishableKeyOf(ctx, project.id, q["client_secret"] ?? ""))
     throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: q["client_id"] });
   const config = providerOf(project, provider);
@@ -239,7 +238,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
 export async function oauthCallback(url: URL, store: Store, provider: string): Promise<Response> {
   const requestId = randomId();
   const ctx = contexts.get(store);
-  const record = ctx && store.tables.oauthCodes.get(url.searchParams.get("state") ?? "");
+  const record = ctx && store.oauthCode(url.searchParams.get("state") ?? "");
   if (!ctx || !record || record.kind !== "flow")
     return statusResponse(400, "Invalid OAuth cookie. Please try signing in again.", requestId, false);
   if (record.used_at_millis !== null) {
@@ -252,7 +251,7 @@ export async function oauthCallback(url: URL, store: Store, provider: string): P
   }
   record.used_at_millis = ctx.now();
   const flow = record.data as unknown as Flow;
-  const project = store.tables.projects.get(record.project_id);
+  const project = store.project(record.project_id);
   if (!project) return statusResponse(500, "Tenancy in outerInfo not found; has it been deleted?", requestId, false);
   try {
     const code = await completeFlow(ctx, project, record, provider, url.searchParams);
@@ -286,7 +285,7 @@ async function completeFlow(
   const error = query.get("error");
   if (error === "access_denied") throw fail("OAUTH_PROVIDER_ACCESS_DENIED");
   if (error !== null) throw statusFailure(500, `Inner OAuth callback failed due to error: ${error}`);
-  const grant = ctx.store.tables.oauthCodes.get(query.get("code") ?? "");
+  const grant = ctx.store.oauthCode(query.get("code") ?? "");
   const identity = grant?.data as unknown as Identity | undefined;
   if (
     !grant ||
@@ -298,7 +297,7 @@ async function completeFlow(
   ) {
     throw fail("INVALID_AUTHORIZATION_CODE");
   }
-  ctx.store.delete("oauthCodes", grant.id);
+  ctx.store.deleteOAuthCode(grant.id);
   const scopes = providerScopes(provider, flow.provider_scope);
   const { user, isNewUser } =
     flow.type === "link"
@@ -319,8 +318,8 @@ async function completeFlow(
 
 /** The user of the project who has this provider account. */
 function accountOwner(store: Store, projectId: string, provider: string, accountId: string): UserRecord | undefined {
-  for (const user of store.tables.users.values()) {
-    if (user.project_id === projectId && user.oauth_providers.some((p) => p.id === provider && p.account_id === accountId)) return user;
+  for (const user of store.usersOf(projectId)) {
+    if (user.oauth_providers.some((p) => p.id === provider && p.account_id === accountId)) return user;
   }
   return undefined;
 }
@@ -333,7 +332,7 @@ function addAccount(user: UserRecord, identity: Identity, scopes: readonly strin
 }
 
 function linkAccount(ctx: EmulatorContext, project: ProjectRecord, flow: Flow, identity: Identity, scopes: readonly string[]) {
-  const user = ctx.store.tables.users.get(flow.user_id ?? "");
+  const user = ctx.store.user(flow.user_id ?? "");
   if (!user || user.project_id !== project.id) throw statusFailure(500, "User not found");
   const current = user.oauth_providers.find((p) => p.id === identity.provider);
   if (current && current.account_id !== identity.account_id) throw fail("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION");
@@ -361,7 +360,7 @@ async function signInOrUp(
   if (identity.email) {
     emailAuth = true;
     const channel = ctx.store.authChannelByEmail(project.id, identity.email);
-    const existing = channel && ctx.store.tables.users.get(channel.user_id);
+    const existing = channel && ctx.store.user(channel.user_id);
     if (channel && existing) {
       const taken = () =>
         fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: identity.email });
@@ -377,7 +376,7 @@ async function signInOrUp(
       }
     }
   }
-  const anonymous = anonymousId === null ? undefined : ctx.store.tables.users.get(anonymousId);
+  const anonymous = anonymousId === null ? undefined : ctx.store.user(anonymousId);
   const upgrading = anonymous?.is_anonymous && anonymous.project_id === project.id ? anonymous : undefined;
   const admitted = admitSignUp(ctx, project, { email: identity.email, authMethod: "oauth", oauthProvider: identity.provider }, upgrading);
   if (upgrading) {
@@ -387,7 +386,7 @@ async function signInOrUp(
     upgrading.is_anonymous = false;
     upgrading.display_name ??= identity.name;
     addAccount(upgrading, identity, scopes);
-    ctx.store.put("users", upgrading);
+    ctx.store.insert("users", upgrading);
     admitted(upgrading);
     return { user: upgrading, isNewUser: true };
   }
@@ -413,9 +412,9 @@ async function signInOrUp(
  */
 export async function exchangeAuthorizationCode(request: EmulatorRequest, ctx: EmulatorContext, project: ProjectRecord) {
   const body = request.body as Record<string, string | undefined>;
-  const record = ctx.store.tables.oauthCodes.get(body["code"] ?? "");
+  const record = ctx.store.oauthCode(body["code"] ?? "");
   const data = record?.data as unknown as CodeData | undefined;
-  const user = data && ctx.store.tables.users.get(data.user_id);
+  const user = data && ctx.store.user(data.user_id);
   const live =
     record !== undefined &&
     record.kind === "authorization_code" &&
@@ -426,7 +425,7 @@ export async function exchangeAuthorizationCode(request: EmulatorRequest, ctx: E
   if (body["redirect_uri"] !== data.redirect_uri) {
     throw statusFailure(400, "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.");
   }
-  ctx.store.delete("oauthCodes", record.id);
+  ctx.store.deleteOAuthCode(record.id);
   if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
   const signedIn = await ctx.signIn(user);
   const after = data.after_callback_redirect_url;
@@ -479,7 +478,7 @@ export const oauthHandlers = {
     const config = providerOf(project, provider);
     if (!config) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
     if (config.type === "shared") throw fail("OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
-    const user = ctx.store.tables.users.get(userId);
+    const user = ctx.store.user(userId);
     if (!user || user.project_id !== project.id) throw fail("USER_NOT_FOUND");
     const accounts = user.oauth_providers.filter((p) => p.id === provider);
     if (accounts.length === 0) throw fail("OAUTH_CONNECTION_NOT_CONNECTED_TO_USER");

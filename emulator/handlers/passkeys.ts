@@ -123,11 +123,11 @@ function checkSignInOrigin(project: ProjectRecord, origin: URL): void {
  * dropped here and counts as not found.
  */
 function passkeyOf(ctx: EmulatorContext, projectId: string, credentialId: string): PasskeyRecord | undefined {
-  for (const passkey of ctx.store.tables.passkeys.values()) {
+  for (const passkey of ctx.store.passkeys()) {
     if (passkey.project_id !== projectId || passkey.credential_id !== credentialId) continue;
-    const user = ctx.store.tables.users.get(passkey.user_id);
+    const user = ctx.store.user(passkey.user_id);
     if (user && user.project_id === projectId && user.passkey_auth_enabled) return passkey;
-    ctx.store.delete("passkeys", passkey.id);
+    ctx.store.deletePasskey(passkey.id);
   }
   return undefined;
 }
@@ -205,10 +205,10 @@ export const passkeyHandlers = {
 
     const { isoBase64URL } = await webauthnHelpers();
     // One passkey per user: a new one replaces the old.
-    for (const passkey of [...ctx.store.tables.passkeys.values()]) {
-      if (passkey.project_id === project.id && passkey.user_id === user.id) ctx.store.delete("passkeys", passkey.id);
+    for (const passkey of ctx.store.passkeys()) {
+      if (passkey.project_id === project.id && passkey.user_id === user.id) ctx.store.deletePasskey(passkey.id);
     }
-    ctx.store.put("passkeys", {
+    ctx.store.insert("passkeys", {
       id: randomId(),
       project_id: project.id,
       user_id: user.id,
@@ -280,7 +280,7 @@ export const passkeyHandlers = {
     }
     passkey.counter = verification.authenticationInfo.newCounter;
 
-    const user = ctx.store.tables.users.get(passkey.user_id);
+    const user = ctx.store.user(passkey.user_id);
     if (!user) throw authenticationFailed("Passkey not found");
     if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
     return { body: { ...(await signInTokens(ctx, user)), is_new_user: false } };

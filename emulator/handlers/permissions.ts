@@ -56,13 +56,13 @@ export function userIdParam(request: EmulatorRequest, where: string, value: unkn
 export const queryOf = (request: EmulatorRequest, name: string): string | null => request.query.get(name);
 
 export function requireUserExists(store: Store, project: ProjectRecord, userId: string): UserRecord {
-  const user = store.tables.users.get(userId);
+  const user = store.user(userId);
   if (!user || user.project_id !== project.id) throw fail("USER_NOT_FOUND");
   return user;
 }
 
 export function requireTeam(store: Store, project: ProjectRecord, teamId: string): TeamRecord {
-  const team = store.tables.teams.get(teamId);
+  const team = store.team(teamId);
   if (!team || team.project_id !== project.id) throw fail("TEAM_NOT_FOUND", { team_id: teamId });
   return team;
 }
@@ -70,7 +70,7 @@ export function requireTeam(store: Store, project: ProjectRecord, teamId: string
 export const membershipKey = (teamId: string, userId: string) => `${teamId}/${userId}`;
 
 export function membershipOf(store: Store, project: ProjectRecord, teamId: string, userId: string): MembershipRecord | undefined {
-  const membership = store.tables.memberships.get(membershipKey(teamId, userId));
+  const membership = store.membership(teamId, userId);
   return membership && membership.project_id === project.id ? membership : undefined;
 }
 
@@ -93,21 +93,18 @@ export function requireTeamPermission(store: Store, project: ProjectRecord, team
 // --- definitions ---------------------------------------------------------------
 
 function storedDefinitions(store: Store, projectId: string, scope: Scope): PermissionDefinitionRecord[] {
-  return [...store.tables.permissionDefinitions.values()].filter((d) => d.project_id === projectId && d.scope === scope);
+  return store.permissionDefinitionsOf(projectId, scope);
 }
 
 /** The stored definition with this id, in either scope (the two share one id space). */
 function definitionById(store: Store, projectId: string, id: string): PermissionDefinitionRecord | undefined {
-  return (
-    store.tables.permissionDefinitions.get(`${projectId}/team/${id}`) ??
-    store.tables.permissionDefinitions.get(`${projectId}/project/${id}`)
-  );
+  return store.permissionDefinition(projectId, "team", id) ?? store.permissionDefinition(projectId, "project", id);
 }
 
 /** What a permission of `scope` contains; undefined when it is not defined (any more). */
 function containedOf(store: Store, projectId: string, scope: Scope, id: string): readonly string[] | undefined {
   if (scope === "team" && id in TEAM_SYSTEM_PERMISSIONS) return [];
-  return store.tables.permissionDefinitions.get(`${projectId}/${scope}/${id}`)?.contained_permission_ids;
+  return store.permissionDefinition(projectId, scope, id)?.contained_permission_ids;
 }
 
 function definitionView(d: { id: string; description: string | null; contained_permission_ids: readonly string[] }) {
@@ -187,35 +184,34 @@ function definitionHandlers(scope: Scope): { list: Handler; create: Handler; upd
         description: body.description || null,
         contained_permission_ids: contained,
       };
-      store.put("permissionDefinitions", record);
+      store.insert("permissionDefinitions", record);
       return { status: 201, body: definitionView(record) };
     },
     update: (request, { store }) => {
       const project = request.project;
       const oldId = permissionIdParam(request, request.params["permission_id"]);
       const body = (request.body ?? {}) as { id?: string; description?: string; contained_permission_ids?: string[] };
-      const existing = store.tables.permissionDefinitions.get(`${project.id}/${scope}/${oldId}`);
+      const existing = store.permissionDefinition(project.id, scope, oldId);
       if (!existing) throw fail("PERMISSION_NOT_FOUND", { permission_id: oldId });
       const newId = body.id === undefined ? oldId : checkCustomId(request, body.id);
       if (newId !== oldId && definitionById(store, project.id, newId)) throw fail("PERMISSION_ID_ALREADY_EXISTS", { permission_id: newId });
       const contained = checkContained(store, project.id, scope, body.contained_permission_ids);
-      if (body.description !== undefined) existing.description = body.description || null;
-      if (contained !== undefined) existing.contained_permission_ids = contained;
+      if (body.description !== undefined)
+        store.updatePermissionDefinition(project.id, scope, oldId, { description: body.description || null });
+      if (contained !== undefined) store.updatePermissionDefinition(project.id, scope, oldId, { contained_permission_ids: contained });
       if (newId !== oldId) rename(store, project, scope, existing, newId);
       return { body: definitionView(existing) };
     },
     delete: (request, { store }) => {
       const project = request.project;
       const id = permissionIdParam(request, request.params["permission_id"]);
-      const key = `${project.id}/${scope}/${id}`;
-      if (!store.tables.permissionDefinitions.has(key)) throw fail("PERMISSION_NOT_FOUND", { permission_id: id });
-      store.delete("permissionDefinitions", key);
+      if (!store.permissionDefinition(project.id, scope, id)) throw fail("PERMISSION_NOT_FOUND", { permission_id: id });
+      store.deletePermissionDefinition(project.id, scope, id);
       for (const other of storedDefinitions(store, project.id, scope)) {
-        other.contained_permission_ids = other.contained_permission_ids.filter((c) => c !== id);
+        const contained = other.contained_permission_ids.filter((c) => c !== id);
+        store.updatePermissionDefinition(project.id, scope, other.id, { contained_permission_ids: contained });
       }
-      for (const grant of grantsOf(store, project.id, scope)) {
-        if (grant.permission_id === id) store.delete("grants", store.keyOf("grants", { ...grant }));
-      }
+      store.deleteGrantsWhere((grant) => grant.project_id === project.id && grant.scope === scope && grant.permission_id === id);
       renameInDefaults(project, scope, id, null);
       return { body: { success: true } };
     },
@@ -225,16 +221,15 @@ function definitionHandlers(scope: Scope): { list: Handler; create: Handler; upd
 /** A new id for a definition: containing definitions, grants and the default lists follow it. */
 function rename(store: Store, project: ProjectRecord, scope: Scope, record: PermissionDefinitionRecord, newId: string): void {
   const oldId = record.id;
-  store.delete("permissionDefinitions", `${project.id}/${scope}/${oldId}`);
-  record.id = newId;
-  store.put("permissionDefinitions", record);
+  store.updatePermissionDefinition(project.id, scope, oldId, { id: newId });
   for (const other of storedDefinitions(store, project.id, scope)) {
-    other.contained_permission_ids = [...new Set(other.contained_permission_ids.map((c) => (c === oldId ? newId : c)))].sort(compare);
+    const contained = [...new Set(other.contained_permission_ids.map((c) => (c === oldId ? newId : c)))].sort(compare);
+    store.updatePermissionDefinition(project.id, scope, other.id, { contained_permission_ids: contained });
   }
   for (const grant of grantsOf(store, project.id, scope)) {
     if (grant.permission_id !== oldId) continue;
-    store.delete("grants", store.keyOf("grants", { ...grant }));
-    store.put("grants", { ...grant, permission_id: newId });
+    store.deleteGrant(grant);
+    store.insert("grants", { ...grant, permission_id: newId });
   }
   renameInDefaults(project, scope, oldId, newId);
 }
@@ -242,7 +237,7 @@ function rename(store: Store, project: ProjectRecord, scope: Scope, record: Perm
 // --- grants ----------------------------------------------------------------------
 
 function grantsOf(store: Store, projectId: string, scope: Scope): GrantRecord[] {
-  return [...store.tables.grants.values()].filter((g) => g.project_id === projectId && g.scope === scope);
+  return store.grantsOf(projectId, scope);
 }
 
 /** The ids a user holds (in a team, or at project level with `teamId` null): direct grants, and what they contain when recursive. */
@@ -288,11 +283,7 @@ function requireGrantable(store: Store, projectId: string, scope: Scope, permiss
 }
 
 function putGrant(store: Store, projectId: string, scope: Scope, teamId: string | null, userId: string, permissionId: string): void {
-  store.put("grants", { project_id: projectId, scope, team_id: teamId, user_id: userId, permission_id: permissionId });
-}
-
-function grantKey(store: Store, projectId: string, scope: Scope, teamId: string | null, userId: string, permissionId: string): string {
-  return store.keyOf("grants", { project_id: projectId, scope, team_id: teamId, user_id: userId, permission_id: permissionId });
+  store.insert("grants", { project_id: projectId, scope, team_id: teamId, user_id: userId, permission_id: permissionId });
 }
 
 /** Grants the project's default team permissions of a new member (`creator` or `member`); ids no longer defined are skipped. */
@@ -318,10 +309,13 @@ export function grantDefaultProjectPermissions(store: Store, project: ProjectRec
 
 /** Drops a member's team grants (with `userId`) or every grant in the team. */
 export function dropTeamGrants(store: Store, projectId: string, teamId: string, userId?: string): void {
-  for (const grant of grantsOf(store, projectId, "team")) {
-    if (grant.team_id === teamId && (userId === undefined || grant.user_id === userId))
-      store.delete("grants", store.keyOf("grants", { ...grant }));
-  }
+  store.deleteGrantsWhere(
+    (grant) =>
+      grant.project_id === projectId &&
+      grant.scope === "team" &&
+      grant.team_id === teamId &&
+      (userId === undefined || grant.user_id === userId),
+  );
 }
 
 /** GET /team-permissions and /project-permissions: the grants matching the filters, per user (and team), sorted as the service sorts. */
@@ -396,7 +390,7 @@ export const permissionHandlers = {
     if (!heldPermissions(store, request.project.id, "team", teamId, userId, false).has(permissionId)) {
       throw fail("TEAM_PERMISSION_NOT_FOUND", { team_id: teamId, user_id: userId, permission_id: permissionId });
     }
-    store.delete("grants", grantKey(store, request.project.id, "team", teamId, userId, permissionId));
+    store.deleteGrant({ project_id: request.project.id, scope: "team", team_id: teamId, user_id: userId, permission_id: permissionId });
     return { body: { success: true } };
   },
   grantProjectPermission: (request, { store }) => {
@@ -414,7 +408,7 @@ export const permissionHandlers = {
     if (!heldPermissions(store, request.project.id, "project", null, userId, false).has(permissionId)) {
       throw fail("PERMISSION_NOT_FOUND", { permission_id: permissionId });
     }
-    store.delete("grants", grantKey(store, request.project.id, "project", null, userId, permissionId));
+    store.deleteGrant({ project_id: request.project.id, scope: "project", team_id: null, user_id: userId, permission_id: permissionId });
     return { body: { success: true } };
   },
 } satisfies Handlers;

@@ -9,7 +9,7 @@ import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError } from "../engine/errors.js";
 import { defaultConfig } from "../engine/seed.js";
-import type { ProjectConfig, ProjectRecord, Store, TableName, UserRecord } from "../engine/store.js";
+import type { ProjectConfig, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { requireUser } from "./common.js";
 
@@ -37,8 +37,7 @@ const SHARED_PROVIDERS = ["google", "github", "microsoft", "spotify"];
  * team that owns it (2.8.86), as the profile says.
  */
 export function adminProjectView(ctx: EmulatorContext, project: ProjectRecord): Schemas["AdminProject"] {
-  let userCount = 0;
-  for (const user of ctx.store.tables.users.values()) if (user.project_id === project.id) userCount++;
+  const userCount = ctx.store.usersOf(project.id).length;
   return {
     id: project.id,
     display_name: project.display_name,
@@ -124,7 +123,7 @@ function addDefaultPermissionDefinitions(store: Store, projectId: string): void 
     { id: "team_member", description: "A member of the team", contained: ["$read_members", "$invite_members"] },
   ];
   for (const { id, description, contained } of definitions) {
-    store.put("permissionDefinitions", { project_id: projectId, scope: "team", id, description, contained_permission_ids: contained });
+    store.insert("permissionDefinitions", { project_id: projectId, scope: "team", id, description, contained_permission_ids: contained });
   }
 }
 
@@ -141,21 +140,11 @@ function setManagedProjectIds(user: UserRecord, ids: readonly string[]): void {
   user.server_metadata = { ...rest, managedProjectIds: [...ids] };
 }
 
-/** Every record of the project, in every table (the project itself too). */
-function deleteProjectData(store: Store, projectId: string): void {
-  for (const name of Object.keys(store.tables) as TableName[]) {
-    const table = store.tables[name] as Map<string, { readonly id?: unknown; readonly project_id?: unknown }>;
-    for (const [key, record] of [...table]) {
-      if (name === "projects" ? record.id === projectId : record.project_id === projectId) store.delete(name, key);
-    }
-  }
-}
-
 export const projectHandlers = {
   // Public (no x-stack headers): the keys a backend verifies the project's access tokens with.
   getProjectJwks: async ({ params, query }, ctx) => {
     const projectId = params["project_id"] ?? "";
-    if (!ctx.store.tables.projects.has(projectId)) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
+    if (ctx.store.project(projectId) === undefined) throw fail("PROJECT_NOT_FOUND", { project_id: projectId });
     const body = await ctx.signers.jwks(ctx.profile, projectId, {
       includeAnonymous: query.get("include_anonymous") === "true",
       includeRestricted: query.get("include_restricted") === "true",
@@ -183,7 +172,7 @@ export const projectHandlers = {
   listOwnedProjects: (request, ctx) => {
     const user = requireInternalUser(request);
     const projects = managedProjectIds(ctx, user).flatMap((id) => {
-      const project = ctx.store.tables.projects.get(id);
+      const project = ctx.store.project(id);
       return project ? [project] : [];
     });
     // 2.8.11 lists them in the order of the user's list (oldest first); 2.8.86 newest first.
@@ -204,7 +193,7 @@ export const projectHandlers = {
     let ownerTeamId: string | null = null;
     if (body.owner_team_id !== undefined) {
       // 2.8.86: the project goes to a team of the internal project that the user is a member of.
-      if (!ctx.store.tables.memberships.has(`${body.owner_team_id}/${user.id}`))
+      if (ctx.store.membership(body.owner_team_id, user.id) === undefined)
         throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.owner_team_id, user_id: user.id });
       ownerTeamId = body.owner_team_id;
     }
@@ -219,7 +208,7 @@ export const projectHandlers = {
       // 2.8.86 makes projects without the requirement (its config's default); only older projects were given it.
       ...(ctx.profile.publishableClientKey === "per-project" ? { require_publishable_client_key: false } : {}),
     };
-    ctx.store.put("projects", project);
+    ctx.store.insert("projects", project);
     // 2.8.11: no team owns it; its id joins the end of the creator's managed list in their server metadata.
     if (ctx.profile.managedProjects === "server-metadata") setManagedProjectIds(user, [...managedProjectIds(ctx, user), project.id]);
     addDefaultPermissionDefinitions(ctx.store, project.id);
@@ -240,11 +229,10 @@ export const projectHandlers = {
   },
 
   deleteAdminProject: ({ project }, ctx) => {
-    deleteProjectData(ctx.store, project.id);
+    ctx.store.deleteProject(project.id);
     // 2.8.11 takes its id out of every internal user's managed list that has it.
     if (ctx.profile.managedProjects === "server-metadata") {
-      for (const user of ctx.store.tables.users.values()) {
-        if (user.project_id !== INTERNAL_PROJECT_ID) continue;
+      for (const user of ctx.store.usersOf(INTERNAL_PROJECT_ID)) {
         const ids = managedProjectIds(ctx, user);
         if (ids.includes(project.id))
           setManagedProjectIds(

@@ -58,7 +58,7 @@ export const sessionHandlers = {
       // 2.8.86 checks the client first: `<project id>[#<branch>]`, and a project that requires the publishable key
       // refuses a request without one (or with the sentinel); one that does not takes the sentinel as the secret.
       const [projectId = "", branchId = DEFAULT_BRANCH_ID] = (body["client_id"] ?? "").split("#", 2);
-      const project = branchId === DEFAULT_BRANCH_ID ? ctx.store.tables.projects.get(projectId) : undefined;
+      const project = branchId === DEFAULT_BRANCH_ID ? ctx.store.project(projectId) : undefined;
       if (project) {
         const required = project.require_publishable_client_key !== false;
         if (secret === PUBLIC_CLIENT_SENTINEL || secret === "") {
@@ -71,7 +71,7 @@ export const sessionHandlers = {
       if (!project || secret === "") throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
       return tokenGrant(request, ctx, project, body);
     }
-    const project = ctx.store.tables.projects.get(body["client_id"] ?? "");
+    const project = ctx.store.project(body["client_id"] ?? "");
     // The service raises it without naming the client: `client_id` is null.
     if (!project || !isPublishableKeyOf(ctx, project.id, secret)) throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
     return tokenGrant(request, ctx, project, body);
@@ -90,8 +90,8 @@ export const sessionHandlers = {
     // The session is the one the access token names, not that of x-stack-refresh-token.
     if (!request.headers.get("x-stack-access-token")) throw fail("ACCESS_TOKEN_EXPIRED", { expired_at_millis: ctx.now() });
     const session = request.session;
-    if (!session || !ctx.store.tables.sessions.has(session.id)) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-    ctx.store.delete("sessions", session.id);
+    if (!session || ctx.store.session(session.id) === undefined) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
+    ctx.store.deleteSession(session.id);
     return { body: { success: true } };
   },
 
@@ -103,7 +103,8 @@ export const sessionHandlers = {
     }
     // Impersonation sessions are shown to admin callers only.
     const showImpersonation = request.accessType === "admin";
-    const sessions = [...ctx.store.tables.sessions.values()]
+    const sessions = ctx.store
+      .sessions()
       .filter((s) => s.project_id === request.project.id && s.user_id === userId && (showImpersonation || !s.is_impersonation))
       .sort((a, b) => b.created_at_millis - a.created_at_millis);
     return { body: list(sessions.map((s) => sessionView(s, request))) };
@@ -112,7 +113,7 @@ export const sessionHandlers = {
   async createSession(request, ctx) {
     const { project } = request;
     const body = request.body as { user_id: string; expires_in_millis?: number; is_impersonation?: boolean };
-    const user = ctx.store.tables.users.get(body.user_id);
+    const user = ctx.store.user(body.user_id);
     if (!user || user.project_id !== project.id) throw fail("USER_ID_DOES_NOT_EXIST", { user_id: body.user_id });
     const signedIn = await ctx.signIn(user, {
       isImpersonation: body.is_impersonation ?? false,
@@ -123,12 +124,12 @@ export const sessionHandlers = {
 
   deleteSession(request, ctx) {
     userIdQuery(request);
-    const session = ctx.store.tables.sessions.get(request.params["session_id"] ?? "");
+    const session = ctx.store.session(request.params["session_id"] ?? "");
     const theirs = session !== undefined && session.project_id === request.project.id;
     if (!theirs || (request.accessType === "client" && request.user?.id !== session.user_id))
       throw statusFailure(404, "Session not found.");
     if (request.session?.id === session.id) throw fail("CANNOT_DELETE_CURRENT_SESSION");
-    ctx.store.delete("sessions", session.id);
+    ctx.store.deleteSession(session.id);
     return { body: { success: true } };
   },
 } satisfies Handlers;

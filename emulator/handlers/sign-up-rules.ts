@@ -37,6 +37,6 @@ export function admitSignUp(
     // An upgraded user keeps what an administrator noted before, the rule's note after it.
     const before = user.restricted_by_admin_private_details;
     user.restricted_by_admin_private_details = before ? `${before}\n\n${details}` : details;
-    ctx.store.put("users", user);
+    ctx.store.insert("users", user);
   };
 }

@@ -25,31 +25,36 @@ function codeOf(request: EmulatorRequest): string {
 
 /** The team's invitations that can still be accepted. */
 function pendingInvitations(store: Store, project: ProjectRecord, teamId: string, now: number): CodeRecord[] {
-  return [...store.tables.codes.values()].filter(
-    (code) =>
-      code.kind === "team_invitation" &&
-      code.project_id === project.id &&
-      code.data["team_id"] === teamId &&
-      code.used_at_millis === null &&
-      code.expires_at_millis > now,
-  );
+  return store
+    .codes()
+    .filter(
+      (code) =>
+        code.kind === "team_invitation" &&
+        code.project_id === project.id &&
+        code.data["team_id"] === teamId &&
+        code.used_at_millis === null &&
+        code.expires_at_millis > now,
+    );
 }
 
 /** The pending invitations sent to one of `userId`'s verified e-mail addresses (the service compares them exactly). */
 function invitationsToUser(store: Store, project: ProjectRecord, userId: string, now: number): CodeRecord[] {
   const verified = new Set(
-    [...store.tables.contactChannels.values()]
-      .filter((c) => c.project_id === project.id && c.user_id === userId && c.type === "email" && c.is_verified)
+    store
+      .channelsOf(userId)
+      .filter((c) => c.project_id === project.id && c.type === "email" && c.is_verified)
       .map((c) => c.value),
   );
-  return [...store.tables.codes.values()].filter(
-    (code) =>
-      code.kind === "team_invitation" &&
-      code.project_id === project.id &&
-      code.used_at_millis === null &&
-      code.expires_at_millis > now &&
-      verified.has(code.recipient),
-  );
+  return store
+    .codes()
+    .filter(
+      (code) =>
+        code.kind === "team_invitation" &&
+        code.project_id === project.id &&
+        code.used_at_millis === null &&
+        code.expires_at_millis > now &&
+        verified.has(code.recipient),
+    );
 }
 
 /** An invitation as listed: 2.8.86 names its team, 2.8.11 does not. */
@@ -162,15 +167,17 @@ export const teamInvitationHandlers = {
     } else {
       requireTeam(store, project, teamId);
     }
-    const code = [...store.tables.codes.values()].find(
-      (c) =>
-        c.kind === "team_invitation" &&
-        c.project_id === project.id &&
-        c.data["invitation_id"] === invitationId &&
-        c.data["team_id"] === teamId,
-    );
+    const code = store
+      .codes()
+      .find(
+        (c) =>
+          c.kind === "team_invitation" &&
+          c.project_id === project.id &&
+          c.data["invitation_id"] === invitationId &&
+          c.data["team_id"] === teamId,
+      );
     if (!code) throw statusFailure(404, "Team invitation not found.");
-    store.delete("codes", code.code);
+    store.deleteCode(code.code);
     return { body: { success: true } };
   },
 

@@ -11,7 +11,6 @@ import { list, memberProfileView, teamView } from "../engine/views.js";
 import {
   dropTeamGrants,
   grantDefaultTeamPermissions,
-  membershipKey,
   membershipOf,
   queryOf,
   requireMembership,
@@ -33,35 +32,15 @@ interface TeamFields {
 
 /** Makes the user a member of the team with the project's default permissions for a creator or a member. */
 export function addMember(store: Store, project: ProjectRecord, teamId: string, userId: string, kind: "creator" | "member"): void {
-  store.put("memberships", { project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null });
+  store.insert("memberships", { project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null });
   grantDefaultTeamPermissions(store, project, teamId, userId, kind);
 }
 
 /** Ends a membership: the member's team permissions go with it, and so does the team's selection. */
 export function removeMember(store: Store, project: ProjectRecord, teamId: string, userId: string): void {
-  store.delete("memberships", membershipKey(teamId, userId));
+  store.deleteMembership(teamId, userId);
   dropTeamGrants(store, project.id, teamId, userId);
-  const user = store.tables.users.get(userId);
-  if (user?.selected_team_id === teamId) user.selected_team_id = null;
-}
-
-/** Deletes a team with everything that hangs on it: memberships, grants, pending invitations, API keys, selections. */
-export function deleteTeamRecord(store: Store, project: ProjectRecord, team: TeamRecord): void {
-  for (const membership of [...store.tables.memberships.values()]) {
-    if (membership.team_id === team.id) removeMember(store, project, team.id, membership.user_id);
-  }
-  dropTeamGrants(store, project.id, team.id);
-  for (const code of [...store.tables.codes.values()]) {
-    if (code.kind === "team_invitation" && code.project_id === project.id && code.data["team_id"] === team.id)
-      store.delete("codes", code.code);
-  }
-  for (const key of [...store.tables.apiKeys.values()]) {
-    if (key.team_id === team.id) store.delete("apiKeys", key.id);
-  }
-  for (const user of store.tables.users.values()) {
-    if (user.selected_team_id === team.id) user.selected_team_id = null;
-  }
-  store.delete("teams", team.id);
+  if (store.user(userId)?.selected_team_id === teamId) store.updateUser(userId, { selected_team_id: null });
 }
 
 /** A client may send only the client's fields (the service's client schema has no others). */
@@ -85,9 +64,7 @@ export const teamHandlers = {
     if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
       throw statusFailure(403, 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user');
     }
-    const teams = [...store.tables.teams.values()].filter(
-      (team) => team.project_id === request.project.id && (userId === null || store.tables.memberships.has(membershipKey(team.id, userId))),
-    );
+    const teams = store.teamsOf(request.project.id).filter((team) => userId === null || store.membership(team.id, userId) !== undefined);
     return { body: list(teams.map((team) => teamView(team, request.accessType))) };
   },
 
@@ -116,7 +93,7 @@ export const teamHandlers = {
       server_metadata: body.server_metadata ?? null,
       created_at_millis: ctx.now(),
     };
-    store.put("teams", team);
+    store.insert("teams", team);
     if (creatorId !== null) addMember(store, project, team.id, creatorId, "creator");
     return { status: 201, body: teamView(team, request.accessType) };
   },
@@ -150,7 +127,7 @@ export const teamHandlers = {
     if (request.accessType === "client") {
       requireTeamPermission(store, request.project, teamId, clientUser(request, "USER_AUTHENTICATION_REQUIRED").id, "$delete_team");
     }
-    deleteTeamRecord(store, request.project, requireTeam(store, request.project, teamId));
+    store.deleteTeam(requireTeam(store, request.project, teamId).id);
     return { body: { success: true } };
   },
 
@@ -192,13 +169,15 @@ export const teamHandlers = {
       if (teamId !== null) requireTeam(store, project, teamId);
       if (userId !== null) requireUserExists(store, project, userId);
     }
-    const members = [...store.tables.memberships.values()].filter(
-      (m) =>
-        m.project_id === project.id &&
-        (teamId === null || m.team_id === teamId) &&
-        (userId === null || m.user_id === userId) &&
-        store.tables.users.has(m.user_id),
-    );
+    const members = store
+      .memberships()
+      .filter(
+        (m) =>
+          m.project_id === project.id &&
+          (teamId === null || m.team_id === teamId) &&
+          (userId === null || m.user_id === userId) &&
+          store.user(m.user_id) !== undefined,
+      );
     return { body: list(members.map((m) => memberProfileView(store, m, request.accessType))) };
   },
 

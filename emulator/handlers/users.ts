@@ -95,7 +95,7 @@ function checkEmailRules(email: string | null, authEnabled: boolean, verified: b
 /** The user as shown: a selection of a team the user has left (or that is gone) reads as none. */
 function settled(store: Store, user: UserRecord): UserRecord {
   const teamId = user.selected_team_id;
-  if (teamId !== null && (!store.tables.teams.has(teamId) || !store.tables.memberships.has(`${teamId}/${user.id}`)))
+  if (teamId !== null && (store.team(teamId) === undefined || store.membership(teamId, user.id) === undefined))
     user.selected_team_id = null;
   return user;
 }
@@ -118,7 +118,7 @@ async function updateUserRecord(
   if (
     body.selected_team_id !== undefined &&
     body.selected_team_id !== null &&
-    !store.tables.memberships.has(`${body.selected_team_id}/${user.id}`)
+    store.membership(body.selected_team_id, user.id) === undefined
   ) {
     throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.selected_team_id, user_id: user.id });
   }
@@ -142,15 +142,15 @@ async function updateUserRecord(
 
   if (body.selected_team_id !== undefined) user.selected_team_id = body.selected_team_id;
   if (removing) {
-    if (primary) store.delete("contactChannels", primary.id);
+    if (primary) store.deleteChannel(primary.id);
   } else if (newEmail !== undefined) {
     // The primary channel takes the new address in place (keeping its verification unless told);
     // another channel of the user with that address becomes the primary one instead.
     const same = store.channelsOf(user.id).find((channel) => channel.value === newEmail && channel.id !== primary?.id);
     const target = same ?? primary;
-    if (same && primary) store.put("contactChannels", { ...primary, is_primary: false });
+    if (same && primary) store.insert("contactChannels", { ...primary, is_primary: false });
     if (target) {
-      store.put("contactChannels", {
+      store.insert("contactChannels", {
         ...target,
         value: newEmail,
         is_primary: true,
@@ -158,7 +158,7 @@ async function updateUserRecord(
         is_verified: body.primary_email_verified ?? target.is_verified,
       });
     } else {
-      store.put("contactChannels", {
+      store.insert("contactChannels", {
         id: randomId(),
         project_id: project.id,
         user_id: user.id,
@@ -170,7 +170,7 @@ async function updateUserRecord(
       });
     }
   } else if (primary && (body.primary_email_verified !== undefined || body.primary_email_auth_enabled !== undefined)) {
-    store.put("contactChannels", { ...primary, is_verified: verified, used_for_auth: authEnabled });
+    store.insert("contactChannels", { ...primary, is_verified: verified, used_for_auth: authEnabled });
   }
   if (body.otp_auth_enabled !== undefined) user.otp_auth_enabled = body.otp_auth_enabled;
   // Only registering a passkey turns passkey sign-in on; `true` here changes nothing.
@@ -178,8 +178,8 @@ async function updateUserRecord(
   if (passwordHash !== undefined) user.password_hash = passwordHash;
   if (user.is_anonymous && body.is_anonymous === false) {
     const name = body.display_name ? `${body.display_name}'s Team` : body.primary_email ? `${body.primary_email}'s Team` : PERSONAL_TEAM;
-    for (const membership of store.tables.memberships.values()) {
-      const team = membership.user_id === user.id ? store.tables.teams.get(membership.team_id) : undefined;
+    for (const membership of store.memberships()) {
+      const team = membership.user_id === user.id ? store.team(membership.team_id) : undefined;
       if (team && team.display_name === PERSONAL_TEAM) team.display_name = name;
     }
     user.is_anonymous = false;
@@ -191,27 +191,7 @@ async function updateUserRecord(
   if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata;
   if (body.totp_secret_base64 !== undefined) user.totp_secret_base64 = body.totp_secret_base64;
   // A new (or removed) password ends every session of the user.
-  if (passwordHash !== undefined) deleteWhere(store, "sessions", (session) => session.user_id === user.id);
-}
-
-function deleteWhere<T extends "sessions" | "contactChannels" | "memberships" | "grants" | "apiKeys">(
-  store: Store,
-  table: T,
-  test: (record: Store["tables"][T] extends Map<string, infer R> ? R : never) => boolean,
-): void {
-  const map = store.tables[table] as Map<string, never>;
-  for (const [key, record] of [...map]) if (test(record)) store.delete(table, key);
-}
-
-/** Deletes a user and what is theirs: sessions, contact channels, memberships, permissions, API keys. */
-function deleteUserRecord(store: Store, user: UserRecord): void {
-  const mine = (record: { user_id: string | null }) => record.user_id === user.id;
-  deleteWhere(store, "sessions", mine);
-  deleteWhere(store, "contactChannels", mine);
-  deleteWhere(store, "memberships", mine);
-  deleteWhere(store, "grants", mine);
-  deleteWhere(store, "apiKeys", (key) => key.type === "user" && key.user_id === user.id);
-  store.delete("users", user.id);
+  if (passwordHash !== undefined) store.deleteSessionsOf(user.id);
 }
 
 /** The listing's query, checked as the service's query schema does. */
@@ -280,7 +260,7 @@ export const userHandlers = {
       throw statusFailure(400, "Client user deletion is not enabled for this project");
     }
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
-    deleteUserRecord(ctx.store, request.user);
+    ctx.store.deleteUser(request.user.id);
     return { body: { success: true } };
   },
 
@@ -289,12 +269,12 @@ export const userHandlers = {
     const o = listQuery(request, ctx);
     if (o.onlyAnonymous && !o.includeAnonymous) throw statusFailure(400, "only_anonymous=true requires include_anonymous=true");
     const direction = o.desc ? -1 : 1;
-    const users = [...store.tables.users.values()]
-      .filter((user) => user.project_id === request.project.id)
+    const users = store
+      .usersOf(request.project.id)
       .filter((user) => o.everyUser || (o.onlyAnonymous ? user.is_anonymous : o.includeAnonymous || !user.is_anonymous))
       // 2.8.86 leaves restricted users out unless include_restricted (or include_anonymous) asks for them.
       .filter((user) => o.everyUser || o.includeAnonymous || o.includeRestricted || restrictedReasonOf(ctx.profile, store, user) === null)
-      .filter((user) => o.teamId === null || store.tables.memberships.has(`${o.teamId}/${user.id}`))
+      .filter((user) => o.teamId === null || store.membership(o.teamId, user.id) !== undefined)
       .filter((user) => o.search === undefined || o.search === "" || matches(store, user, o.search))
       .sort((a, b) => direction * (a.signed_up_at_millis - b.signed_up_at_millis || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
     // The cursor is the first user of the page it starts (the previous page's `next_cursor`).
@@ -364,7 +344,7 @@ export const userHandlers = {
 
   deleteUser(request, ctx) {
     const user = userOf(request, ctx, request.params["user_id"] ?? "");
-    deleteUserRecord(ctx.store, user);
+    ctx.store.deleteUser(user.id);
     return { body: { success: true } };
   },
 } satisfies Handlers;

@@ -267,11 +267,11 @@ describe("webhooks and the project", () => {
     await admin().updateEmailTemplate("password_reset", { subject: "Reset" });
     await admin().sendTestEmail({ recipientEmail: "ops@example.com", emailConfig: SMTP });
     const { store } = emulator().engine.ctx;
-    expect(store.tables.emailTemplates.size).toBe(1);
+    expect(store.sizes().emailTemplates).toBe(1);
 
     await (await admin().getProject()).delete();
-    expect(store.tables.projects.has(DEMO_KEYS.projectId)).toBe(false);
-    expect([store.tables.emailTemplates.size, store.tables.emails.size]).toEqual([0, 0]);
+    expect(store.project(DEMO_KEYS.projectId)).toBeUndefined();
+    expect([store.sizes().emailTemplates, store.sizes().emails]).toEqual([0, 0]);
     // 2.8.11 says a project is gone only once its keys are good, and its keys went with it.
     expect(isKnownError(await rejection(demoApps(emulator()).client().getProject()), "INVALID_PUBLISHABLE_CLIENT_KEY")).toBe(true);
   });

@@ -27,7 +27,7 @@ function clientApp(tokenStore: "memory" | { accessToken: string | null; refreshT
 
 /** The demo project's record, to switch its options as its admin would. */
 function demoProject() {
-  const project = emulator().engine.ctx.store.tables.projects.get(DEMO_KEYS.projectId);
+  const project = emulator().engine.ctx.store.project(DEMO_KEYS.projectId);
   if (!project) throw new Error("no demo project");
   return project;
 }
@@ -94,7 +94,7 @@ describe("password sign-up and sign-in", () => {
     expect(short.result.status === "error" && isKnownError(short.result.error, "PASSWORD_TOO_SHORT")).toBe(true);
     const long = await signUp("long@example.com", "x".repeat(71));
     expect(long.result.status === "error" && isKnownError(long.result.error, "PASSWORD_REQUIREMENTS_NOT_MET")).toBe(true);
-    expect(emulator().engine.ctx.store.tables.users.size).toBe(1);
+    expect(emulator().engine.ctx.store.sizes().users).toBe(1);
   });
 
   it("refuses sign-up when the project closes it or turns passwords off, and untrusted callback URLs", async () => {
@@ -116,7 +116,7 @@ describe("password sign-up and sign-in", () => {
     await expect(signInWithPassword("existing@example.com", PASSWORD)).rejects.toSatisfy((e) =>
       isKnownError(e, "PASSWORD_AUTHENTICATION_NOT_ENABLED"),
     );
-    expect(emulator().engine.ctx.store.tables.users.size).toBe(1);
+    expect(emulator().engine.ctx.store.sizes().users).toBe(1);
   });
 
   it("answers a wrong password and an unknown e-mail alike, as EmailPasswordMismatch results", async () => {
@@ -134,7 +134,7 @@ describe("password sign-up and sign-in", () => {
   it("asks a user with TOTP for the second factor, with an attempt code for the next step", async () => {
     const { app } = await signUp("mfa@example.com");
     const id = (await app.getUser({ or: "throw" })).id;
-    const record = emulator().engine.ctx.store.tables.users.get(id);
+    const record = emulator().engine.ctx.store.user(id);
     if (record) record.totp_secret_base64 = "AAECAwQFBgcICQoLDA0ODxAREhM=";
 
     const { app: other, result } = await signInWithPassword("mfa@example.com", PASSWORD);
@@ -225,7 +225,9 @@ describe("changing and setting the password", () => {
     expect(await user.updatePassword({ oldPassword: PASSWORD, newPassword: "a brand new password" })).toBeUndefined();
     expect((await signInWithPassword("ada@example.com", "a brand new password")).result.status).toBe("ok");
     // This session stays; the other one's refresh token is revoked.
-    const sessionsLeft = [...emulator().engine.ctx.store.tables.sessions.values()].filter((s) => s.user_id === user.id);
+    const sessionsLeft = emulator()
+      .engine.ctx.store.sessions()
+      .filter((s) => s.user_id === user.id);
     expect(sessionsLeft).toHaveLength(2);
     const { refreshToken } = await elsewhere.app.getAuthJson();
     expect(sessionsLeft.map((s) => s.refresh_token)).not.toContain(refreshToken);
@@ -266,7 +268,7 @@ describe("magic links", () => {
     const app = clientApp();
     const sent = await app.sendMagicLinkEmail("ada@example.com", { callbackUrl });
     expect(sent.status).toBe("ok");
-    expect(emulator().engine.ctx.store.tables.users.size).toBe(0);
+    expect(emulator().engine.ctx.store.sizes().users).toBe(0);
     const { link, code } = lastLink("ada@example.com");
     expect(`${link.origin}${link.pathname}`).toBe(callbackUrl);
     expect(sent.status === "ok" && code.endsWith(sent.data.nonce)).toBe(true);
@@ -349,7 +351,7 @@ describe("anonymous users", () => {
     });
     const upgraded = await app.getUser({ or: "throw" });
     expect(upgraded).toMatchObject({ id: anonymous.id, isAnonymous: false, primaryEmail: "ada@example.com", hasPassword: true });
-    expect(emulator().engine.ctx.store.tables.users.size).toBe(1);
+    expect(emulator().engine.ctx.store.sizes().users).toBe(1);
   });
 
   it("are allowed even when sign-up is closed", async () => {

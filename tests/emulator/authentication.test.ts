@@ -234,8 +234,6 @@ describe("signing keys", () => {
     });
     const stored = JSON.stringify(emulator().control.exportState());
     expect(stored).not.toContain("correct horse battery");
-    expect(emulator().engine.ctx.store.tables.users.get(user.id)!.password_hash).toMatch(
-      /^pbkdf2-sha256\$10000\$[a-z0-9]{16}\$[A-Za-z0-9+/]{43}=$/,
-    );
+    expect(emulator().engine.ctx.store.user(user.id)!.password_hash).toMatch(/^pbkdf2-sha256\$10000\$[a-z0-9]{16}\$[A-Za-z0-9+/]{43}=$/);
   });
 });

@@ -20,7 +20,7 @@ import { demoAppOptions, TEST_PASSWORD, useEmulator } from "../helpers/emulator.
 
 const emulator = useEmulator();
 const control = () => emulator().control;
-const users = () => emulator().engine.ctx.store.tables.users;
+const storedUser = (id: string) => emulator().engine.ctx.store.user(id);
 
 /** What happens to Alice's session after her objects were read. */
 const STALE = {
@@ -132,9 +132,12 @@ async function stateOf(app: StackClientApp, ids: { readonly alice: string; reado
   const current = await app.getUser({ or: "anonymous-if-exists" });
   return {
     current: current && { id: current.id, displayName: current.displayName },
-    alice: users().get(ids.alice)?.display_name,
-    bob: users().get(ids.bob)?.display_name,
-    teams: [...emulator().engine.ctx.store.tables.teams.values()].map((t) => t.display_name).sort(),
+    alice: storedUser(ids.alice)?.display_name,
+    bob: storedUser(ids.bob)?.display_name,
+    teams: emulator()
+      .engine.ctx.store.teams()
+      .map((t) => t.display_name)
+      .sort(),
   };
 }
 
@@ -221,7 +224,7 @@ describe("owned projects (internal project)", () => {
     await expectSessionEnded(project.app.getProject());
     await expectSessionEnded(owner.listOwnedProjects());
     expect(control().requests()).toEqual([]);
-    expect(emulator().engine.ctx.store.tables.projects.get(project.id)?.display_name).toBe("Alice's project");
+    expect(emulator().engine.ctx.store.project(project.id)?.display_name).toBe("Alice's project");
   });
 });
 
@@ -242,11 +245,11 @@ describe("a server app's users", () => {
     await expectSessionEnded(user.delete());
     await expectSessionEnded(user.getAuthJson());
     expect(control().requests()).toEqual([]);
-    expect(users().get(alice.id)?.display_name).toBe("Alice");
+    expect(storedUser(alice.id)?.display_name).toBe("Alice");
     // Another request's user is not affected.
     const other = await app.getUser({ tokenStore: await control().createSession(alice.id), or: "throw" });
     await other.setDisplayName("Alice B.");
-    expect(users().get(alice.id)?.display_name).toBe("Alice B.");
+    expect(storedUser(alice.id)?.display_name).toBe("Alice B.");
   });
 
   it.each(Object.keys(STALE) as Stale[])("the app's own session's user, once %s, acts no more", async (stale) => {
@@ -268,6 +271,6 @@ describe("a server app's users", () => {
     const byId = await serverApp().getUser(alice.id);
     await app.signOut();
     await byId!.setDisplayName("Alice by id");
-    expect(users().get(alice.id)?.display_name).toBe("Alice by id");
+    expect(storedUser(alice.id)?.display_name).toBe("Alice by id");
   });
 });

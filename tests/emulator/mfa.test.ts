@@ -67,7 +67,7 @@ async function passwordAttempt(email = "ada@example.com") {
 describe("TOTP after a password", () => {
   it("asks for the code after the password, and signs in with the code of the secret at the emulator's clock", async () => {
     const { userId } = await totpUser();
-    const stored = emulator().engine.ctx.store.tables.users.get(userId)?.totp_secret_base64;
+    const stored = emulator().engine.ctx.store.user(userId)?.totp_secret_base64;
     expect(stored).toBe(Buffer.from(SECRET).toString("base64"));
 
     const { app, attemptCode } = await passwordAttempt();
@@ -169,8 +169,8 @@ describe("TOTP after other sign-ins", () => {
     // MULTI_FACTOR_AUTHENTICATION_REQUIRED for: issue such an attempt as the sign-in routes do.
     const { userId } = await totpUser();
     const ctx = emulator().engine.ctx;
-    const user = ctx.store.tables.users.get(userId);
-    const project = ctx.store.tables.projects.get(DEMO_KEYS.projectId);
+    const user = ctx.store.user(userId);
+    const project = ctx.store.project(DEMO_KEYS.projectId);
     if (!user || !project) throw new Error("no user or project");
     const issued = mfaRequired(ctx, project, user, true);
     expect(issued.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");

@@ -48,12 +48,12 @@ function clientApp(href = `${ORIGIN}/handler/account-settings`) {
 }
 
 function demoProject() {
-  const project = emulator().engine.ctx.store.tables.projects.get(DEMO_KEYS.projectId);
+  const project = emulator().engine.ctx.store.project(DEMO_KEYS.projectId);
   if (!project) throw new Error("no demo project");
   return project;
 }
 
-const passkeys = () => [...emulator().engine.ctx.store.tables.passkeys.values()];
+const passkeys = () => emulator().engine.ctx.store.passkeys();
 
 /** A signed-in user of the demo project, and the app on the page. */
 async function signedIn(email = "ada@example.com", href?: string) {
@@ -327,7 +327,7 @@ describe("origins and the rp id", () => {
 describe("a user with TOTP", () => {
   it("is asked for the second factor after a verified passkey, and then signs in with the TOTP code", async () => {
     const { userId } = await registered();
-    const record = emulator().engine.ctx.store.tables.users.get(userId);
+    const record = emulator().engine.ctx.store.user(userId);
     if (record) record.totp_secret_base64 = "AAECAwQFBgcICQoLDA0ODxAREhM=";
     const app = clientApp();
     const result = await app.signInWithPasskey();

@@ -116,7 +116,7 @@ describe("permission definitions", () => {
     expect((await user.listPermissions()).map((p) => p.id)).toEqual(["billing_admin"]);
     await admin.deleteProjectPermissionDefinition("billing_admin");
     expect(await user.listPermissions()).toEqual([]);
-    expect(emulator().engine.ctx.store.tables.grants.size).toBe(0);
+    expect(emulator().engine.ctx.store.sizes().grants).toBe(0);
   });
 });
 
@@ -246,7 +246,7 @@ function raw(path: string, as: { client?: string; server?: boolean }): Promise<R
 describe("the project's default permissions", () => {
   it("are granted to every new user: a password sign-up, and a user the server creates", async () => {
     await adminApp().createProjectPermissionDefinition({ id: "read_docs", containedPermissionIds: [] });
-    const project = emulator().engine.ctx.store.tables.projects.get(DEMO_KEYS.projectId)!;
+    const project = emulator().engine.ctx.store.project(DEMO_KEYS.projectId)!;
     project.config.user_default_permissions = [{ id: "read_docs" }];
     const client = new StackClientApp({
       ...common(),

@@ -300,7 +300,7 @@ describe("the data file", () => {
 
     const second = await startEmulatorServer({ port: 0, dataFile, state: "empty" });
     try {
-      expect(second.emulator.engine.ctx.store.tables.users.get(user.id)?.project_id).toBe(DEMO_KEYS.projectId);
+      expect(second.emulator.engine.ctx.store.user(user.id)?.project_id).toBe(DEMO_KEYS.projectId);
       expect(second.emulator.control.emails({ to: "kept" }).map((e) => e.subject)).toEqual(["Kept"]);
       const app = new StackClientApp({
         ...demoHeadersToOptions(),

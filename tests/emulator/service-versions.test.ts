@@ -473,7 +473,7 @@ describe("2.8.11", () => {
     });
     expect(signedUp.status).toBe(200);
     expect(signedUp.body.user_id).not.toBe(anonymous.user_id);
-    expect(emulator.engine.ctx.store.tables.users.get(anonymous.user_id)?.is_anonymous).toBe(true);
+    expect(emulator.engine.ctx.store.user(anonymous.user_id)?.is_anonymous).toBe(true);
   });
 });
 
@@ -937,7 +937,7 @@ describe("2.8.86", () => {
       body: { code },
     });
     expect([signedIn.status, signedIn.body.user_id, signedIn.body.is_new_user]).toEqual([200, anonymous.user_id, true]);
-    const user = emulator.engine.ctx.store.tables.users.get(anonymous.user_id);
+    const user = emulator.engine.ctx.store.user(anonymous.user_id);
     expect(user?.is_anonymous).toBe(false);
   });
 });

@@ -154,7 +154,7 @@ describe("signing out", () => {
     const tokens = await app.getAuthJson();
     await app.signOut();
     expect(await app.getUser()).toBeNull();
-    expect(emulator().engine.ctx.store.tables.sessions.size).toBe(0);
+    expect(emulator().engine.ctx.store.sizes().sessions).toBe(0);
 
     const revived = clientApp({ accessToken: null, refreshToken: tokens.refreshToken });
     expect(await revived.getUser()).toBeNull();

@@ -67,7 +67,7 @@ async function call(
   return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
 }
 
-const users = (emulator: CheckedEmulator) => [...emulator.engine.ctx.store.tables.users.values()];
+const users = (emulator: CheckedEmulator) => emulator.engine.ctx.store.users();
 
 /** An anonymous user's token, with the header that lets it through on 2.8.86. */
 const asAnonymous = (token?: string) => (token ? { token, headers: { "x-stack-allow-anonymous-user": "true" } } : {});

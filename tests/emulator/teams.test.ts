@@ -21,7 +21,7 @@ async function signedIn(email: string) {
 
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 const store = () => emulator().engine.ctx.store;
-const demoProject = () => store().tables.projects.get(DEMO_KEYS.projectId)!;
+const demoProject = () => store().project(DEMO_KEYS.projectId)!;
 
 /** What the emulator answered the last request of an operation. */
 function lastAnswer(operationId: OperationId) {
@@ -57,7 +57,7 @@ describe("creating and reading teams", () => {
     expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(team.id);
     expect((await user.listPermissions(team, { recursive: false })).map((p) => p.id)).toEqual(["team_admin"]);
     expect(await user.hasPermission(team, "$delete_team")).toBe(true);
-    expect(store().tables.memberships.has(`${team.id}/${record.id}`)).toBe(true);
+    expect(store().membership(team.id, record.id)).toBeDefined();
     expect(lastAnswer("createTeam")).toEqual({ status: 201, knownError: null });
   });
 
@@ -68,7 +68,11 @@ describe("creating and reading teams", () => {
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).status).toBe(403);
     expect((error as HttpError).body).toBe("Client team creation is disabled for this project");
-    expect([...store().tables.teams.values()].filter((team) => team.project_id === demoProject().id)).toEqual([]);
+    expect(
+      store()
+        .teams()
+        .filter((team) => team.project_id === demoProject().id),
+    ).toEqual([]);
   });
 
   it("shows a client only its own teams; the server reads any, in the server view, and null for none", async () => {
@@ -124,10 +128,10 @@ describe("updating and deleting teams", () => {
     expect(isKnownError(await thrown((await bob.user.getTeam(team.id))!.delete()), "TEAM_PERMISSION_REQUIRED")).toBe(true);
     await team.delete();
     const s = store();
-    expect(s.tables.teams.has(team.id)).toBe(false);
-    expect([...s.tables.memberships.values()].filter((m) => m.team_id === team.id)).toEqual([]);
-    expect([...s.tables.grants.values()].filter((g) => g.team_id === team.id)).toEqual([]);
-    expect(s.tables.users.get(ada.record.id)?.selected_team_id).toBeNull();
+    expect(s.team(team.id)).toBeUndefined();
+    expect(s.memberships().filter((m) => m.team_id === team.id)).toEqual([]);
+    expect(s.grants().filter((g) => g.team_id === team.id)).toEqual([]);
+    expect(s.user(ada.record.id)?.selected_team_id).toBeNull();
     expect(await ada.user.listTeams()).toEqual([]);
     expect((await bob.app.verifyTeamInvitationCode(invitationCode("carol@example.com"))).status).toBe("error");
   });
@@ -152,7 +156,11 @@ describe("memberships and member profiles", () => {
 
     await team.removeUser(bob.record.id);
     expect(await bob.user.listTeams()).toEqual([]);
-    expect([...store().tables.grants.values()].filter((g) => g.user_id === bob.record.id)).toEqual([]);
+    expect(
+      store()
+        .grants()
+        .filter((g) => g.user_id === bob.record.id),
+    ).toEqual([]);
     expect(isKnownError(await thrown(team.removeUser(bob.record.id)), "TEAM_MEMBERSHIP_NOT_FOUND")).toBe(true);
     expect(isKnownError(await thrown(team.addUser("00000000-0000-4000-8000-000000000000")), "USER_NOT_FOUND")).toBe(true);
   });

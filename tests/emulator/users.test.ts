@@ -15,7 +15,7 @@ const common = () => demoAppOptions(emulator());
 
 const serverApp = () => new StackServerApp({ ...common(), tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 const store = () => emulator().engine.ctx.store;
-const project = () => store().tables.projects.get(DEMO_KEYS.projectId)!;
+const project = () => store().project(DEMO_KEYS.projectId)!;
 
 /** A user of the demo project, and a client app signed in as them. */
 async function signedIn(email: string, displayName: string | null = null) {
@@ -103,9 +103,9 @@ describe("the signed-in user", () => {
       created_at_millis: now,
     };
     const other = { ...team, id: crypto.randomUUID(), display_name: "Other" };
-    store().put("teams", team);
-    store().put("teams", other);
-    store().put("memberships", {
+    store().insert("teams", team);
+    store().insert("teams", other);
+    store().insert("memberships", {
       project_id: DEMO_KEYS.projectId,
       team_id: team.id,
       user_id: record.id,
@@ -116,7 +116,7 @@ describe("the signed-in user", () => {
     expect(isKnownError(error, "TEAM_MEMBERSHIP_NOT_FOUND")).toBe(true);
     await user.setSelectedTeam(team.id);
     expect((await app.getUser({ or: "throw" })).selectedTeam?.displayName).toBe("Team");
-    store().delete("memberships", `${team.id}/${record.id}`);
+    store().deleteMembership(team.id, record.id);
     expect((await app.getUser({ or: "throw" })).selectedTeam).toBeNull();
   });
 
@@ -131,8 +131,12 @@ describe("the signed-in user", () => {
   it("deletes itself with everything that was theirs; the session ends", async () => {
     const { user, app, record } = await signedIn("leaving@example.com");
     await user.delete();
-    expect(store().tables.users.has(record.id)).toBe(false);
-    expect([...store().tables.sessions.values()].filter((s) => s.user_id === record.id)).toEqual([]);
+    expect(store().user(record.id)).toBeUndefined();
+    expect(
+      store()
+        .sessions()
+        .filter((s) => s.user_id === record.id),
+    ).toEqual([]);
     expect(store().channelsOf(record.id)).toEqual([]);
     expect(await app.getUser()).toBeNull();
     expect(await serverApp().getUser(record.id)).toBeNull();
@@ -143,7 +147,7 @@ describe("the signed-in user", () => {
     const { user, record } = await signedIn("staying@example.com");
     const error = await rejection(user.delete());
     expect([(error as HttpError).status, (error as HttpError).body]).toEqual([400, "Client user deletion is not enabled for this project"]);
-    expect(store().tables.users.has(record.id)).toBe(true);
+    expect(store().user(record.id)).toBeDefined();
   });
 });
 
@@ -174,10 +178,10 @@ describe("server code's users", () => {
   });
 
   it("gives a created user a personal team when the project creates one on sign-up", async () => {
-    store().tables.projects.get(DEMO_KEYS.projectId)!.config.create_team_on_sign_up = true;
+    store().project(DEMO_KEYS.projectId)!.config.create_team_on_sign_up = true;
     const user = await serverApp().createUser({ displayName: "Ada" });
     expect(user.selectedTeam?.displayName).toBe("Ada's Team");
-    expect(store().tables.memberships.has(`${user.selectedTeam!.id}/${user.id}`)).toBe(true);
+    expect(store().membership(user.selectedTeam!.id, user.id)).toBeDefined();
   });
 
   it("refuses an e-mail another user signs in with, unless the new one does not sign in with it", async () => {
@@ -197,7 +201,7 @@ describe("server code's users", () => {
       400,
       "primary_email_auth_enabled cannot be true without primary_email",
     ]);
-    expect(store().tables.users.size).toBe(0);
+    expect(store().sizes().users).toBe(0);
   });
 
   it("lists users a page at a time, oldest first or newest first, without anonymous users", async () => {
@@ -233,7 +237,7 @@ describe("server code's users", () => {
     expect((await app.listUsers({ query: "count" })).map((u) => u.id)).toEqual([ada.id]);
     expect((await app.listUsers({ query: alan.id })).map((u) => u.id)).toEqual([alan.id]);
     const teamId = crypto.randomUUID();
-    store().put("memberships", {
+    store().insert("memberships", {
       project_id: DEMO_KEYS.projectId,
       team_id: teamId,
       user_id: alan.id,
@@ -290,7 +294,11 @@ describe("server code's users", () => {
     const { record } = await signedIn("pw@example.com");
     const user = (await serverApp().getUser(record.id))!;
     expect(await user.setPassword({ password: "a brand new password" })).toBeUndefined();
-    expect([...store().tables.sessions.values()].filter((s) => s.user_id === record.id)).toEqual([]);
+    expect(
+      store()
+        .sessions()
+        .filter((s) => s.user_id === record.id),
+    ).toEqual([]);
     expect(isKnownError(await user.setPassword({ password: "short" }), "PASSWORD_TOO_SHORT")).toBe(true);
   });
 
@@ -306,14 +314,14 @@ describe("server code's users", () => {
   it("deletes a user with their sessions, channels, memberships, permissions and API keys", async () => {
     const { record } = await signedIn("gone@example.com");
     const teamId = crypto.randomUUID();
-    store().put("memberships", {
+    store().insert("memberships", {
       project_id: DEMO_KEYS.projectId,
       team_id: teamId,
       user_id: record.id,
       display_name: null,
       profile_image_url: null,
     });
-    store().put("grants", {
+    store().insert("grants", {
       project_id: DEMO_KEYS.projectId,
       scope: "team",
       team_id: teamId,
@@ -323,13 +331,8 @@ describe("server code's users", () => {
     const user = (await serverApp().getUser(record.id))!;
     await user.delete();
     expect(await serverApp().getUser(record.id)).toBeNull();
-    const tables = store().tables;
-    const theirs = [
-      ...tables.sessions.values(),
-      ...tables.contactChannels.values(),
-      ...tables.memberships.values(),
-      ...tables.grants.values(),
-    ].filter((r) => r.user_id === record.id);
+    const s = store();
+    const theirs = [...s.sessions(), ...s.channelsOf(record.id), ...s.memberships(), ...s.grants()].filter((r) => r.user_id === record.id);
     expect(theirs).toEqual([]);
     const again = await raw("DELETE", `/users/${record.id}`, { access: "server" });
     expect([again.status, again.knownError]).toEqual([404, "USER_NOT_FOUND"]);
