@@ -16,10 +16,9 @@ import type {
   PermissionScope,
 } from "./admin/permission-definitions.js";
 import type { AdminProject } from "./admin/project.js";
-import { withRuntimeSettings, type RuntimeClientSettings } from "./runtime-settings.js";
+import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
-import { provideServerContextOf } from "./admin/server-context.js";
 
 const loadAdmin = /* @__PURE__ */ lazy("admin app", () => import("./admin/app-methods.js"));
 
@@ -53,16 +52,24 @@ export type StackAdminAppOptions =
       readonly projectOwnerSession: OwnerSession;
     });
 
-/** An admin app's server context; set by the class below, which alone reaches it, for owned projects. */
 export class StackAdminApp extends StackServerApp {
-  static {
-    // Owned projects (admin/owned-project.ts) build their admin view on the app's server context, which stays protected.
-    provideServerContextOf((app) => (app as StackAdminApp).serverCtx);
+  constructor(options: StackAdminAppOptions) {
+    super(checkedAdminOptions(options));
   }
 
-  constructor(options: StackAdminAppOptions) {
-    const { serverOptions, settings } = adminSettingsOf(options);
-    super(withRuntimeSettings(serverOptions, settings));
+  /**
+   * The runtime client's settings for this class, from options the constructor
+   * has checked: access type "admin" with the owner's session, or with the keys.
+   * @internal
+   */
+  protected static override [runtimeSettingsOf](options: StackServerAppOptions & AdminCredentials): RuntimeClientSettings {
+    const { projectOwnerSession, superSecretAdminKey, secretServerKey } = options;
+    if (projectOwnerSession !== undefined) return { accessType: "admin", projectOwnerSession };
+    return {
+      accessType: "admin",
+      ...(superSecretAdminKey !== undefined && { superSecretAdminKey }),
+      ...(secretServerKey !== undefined && { secretServerKey }),
+    };
   }
 
   // THE PROJECT
@@ -377,48 +384,42 @@ export class StackAdminApp extends StackServerApp {
   }
 }
 
+/** What an admin app is given besides a server app's options. */
+interface AdminCredentials {
+  readonly superSecretAdminKey?: string;
+  readonly projectOwnerSession?: OwnerSession;
+}
+
 /**
- * The server-app options and the runtime settings of an admin app: access type
- * admin with the keys, or with the owner session and no keys at all (a key
- * beside the session would be sent too, so mixing them is refused).
+ * The options of an admin app, checked, for the server app's constructor: with
+ * the owner session and no keys at all (a key beside the session would be sent
+ * too, so mixing them is refused), or with the super secret admin key.
  */
-function adminSettingsOf(options: StackAdminAppOptions): { serverOptions: StackServerAppOptions; settings: RuntimeClientSettings } {
+function checkedAdminOptions(options: StackAdminAppOptions): StackServerAppOptions & AdminCredentials {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError(
       "StackAdminApp needs options: { projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }.",
     );
   }
-  const { superSecretAdminKey, projectOwnerSession, ...given } = options as StackServerAppOptions & {
-    readonly superSecretAdminKey?: string;
-    readonly projectOwnerSession?: OwnerSession;
-  };
-  // The admin project is read afresh on every getProject(), so a prefetch would be a wasted request
-  // (and the client app would send it before this app's server context exists).
-  const rest: StackServerAppOptions = { ...given, noAutomaticPrefetch: true };
+  const given = options as StackServerAppOptions & AdminCredentials;
+  const { superSecretAdminKey, projectOwnerSession } = given;
   if (projectOwnerSession !== undefined) {
     if (typeof projectOwnerSession?.getTokens !== "function" || typeof projectOwnerSession.markAccessTokenExpired !== "function") {
       throw new StackConfigurationError(
         "projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()).",
       );
     }
-    if (superSecretAdminKey !== undefined || rest.secretServerKey !== undefined || rest.publishableClientKey !== undefined) {
+    if (superSecretAdminKey !== undefined || given.secretServerKey !== undefined || given.publishableClientKey !== undefined) {
       throw new StackConfigurationError(
         "StackAdminApp takes either projectOwnerSession or the project's keys, not both: leave out publishableClientKey, secretServerKey and superSecretAdminKey when you pass projectOwnerSession.",
       );
     }
-    return { serverOptions: rest, settings: { accessType: "admin", projectOwnerSession } };
-  }
-  if (typeof superSecretAdminKey !== "string" || superSecretAdminKey === "") {
+  } else if (typeof superSecretAdminKey !== "string" || superSecretAdminKey === "") {
     throw new StackConfigurationError(
       "StackAdminApp needs superSecretAdminKey: the super secret admin key of your project (Stack Auth dashboard → Project Keys), or projectOwnerSession for a project owner. Keep it on the server.",
     );
   }
-  return {
-    serverOptions: rest,
-    settings: {
-      accessType: "admin",
-      superSecretAdminKey,
-      ...(rest.secretServerKey !== undefined && { secretServerKey: rest.secretServerKey }),
-    },
-  };
+  // The admin project is read afresh on every getProject(), so a prefetch would be a wasted request
+  // (and the client app would send it before this app's server context exists).
+  return { ...given, noAutomaticPrefetch: true };
 }

@@ -21,6 +21,7 @@ import {
 } from "../core.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { VERSION } from "../version.js";
+import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
 import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "./context.js";
 import type { PromptCliLoginOptions } from "./flows/cli.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
@@ -32,7 +33,6 @@ import type { CurrentUser, CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
 import type { SessionContexts } from "./session-cache.js";
 import { sessionContextOf, type SessionContext } from "./session-contexts.js";
-import { runtimeSettingsOf } from "./runtime-settings.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
 const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("./flows/oauth.js"));
@@ -51,6 +51,9 @@ const loadUser = /* @__PURE__ */ lazy("the current user", () => import("./object
 const loadSignedInUser = /* @__PURE__ */ lazy("the current user", () => import("./signed-in-user.js"));
 const loadProject = /* @__PURE__ */ lazy("the project", () => import("./objects/project.js"));
 const loadPartialUser = /* @__PURE__ */ lazy("the token's user", () => import("./partial-user.js"));
+// The admin app, for the projects a user of the internal project owns: the one
+// way from here to it, loaded when owned projects are first listed or created.
+const loadOwnedProjectApps = /* @__PURE__ */ lazy("owned projects", () => import("./admin/owned-project.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
@@ -175,11 +178,11 @@ export class StackClientApp {
   private projectRead: Promise<Project> | null = null;
 
   constructor(options: StackClientAppOptions) {
-    const settings = runtimeSettingsOf(options);
+    const settings = new.target[runtimeSettingsOf](options);
     const browser = options.browser === undefined ? platformBrowser() : options.browser;
     this.runtime = createStackClient({
       projectId: options.projectId,
-      accessType: settings.accessType ?? "client",
+      accessType: settings.accessType,
       ...defined({
         baseUrl: pickBaseUrl(options.baseUrl, browser),
         publishableClientKey: options.publishableClientKey,
@@ -210,9 +213,18 @@ export class StackClientApp {
       redirect: createAppNavigator({ redirectMethod, browser, env, urls: this.urls }),
       absoluteUrl: (pathOrUrl) => absoluteUrl(pathOrUrl, browser),
     });
+    setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
     this.ownSession = sessionContextOf(this.ctx);
     if (!options.noAutomaticPrefetch && browser) this.getProject().catch(() => undefined);
+  }
+
+  /**
+   * The runtime client's settings for this class: a client app's has no keys.
+   * @internal
+   */
+  protected static [runtimeSettingsOf](_options: StackClientAppOptions): RuntimeClientSettings {
+    return { accessType: "client" };
   }
 
   // THE CURRENT USER
@@ -321,12 +333,14 @@ export class StackClientApp {
   /**
    * What a user does through the app, on the context bound to its session
    * (`ctx`): its sign-out, which ends that session only and then goes where
-   * app.signOut goes, and its passkey registration.
+   * app.signOut goes, its passkey registration, and (used for users of the
+   * internal project only) an admin app for a project it owns, on that session.
    */
   protected userExtras(ctx: ClientAppContext): CurrentUserExtras {
     return {
       signOut: (options) => loadSignOut().then((m) => m.signOut(ctx, options ?? {}, this.afterSignOut)),
       registerPasskey: (options) => loadPasskey().then((m) => m.registerPasskey(ctx, options ?? {})),
+      adminAppFor: (projectId) => loadOwnedProjectApps().then((m) => m.ownedProjectApp(ctx, projectId)),
     };
   }
 

@@ -16,7 +16,8 @@ export type { RedirectTo, RedirectToOptions } from "./redirect-methods.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
-export type { Auth, CurrentUser, ProjectCurrentUser, CurrentInternalUser, RestrictedReason, UserUpdateOptions } from "./objects/user.js";
+export type { Auth, CurrentUser, RestrictedReason, UserUpdateOptions } from "./objects/user.js";
+export type { ProjectCurrentUser, CurrentInternalUser } from "./internal-user.js";
 export type {
   Team,
   TeamUser,
@@ -44,7 +45,8 @@ export type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateO
 export type { ActiveSession, GeoInfo } from "./objects/active-session.js";
 export type { TeamPermission, PermissionListOptions, PermissionScope } from "./objects/permission.js";
 export type { OAuthConnection, ConnectedAccountOptions, GetConnectedAccountOptions } from "./objects/connected-account.js";
-export type { Project, ProjectConfig, AdminOwnedProject, AdminProjectCreateOptions } from "./objects/project.js";
+export type { Project, ProjectConfig, AdminProjectCreateOptions } from "./objects/project.js";
+export type { AdminOwnedProject } from "./internal-user.js";
 // The reference SDK's names of types stackkit spells differently (README, "Migrate from `@stackframe/js`").
 export type {
   AdminProjectPermission,
@@ -67,7 +69,8 @@ export type {
   VerifiedUserOr,
 } from "./server-app.js";
 export type { ServerUser, ServerBaseUser } from "./server/server-user.js";
-export type { CurrentServerUser, CurrentInternalServerUser } from "./server/current-user.js";
+export type { CurrentServerUser } from "./server/current-user.js";
+export type { CurrentInternalServerUser } from "./internal-user.js";
 export type { ServerTeam, ServerTeamUser, ServerTeamCreateOptions, ServerTeamUpdateOptions } from "./server/server-team.js";
 export type { ServerUserCreateOptions, ServerUserUpdateOptions } from "./server/user-options.js";
 export type {

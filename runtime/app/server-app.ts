@@ -9,10 +9,10 @@
 // (server/app-methods.ts), so that a client app's first load holds no server code.
 import { StackConfigurationError, lazy, callOf, checkAborted, signalOf, type CallOptions } from "../core.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
-import { StackClientApp, type GetUserOptions } from "./client-app.js";
-import { runtimeSettingsOf, withRuntimeSettings, type RuntimeClientSettings } from "./runtime-settings.js";
+import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
+import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.js";
 import type { ServerListUsersOptions } from "./server/app-methods.js";
-import { createServerContext, type ServerAppContext } from "./server/context.js";
+import { serverContextOf, type ServerAppContext } from "./server/context.js";
 import type { CurrentServerUser } from "./server/current-user.js";
 import { resolveServerAppOptions, type StackServerAppOptions } from "./server/inherit.js";
 import type { ServerTeam, ServerTeamCreateOptions } from "./server/server-team.js";
@@ -75,20 +75,25 @@ export class StackServerApp extends StackClientApp {
   protected readonly serverCtx: ServerAppContext;
 
   constructor(options: StackServerAppOptions) {
-    const resolved = resolveServerAppOptions(options);
-    // An admin app hands its access type and keys down with its options.
-    const settings: RuntimeClientSettings = {
-      accessType: "server",
-      ...(resolved.secretServerKey !== undefined && { secretServerKey: resolved.secretServerKey }),
-      ...runtimeSettingsOf(options),
-    };
-    if (settings.accessType === "server" && (typeof settings.secretServerKey !== "string" || settings.secretServerKey === "")) {
+    super(resolveServerAppOptions(options));
+    this.serverCtx = serverContextOf(this.ctx);
+  }
+
+  /**
+   * The runtime client's settings for this class: access type "server" and the
+   * secret server key, which a server app cannot do without.
+   * @internal
+   */
+  protected static override [runtimeSettingsOf](
+    options: StackClientAppOptions & { readonly secretServerKey?: string },
+  ): RuntimeClientSettings {
+    const { secretServerKey } = options;
+    if (typeof secretServerKey !== "string" || secretServerKey === "") {
       throw new StackConfigurationError(
         "StackServerApp needs secretServerKey: the secret server key of your project (Stack Auth dashboard → Project Keys). Keep it on the server.",
       );
     }
-    super(withRuntimeSettings(resolved, settings));
-    this.serverCtx = createServerContext(this.ctx);
+    return { accessType: "server", secretServerKey };
   }
 
   // USERS

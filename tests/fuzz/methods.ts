@@ -2,7 +2,7 @@
 // and the methods of the objects they hand out. Each names the operation whose
 // answer is mutated (the calls that lead to the object are answered validly)
 // and the shape of what it must return.
-import type { CurrentInternalUser } from "../../runtime/app/objects/user.js";
+import type { CurrentInternalUser } from "../../runtime/app/internal-user.js";
 import { SetupError, type Apps, type MethodCase } from "./harness.js";
 import {
   and,

@@ -1,36 +1,28 @@
 // The projects a user of the internal project owns (SPEC §6), each with its
-// admin app on the owner's session. Loaded with the first listOwnedProjects()
-// or createProject(), and it loads the admin half itself (a dynamic import), so
-// that a client app's first load never carries it.
+// admin app on the owner's session, made by the app that built the user
+// (adminAppFor). Loaded with the first listOwnedProjects() or createProject().
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError, signalOf, untilAborted, type CallOptions, lazy } from "../../core.js";
+import { StackAssertionError, StackConfigurationError, signalOf, untilAborted, type CallOptions } from "../../core.js";
 import { ServiceVersionError } from "../../request-errors.js";
-import { adminProjectUpdateToWire } from "../admin/project.js";
-import type { OwnerSession } from "../../pipeline.js";
+import { adminProjectFromWire, adminProjectUpdateToWire } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
 import { answered, assertAnswered } from "../wire.js";
-import { INTERNAL_PROJECT_ID, type AdminOwnedProject, type AdminProjectCreateOptions } from "./project.js";
-
-const loadAdminHalf = /* @__PURE__ */ lazy("admin app", () => import("../admin/owned-project.js"));
+import { INTERNAL_PROJECT_ID, type AdminAppFor, type AdminProjectCreateOptions, type OwnedProject } from "./project.js";
 
 type WireAdminProject = components["schemas"]["AdminProject"];
 
-/** The owned projects of `wires`, each with its admin app on the owner's session (the one `ctx` is bound to). */
-async function ownedProjectsOf(
-  ctx: ClientAppContext,
+/** The owned projects of `wires`, each with the admin app `adminAppFor` makes for it on the owner's session. */
+async function ownedProjectsOf<App>(
+  adminAppFor: AdminAppFor<App>,
   wires: readonly WireAdminProject[],
   call: CallOptions | undefined,
-): Promise<AdminOwnedProject[]> {
-  const { ownedProjectOf } = await untilAborted(loadAdminHalf(), call);
-  // Looked up on every request rather than kept: the user's context is bound to
-  // its session, so the projects' admin apps stop acting once it is over too.
-  const sessions = ctx.sessions();
-  const owner: OwnerSession = {
-    getTokens: (minMillisLeft) => sessions.current().getTokens(minMillisLeft),
-    markAccessTokenExpired: (accessToken) => sessions.current().markAccessTokenExpired(accessToken),
+): Promise<OwnedProject<App>[]> {
+  const ownedProject = async (wire: WireAdminProject): Promise<OwnedProject<App>> => {
+    const { app, ctx } = await adminAppFor(wire.id);
+    return Object.freeze({ ...adminProjectFromWire(ctx, wire, "GET /internal/projects"), app });
   };
-  return untilAborted(Promise.all(wires.map((wire) => ownedProjectOf(ctx, owner, wire))), call);
+  return untilAborted(Promise.all(wires.map(ownedProject)), call);
 }
 
 /** The service would answer EXPECTED_INTERNAL_PROJECT; say what to do instead, before sending anything. */
@@ -43,11 +35,15 @@ function requireInternalProject(ctx: ClientAppContext, what: string): void {
 }
 
 /** The projects the signed-in user owns. */
-export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOptions): Promise<AdminOwnedProject[]> {
+export async function listOwnedProjects<App>(
+  ctx: ClientAppContext,
+  adminAppFor: AdminAppFor<App>,
+  options?: CallOptions,
+): Promise<OwnedProject<App>[]> {
   requireInternalProject(ctx, "listOwnedProjects");
   const { data } = await ctx.client.send("GET /internal/projects", signalOf(options));
   assertAnswered(data, "GET /internal/projects");
-  return ownedProjectsOf(ctx, data.items, options);
+  return ownedProjectsOf(adminAppFor, data.items, options);
 }
 
 // The owner team, across versions (service-versions.md §3). Both versions check the body
@@ -93,7 +89,11 @@ async function defaultOwnerTeam(ctx: ClientAppContext, displayName: string, opti
  * options (`displayName`, `description`, `isProductionMode`, `config`); what the
  * config leaves out takes the service's defaults.
  */
-export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
+export async function createProject<App>(
+  ctx: ClientAppContext,
+  adminAppFor: AdminAppFor<App>,
+  options: AdminProjectCreateOptions & CallOptions,
+): Promise<OwnedProject<App>> {
   requireInternalProject(ctx, "createProject");
   if (
     typeof options !== "object" ||
@@ -128,6 +128,6 @@ export async function createProject(ctx: ClientAppContext, options: AdminProject
   }
   const { data } = answer;
   assertAnswered(data, "POST /internal/projects", "the new project");
-  const [project] = await ownedProjectsOf(ctx, [data], options);
+  const [project] = await ownedProjectsOf(adminAppFor, [data], options);
   return project!;
 }

@@ -1,10 +1,12 @@
 // The project, as a client sees it (SPEC §3 "Project (client view)"), and, for
 // users of the internal project only (the dashboard's own project), the
 // projects they own (SPEC §6), which load with their first use (owned-projects.ts).
+// Each owned project comes with an admin app, which the app that built the user
+// makes (CurrentUserExtras.adminAppFor): objects never reach the admin app themselves.
 import { lazy, signalOf, type CallOptions } from "../../core.js";
 import type { AdminProject, AdminProjectUpdateOptions } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
-import type { StackAdminApp } from "../admin-app.js";
+import type { ServerAppContext } from "../server/context.js";
 import { assertAnswered } from "../wire.js";
 
 const loadOwnedProjects = /* @__PURE__ */ lazy("owned projects", () => import("./owned-projects.js"));
@@ -30,13 +32,17 @@ export interface Project {
   readonly config: ProjectConfig;
 }
 
-/**
- * A project the signed-in user owns (internal project only): the admin view of
- * the project, and `app`, an admin app for it acting on the owner's session.
- */
-export type AdminOwnedProject = AdminProject & {
-  readonly app: StackAdminApp;
-};
+/** An owned project's admin app, with the server context its admin view of the project acts through. */
+export interface OwnedProjectApp<App> {
+  readonly app: App;
+  readonly ctx: ServerAppContext;
+}
+
+/** How the app that built a user makes the admin app of a project that user owns, on the user's session. */
+export type AdminAppFor<App> = (projectId: string) => Promise<OwnedProjectApp<App>>;
+
+/** A project the signed-in user owns: the admin view of the project, and `app`, its admin app (AdminOwnedProject). */
+export type OwnedProject<App> = AdminProject & { readonly app: App };
 
 /**
  * What a new project is made with; `config` takes the service's defaults for what it leaves out.
@@ -86,9 +92,13 @@ export async function getProject(ctx: ClientAppContext, options?: CallOptions): 
   };
 }
 
-/** The projects the signed-in user owns. */
-export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOptions): Promise<AdminOwnedProject[]> {
-  return (await loadOwnedProjects()).listOwnedProjects(ctx, options);
+/** The projects the signed-in user owns, each with the admin app `adminAppFor` makes for it. */
+export async function listOwnedProjects<App>(
+  ctx: ClientAppContext,
+  adminAppFor: AdminAppFor<App>,
+  options?: CallOptions,
+): Promise<OwnedProject<App>[]> {
+  return (await loadOwnedProjects()).listOwnedProjects(ctx, adminAppFor, options);
 }
 
 /**
@@ -97,6 +107,10 @@ export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOpt
  * `teamId`, the owner team of 2.8.86); what the config leaves out takes the
  * service's defaults.
  */
-export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
-  return (await loadOwnedProjects()).createProject(ctx, options);
+export async function createProject<App>(
+  ctx: ClientAppContext,
+  adminAppFor: AdminAppFor<App>,
+  options: AdminProjectCreateOptions & CallOptions,
+): Promise<OwnedProject<App>> {
+  return (await loadOwnedProjects()).createProject(ctx, adminAppFor, options);
 }

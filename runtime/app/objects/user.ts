@@ -20,8 +20,9 @@ import {
   createProject,
   INTERNAL_PROJECT_ID,
   listOwnedProjects,
-  type AdminOwnedProject,
+  type AdminAppFor,
   type AdminProjectCreateOptions,
+  type OwnedProject,
 } from "./project.js";
 import { createTeamObject, userTeamMethods, type ReadonlyJson, type Team, type UserTeamMethods } from "./team.js";
 
@@ -119,6 +120,17 @@ export interface CurrentUserExtras {
   signOut(options?: { readonly redirectUrl?: string | URL } & CallOptions): Promise<void>;
   /** The passkey registration flow, with the app's WebAuthn. */
   registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
+  /**
+   * The admin app of a project the user owns, on the user's session; used by users of the
+   * internal project only (createProject, listOwnedProjects), each project's `app`.
+   */
+  readonly adminAppFor: AdminAppFor<unknown>;
+}
+
+/** What users of the internal project do besides (InternalUserExtra), as the objects see it: the projects' `app` is the app's to type. */
+interface OwnedProjectMethods {
+  createProject(newProject: AdminProjectCreateOptions & CallOptions): Promise<OwnedProject<unknown>>;
+  listOwnedProjects(options?: CallOptions): Promise<OwnedProject<unknown>[]>;
 }
 
 /** What only the user of the session at hand can do: read its tokens and auth headers, sign out and register a passkey. Part of {@link CurrentUser} and {@link CurrentServerUser}. */
@@ -333,48 +345,6 @@ export type CurrentUser = BaseUser &
   UserPermissionMethods &
   UserConnectedAccountMethods;
 
-/** Only for users of the internal project (the dashboard's own project). */
-export interface InternalUserExtra {
-  /**
-   * Creates a project owned by the user (`POST /internal/projects`) and returns it with `app`, an
-   * admin app for it acting on the user's session. What `config` leaves out takes the service's defaults.
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" }); // an app of the "internal" project
-   * const project = await user.createProject({ displayName: "Acme", config: { signUpEnabled: true } });
-   * console.log(project.id);
-   * const keys = await project.app.listInternalApiKeys();
-   * ```
-   */
-  createProject(newProject: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject>;
-  /**
-   * The projects the user owns (`GET /internal/projects`), each with `app`, an admin app for it
-   * acting on the user's session.
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" }); // an app of the "internal" project
-   * const projects = await user.listOwnedProjects();
-   * for (const project of projects) {
-   *   console.log(project.id, project.displayName, project.userCount);
-   * }
-   * ```
-   */
-  listOwnedProjects(options?: CallOptions): Promise<AdminOwnedProject[]>;
-}
-
-/**
- * A {@link CurrentUser} of the internal project (the dashboard's own), who also owns projects:
- * `createProject` and `listOwnedProjects`.
- *
- * @interface
- */
-export type CurrentInternalUser = CurrentUser & InternalUserExtra;
-
-/** The current user of an app of project `ProjectId`: a {@link CurrentInternalUser} for the internal project (`"internal"`), a {@link CurrentUser} otherwise. */
-export type ProjectCurrentUser<ProjectId extends string> = ProjectId extends typeof INTERNAL_PROJECT_ID ? CurrentInternalUser : CurrentUser;
-
 function oauthProviderFromWire(p: WireClientUser["oauth_providers"][number]): OAuthProviderConnection {
   return typeof p.email === "string" ? { id: p.id, accountId: p.account_id, email: p.email } : { id: p.id, accountId: p.account_id };
 }
@@ -474,7 +444,7 @@ type SharedUserMethods = Omit<
   CurrentUser,
   keyof BaseUser | "currentSession" | "selectedTeam" | "signOut" | "registerPasskey" | "sendVerificationEmail"
 > &
-  Partial<InternalUserExtra>;
+  Partial<OwnedProjectMethods>;
 
 interface SharedUserParts {
   /** The users' prototype. */
@@ -487,7 +457,8 @@ interface SharedUserParts {
 // with the wire data (issue 13 §5). Keyed weakly, so a context that goes also takes its methods.
 const sharedParts = new WeakMap<ClientAppContext, SharedUserParts>();
 
-function sharedPartsOf(ctx: ClientAppContext): SharedUserParts {
+/** `adminAppFor` is the app's: one app built `ctx`, and hands every user of it the same. */
+function sharedPartsOf(ctx: ClientAppContext, adminAppFor: AdminAppFor<unknown>): SharedUserParts {
   let parts = sharedParts.get(ctx);
   if (parts === undefined) {
     const { currentSession, ...tokenMethods } = sessionTokenMethods(ctx);
@@ -501,8 +472,8 @@ function sharedPartsOf(ctx: ClientAppContext): SharedUserParts {
       ...userPermissionMethods(ctx),
       ...userConnectedAccountMethods(ctx),
       ...(ctx.projectId === INTERNAL_PROJECT_ID && {
-        createProject: (newProject: AdminProjectCreateOptions & CallOptions) => createProject(ctx, newProject),
-        listOwnedProjects: (options?: CallOptions) => listOwnedProjects(ctx, options),
+        createProject: (newProject: AdminProjectCreateOptions & CallOptions) => createProject(ctx, adminAppFor, newProject),
+        listOwnedProjects: (options?: CallOptions) => listOwnedProjects(ctx, adminAppFor, options),
       }),
     });
     parts = { methods, currentSession };
@@ -524,7 +495,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  * (`const { listTeams } = user`), as the server's current user uses them.
  */
 export function createCurrentUser(ctx: ClientAppContext, wire: WireClientUser, extras: CurrentUserExtras): CurrentUser {
-  const shared = sharedPartsOf(ctx);
+  const shared = sharedPartsOf(ctx, extras.adminAppFor);
   const user: Writable<CurrentUser> = Object.create(shared.methods);
   user.id = wire.id;
   user.displayName = wire.display_name;

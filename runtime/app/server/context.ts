@@ -16,3 +16,15 @@ export type ServerAppContext = ClientAppContext;
 export function createServerContext(base: ClientAppContext): ServerAppContext {
   return createClientAppContext(base.client.withTokenStore(null), base);
 }
+
+const serverContexts = new WeakMap<ClientAppContext, ServerAppContext>();
+
+/**
+ * The one server context of the app whose own context is `base`: the server
+ * app's, which an owned project's admin view (made beside its admin app) shares.
+ */
+export function serverContextOf(base: ClientAppContext): ServerAppContext {
+  let ctx = serverContexts.get(base);
+  if (ctx === undefined) serverContexts.set(base, (ctx = createServerContext(base)));
+  return ctx;
+}

@@ -6,7 +6,7 @@
 // user object it acts for the session it was read in only: once that session
 // is over, its calls by id stop too (bound-session.ts).
 import type { GetConnectedAccountOptions, OAuthConnection } from "../objects/connected-account.js";
-import { createCurrentUser, type Auth, type CurrentInternalUser, type CurrentUserExtras, type InternalUserExtra } from "../objects/user.js";
+import { createCurrentUser, type Auth, type CurrentUserExtras } from "../objects/user.js";
 import { boundContext } from "../bound-session.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
@@ -19,13 +19,6 @@ import { createServerUser, type ServerUser } from "./server-user.js";
  * @interface
  */
 export type CurrentServerUser = ServerUser & Auth;
-/**
- * A {@link CurrentServerUser} of the internal project, who also owns projects: `createProject` and
- * `listOwnedProjects`.
- *
- * @interface
- */
-export type CurrentInternalServerUser = CurrentServerUser & InternalUserExtra;
 
 /**
  * The current user of `sessionCtx`'s session (a context bound to it), whose
@@ -68,12 +61,8 @@ export function createCurrentServerUser(
       session.invalidate();
     },
   };
-  if (!("createProject" in client)) return Object.freeze(user);
-  const internal = client as CurrentInternalUser;
-  const internalUser: CurrentInternalServerUser = {
-    ...user,
-    createProject: internal.createProject,
-    listOwnedProjects: internal.listOwnedProjects,
-  };
-  return Object.freeze(internalUser);
+  // A user of the internal project also owns projects (CurrentInternalServerUser): its client half has them.
+  const owner = client as Partial<Record<"createProject" | "listOwnedProjects", unknown>>;
+  if (owner.createProject === undefined) return Object.freeze(user);
+  return Object.freeze({ ...user, createProject: owner.createProject, listOwnedProjects: owner.listOwnedProjects });
 }

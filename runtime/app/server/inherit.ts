@@ -2,8 +2,8 @@
 // reference SDK: the server app takes the client app's project, keys, URLs,
 // navigation, platform and token store, and options given alongside win.
 import { StackConfigurationError } from "../../core.js";
-import { StackClientApp, type StackClientAppOptions } from "../client-app.js";
-import type { ClientAppContext } from "../context.js";
+import { internalsOf } from "../app-internals.js";
+import type { StackClientApp, StackClientAppOptions } from "../client-app.js";
 
 /**
  * The options every server app takes (the admin app adds its keys to these): a client app's options
@@ -50,12 +50,12 @@ export function resolveServerAppOptions(options: StackServerAppOptions): StackCl
   }
   const { inheritsFrom: parent, ...own } = options;
   if (parent === undefined) return own as StackClientAppOptions;
-  if (!(parent instanceof StackClientApp)) {
+  // What the parent was built with; nothing for an object that is no app of this package.
+  const parentInternals = internalsOf(parent);
+  if (parentInternals === undefined) {
     throw new StackConfigurationError("inheritsFrom must be a StackClientApp (or a server app) of this package.");
   }
-  // A subclass may read protected members only through its own instances; the
-  // parent is a plain client app, so its context is read through this view.
-  const { ctx } = parent as unknown as { readonly ctx: ClientAppContext };
+  const { ctx } = parentInternals;
   const runtime = ctx.client;
   const inherited: StackClientAppOptions = {
     projectId: ctx.projectId,

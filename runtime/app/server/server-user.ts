@@ -161,7 +161,7 @@ function baseUserOf(ctx: ServerAppContext, wire: WireServerUser): BaseUser {
   const noSession = async () => {
     throw new StackConfigurationError("Only the user of a session can do this; use the user returned by getUser().");
   };
-  const user = createCurrentUser(ctx, wire, { signOut: noSession, registerPasskey: noSession });
+  const user = createCurrentUser(ctx, wire, { signOut: noSession, registerPasskey: noSession, adminAppFor: noSession });
   return {
     id: user.id,
     displayName: user.displayName,

@@ -77,7 +77,11 @@ function methodsOf(value: object): string[] {
 }
 
 function extrasForTest(): CurrentUserExtras {
-  return { signOut: vi.fn(async () => {}), registerPasskey: vi.fn(async () => Result.ok(undefined)) };
+  return {
+    signOut: vi.fn(async () => {}),
+    registerPasskey: vi.fn(async () => Result.ok(undefined)),
+    adminAppFor: async () => expect.unreachable("no owned project is listed here"),
+  };
 }
 
 function setup(projectId?: string) {

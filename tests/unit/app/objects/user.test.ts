@@ -4,7 +4,8 @@ import { KnownErrors } from "../../../../generated/known-errors.js";
 import type { components } from "../../../../generated/schema.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { Result } from "../../../../runtime/app/result.js";
-import { createCurrentUser, type CurrentInternalUser, type CurrentUserExtras } from "../../../../runtime/app/objects/user.js";
+import type { CurrentInternalUser } from "../../../../runtime/app/internal-user.js";
+import { createCurrentUser, type CurrentUserExtras } from "../../../../runtime/app/objects/user.js";
 import { NO_TOKENS, type TokenPair } from "../../../../runtime/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { answerAsDocumented } from "../../../helpers/documented-answers.js";
@@ -17,7 +18,11 @@ const EXAMPLE = doc.components.examples.ClientUser!.value as WireUser;
 const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
 
 function extrasForTest(): CurrentUserExtras & { signOut: ReturnType<typeof vi.fn>; registerPasskey: ReturnType<typeof vi.fn> } {
-  return { signOut: vi.fn(async () => {}), registerPasskey: vi.fn(async () => Result.ok(undefined)) };
+  return {
+    signOut: vi.fn(async () => {}),
+    registerPasskey: vi.fn(async () => Result.ok(undefined)),
+    adminAppFor: async () => expect.unreachable("no owned project is listed here"),
+  };
 }
 
 function setup(options: { handler?: Handler; wire?: Partial<WireUser>; tokens?: TokenPair; projectId?: string } = {}) {
