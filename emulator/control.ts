@@ -369,22 +369,16 @@ export function createControl(p: ControlParts): EmulatorControl {
       return { accessToken: signedIn.access_token, refreshToken: signedIn.refresh_token };
     },
     setEmailVerificationRequired(projectId, required) {
-      const project = store.project(projectId);
-      if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
-      project.require_email_verification = required;
-      store.insert("projects", project);
+      if (!store.updateProject(projectId, { require_email_verification: required }))
+        throw new RangeError(`No project ${projectId} in the emulator`);
     },
     setPublishableClientKeyRequired(projectId, required) {
-      const project = store.project(projectId);
-      if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
-      project.require_publishable_client_key = required;
-      store.insert("projects", project);
+      if (!store.updateProject(projectId, { require_publishable_client_key: required }))
+        throw new RangeError(`No project ${projectId} in the emulator`);
     },
     setSignUpRules(projectId, config) {
-      const project = store.project(projectId);
-      if (!project) throw new RangeError(`No project ${projectId} in the emulator`);
-      project.sign_up_rules = parseSignUpRules(config);
-      store.insert("projects", project);
+      if (!store.project(projectId)) throw new RangeError(`No project ${projectId} in the emulator`);
+      store.updateProject(projectId, { sign_up_rules: parseSignUpRules(config) });
     },
     setFixedChallenge: (challenge) => setFixedChallenge(store, challenge),
     fixedChallenge: () => fixedChallengeOf(store),

@@ -160,7 +160,7 @@ export function createEngine(o: EngineOptions): Engine {
         session: caller?.session ?? null,
         owner: caller?.owner ?? null,
       };
-      if (emulated.user) emulated.user.last_active_at_millis = ctx.now();
+      if (emulated.user) ctx.store.updateUser(emulated.user.id, { last_active_at_millis: ctx.now() });
       return toResponse(await handler(emulated, ctx), requestId, override);
     } catch (error) {
       // Whatever failed, the gate, the body's schema or the handler, failed in one of the service's two ways.

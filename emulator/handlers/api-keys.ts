@@ -160,9 +160,10 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
     update: (request, ctx) => {
       const key = keyOf(request, ctx, type);
       const body = request.body as { description?: string; revoked?: true } | undefined;
-      if (body?.description !== undefined) key.description = body.description;
+      if (body?.description !== undefined) ctx.store.updateApiKey(key.id, { description: body.description });
       // Revoking is final: a second revocation keeps the first time.
-      if (body?.revoked === true && key.manually_revoked_at_millis === null) key.manually_revoked_at_millis = ctx.now();
+      if (body?.revoked === true && key.manually_revoked_at_millis === null)
+        ctx.store.updateApiKey(key.id, { manually_revoked_at_millis: ctx.now() });
       return { body: apiKeyView(key) };
     },
 

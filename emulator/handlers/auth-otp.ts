@@ -22,7 +22,7 @@ function userForMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: s
   const user = channel ? ctx.store.user(channel.user_id) : undefined;
   if (channel && user) {
     if (!channel.is_verified) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: channel.value });
-    user.otp_auth_enabled = true;
+    ctx.store.updateUser(user.id, { otp_auth_enabled: true });
     return user;
   }
   if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
@@ -76,11 +76,11 @@ export const otpHandlers = {
       // A new user's magic link redeemed in an anonymous session upgrades that user (2.8.86).
       user = anonymous;
       await upgradeAnonymousUser(ctx, project, user, { email: record.recipient, emailVerified: true });
-      user.otp_auth_enabled = true;
+      ctx.store.updateUser(user.id, { otp_auth_enabled: true });
     } else if (user === null) {
       // A magic link proves the address: the new user's e-mail is verified.
       user = await createUserRecord(ctx, project, { email: record.recipient, emailVerified: true, emailAuth: true });
-      user.otp_auth_enabled = true;
+      ctx.store.updateUser(user.id, { otp_auth_enabled: true });
       createPersonalTeamIfEnabled(ctx, project, user);
     }
     admitted?.(user);

@@ -119,7 +119,7 @@ export const passwordHandlers = {
     checkPasswordRules(password);
     const user = ctx.store.user(String(record.data["user_id"]));
     if (!user || user.project_id !== project.id) throw fail("USER_NOT_FOUND");
-    user.password_hash = await hashPassword(password);
+    ctx.store.updateUser(user.id, { password_hash: await hashPassword(password) });
     return { body: { success: true } };
   },
 
@@ -131,22 +131,20 @@ export const passwordHandlers = {
     checkPasswordRules(newPassword);
     if (user.password_hash === null) throw fail("USER_DOES_NOT_HAVE_PASSWORD");
     if (!(await passwordMatches(oldPassword, user.password_hash))) throw fail("PASSWORD_CONFIRMATION_MISMATCH");
-    user.password_hash = await hashPassword(newPassword);
+    ctx.store.updateUser(user.id, { password_hash: await hashPassword(newPassword) });
     // Every other session ends; the one whose refresh token came along stays (without one, all end).
     const keep = request.headers.get("x-stack-refresh-token");
-    for (const session of ctx.store.sessions()) {
-      if (session.user_id === user.id && session.refresh_token !== keep) ctx.store.deleteSession(session.id);
-    }
+    ctx.store.deleteSessionsOf(user.id, (session) => session.refresh_token === keep);
     return { body: { success: true } };
   },
 
-  async setPassword(request) {
+  async setPassword(request, ctx) {
     const user = signedInUser(request);
     const { password } = request.body as { password: string };
     requireCredential(request.project);
     checkPasswordRules(password);
     if (user.password_hash !== null) throw statusFailure(400, "User already has a password set.");
-    user.password_hash = await hashPassword(password);
+    ctx.store.updateUser(user.id, { password_hash: await hashPassword(password) });
     return { body: { success: true } };
   },
 } satisfies Handlers;

@@ -91,12 +91,12 @@ export function redeem(request: EmulatorRequest, ctx: EmulatorContext, kind: Cod
   const project = request.project;
   const attemptsBefore = ctx.store.code(code)?.attempts ?? 0;
   const nonce = code.slice(OTP_LENGTH);
-  for (const record of ctx.store.codes()) {
-    if (record.project_id === project.id && record.code.endsWith(nonce)) record.attempts++;
+  for (const record of ctx.store.codesOf(project.id)) {
+    if (record.code.endsWith(nonce)) ctx.store.updateCode(record.code, { attempts: record.attempts + 1 });
   }
   const record = redeemCode(ctx, project, kind, code, false);
   if (attemptsBefore >= MAX_ATTEMPTS_PER_CODE) throw fail("VERIFICATION_CODE_MAX_ATTEMPTS_REACHED");
-  if (consume) record.used_at_millis = ctx.now();
+  if (consume) ctx.store.markCodeUsed(record.code, ctx.now());
   return record;
 }
 
@@ -166,13 +166,9 @@ export async function upgradeAnonymousUser(
   o: { readonly email: string; readonly emailVerified: boolean; readonly password?: string },
 ): Promise<void> {
   if (ctx.store.authChannelByEmail(project.id, o.email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
-  user.is_anonymous = false;
-  if (o.password !== undefined) user.password_hash = await hashPassword(o.password);
-  for (const channel of ctx.store.channelsOf(user.id)) {
-    if (!channel.is_primary) continue;
-    channel.is_primary = false;
-    ctx.store.insert("contactChannels", channel);
-  }
+  ctx.store.updateUser(user.id, { is_anonymous: false });
+  if (o.password !== undefined) ctx.store.updateUser(user.id, { password_hash: await hashPassword(o.password) });
+  for (const channel of ctx.store.channelsOf(user.id)) if (channel.is_primary) ctx.store.updateChannel(channel.id, { is_primary: false });
   ctx.store.insert("contactChannels", {
     id: randomId(),
     project_id: project.id,
@@ -183,7 +179,6 @@ export async function upgradeAnonymousUser(
     is_primary: true,
     used_for_auth: true,
   });
-  ctx.store.insert("users", user);
 }
 
 /** Whether a session can still be refreshed: not expired, and its user still there. */

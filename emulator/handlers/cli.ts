@@ -62,7 +62,7 @@ export const cliHandlers = {
     if (attempt.expires_at_millis < now) return { body: { status: "expired" } };
     if (attempt.used_at_millis !== null) return { body: { status: "used" } };
     if (!attempt.refresh_token) return { body: { status: "waiting" } };
-    attempt.used_at_millis = now;
+    ctx.store.updateCliLogin(attempt.id, { used_at_millis: now });
     return { status: 201, body: { status: "success", refresh_token: attempt.refresh_token } };
   },
 
@@ -73,7 +73,7 @@ export const cliHandlers = {
       return badRequest("Invalid login code or the code has expired");
     }
     if (attempt.project_id !== project.id) return badRequest("Project ID mismatch; please ensure that you are using the correct app url.");
-    attempt.refresh_token = refreshToken;
+    ctx.store.updateCliLogin(attempt.id, { refresh_token: refreshToken });
     return { body: { success: true } };
   },
 } satisfies Handlers;

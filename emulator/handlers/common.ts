@@ -174,7 +174,7 @@ export function redeemCode(ctx: EmulatorContext, project: ProjectRecord, kind: C
   if (!record || record.kind !== kind || record.project_id !== project.id) throw fail("VERIFICATION_CODE_NOT_FOUND");
   if (record.expires_at_millis <= ctx.now()) throw fail("VERIFICATION_CODE_EXPIRED");
   if (record.used_at_millis !== null) throw fail("VERIFICATION_CODE_ALREADY_USED");
-  if (consume) record.used_at_millis = ctx.now();
+  if (consume) ctx.store.markCodeUsed(record.code, ctx.now());
   return record;
 }
 
@@ -209,5 +209,5 @@ export function createPersonalTeamIfEnabled(ctx: EmulatorContext, project: Proje
   for (const { id } of project.config.team_creator_default_permissions) {
     ctx.store.insert("grants", { project_id: project.id, scope: "team", team_id: team.id, user_id: user.id, permission_id: id });
   }
-  user.selected_team_id = team.id;
+  ctx.store.updateUser(user.id, { selected_team_id: team.id });
 }

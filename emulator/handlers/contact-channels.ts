@@ -52,7 +52,7 @@ function channelOf(request: EmulatorRequest, ctx: EmulatorContext, userId: strin
 /** Makes `channel` the user's only primary channel. */
 function demoteOthers(store: Store, channel: ContactChannelRecord): void {
   for (const other of store.channelsOf(channel.user_id)) {
-    if (other.id !== channel.id && other.is_primary) store.insert("contactChannels", { ...other, is_primary: false });
+    if (other.id !== channel.id && other.is_primary) store.updateChannel(other.id, { is_primary: false });
   }
 }
 
@@ -138,16 +138,14 @@ export const contactChannelHandlers = {
       throw statusFailure(400, "Contact channel already exists");
     }
     if (usedForAuth) checkAuthFree(store, request.project.id, value, channel.id, false);
-    const updated: ContactChannelRecord = {
-      ...channel,
+    if (body.is_primary) demoteOthers(store, channel);
+    const updated = store.updateChannel(channel.id, {
       value,
       // A new address (any `value` sent) is unverified unless server code says otherwise.
       is_verified: body.is_verified ?? (body.value !== undefined ? false : channel.is_verified),
       used_for_auth: usedForAuth,
       is_primary: body.is_primary ?? channel.is_primary,
-    };
-    if (body.is_primary) demoteOthers(store, updated);
-    store.insert("contactChannels", updated);
+    }) as ContactChannelRecord;
     return { body: contactChannelView(updated) };
   },
 
@@ -195,7 +193,7 @@ export const contactChannelHandlers = {
     const channel = ctx.store.channelsOf(userId).find((c) => c.type === "email" && c.value === email);
     // The code is used up all the same: the service marks it used before it looks for the channel.
     if (!channel) throw statusFailure(400, "Contact channel not found. Was your contact channel deleted?");
-    ctx.store.insert("contactChannels", { ...channel, is_verified: true });
+    ctx.store.updateChannel(channel.id, { is_verified: true });
     return { body: { success: true } };
   },
 } satisfies Handlers;

@@ -90,9 +90,10 @@ export const internalHandlers = {
   updateInternalApiKey: (request, ctx) => {
     const set = keySetOf(request, ctx.store);
     const body = request.body as { description?: string; revoked?: true } | undefined;
-    if (body?.description !== undefined) set.description = body.description;
+    if (body?.description !== undefined) ctx.store.updateKeySet(set.id, { description: body.description });
     // Revoking is final: a second revocation keeps the first time.
-    if (body?.revoked === true && set.manually_revoked_at_millis === undefined) set.manually_revoked_at_millis = ctx.now();
+    if (body?.revoked === true && set.manually_revoked_at_millis === undefined)
+      ctx.store.updateKeySet(set.id, { manually_revoked_at_millis: ctx.now() });
     return { body: keySetView(set) };
   },
 } satisfies Handlers;

@@ -33,7 +33,7 @@ export const mfaHandlers = {
     if (!user || user.project_id !== request.project.id) throw statusFailure(500, "The user of this sign-in attempt no longer exists.");
     if (user.totp_secret_base64 === null) throw statusFailure(500, "User does not have a TOTP secret");
     if (!isCurrentTotp(totpSecretBytes(user.totp_secret_base64), totp, ctx.now())) throw fail("INVALID_TOTP_CODE");
-    record.used_at_millis = ctx.now();
+    ctx.store.markCodeUsed(record.code, ctx.now());
     return { body: { ...(await signInTokens(ctx, user)), is_new_user: record.data["is_new_user"] === true } };
   },
 } satisfies Handlers;

@@ -249,7 +249,7 @@ export async function oauthCallback(url: URL, store: Store, provider: string): P
       false,
     );
   }
-  record.used_at_millis = ctx.now();
+  store.markOAuthCodeUsed(record.id, ctx.now());
   const flow = record.data as unknown as Flow;
   const project = store.project(record.project_id);
   if (!project) return statusResponse(500, "Tenancy in outerInfo not found; has it been deleted?", requestId, false);
@@ -325,10 +325,12 @@ function accountOwner(store: Store, projectId: string, provider: string, account
 }
 
 /** Links the account to the user, or adds this flow's scopes to it (the service keeps every token it got, with its scopes). */
-function addAccount(user: UserRecord, identity: Identity, scopes: readonly string[]): void {
+function addAccount(store: Store, user: UserRecord, identity: Identity, scopes: readonly string[]): void {
   const account = user.oauth_providers.find((p) => p.id === identity.provider && p.account_id === identity.account_id);
-  if (account) account.scopes = [...new Set([...(account.scopes ?? []), ...scopes])];
-  else user.oauth_providers.push({ id: identity.provider, account_id: identity.account_id, email: identity.email, scopes: [...scopes] });
+  const accounts = account
+    ? user.oauth_providers.map((p) => (p === account ? { ...p, scopes: [...new Set([...(p.scopes ?? []), ...scopes])] } : p))
+    : [...user.oauth_providers, { id: identity.provider, account_id: identity.account_id, email: identity.email, scopes: [...scopes] }];
+  store.updateUser(user.id, { oauth_providers: accounts });
 }
 
 function linkAccount(ctx: EmulatorContext, project: ProjectRecord, flow: Flow, identity: Identity, scopes: readonly string[]) {
@@ -338,7 +340,7 @@ function linkAccount(ctx: EmulatorContext, project: ProjectRecord, flow: Flow, i
   if (current && current.account_id !== identity.account_id) throw fail("USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION");
   const owner = accountOwner(ctx.store, project.id, identity.provider, identity.account_id);
   if (owner && owner.id !== user.id) throw fail("OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER");
-  addAccount(user, identity, scopes);
+  addAccount(ctx.store, user, identity, scopes);
   return { user, isNewUser: false };
 }
 
@@ -352,7 +354,7 @@ async function signInOrUp(
 ) {
   const owner = accountOwner(ctx.store, project.id, identity.provider, identity.account_id);
   if (owner) {
-    addAccount(owner, identity, scopes);
+    addAccount(ctx.store, owner, identity, scopes);
     return { user: owner, isNewUser: false };
   }
   if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
@@ -367,7 +369,7 @@ async function signInOrUp(
       switch (project.config.oauth_account_merge_strategy) {
         case "link_method":
           if (!channel.is_verified || !identity.email_verified) throw taken();
-          addAccount(existing, identity, scopes);
+          addAccount(ctx.store, existing, identity, scopes);
           return { user: existing, isNewUser: false };
         case "raise_error":
           throw taken();
@@ -383,10 +385,8 @@ async function signInOrUp(
     // The anonymous user of the flow's token becomes the account's user (2.8.86).
     if (identity.email)
       await upgradeAnonymousUser(ctx, project, upgrading, { email: identity.email, emailVerified: identity.email_verified });
-    upgrading.is_anonymous = false;
-    upgrading.display_name ??= identity.name;
-    addAccount(upgrading, identity, scopes);
-    ctx.store.insert("users", upgrading);
+    ctx.store.updateUser(upgrading.id, { is_anonymous: false, display_name: upgrading.display_name ?? identity.name });
+    addAccount(ctx.store, upgrading, identity, scopes);
     admitted(upgrading);
     return { user: upgrading, isNewUser: true };
   }
@@ -396,7 +396,7 @@ async function signInOrUp(
     emailAuth,
     displayName: identity.name,
   });
-  addAccount(user, identity, scopes);
+  addAccount(ctx.store, user, identity, scopes);
   createPersonalTeamIfEnabled(ctx, project, user);
   admitted(user);
   return { user, isNewUser: true };

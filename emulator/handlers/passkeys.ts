@@ -118,9 +118,9 @@ function checkSignInOrigin(project: ProjectRecord, origin: URL): void {
 }
 
 /**
- * The passkey with this credential id in the project. One whose user is gone,
- * or turned passkey sign-in off (the service deletes the passkey then), is
- * dropped here and counts as not found.
+ * The passkey with this credential id in the project. One whose user turned
+ * passkey sign-in off (the service deletes the passkey then) is dropped here
+ * and counts as not found.
  */
 function passkeyOf(ctx: EmulatorContext, projectId: string, credentialId: string): PasskeyRecord | undefined {
   for (const passkey of ctx.store.passkeys()) {
@@ -205,9 +205,7 @@ export const passkeyHandlers = {
 
     const { isoBase64URL } = await webauthnHelpers();
     // One passkey per user: a new one replaces the old.
-    for (const passkey of ctx.store.passkeys()) {
-      if (passkey.project_id === project.id && passkey.user_id === user.id) ctx.store.deletePasskey(passkey.id);
-    }
+    for (const passkey of ctx.store.passkeysOf(user.id)) if (passkey.project_id === project.id) ctx.store.deletePasskey(passkey.id);
     ctx.store.insert("passkeys", {
       id: randomId(),
       project_id: project.id,
@@ -218,7 +216,7 @@ export const passkeyHandlers = {
       transports: info.credential.transports ?? [],
       created_at_millis: ctx.now(),
     });
-    user.passkey_auth_enabled = true;
+    ctx.store.updateUser(user.id, { passkey_auth_enabled: true });
     return { body: { user_handle: info.credential.id } };
   },
 
@@ -278,7 +276,7 @@ export const passkeyHandlers = {
         "The signature of the authentication response could not be verified with the stored public key tied to this credential ID",
       );
     }
-    passkey.counter = verification.authenticationInfo.newCounter;
+    ctx.store.updatePasskey(passkey.id, { counter: verification.authenticationInfo.newCounter });
 
     const user = ctx.store.user(passkey.user_id);
     if (!user) throw authenticationFailed("Passkey not found");

@@ -160,12 +160,12 @@ const DEFAULT_LISTS: Record<Scope, readonly DefaultsKey[]> = {
 };
 
 /** Renames (or, with `to` null, drops) a permission in the project's default lists. */
-function renameInDefaults(project: ProjectRecord, scope: Scope, from: string, to: string | null): void {
+function renameInDefaults(store: Store, project: ProjectRecord, scope: Scope, from: string, to: string | null): void {
   const config = { ...project.config };
   for (const key of DEFAULT_LISTS[scope]) {
     config[key] = config[key].flatMap(({ id }) => (id !== from ? [{ id }] : to === null ? [] : [{ id: to }]));
   }
-  project.config = config;
+  store.updateProject(project.id, { config });
 }
 
 function definitionHandlers(scope: Scope): { list: Handler; create: Handler; update: Handler; delete: Handler } {
@@ -212,7 +212,7 @@ function definitionHandlers(scope: Scope): { list: Handler; create: Handler; upd
         store.updatePermissionDefinition(project.id, scope, other.id, { contained_permission_ids: contained });
       }
       store.deleteGrantsWhere((grant) => grant.project_id === project.id && grant.scope === scope && grant.permission_id === id);
-      renameInDefaults(project, scope, id, null);
+      renameInDefaults(store, project, scope, id, null);
       return { body: { success: true } };
     },
   };
@@ -231,7 +231,7 @@ function rename(store: Store, project: ProjectRecord, scope: Scope, record: Perm
     store.deleteGrant(grant);
     store.insert("grants", { ...grant, permission_id: newId });
   }
-  renameInDefaults(project, scope, oldId, newId);
+  renameInDefaults(store, project, scope, oldId, newId);
 }
 
 // --- grants ----------------------------------------------------------------------

@@ -134,10 +134,10 @@ function requireInternalUser(request: EmulatorRequest) {
 }
 
 /** `user`'s server metadata with `managedProjectIds` set to `ids`, its other fields kept (2.8.11's managed list). */
-function setManagedProjectIds(user: UserRecord, ids: readonly string[]): void {
+function setManagedProjectIds(store: Store, user: UserRecord, ids: readonly string[]): void {
   const meta = user.server_metadata;
   const rest = typeof meta === "object" && meta !== null && !Array.isArray(meta) ? meta : {};
-  user.server_metadata = { ...rest, managedProjectIds: [...ids] };
+  store.updateUser(user.id, { server_metadata: { ...rest, managedProjectIds: [...ids] } });
 }
 
 export const projectHandlers = {
@@ -210,7 +210,8 @@ export const projectHandlers = {
     };
     ctx.store.insert("projects", project);
     // 2.8.11: no team owns it; its id joins the end of the creator's managed list in their server metadata.
-    if (ctx.profile.managedProjects === "server-metadata") setManagedProjectIds(user, [...managedProjectIds(ctx, user), project.id]);
+    if (ctx.profile.managedProjects === "server-metadata")
+      setManagedProjectIds(ctx.store, user, [...managedProjectIds(ctx, user), project.id]);
     addDefaultPermissionDefinitions(ctx.store, project.id);
     return { status: 201, body: adminProjectView(ctx, project) };
   },
@@ -221,10 +222,12 @@ export const projectHandlers = {
     const project = request.project;
     const body = (request.body ?? {}) as ProjectFields;
     const config = mergedConfig(request, project.config, body.config);
-    if (body.display_name !== undefined) project.display_name = body.display_name;
-    if (body.description !== undefined) project.description = body.description;
-    if (body.is_production_mode !== undefined) project.is_production_mode = body.is_production_mode;
-    project.config = config;
+    ctx.store.updateProject(project.id, {
+      ...(body.display_name !== undefined && { display_name: body.display_name }),
+      ...(body.description !== undefined && { description: body.description }),
+      ...(body.is_production_mode !== undefined && { is_production_mode: body.is_production_mode }),
+      config,
+    });
     return { body: adminProjectView(ctx, project) };
   },
 
@@ -236,6 +239,7 @@ export const projectHandlers = {
         const ids = managedProjectIds(ctx, user);
         if (ids.includes(project.id))
           setManagedProjectIds(
+            ctx.store,
             user,
             ids.filter((id) => id !== project.id),
           );

@@ -38,7 +38,7 @@ async function tokenGrant(request: EmulatorRequest, ctx: EmulatorContext, projec
   if (body["grant_type"] === "authorization_code") return exchangeAuthorizationCode(request, ctx, project);
   const session = ctx.store.sessionByRefreshToken(body["refresh_token"] ?? "");
   if (!isLive(ctx, session, project.id)) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-  session.last_used_at_millis = ctx.now();
+  ctx.store.updateSession(session.id, { last_used_at_millis: ctx.now() });
   // The service's OAuth library adds the bearer-token fields; the refresh token is not rotated.
   return {
     body: {
@@ -82,7 +82,7 @@ export const sessionHandlers = {
     if (refreshToken === null || refreshToken === "") throw schemaError(request, "headers.x-stack-refresh-token must be defined");
     const session = ctx.store.sessionByRefreshToken(refreshToken);
     if (!isLive(ctx, session, request.project.id)) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-    session.last_used_at_millis = ctx.now();
+    ctx.store.updateSession(session.id, { last_used_at_millis: ctx.now() });
     return { body: { access_token: await ctx.accessTokenFor(session) } };
   },
 

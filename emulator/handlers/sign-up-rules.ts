@@ -33,10 +33,11 @@ export function admitSignUp(
   const name = config?.rules[ruleId]?.displayName ?? "";
   const details = `Restricted by sign-up rule: ${ruleId}${name ? ` (${name})` : ""}`;
   return (user) => {
-    user.restricted_by_admin = true;
     // An upgraded user keeps what an administrator noted before, the rule's note after it.
     const before = user.restricted_by_admin_private_details;
-    user.restricted_by_admin_private_details = before ? `${before}\n\n${details}` : details;
-    ctx.store.insert("users", user);
+    ctx.store.updateUser(user.id, {
+      restricted_by_admin: true,
+      restricted_by_admin_private_details: before ? `${before}\n\n${details}` : details,
+    });
   };
 }

@@ -149,7 +149,7 @@ export const teamInvitationHandlers = {
     // Unknown, used, expired, or sent to an address the user has not verified: the service says the same.
     const code = invitationsToUser(store, project, userId, ctx.now()).find((c) => c.data["invitation_id"] === invitationId);
     if (!code) throw fail("VERIFICATION_CODE_NOT_FOUND");
-    code.used_at_millis = ctx.now();
+    store.markCodeUsed(code.code, ctx.now());
     const teamId = String(code.data["team_id"]);
     requireTeam(store, project, teamId);
     if (!membershipOf(store, project, teamId, userId)) addMember(store, project, teamId, userId, "member");

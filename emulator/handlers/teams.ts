@@ -114,11 +114,13 @@ export const teamHandlers = {
       requireTeamPermission(store, request.project, teamId, clientUser(request, "USER_AUTHENTICATION_REQUIRED").id, "$update_team");
     }
     const team = requireTeam(store, request.project, teamId);
-    if (body.display_name !== undefined) team.display_name = body.display_name;
-    if (body.profile_image_url !== undefined) team.profile_image_url = body.profile_image_url;
-    if (body.client_metadata !== undefined) team.client_metadata = body.client_metadata;
-    if (body.client_read_only_metadata !== undefined) team.client_read_only_metadata = body.client_read_only_metadata;
-    if (body.server_metadata !== undefined) team.server_metadata = body.server_metadata;
+    store.updateTeam(team.id, {
+      ...(body.display_name !== undefined && { display_name: body.display_name }),
+      ...(body.profile_image_url !== undefined && { profile_image_url: body.profile_image_url }),
+      ...(body.client_metadata !== undefined && { client_metadata: body.client_metadata }),
+      ...(body.client_read_only_metadata !== undefined && { client_read_only_metadata: body.client_read_only_metadata }),
+      ...(body.server_metadata !== undefined && { server_metadata: body.server_metadata }),
+    });
     return { body: teamView(team, request.accessType) };
   },
 
@@ -200,8 +202,10 @@ export const teamHandlers = {
     }
     const membership = requireMembership(store, request.project, teamId, userId);
     const body = (request.body ?? {}) as { display_name?: string; profile_image_url?: string | null };
-    if (body.display_name !== undefined) membership.display_name = body.display_name;
-    if (body.profile_image_url !== undefined) membership.profile_image_url = body.profile_image_url;
+    store.updateMembership(teamId, userId, {
+      ...(body.display_name !== undefined && { display_name: body.display_name }),
+      ...(body.profile_image_url !== undefined && { profile_image_url: body.profile_image_url }),
+    });
     return { body: memberProfileView(store, membership, request.accessType) };
   },
 } satisfies Handlers;

@@ -96,7 +96,7 @@ function checkEmailRules(email: string | null, authEnabled: boolean, verified: b
 function settled(store: Store, user: UserRecord): UserRecord {
   const teamId = user.selected_team_id;
   if (teamId !== null && (store.team(teamId) === undefined || store.membership(teamId, user.id) === undefined))
-    user.selected_team_id = null;
+    store.updateUser(user.id, { selected_team_id: null });
   return user;
 }
 
@@ -140,7 +140,7 @@ async function updateUserRecord(
     throw statusFailure(400, "Password auth not enabled in the project");
   }
 
-  if (body.selected_team_id !== undefined) user.selected_team_id = body.selected_team_id;
+  if (body.selected_team_id !== undefined) store.updateUser(user.id, { selected_team_id: body.selected_team_id });
   if (removing) {
     if (primary) store.deleteChannel(primary.id);
   } else if (newEmail !== undefined) {
@@ -148,10 +148,9 @@ async function updateUserRecord(
     // another channel of the user with that address becomes the primary one instead.
     const same = store.channelsOf(user.id).find((channel) => channel.value === newEmail && channel.id !== primary?.id);
     const target = same ?? primary;
-    if (same && primary) store.insert("contactChannels", { ...primary, is_primary: false });
+    if (same && primary) store.updateChannel(primary.id, { is_primary: false });
     if (target) {
-      store.insert("contactChannels", {
-        ...target,
+      store.updateChannel(target.id, {
         value: newEmail,
         is_primary: true,
         used_for_auth: authEnabled,
@@ -170,26 +169,26 @@ async function updateUserRecord(
       });
     }
   } else if (primary && (body.primary_email_verified !== undefined || body.primary_email_auth_enabled !== undefined)) {
-    store.insert("contactChannels", { ...primary, is_verified: verified, used_for_auth: authEnabled });
+    store.updateChannel(primary.id, { is_verified: verified, used_for_auth: authEnabled });
   }
-  if (body.otp_auth_enabled !== undefined) user.otp_auth_enabled = body.otp_auth_enabled;
+  const changes: Partial<UserRecord> = {};
+  if (body.otp_auth_enabled !== undefined) changes.otp_auth_enabled = body.otp_auth_enabled;
   // Only registering a passkey turns passkey sign-in on; `true` here changes nothing.
-  if (body.passkey_auth_enabled === false) user.passkey_auth_enabled = false;
-  if (passwordHash !== undefined) user.password_hash = passwordHash;
+  if (body.passkey_auth_enabled === false) changes.passkey_auth_enabled = false;
+  if (passwordHash !== undefined) changes.password_hash = passwordHash;
   if (user.is_anonymous && body.is_anonymous === false) {
     const name = body.display_name ? `${body.display_name}'s Team` : body.primary_email ? `${body.primary_email}'s Team` : PERSONAL_TEAM;
-    for (const membership of store.memberships()) {
-      const team = membership.user_id === user.id ? store.team(membership.team_id) : undefined;
-      if (team && team.display_name === PERSONAL_TEAM) team.display_name = name;
-    }
-    user.is_anonymous = false;
+    for (const team of store.teamsOfUser(user.id))
+      if (team.display_name === PERSONAL_TEAM) store.updateTeam(team.id, { display_name: name });
+    changes.is_anonymous = false;
   }
-  if (body.display_name !== undefined) user.display_name = body.display_name || null;
-  if (body.profile_image_url !== undefined) user.profile_image_url = body.profile_image_url;
-  if (body.client_metadata !== undefined) user.client_metadata = body.client_metadata;
-  if (body.client_read_only_metadata !== undefined) user.client_read_only_metadata = body.client_read_only_metadata;
-  if (body.server_metadata !== undefined) user.server_metadata = body.server_metadata;
-  if (body.totp_secret_base64 !== undefined) user.totp_secret_base64 = body.totp_secret_base64;
+  if (body.display_name !== undefined) changes.display_name = body.display_name || null;
+  if (body.profile_image_url !== undefined) changes.profile_image_url = body.profile_image_url;
+  if (body.client_metadata !== undefined) changes.client_metadata = body.client_metadata;
+  if (body.client_read_only_metadata !== undefined) changes.client_read_only_metadata = body.client_read_only_metadata;
+  if (body.server_metadata !== undefined) changes.server_metadata = body.server_metadata;
+  if (body.totp_secret_base64 !== undefined) changes.totp_secret_base64 = body.totp_secret_base64;
+  store.updateUser(user.id, changes);
   // A new (or removed) password ends every session of the user.
   if (passwordHash !== undefined) store.deleteSessionsOf(user.id);
 }
@@ -317,12 +316,14 @@ export const userHandlers = {
       isAnonymous: body.is_anonymous ?? false,
     });
     // The service stores what it is given and null for metadata not given.
-    user.client_metadata = body.client_metadata ?? null;
-    user.client_read_only_metadata = body.client_read_only_metadata ?? null;
-    user.server_metadata = body.server_metadata ?? null;
-    user.password_hash = passwordHash ?? null;
-    user.otp_auth_enabled = body.otp_auth_enabled ?? false;
-    user.oauth_providers = (body.oauth_providers ?? []).map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null }));
+    ctx.store.updateUser(user.id, {
+      client_metadata: body.client_metadata ?? null,
+      client_read_only_metadata: body.client_read_only_metadata ?? null,
+      server_metadata: body.server_metadata ?? null,
+      password_hash: passwordHash ?? null,
+      otp_auth_enabled: body.otp_auth_enabled ?? false,
+      oauth_providers: (body.oauth_providers ?? []).map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null })),
+    });
     // A TOTP secret given at creation does not turn multi-factor sign-in on (wire contract §16).
     createPersonalTeamIfEnabled(ctx, project, user);
     return { status: 201, body: serverUserView(ctx.store, user, ctx.profile) };
