@@ -13,7 +13,6 @@ export {
   NetworkError,
   UserNotSignedInError,
   type StackErrorName,
-  type StackkitError,
 } from "./errors.js";
 export { lazy, preloadAll, type Lazy } from "./lazy.js";
 export {

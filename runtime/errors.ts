@@ -2,16 +2,6 @@
 // (generated/known-errors.ts); these cover what happens around them: the network,
 // HTTP failures without a known code, broken responses and misuse.
 // Every class carries a brand, so `isStackError` works across package copies.
-import type { KnownError } from "../generated/known-errors.js";
-import type {
-  HttpError,
-  RateLimitError,
-  RequestTimeoutError,
-  ResponseFormatError,
-  ServiceVersionError,
-  UnexpectedRedirectError,
-} from "./request-errors.js";
-import type { AccessTokenInvalidError } from "./verify/errors.js";
 
 const BRAND = Symbol.for("stackkit.StackError");
 
@@ -81,25 +71,3 @@ export class NetworkError extends StackError {
 export class UserNotSignedInError extends StackError {
   readonly name = "UserNotSignedInError" as const;
 }
-
-/**
- * What a stackkit call rejects with: a known error of the service (a
- * KnownErrors class), one of the runtime's own errors above, or, for a
- * cancelled call, its signal's reason (a DOMException named AbortError unless
- * the caller aborted with another reason). The `error` of the React hooks and
- * mutations has this type.
- */
-export type StackkitError =
-  | KnownError
-  | StackAssertionError
-  | StackConfigurationError
-  | HttpError
-  | RateLimitError
-  | UnexpectedRedirectError
-  | NetworkError
-  | RequestTimeoutError
-  | ResponseFormatError
-  | ServiceVersionError
-  | UserNotSignedInError
-  | AccessTokenInvalidError
-  | DOMException;

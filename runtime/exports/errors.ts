@@ -8,5 +8,5 @@ export {
   StackConfigurationError,
   UserNotSignedInError,
   type StackErrorName,
-  type StackkitError,
 } from "../errors.js";
+export type { StackkitError } from "../stackkit-error.js";
