@@ -121,8 +121,8 @@ function hasKey(
   value: string,
 ): boolean {
   const now = ctx.now();
-  for (const set of ctx.store.keySets()) {
-    if (set.project_id !== projectId || set[kind] !== value) continue;
+  for (const set of ctx.store.keySetsOf(projectId)) {
+    if (set[kind] !== value) continue;
     if (set.manually_revoked_at_millis !== undefined || set.expires_at_millis <= now) continue;
     return true;
   }

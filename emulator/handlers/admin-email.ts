@@ -210,8 +210,8 @@ export const adminEmailHandlers = {
   listSentEmails: ({ project }, ctx) => {
     const outbox = ctx.profile.sentEmailLog === "outbox";
     const sent = ctx.store
-      .emails()
-      .filter((email) => email.project_id === project.id && !(outbox && email.test))
+      .emailsOf(project.id)
+      .filter((email) => !(outbox && email.test))
       .reverse()
       .sort((a, b) => b.sent_at_millis - a.sent_at_millis)
       .slice(0, 100);

@@ -112,8 +112,8 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
       if (ownerId === undefined) throw schemaError(request, "user_id is required for user API keys");
       requireManager(request, ctx, type, ownerId);
       const items = ctx.store
-        .apiKeys()
-        .filter((key) => key.project_id === request.project.id && key.type === type && ownerOf(key) === ownerId)
+        .apiKeysOf(request.project.id)
+        .filter((key) => key.type === type && ownerOf(key) === ownerId)
         .reverse()
         .sort((a, b) => b.created_at_millis - a.created_at_millis)
         .map((key) => apiKeyView(key));
@@ -171,9 +171,7 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
       requireEnabled(request.project, type);
       const value = (request.body as { api_key: string }).api_key;
       let key: ApiKeyRecord | undefined;
-      for (const candidate of ctx.store.apiKeys()) {
-        if (candidate.project_id === request.project.id && candidate.value === value) key = candidate;
-      }
+      for (const candidate of ctx.store.apiKeysOf(request.project.id)) if (candidate.value === value) key = candidate;
       if (!key) throw fail("API_KEY_NOT_FOUND");
       if (key.type !== type) {
         throw fail("WRONG_API_KEY_TYPE", { expected_type: type, actual_type: key.type });

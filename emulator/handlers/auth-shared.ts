@@ -192,8 +192,8 @@ export function isLive(ctx: EmulatorContext, session: SessionRecord | undefined,
 /** Whether `key` is a live publishable client key of the project (the token endpoint's client secret). */
 export function isPublishableKeyOf(ctx: EmulatorContext, projectId: string, key: string): boolean {
   const now = ctx.now();
-  for (const set of ctx.store.keySets()) {
-    if (set.project_id !== projectId || set.publishable_client_key !== key) continue;
+  for (const set of ctx.store.keySetsOf(projectId)) {
+    if (set.publishable_client_key !== key) continue;
     if (set.manually_revoked_at_millis !== undefined || set.expires_at_millis <= now) continue;
     return true;
   }

@@ -14,7 +14,7 @@
 //   (an empty one leaves the attempt waiting).
 import type { Handlers } from "../engine/context.js";
 import { fail } from "../engine/errors.js";
-import type { CliLoginRecord, Store } from "../engine/store.js";
+import type { CliLoginRecord } from "../engine/store.js";
 import { randomId, randomString } from "../engine/tokens.js";
 
 /** The service's default lifetime of an attempt: 2 hours. */
@@ -22,11 +22,6 @@ export const CLI_LOGIN_DEFAULT_LIFETIME_MS = 2 * 3600 * 1000;
 
 /** The service's codes: 45 random characters (≈224 bits). */
 const CODE_LENGTH = 45;
-
-function findBy(store: Store, field: "polling_code" | "login_code", code: string): CliLoginRecord | undefined {
-  for (const attempt of store.cliLogins()) if (attempt[field] === code) return attempt;
-  return undefined;
-}
 
 /** A plain-text 400 of the service (its StatusError). */
 const badRequest = (text: string) => ({ status: 400, text });
@@ -56,7 +51,7 @@ export const cliHandlers = {
   },
 
   pollCliLogin: ({ project, body }, ctx) => {
-    const attempt = findBy(ctx.store, "polling_code", (body as { polling_code: string }).polling_code);
+    const attempt = ctx.store.cliLoginBy("polling_code", (body as { polling_code: string }).polling_code);
     if (!attempt || attempt.project_id !== project.id) throw fail("INVALID_POLLING_CODE");
     const now = ctx.now();
     if (attempt.expires_at_millis < now) return { body: { status: "expired" } };
@@ -68,7 +63,7 @@ export const cliHandlers = {
 
   completeCliLogin: ({ project, body }, ctx) => {
     const { login_code: loginCode, refresh_token: refreshToken } = body as { login_code: string; refresh_token: string };
-    const attempt = findBy(ctx.store, "login_code", loginCode);
+    const attempt = ctx.store.cliLoginBy("login_code", loginCode);
     if (!attempt || attempt.refresh_token !== null || attempt.expires_at_millis <= ctx.now()) {
       return badRequest("Invalid login code or the code has expired");
     }

@@ -45,8 +45,7 @@ function keySetOf(request: EmulatorRequest, store: Store): KeySetRecord {
 export const internalHandlers = {
   listInternalApiKeys: ({ project }, ctx) => {
     const sets = ctx.store
-      .keySets()
-      .filter((set) => set.project_id === project.id)
+      .keySetsOf(project.id)
       .reverse()
       .sort((a, b) => b.created_at_millis - a.created_at_millis);
     return { body: { items: sets.map(keySetView), is_paginated: false } };

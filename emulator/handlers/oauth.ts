@@ -130,7 +130,7 @@ export function putOAuthCode(
 /** Drops what expired a day ago, so that a long-running emulator does not keep every flow. */
 function prune(ctx: EmulatorContext): void {
   const horizon = ctx.now() - 24 * 60 * MINUTE;
-  for (const record of ctx.store.oauthCodes()) if (record.expires_at_millis < horizon) ctx.store.deleteOAuthCode(record.id);
+  ctx.store.deleteOAuthCodesWhere((record) => record.expires_at_millis < horizon);
 }
 
 const REQUIRED = [

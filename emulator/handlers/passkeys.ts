@@ -123,8 +123,7 @@ function checkSignInOrigin(project: ProjectRecord, origin: URL): void {
  * and counts as not found.
  */
 function passkeyOf(ctx: EmulatorContext, projectId: string, credentialId: string): PasskeyRecord | undefined {
-  for (const passkey of ctx.store.passkeys()) {
-    if (passkey.project_id !== projectId || passkey.credential_id !== credentialId) continue;
+  for (const passkey of ctx.store.passkeysByCredential(projectId, credentialId)) {
     const user = ctx.store.user(passkey.user_id);
     if (user && user.project_id === projectId && user.passkey_auth_enabled) return passkey;
     ctx.store.deletePasskey(passkey.id);

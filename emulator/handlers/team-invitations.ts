@@ -26,15 +26,8 @@ function codeOf(request: EmulatorRequest): string {
 /** The team's invitations that can still be accepted. */
 function pendingInvitations(store: Store, project: ProjectRecord, teamId: string, now: number): CodeRecord[] {
   return store
-    .codes()
-    .filter(
-      (code) =>
-        code.kind === "team_invitation" &&
-        code.project_id === project.id &&
-        code.data["team_id"] === teamId &&
-        code.used_at_millis === null &&
-        code.expires_at_millis > now,
-    );
+    .codesOf(project.id, "team_invitation")
+    .filter((code) => code.data["team_id"] === teamId && code.used_at_millis === null && code.expires_at_millis > now);
 }
 
 /** The pending invitations sent to one of `userId`'s verified e-mail addresses (the service compares them exactly). */
@@ -46,15 +39,8 @@ function invitationsToUser(store: Store, project: ProjectRecord, userId: string,
       .map((c) => c.value),
   );
   return store
-    .codes()
-    .filter(
-      (code) =>
-        code.kind === "team_invitation" &&
-        code.project_id === project.id &&
-        code.used_at_millis === null &&
-        code.expires_at_millis > now &&
-        verified.has(code.recipient),
-    );
+    .codesOf(project.id, "team_invitation")
+    .filter((code) => code.used_at_millis === null && code.expires_at_millis > now && verified.has(code.recipient));
 }
 
 /** An invitation as listed: 2.8.86 names its team, 2.8.11 does not. */
@@ -168,14 +154,8 @@ export const teamInvitationHandlers = {
       requireTeam(store, project, teamId);
     }
     const code = store
-      .codes()
-      .find(
-        (c) =>
-          c.kind === "team_invitation" &&
-          c.project_id === project.id &&
-          c.data["invitation_id"] === invitationId &&
-          c.data["team_id"] === teamId,
-      );
+      .codesOf(project.id, "team_invitation")
+      .find((c) => c.data["invitation_id"] === invitationId && c.data["team_id"] === teamId);
     if (!code) throw statusFailure(404, "Team invitation not found.");
     store.deleteCode(code.code);
     return { body: { success: true } };

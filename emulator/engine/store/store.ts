@@ -49,6 +49,7 @@ export class Store extends TableStore {
   // Lists, in the order the records were made.
   projects = (): ProjectRecord[] => this.rows("projects");
   keySets = (): KeySetRecord[] => this.rows("keySets");
+  keySetsOf = (projectId: string): KeySetRecord[] => this.rows("keySets").filter((set) => set.project_id === projectId);
   users = (): UserRecord[] => this.rows("users");
   usersOf = (projectId: string): UserRecord[] => this.rows("users").filter((user) => user.project_id === projectId);
   channelsOfProject = (projectId: string): ContactChannelRecord[] =>
@@ -67,15 +68,21 @@ export class Store extends TableStore {
   grantsOf = (projectId: string, scope: Scope): GrantRecord[] =>
     this.rows("grants").filter((g) => g.project_id === projectId && g.scope === scope);
   apiKeys = (): ApiKeyRecord[] => this.rows("apiKeys");
+  apiKeysOf = (projectId: string): ApiKeyRecord[] => this.rows("apiKeys").filter((key) => key.project_id === projectId);
   /** The codes of a project, of one kind or all. */
   codesOf = (projectId: string, kind?: CodeRecord["kind"]): CodeRecord[] =>
     this.rows("codes").filter((code) => code.project_id === projectId && (kind === undefined || code.kind === kind));
   codes = (): CodeRecord[] => this.rows("codes");
   passkeys = (): PasskeyRecord[] => this.rows("passkeys");
   passkeysOf = (userId: string): PasskeyRecord[] => this.rows("passkeys").filter((passkey) => passkey.user_id === userId);
+  passkeysByCredential = (projectId: string, credentialId: string): PasskeyRecord[] =>
+    this.rows("passkeys").filter((passkey) => passkey.project_id === projectId && passkey.credential_id === credentialId);
   oauthCodes = (): OAuthCodeRecord[] => this.rows("oauthCodes");
   emails = (): EmailRecord[] => this.rows("emails");
+  emailsOf = (projectId: string): EmailRecord[] => this.rows("emails").filter((email) => email.project_id === projectId);
   cliLogins = (): CliLoginRecord[] => this.rows("cliLogins");
+  cliLoginBy = (field: "polling_code" | "login_code", code: string): CliLoginRecord | undefined =>
+    this.rows("cliLogins").find((login) => login[field] === code);
 
   // Changes. Each changes the record in place and keeps the indexes current; undefined when there is none.
   updateProject = (id: string, changes: Partial<ProjectRecord>) => this.patch("projects", id, changes);
