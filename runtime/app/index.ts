@@ -18,17 +18,8 @@ export type { SignInOptions } from "./flows/sign-in.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
 export type { Auth, CurrentUser, RestrictedReason, UserUpdateOptions } from "./objects/user.js";
 export type { ProjectCurrentUser, CurrentInternalUser } from "./internal-user.js";
-export type {
-  Team,
-  TeamUser,
-  TeamInvitation,
-  TeamMemberProfile,
-  EditableTeamMemberProfile,
-  TeamCreateOptions,
-  TeamUpdateOptions,
-  TeamMemberProfileUpdateOptions,
-  ReadonlyJson,
-} from "./objects/team.js";
+export type { Team, TeamUser, TeamInvitation, TeamMemberProfile, TeamUpdateOptions, ReadonlyJson } from "./objects/team.js";
+export type { EditableTeamMemberProfile, TeamCreateOptions, TeamMemberProfileUpdateOptions } from "./objects/user-teams.js";
 export type { ReceivedTeamInvitation } from "./objects/received-invitations.js";
 export type {
   ApiKey,

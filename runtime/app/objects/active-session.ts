@@ -1,12 +1,9 @@
 // The signed-in user's sessions (SPEC §3 "Session", endpoints.md §A): the list
-// of every device signed in, and revoking one of them. The calls
-// (active-session-calls.ts) load with the first of them.
+// of every device signed in, and revoking one of them.
 import type { components } from "../../../generated/schema.js";
-import { lazy, type CallOptions } from "../../core.js";
+import { signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
-import { lazyMethods } from "../lazy-methods.js";
-
-const loadSessions = /* @__PURE__ */ lazy("sessions", () => import("./active-session-calls.js"));
+import { assertAnswered } from "../wire.js";
 
 /**
  * Where a session was last used from, as the service located its IP address.
@@ -63,6 +60,36 @@ export interface UserSessionMethods {
   revokeSession(sessionId: string, options?: CallOptions): Promise<void>;
 }
 
+/** An ActiveSession from its wire shape; the server app maps other users' sessions with it too. */
+export function activeSessionFromWire(wire: components["schemas"]["Session"]): ActiveSession {
+  // `geoInfo` is a member of every session, undefined when the service does not know where it was used,
+  // as on the reference's sessions, whose declaration also calls it optional (hence the assertion).
+  return {
+    id: wire.id,
+    userId: wire.user_id,
+    createdAt: new Date(wire.created_at),
+    isImpersonation: wire.is_impersonation,
+    lastUsedAt: typeof wire.last_used_at === "number" ? new Date(wire.last_used_at) : undefined,
+    isCurrentSession: wire.is_current_session ?? false,
+    geoInfo: wire.last_used_at_end_user_ip_info ?? undefined,
+  } as ActiveSession;
+}
+
 export function userSessionMethods(ctx: ClientAppContext): UserSessionMethods {
-  return lazyMethods(loadSessions, (m) => m.userSessionMethods(ctx), { getActiveSessions: true, revokeSession: true });
+  return {
+    async getActiveSessions(options) {
+      const { data } = await ctx.client.send("GET /auth/sessions", { params: { query: { user_id: "me" } }, ...signalOf(options) });
+      assertAnswered(data, "GET /auth/sessions");
+      return data.items.map(activeSessionFromWire);
+    },
+    async revokeSession(sessionId, options) {
+      // CANNOT_DELETE_CURRENT_SESSION belongs to the REFRESH_TOKEN_ERROR family, but
+      // it says nothing about this session's tokens: it is passed on as it is and
+      // must not end the session (the runtime only ends sessions on a failed refresh).
+      await ctx.client.send("DELETE /auth/sessions/{session_id}", {
+        params: { path: { session_id: sessionId }, query: { user_id: "me" } },
+        ...signalOf(options),
+      });
+    },
+  };
 }

@@ -1,17 +1,13 @@
-// Teams of the current user: the reference SDK's `Team` object and the team
-// methods of `CurrentUser` (listTeams, getTeam, createTeam, leaveTeam,
-// getTeamProfile), each one call of the service (SPEC §7 "Teams"). The calls
-// (team-calls.ts) load with the first of them.
+// A team of the current user: the reference SDK's `Team` object (SPEC §7
+// "Teams"), its members, invitations and API keys, each one call of the service.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, lazy, type CallOptions } from "../../core.js";
+import { StackAssertionError, StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
-import { lazyMethods } from "../lazy-methods.js";
-import type { ApiKeyCreationOptions, TeamApiKey, TeamApiKeyFirstView } from "./api-key.js";
-import type { ReceivedTeamInvitation } from "./received-invitations.js";
-
-const loadTeams = /* @__PURE__ */ lazy("teams", () => import("./team-calls.js"));
+import { answered } from "../wire.js";
+import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
 
 type Schemas = components["schemas"];
+type WireMetadata = Schemas["Metadata"];
 
 /** JSON a caller may store as metadata. */
 export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
@@ -20,44 +16,6 @@ export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJ
 export type TeamMemberProfile = {
   readonly displayName: string | null;
   readonly profileImageUrl: string | null;
-};
-
-/**
- * What `EditableTeamMemberProfile.update` changes in the user's profile in one team; fields left out stay as they are.
- *
- * @example
- * ```ts
- * const options: TeamMemberProfileUpdateOptions = { displayName: "Ada (Platform)", profileImageUrl: null };
- * const profile = await user.getTeamProfile(team);
- * await profile.update(options);
- * ```
- */
-export type TeamMemberProfileUpdateOptions = {
-  /** The name the user shows in this team. */
-  readonly displayName?: string;
-  /** The picture the user shows in this team; `null` removes it. */
-  readonly profileImageUrl?: string | null;
-};
-
-/**
- * The signed-in user's own profile in a team, which they may change (`user.getTeamProfile(team)`).
- *
- * @interface
- */
-export type EditableTeamMemberProfile = TeamMemberProfile & {
-  /**
-   * Changes the user's own profile in the team (`PATCH /team-member-profiles/{team_id}/{user_id}`);
-   * only the fields given are sent. This object keeps showing the profile as it was read.
-   *
-   * @example
-   * ```ts
-   * const profile = await user.getTeamProfile(team);
-   * if (profile.displayName === null) {
-   *   await profile.update({ displayName: user.displayName ?? "New member" });
-   * }
-   * ```
-   */
-  update(update: TeamMemberProfileUpdateOptions & CallOptions): Promise<void>;
 };
 
 /** A member of a team as its other members see it (`team.listUsers()`): the user's id and profile in the team. */
@@ -101,22 +59,6 @@ export type TeamUpdateOptions = {
   readonly profileImageUrl?: string | null;
   /** JSON the client may read and write; it replaces the team's client metadata as a whole. */
   readonly clientMetadata?: ReadonlyJson;
-};
-
-/**
- * What a new team is made with (`createTeam`).
- *
- * @example
- * ```ts
- * const options: TeamCreateOptions = { displayName: "Platform", profileImageUrl: "https://example.com/platform.png" };
- * const team = await user.createTeam(options);
- * ```
- */
-export type TeamCreateOptions = {
-  /** The team's name. */
-  readonly displayName: string;
-  /** The URL of the team's picture; default none. */
-  readonly profileImageUrl?: string;
 };
 
 /** A team the signed-in user belongs to (`user.listTeams()`, `user.getTeam(id)`): its profile and metadata, its members, invitations and API keys. */
@@ -233,105 +175,82 @@ export function createTeamObject(ctx: ClientAppContext, wire: Schemas["ClientTea
     profileImageUrl: wire.profile_image_url ?? null,
     clientMetadata: wire.client_metadata ?? null,
     clientReadOnlyMetadata: wire.client_read_only_metadata ?? null,
-    ...lazyMethods(loadTeams, (m) => m.teamMethods(ctx, teamId), {
-      inviteUser: true,
-      listUsers: true,
-      listInvitations: true,
-      update: true,
-      delete: true,
-      createApiKey: true,
-      listApiKeys: true,
-    }),
+    ...teamMethods(ctx, teamId),
   };
 }
 
-export interface UserTeamMethods {
-  /**
-   * The teams the user is a member of (`GET /teams?user_id=me`).
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" });
-   * const teams = await user.listTeams();
-   * for (const team of teams) {
-   *   console.log(team.id, team.displayName, team.id === user.selectedTeam?.id ? "(selected)" : "");
-   * }
-   * ```
-   */
-  listTeams(options?: CallOptions): Promise<Team[]>;
-  /**
-   * The team if the current user is a member of it, else null (`GET /teams/{team_id}`). An id that
-   * is not a UUID, a team that does not exist and one the user is not in all answer null.
-   *
-   * @example
-   * ```ts
-   * const team = await user.getTeam(teamId);
-   * if (team === null) {
-   *   throw new Error("No such team, or you are not a member of it");
-   * }
-   * console.log(team.displayName);
-   * ```
-   */
-  getTeam(teamId: string, options?: CallOptions): Promise<Team | null>;
-  /**
-   * Creates a team with the user as its first member and selects it (`POST /teams`, then
-   * `PATCH /users/me`). The project must allow clients to create teams; its refusal is thrown.
-   *
-   * @example
-   * ```ts
-   * const team = await user.createTeam({ displayName: "Platform" });
-   * await team.inviteUser({ email: "grace@example.com" });
-   * ```
-   */
-  createTeam(data: TeamCreateOptions & CallOptions): Promise<Team>;
-  /**
-   * Removes the user from the team (`DELETE /team-memberships/{team_id}/me`); `team` is a Team or
-   * any object with the team's id.
-   *
-   * @example
-   * ```ts
-   * const team = await user.getTeam(teamId);
-   * if (team !== null) {
-   *   await user.leaveTeam(team);
-   * }
-   * ```
-   */
-  leaveTeam(team: { readonly id: string }, options?: CallOptions): Promise<void>;
-  /**
-   * The user's own profile in the team (`GET /team-member-profiles/{team_id}/me`), which it can
-   * change with `update`; `team` is a Team or any object with the team's id.
-   *
-   * @example
-   * ```ts
-   * const profile = await user.getTeamProfile(team);
-   * console.log(profile.displayName, profile.profileImageUrl);
-   * await profile.update({ displayName: "Ada L." });
-   * ```
-   */
-  getTeamProfile(team: { readonly id: string }, options?: CallOptions): Promise<EditableTeamMemberProfile>;
-  /**
-   * The pending invitations sent to the user's verified e-mail addresses
-   * (`GET /team-invitations?user_id=me`), each naming its team and accepted with `accept()`. A
-   * 2.8.86 service feature: a 2.8.11 service refuses it with a ServiceVersionError (nothing is
-   * listed there; its invitations are accepted with the e-mailed code, `app.acceptTeamInvitation(code)`).
-   *
-   * @example
-   * ```ts
-   * const invitations = await user.listTeamInvitations();
-   * const acme = invitations.find((invitation) => invitation.teamDisplayName === "Acme");
-   * if (acme) await acme.accept();
-   * ```
-   */
-  listTeamInvitations(options?: CallOptions): Promise<ReceivedTeamInvitation[]>;
+/** The methods of the team `teamId`. */
+export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods {
+  const keys = teamApiKeyMethods(ctx, teamId);
+  const path = { team_id: teamId };
+  return {
+    async inviteUser(options) {
+      requireObject(options, "team.inviteUser", "{ email, callbackUrl? }");
+      // The e-mail link must be absolute; by default it opens this app's team-invitation page.
+      const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
+      await ctx.client.send("POST /team-invitations/send-code", {
+        body: { email: options.email, team_id: teamId, callback_url: callbackUrl },
+        ...signalOf(options),
+      });
+    },
+    async listUsers(options) {
+      const { data } = await ctx.client.send("GET /team-member-profiles", {
+        params: { query: { team_id: teamId } },
+        ...signalOf(options),
+      });
+      return itemsOf(data, "GET /team-member-profiles").map((profile) => ({
+        id: profile.user_id,
+        teamProfile: { displayName: profile.display_name ?? null, profileImageUrl: profile.profile_image_url ?? null },
+      }));
+    },
+    async listInvitations(options) {
+      const { data } = await ctx.client.send("GET /team-invitations", { params: { query: { team_id: teamId } }, ...signalOf(options) });
+      return itemsOf(data, "GET /team-invitations").map((invitation) => ({
+        id: invitation.id,
+        recipientEmail: invitation.recipient_email ?? null,
+        expiresAt: dateOf(invitation.expires_at_millis, "a team invitation's expires_at_millis"),
+        async revoke(revokeOptions?: CallOptions) {
+          await ctx.client.send("DELETE /team-invitations/{invitation_id}", {
+            params: { path: { invitation_id: invitation.id }, query: { team_id: teamId } },
+            ...signalOf(revokeOptions),
+          });
+        },
+      }));
+    },
+    async update(update) {
+      requireObject(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
+      await ctx.client.send("PATCH /teams/{team_id}", {
+        params: { path },
+        body: {
+          ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
+          ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
+          // The generated Metadata type cannot spell "any JSON object"; the value is JSON all the same.
+          ...(update.clientMetadata === undefined ? {} : { client_metadata: update.clientMetadata as WireMetadata }),
+        },
+        ...signalOf(update),
+      });
+    },
+    async delete(options) {
+      await ctx.client.send("DELETE /teams/{team_id}", { params: { path }, ...signalOf(options) });
+    },
+    createApiKey: (options) => keys.createApiKey(options),
+    listApiKeys: (options) => keys.listApiKeys(options),
+  };
 }
 
-export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
-  return lazyMethods(loadTeams, (m) => m.userTeamMethods(ctx), {
-    listTeams: true,
-    getTeam: true,
-    createTeam: true,
-    leaveTeam: true,
-    getTeamProfile: true,
-    listTeamInvitations: true,
-  });
+export function requireObject(value: unknown, method: string, shape: string): void {
+  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
+}
+
+export function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
+  const items = answered(data, call).items;
+  if (!Array.isArray(items)) throw new StackAssertionError(`${call} answered without an items list`);
+  return items;
+}
+
+function dateOf(millis: unknown, what: string): Date {
+  if (typeof millis !== "number" || !Number.isFinite(millis)) {
+    throw new StackAssertionError(`The service answered ${what} that is not a time in milliseconds`);
+  }
+  return new Date(millis);
 }

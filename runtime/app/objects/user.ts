@@ -24,7 +24,8 @@ import {
   type AdminProjectCreateOptions,
   type OwnedProject,
 } from "./project.js";
-import { createTeamObject, userTeamMethods, type ReadonlyJson, type Team, type UserTeamMethods } from "./team.js";
+import { createTeamObject, type ReadonlyJson, type Team } from "./team.js";
+import { userTeamMethods, type UserTeamMethods } from "./user-teams.js";
 
 export type WireClientUser = components["schemas"]["ClientUser"];
 

@@ -3,7 +3,7 @@
 // call, so that a client app's bundle does not carry it.
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import { StackConfigurationError, callOf, checkAborted, signalOf, type CallOptions } from "../../core.js";
-import { checkApiKey } from "../objects/api-key-calls.js";
+import { checkApiKey } from "./api-key-check.js";
 import { answered } from "../wire.js";
 import { isUuid, itemsOf, requireOptions } from "./common.js";
 import type { ServerAppContext } from "./context.js";

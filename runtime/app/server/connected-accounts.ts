@@ -2,7 +2,7 @@
 // with the user's id instead of `me`. Linking an account needs the user's
 // browser, so server code cannot ask for the redirect.
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
-import { userConnectedAccountMethods } from "../objects/connected-account-calls.js";
+import { userConnectedAccountMethods } from "../objects/connected-account.js";
 import type { ServerAppContext } from "./context.js";
 
 export function serverUserConnectedAccountMethods(ctx: ServerAppContext, userId: string): UserConnectedAccountMethods {

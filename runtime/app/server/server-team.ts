@@ -4,14 +4,8 @@
 // keys are the client Team's own calls, sent here with the secret server key.
 import type { components } from "../../../generated/schema.js";
 import { StackAssertionError, signalOf, type CallOptions } from "../../core.js";
-import {
-  createTeamObject,
-  type ReadonlyJson,
-  type Team,
-  type TeamCreateOptions,
-  type TeamMemberProfile,
-  type TeamUpdateOptions,
-} from "../objects/team.js";
+import { createTeamObject, type ReadonlyJson, type Team, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
+import type { TeamCreateOptions } from "../objects/user-teams.js";
 import { itemsOf, requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";

@@ -7,7 +7,7 @@ import { StackAssertionError, StackConfigurationError, callOf, checkAborted, sig
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
 import { createCurrentUser, type BaseUser, type UserAccountMethods } from "../objects/user.js";
-import { sendChannelVerification } from "../objects/contact-channel-calls.js";
+import { sendChannelVerification } from "../objects/contact-channel.js";
 import { errorOf } from "../result-of.js";
 import { requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";

@@ -4,7 +4,7 @@
 import { StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import type { ApiKeyCreationOptions, UserApiKey, UserApiKeyFirstView, UserApiKeyMethods } from "../objects/api-key.js";
-import { apiKeyEndpointFor, apiKeyFromWire } from "../objects/api-key-calls.js";
+import { apiKeyEndpointFor, apiKeyFromWire } from "../objects/api-key.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";
 

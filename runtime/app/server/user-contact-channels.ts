@@ -3,7 +3,7 @@
 // Server code may also mark a channel verified. Field mapping is the client's.
 import type { components } from "../../../generated/schema.js";
 import type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../objects/contact-channel.js";
-import { createContactChannelObject, sendChannelVerification } from "../objects/contact-channel-calls.js";
+import { createContactChannelObject, sendChannelVerification } from "../objects/contact-channel.js";
 import { signalOf, type CallOptions } from "../../core.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";

@@ -2,7 +2,7 @@
 // granted and revoked, in a team (any object with the team's id) or at project
 // level when no team is given. Lists are recursive unless asked otherwise.
 import type { PermissionScope, UserPermissionMethods } from "../objects/permission.js";
-import { userPermissionMethods } from "../objects/permission-calls.js";
+import { userPermissionMethods } from "../objects/permission.js";
 import { signalOf, type CallOptions } from "../../core.js";
 import { segment, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";

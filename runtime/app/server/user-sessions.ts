@@ -2,7 +2,7 @@
 // revoking one, and creating one, which is how server code impersonates a user.
 import { StackConfigurationError, checkAborted, signalOf, type CallOptions } from "../../core.js";
 import type { UserSessionMethods } from "../objects/active-session.js";
-import { activeSessionFromWire } from "../objects/active-session-calls.js";
+import { activeSessionFromWire } from "../objects/active-session.js";
 import { answered } from "../wire.js";
 import { itemsOf, segment } from "./common.js";
 import type { ServerAppContext } from "./context.js";

@@ -5,7 +5,7 @@
 import { signalOf, type CallOptions } from "../../core.js";
 import type { ClientAppContext } from "../context.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "../objects/received-invitations.js";
-import type { EditableTeamMemberProfile } from "../objects/team.js";
+import type { EditableTeamMemberProfile } from "../objects/user-teams.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";

@@ -1,7 +1,7 @@
 // Project key sets (SPEC §3 "Internal (project) API key", §4 validity; endpoints.md §D /internal/api-keys).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isStackError } from "../../../../runtime/errors.js";
-import { apiKeyFromWire } from "../../../../runtime/app/objects/api-key-calls.js";
+import { apiKeyFromWire } from "../../../../runtime/app/objects/api-key.js";
 import { createInternalApiKey, listInternalApiKeys, type InternalApiKeyBase } from "../../../../runtime/app/admin/internal-api-keys.js";
 import { json, useFakeClock } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";

@@ -2,7 +2,8 @@
 // wire contract §14: update() is sent in snake_case; issue #4 "API keys").
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import { apiKeyEndpointFor, checkApiKey } from "../../../../runtime/app/objects/api-key-calls.js";
+import { apiKeyEndpointFor } from "../../../../runtime/app/objects/api-key.js";
+import { checkApiKey } from "../../../../runtime/app/server/api-key-check.js";
 import { teamApiKeyMethods, userApiKeyMethods, type ApiKey } from "../../../../runtime/app/objects/api-key.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { ResponseFormatError } from "../../../../runtime/request-errors.js";

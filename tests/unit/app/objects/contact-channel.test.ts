@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { createContactChannelObject } from "../../../../runtime/app/objects/contact-channel-calls.js";
+import { createContactChannelObject } from "../../../../runtime/app/objects/contact-channel.js";
 import { userContactChannelMethods } from "../../../../runtime/app/objects/contact-channel.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import type { components } from "../../../../generated/schema.js";
-import { createTeamObject, userTeamMethods } from "../../../../runtime/app/objects/team.js";
+import { createTeamObject } from "../../../../runtime/app/objects/team.js";
+import { userTeamMethods } from "../../../../runtime/app/objects/user-teams.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { HttpError } from "../../../../runtime/request-errors.js";
 import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
