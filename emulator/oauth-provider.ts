@@ -16,8 +16,8 @@ import {
   PROVIDER_GRANT_LIFETIME_MS,
   providerPagePath,
   putOAuthCode,
-  type Identity,
 } from "./handlers/oauth.js";
+import type { Identity } from "./handlers/oauth-accounts.js";
 
 export { OAUTH_PROVIDER_PREFIX };
 

@@ -307,17 +307,6 @@ export function grantDefaultProjectPermissions(store: Store, project: ProjectRec
   }
 }
 
-/** Drops a member's team grants (with `userId`) or every grant in the team. */
-export function dropTeamGrants(store: Store, projectId: string, teamId: string, userId?: string): void {
-  store.deleteGrantsWhere(
-    (grant) =>
-      grant.project_id === projectId &&
-      grant.scope === "team" &&
-      grant.team_id === teamId &&
-      (userId === undefined || grant.user_id === userId),
-  );
-}
-
 /** GET /team-permissions and /project-permissions: the grants matching the filters, per user (and team), sorted as the service sorts. */
 function listGrants(scope: Scope): Handler {
   return (request, { store }) => {

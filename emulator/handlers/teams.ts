@@ -9,7 +9,6 @@ import type { ProjectRecord, Store, TeamRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { list, memberProfileView, teamView } from "../engine/views.js";
 import {
-  dropTeamGrants,
   grantDefaultTeamPermissions,
   membershipOf,
   queryOf,
@@ -34,13 +33,6 @@ interface TeamFields {
 export function addMember(store: Store, project: ProjectRecord, teamId: string, userId: string, kind: "creator" | "member"): void {
   store.insert("memberships", { project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null });
   grantDefaultTeamPermissions(store, project, teamId, userId, kind);
-}
-
-/** Ends a membership: the member's team permissions go with it, and so does the team's selection. */
-export function removeMember(store: Store, project: ProjectRecord, teamId: string, userId: string): void {
-  store.deleteMembership(teamId, userId);
-  dropTeamGrants(store, project.id, teamId, userId);
-  if (store.user(userId)?.selected_team_id === teamId) store.updateUser(userId, { selected_team_id: null });
 }
 
 /** A client may send only the client's fields (the service's client schema has no others). */
@@ -152,7 +144,7 @@ export const teamHandlers = {
       if (userId !== me.id) requireTeamPermission(store, request.project, teamId, me.id, "$remove_members");
     }
     requireMembership(store, request.project, teamId, userId);
-    removeMember(store, request.project, teamId, userId);
+    store.deleteMembership(teamId, userId);
     return { body: { success: true } };
   },
 

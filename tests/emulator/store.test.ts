@@ -165,6 +165,16 @@ describe("the store's cascades", () => {
     expect(store.grantsOf(DEMO, "project").filter((grant) => grant.user_id === ada.userId)).toHaveLength(1);
   });
 
+  it("ending a membership takes the member's team permissions and selection with it", () => {
+    const store = seeded();
+    const ada = userWithEverything(store, DEMO, "ada@example.com");
+    store.deleteMembership(ada.teamId, ada.userId);
+    expect(store.membershipsOfTeam(ada.teamId)).toEqual([]);
+    expect(store.grantsOf(DEMO, "team").filter((grant) => grant.user_id === ada.userId)).toEqual([]);
+    expect(store.user(ada.userId)?.selected_team_id).toBeNull();
+    expect(store.grantsOf(DEMO, "project").filter((grant) => grant.user_id === ada.userId)).toHaveLength(1);
+  });
+
   it("deleting a project leaves no record of it in any table, and the other project whole", () => {
     const store = seeded();
     const ada = userWithEverything(store, DEMO, "ada@example.com");

@@ -109,7 +109,6 @@ export class Store extends TableStore {
   deleteSession = (id: string) => this.remove("sessions", id);
   deleteSessionsOf = (userId: string, keep?: (session: SessionRecord) => boolean) =>
     this.removeWhere("sessions", (session) => session.user_id === userId && !keep?.(session));
-  deleteMembership = (teamId: string, userId: string) => this.remove("memberships", `${teamId}/${userId}`);
   deletePermissionDefinition = (projectId: string, scope: Scope, id: string) =>
     this.remove("permissionDefinitions", `${projectId}/${scope}/${id}`);
   deleteGrant = (grant: GrantRecord) => this.remove("grants", this.keyOf("grants", grant));
@@ -139,6 +138,13 @@ export class Store extends TableStore {
     this.removeWhere("codes", (code) => code.data["user_id"] === id);
     this.removeWhere("oauthCodes", (record) => record.data["user_id"] === id);
     this.remove("users", id);
+  }
+
+  /** Ends a membership: the member's permissions in the team go with it, and so does the team's selection. */
+  deleteMembership(teamId: string, userId: string): void {
+    this.remove("memberships", `${teamId}/${userId}`);
+    this.removeWhere("grants", (g) => g.scope === "team" && g.team_id === teamId && g.user_id === userId);
+    if (this.user(userId)?.selected_team_id === teamId) this.patch("users", userId, { selected_team_id: null });
   }
 
   /** Deletes a team and what hangs on it: memberships, grants, team API keys, invitations; no user keeps it selected. */
