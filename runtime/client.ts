@@ -2,16 +2,10 @@
 import type { Client } from "openapi-fetch";
 import type { AccessType } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
-import {
-  API_PREFIX,
-  DEFAULT_BASE_URL,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  MAX_SINGLE_WAIT_MS,
-  environment,
-  type Environment,
-  StackConfigurationError,
-  lazy,
-} from "./core.js";
+import { API_PREFIX, DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WAIT_MS } from "./constants.js";
+import { environment, type Environment } from "./env.js";
+import { StackConfigurationError } from "./errors.js";
+import { lazy } from "./lazy.js";
 import type { RequestHooks } from "./observe.js";
 import type { Engine } from "./engine.js";
 import type { OwnerSession, PipelineOptions } from "./pipeline.js";

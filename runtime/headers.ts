@@ -1,7 +1,8 @@
 // The x-stack-* headers of a request (wire contract §2). Only what has a value
 // is sent: a project-owner session sends no empty key headers.
 import type { AccessType } from "../generated/operations.js";
-import { StackAssertionError, isUsableToken } from "./core.js";
+import { StackAssertionError } from "./errors.js";
+import { isUsableToken } from "./tokens/check.js";
 import type { MatchedOperation } from "./operations.js";
 
 /** Who calls: the same for every request of an app. */

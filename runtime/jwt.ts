@@ -1,6 +1,6 @@
 // The subpath, not the package index: an app whose first load decodes tokens need not carry jose's verification.
 import { decodeJwt } from "jose/jwt/decode";
-import { LruMap } from "./core.js";
+import { LruMap } from "./lru.js";
 
 /**
  * When an access token expires, in milliseconds since the epoch, read from its

@@ -1,7 +1,7 @@
 // The typed error behind a known-error answer. Loaded with the catalogue when the
 // first known error arrives (runtime/response.ts), not with the app.
 import { createKnownError, type KnownError } from "../generated/known-errors.js";
-import { StackAssertionError } from "./core.js";
+import { StackAssertionError } from "./errors.js";
 import { ResponseFormatError } from "./request-errors.js";
 import type { Answer } from "./response.js";
 import { describeMismatch, detailsShapeOf, mismatchOf } from "./shape.js";

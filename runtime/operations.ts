@@ -13,7 +13,7 @@ import {
   type OperationId,
   type OperationRoute,
 } from "../generated/operations.js";
-import { StackAssertionError } from "./core.js";
+import { StackAssertionError } from "./errors.js";
 import { isIdempotentMethod } from "./retry.js";
 
 export interface MatchedOperation {

@@ -8,17 +8,11 @@
 // classes (thrown), and answers with the real status and the checked body.
 import { isKnownError } from "../generated/known-error-guard.js";
 import type { KnownError } from "../generated/known-errors.js";
-import {
-  API_PREFIX,
-  NONCE_BITS,
-  abortReason,
-  raceAbort,
-  throwIfAborted,
-  NetworkError,
-  StackAssertionError,
-  type Environment,
-  type TokenPair,
-} from "./core.js";
+import { abortReason, raceAbort, throwIfAborted } from "./abort.js";
+import { API_PREFIX, NONCE_BITS } from "./constants.js";
+import type { Environment } from "./env.js";
+import { NetworkError, StackAssertionError } from "./errors.js";
+import type { TokenPair } from "./tokens/store.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import type { MatchedOperation } from "./operations.js";
 import { RequestTimeoutError } from "./request-errors.js";

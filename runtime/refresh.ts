@@ -1,7 +1,8 @@
 // The refresh-token grant (wire contract §5): a form POST to the token endpoint
 // with client_secret_post authentication and none of the x-stack-* headers.
 import { isKnownError } from "../generated/known-error-guard.js";
-import { API_PREFIX, type Environment } from "./core.js";
+import { API_PREFIX } from "./constants.js";
+import type { Environment } from "./env.js";
 import { checkAnswer, knownErrorOf, loadAnswerCheck } from "./response.js";
 import type { RefreshAccessToken } from "./session.js";
 import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";

@@ -7,7 +7,7 @@
 import type { KnownError } from "../generated/known-errors.js";
 import type { OperationId } from "../generated/operations.js";
 import { ResponseFormatError } from "./request-errors.js";
-import { lazy, type Lazy } from "./core.js";
+import { lazy, type Lazy } from "./lazy.js";
 import type { View } from "./shape.js";
 
 type AnswerCheck = typeof import("./shape.js");

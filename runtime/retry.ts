@@ -1,6 +1,6 @@
 // The retry policy of SPEC §9 and wire contract §12, as pure functions; the
 // pipeline decides when to retry, these decide how long to wait.
-import { MAX_SINGLE_WAIT_MS, RETRY_BASE_DELAY_MS } from "./core.js";
+import { MAX_SINGLE_WAIT_MS, RETRY_BASE_DELAY_MS } from "./constants.js";
 
 /** Methods that are safe to send again after a network error: the request may have arrived. */
 const IDEMPOTENT = new Set(["GET", "PUT", "DELETE", "OPTIONS", "HEAD", "TRACE"]);

@@ -4,7 +4,7 @@
 // loads the class on first use.
 import { isKnownError } from "../generated/known-error-guard.js";
 import type { SessionEndedError } from "./app/bound-session.js";
-import { lazy } from "./core.js";
+import { lazy } from "./lazy.js";
 
 const loadClass = /* @__PURE__ */ lazy("the known-error catalogue", () => import("./app/bound-session.js"));
 

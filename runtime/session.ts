@@ -5,23 +5,13 @@
 // pair in it. SessionManager hands out the Session of whatever pair the store
 // holds now, so equal pairs share one Session (and so one refresh), and a
 // sign-in elsewhere simply yields a new Session.
-import {
-  DEFAULT_MIN_TOKEN_LIFE_MS,
-  MAX_REQUIRED_TOKEN_LIFE_MS,
-  REFRESH_FAILURE_COOLDOWN_MS,
-  SESSION_CACHE_LIMIT,
-  StackAssertionError,
-  StackConfigurationError,
-  lazy,
-  LruMap,
-  isUsableToken,
-  usableTokens,
-  NO_TOKENS,
-  sameTokens,
-  type TokenPair,
-  type TokenStore,
-  type Environment,
-} from "./core.js";
+import { DEFAULT_MIN_TOKEN_LIFE_MS, MAX_REQUIRED_TOKEN_LIFE_MS, REFRESH_FAILURE_COOLDOWN_MS, SESSION_CACHE_LIMIT } from "./constants.js";
+import type { Environment } from "./env.js";
+import { StackAssertionError, StackConfigurationError } from "./errors.js";
+import { lazy } from "./lazy.js";
+import { LruMap } from "./lru.js";
+import { isUsableToken, usableTokens } from "./tokens/check.js";
+import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./tokens/store.js";
 
 type TokenExpiry = typeof import("./jwt.js");
 /** Reading an access token's expiry (jose's decodeJwt), loaded on first use rather than with the app. */

@@ -7,7 +7,10 @@
 // Every request goes out with `redirect: "manual"`: the service never
 // redirects an API call, and following one would hand the tokens, keys or the
 // refresh-token form body to whoever the Location names.
-import { abortReason, raceAbort, MAX_ATTEMPTS, platformEnvironment, sleep, type Environment, type TimerId, NetworkError } from "./core.js";
+import { abortReason, raceAbort } from "./abort.js";
+import { MAX_ATTEMPTS } from "./constants.js";
+import { platformEnvironment, sleep, type Environment, type TimerId } from "./env.js";
+import { NetworkError } from "./errors.js";
 import { HttpError, RateLimitError, RequestTimeoutError, UnexpectedRedirectError } from "./request-errors.js";
 import { readAnswer, type Answer } from "./response.js";
 import { backoffDelay, retryAfterDelay } from "./retry.js";

@@ -3,7 +3,7 @@
 // Request cannot carry a response, so the cookie writes are collected as
 // `Set-Cookie` values for the handler to add to the response it returns.
 
-import { parseCookie } from "../core.js";
+import { parse as parseCookie } from "cookie";
 import { readRequestTokens, type RequestLike } from "../tokens/request.js";
 import { cameOverHttps, createResponseTokenStore, type ResponseTokenStore } from "./response-store.js";
 

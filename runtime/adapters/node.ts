@@ -3,7 +3,7 @@
 // go straight onto the `ServerResponse` while its headers are not sent yet.
 // Only the shapes are named here, so the package never imports `node:http`.
 
-import { parseCookie } from "../core.js";
+import { parse as parseCookie } from "cookie";
 import { readRequestTokens } from "../tokens/request.js";
 import { cameOverHttps, createResponseTokenStore, type CookieChange, type ResponseTokenStore } from "./response-store.js";
 

@@ -5,7 +5,7 @@
 // between the browser and the server without either reading the other's
 // cookies wrong. The framework decides how a change reaches the response.
 
-import type { TokenPair, TokenStore } from "../core.js";
+import type { TokenPair, TokenStore } from "../tokens/store.js";
 import { tokenCookieLine, tokenCookieOptions, tokenCookieWrites, type CookieJar } from "../tokens/cookie-format.js";
 import { createMemoryTokenStore } from "../tokens/memory.js";
 

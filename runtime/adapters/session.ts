@@ -6,18 +6,11 @@
 // pass on so that the app behind sees the new tokens and does not refresh
 // again. Web APIs only, so it runs on edge runtimes.
 
-import {
-  DEFAULT_BASE_URL,
-  DEFAULT_MIN_TOKEN_LIFE_MS,
-  LruMap,
-  SESSION_CACHE_LIMIT,
-  environment,
-  platformEnvironment,
-  type Fetch,
-  type TokenPair,
-  parseCookie,
-  serializeCookie,
-} from "../core.js";
+import { DEFAULT_BASE_URL, DEFAULT_MIN_TOKEN_LIFE_MS, SESSION_CACHE_LIMIT } from "../constants.js";
+import { environment, platformEnvironment, type Fetch } from "../env.js";
+import { LruMap } from "../lru.js";
+import type { TokenPair } from "../tokens/store.js";
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 import { refreshWithTokenEndpoint } from "../refresh.js";
 import { readRequestTokens } from "../tokens/request.js";
 import type { AccessTokenClaims } from "../verify/claims.js";

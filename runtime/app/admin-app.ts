@@ -4,7 +4,9 @@
 // project owner, the owner's access token from the internal project (then no
 // key headers at all). Every feature lives in its module under ./admin/,
 // loaded with the app's first admin call (admin/app-methods.ts).
-import { StackConfigurationError, lazy, type CallOptions } from "../core.js";
+import type { CallOptions } from "../call-options.js";
+import { StackConfigurationError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { OwnerSession } from "../pipeline.js";
 import type { AdminMetrics } from "./admin/dashboard-data.js";
 import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";

@@ -4,7 +4,7 @@
 // through internalsOf (a server app taking a client app's options with
 // inheritsFrom, an owned project's admin app); the map is not exported from
 // the package, so callers of the public classes neither see nor set them.
-import { StackAssertionError } from "../core.js";
+import { StackAssertionError } from "../errors.js";
 import type { OwnerSession } from "../pipeline.js";
 import type { ClientAppContext } from "./context.js";
 

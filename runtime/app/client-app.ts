@@ -6,19 +6,12 @@
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "../../generated/schema.js";
 import { createStackClient, type StackClient, type StackClientOptions } from "../client.js";
-import {
-  StackConfigurationError,
-  UserNotSignedInError,
-  lazy,
-  platformBrowser,
-  type Browser,
-  callOf,
-  checkAborted,
-  untilAborted,
-  type CallOptions,
-  type Environment,
-  type TokenPair,
-} from "../core.js";
+import { platformBrowser, type Browser } from "../browser.js";
+import { callOf, checkAborted, untilAborted, type CallOptions } from "../call-options.js";
+import type { Environment } from "../env.js";
+import { StackConfigurationError, UserNotSignedInError } from "../errors.js";
+import { lazy } from "../lazy.js";
+import type { TokenPair } from "../tokens/store.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";

@@ -2,7 +2,9 @@
 // options, the browser (when there is one) and navigation. Flows and objects
 // are functions of this context, so each can be tested on its own.
 import type { StackClient } from "../client.js";
-import type { Environment, Browser, CallOptions } from "../core.js";
+import type { Browser } from "../browser.js";
+import type { CallOptions } from "../call-options.js";
+import type { Environment } from "../env.js";
 import type { Sessions } from "../session.js";
 import type { HandlerUrls } from "./urls.js";
 

@@ -3,7 +3,7 @@
 // Loaded with its first call.
 import { decodeJwt } from "jose/jwt/decode";
 import type { JWTPayload } from "jose";
-import { StackConfigurationError } from "../core.js";
+import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import type { RestrictedReason } from "./objects/user.js";
 import { restrictionOf } from "./objects/user.js";

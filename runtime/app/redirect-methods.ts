@@ -2,7 +2,10 @@
 // holds them from construction on. What a redirect checks and where it goes
 // (redirect.ts) loads with the first redirect: an app that never navigates, a
 // server's for one, does not carry it.
-import { lazy, type Environment, type Browser, type CallOptions } from "../core.js";
+import type { Browser } from "../browser.js";
+import type { CallOptions } from "../call-options.js";
+import type { Environment } from "../env.js";
+import { lazy } from "../lazy.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import type { HandlerUrls } from "./urls.js";
 

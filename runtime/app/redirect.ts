@@ -4,16 +4,10 @@
 // Every target is checked before navigating even though the service checks
 // email callback URLs too: an open redirect on the app's own origin is the
 // app's problem, not the service's.
-import {
-  sleep,
-  type Environment,
-  StackConfigurationError,
-  requireBrowser,
-  type Browser,
-  checkAborted,
-  untilAborted,
-  type CallOptions,
-} from "../core.js";
+import { requireBrowser, type Browser } from "../browser.js";
+import { checkAborted, untilAborted, type CallOptions } from "../call-options.js";
+import { sleep, type Environment } from "../env.js";
+import { StackConfigurationError } from "../errors.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import type { RedirectToOptions } from "./redirect-methods.js";
 import type { HandlerUrls } from "./urls.js";

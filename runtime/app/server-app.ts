@@ -7,7 +7,9 @@
 // The class is the part every bundle that names it carries (its options and
 // the methods' signatures); what the methods do loads with the first of them
 // (server/app-methods.ts), so that a client app's first load holds no server code.
-import { StackConfigurationError, lazy, callOf, checkAborted, signalOf, type CallOptions } from "../core.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { StackConfigurationError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.js";

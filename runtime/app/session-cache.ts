@@ -6,7 +6,9 @@
 // users keeps at most `limit` of them (wire contract §14: caches keyed by users
 // must not grow without limit, and an explicit token pair must not build a new
 // session on every call). Loaded with the first such call.
-import { SESSION_CACHE_LIMIT, LruMap, type TokenPair } from "../core.js";
+import { SESSION_CACHE_LIMIT } from "../constants.js";
+import { LruMap } from "../lru.js";
+import type { TokenPair } from "../tokens/store.js";
 import { readRequestTokens } from "../tokens/request.js";
 import { classifyTokenStore, resolveTokenStore, type TokenStoreInit } from "../tokens/resolve.js";
 import { createClientAppContext, type ClientAppContext } from "./context.js";

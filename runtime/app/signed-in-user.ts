@@ -3,7 +3,8 @@
 // context bound to the session it is read in (bound-session.ts), and the
 // object made of it keeps that context: it acts for that session only.
 import { isKnownError } from "../../generated/known-error-guard.js";
-import { StackAssertionError, signalOf, untilAborted, type CallOptions } from "../core.js";
+import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
+import { StackAssertionError } from "../errors.js";
 import { contextOfSession, SessionEndedError } from "./bound-session.js";
 import type { ClientAppContext } from "./context.js";
 import type { SessionContext } from "./session-contexts.js";

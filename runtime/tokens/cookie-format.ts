@@ -28,7 +28,10 @@
 // is deleted. Sign-out deletes every one of them. An access-token refresh leaves
 // the refresh cookies as they are and rewrites `stack-access` only.
 
-import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S, usableToken, type TokenPair, serializeCookie } from "../core.js";
+import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../constants.js";
+import { usableToken } from "./check.js";
+import type { TokenPair } from "./store.js";
+import { serialize as serializeCookie } from "cookie";
 
 /** Cookies by name, decoded, as parseCookie returns them. */
 export type CookieJar = Record<string, string | undefined>;

@@ -4,18 +4,12 @@
 // older version, a server response setting cookies). Both run only while
 // someone subscribes.
 
-import {
-  COOKIE_POLL_INTERVAL_MS,
-  platformEnvironment,
-  type Environment,
-  type TimerId,
-  StackConfigurationError,
-  assertUsableTokens,
-  sameTokens,
-  type TokenPair,
-  type TokenStore,
-  parseCookie,
-} from "../core.js";
+import { COOKIE_POLL_INTERVAL_MS } from "../constants.js";
+import { platformEnvironment, type Environment, type TimerId } from "../env.js";
+import { StackConfigurationError } from "../errors.js";
+import { assertUsableTokens } from "./check.js";
+import { sameTokens, type TokenPair, type TokenStore } from "./store.js";
+import { parse as parseCookie } from "cookie";
 import { readTokenCookies, tokenCookieLine, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
 import { Listeners } from "./memory.js";
 

@@ -3,7 +3,10 @@
 // it (and its refresh single-flight, its cache) is shared instead of rebuilt on
 // every call (wire contract §14).
 
-import { SESSION_CACHE_LIMIT, LruMap, assertUsableTokens, type TokenPair, type TokenStore } from "../core.js";
+import { SESSION_CACHE_LIMIT } from "../constants.js";
+import { LruMap } from "../lru.js";
+import { assertUsableTokens } from "./check.js";
+import type { TokenPair, TokenStore } from "./store.js";
 import { createMemoryTokenStore } from "./memory.js";
 
 /** A function like `explicitTokenStore` with its own cache of at most `limit` pairs. */

@@ -1,7 +1,8 @@
 // A token store that lives as long as the object does: one tab, one process,
 // one server request. Also the base of the request and explicit stores.
 
-import { assertUsableTokens, NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "../core.js";
+import { assertUsableTokens } from "./check.js";
+import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./store.js";
 
 type Listener = (tokens: TokenPair) => void;
 

@@ -2,7 +2,9 @@
 // developer's own backend (wire contract §8): `x-stack-auth` first, the token
 // cookies otherwise.
 
-import { usableTokens, NO_TOKENS, type TokenPair, type TokenStore, parseCookie } from "../core.js";
+import { usableTokens } from "./check.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "./store.js";
+import { parse as parseCookie } from "cookie";
 import { readTokenCookies } from "./cookie-format.js";
 import { createMemoryTokenStore } from "./memory.js";
 

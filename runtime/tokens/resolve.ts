@@ -2,7 +2,9 @@
 // (the app's own store, a per-call `getUser({ tokenStore })`) classifies it
 // here, with one set of guards.
 
-import { StackConfigurationError, type Environment, type TokenPair, type TokenStore } from "../core.js";
+import type { Environment } from "../env.js";
+import { StackConfigurationError } from "../errors.js";
+import type { TokenPair, TokenStore } from "./store.js";
 import { createCookieTokenStore } from "./cookie.js";
 import { explicitTokenStore } from "./explicit.js";
 import { createMemoryTokenStore } from "./memory.js";

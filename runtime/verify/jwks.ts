@@ -10,7 +10,9 @@
 // FAILURE_COOLDOWN_MS, so an outage of the service costs one request a second,
 // not one per verification.
 import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jose";
-import { raceAbort, NetworkError, type Environment } from "../core.js";
+import { raceAbort } from "../abort.js";
+import type { Environment } from "../env.js";
+import { NetworkError } from "../errors.js";
 import { HttpError, RequestTimeoutError, UnexpectedRedirectError } from "../request-errors.js";
 import { AccessTokenInvalidError } from "./errors.js";
 

@@ -21,7 +21,11 @@
 // throws a StackConfigurationError and a cancelled call rejects with its
 // signal's reason.
 import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
-import { throwIfAborted, API_PREFIX, DEFAULT_BASE_URL, platformEnvironment, type Fetch, StackConfigurationError, LruMap } from "../core.js";
+import { throwIfAborted } from "../abort.js";
+import { API_PREFIX, DEFAULT_BASE_URL } from "../constants.js";
+import { platformEnvironment, type Fetch } from "../env.js";
+import { StackConfigurationError } from "../errors.js";
+import { LruMap } from "../lru.js";
 import type { Result } from "../app/result.js";
 import { claimsOf, malformed, type AccessTokenClaims, type AudienceKind } from "./claims.js";
 import { AccessTokenInvalidError, isAccessTokenInvalidError } from "./errors.js";

@@ -15,7 +15,7 @@ import {
   type NextCookieStore,
   type ResponseTokenStore,
 } from "../../runtime/adapters/index.js";
-import { parseCookie } from "../../runtime/core.js";
+import { parse as parseCookie } from "cookie";
 import { NO_TOKENS, type TokenPair } from "../../runtime/tokens/index.js";
 import { useEmulator } from "../helpers/emulator.js";
 import { browserCookies, names, readAs2811, readAsCurrent, writesOf2811, writesOfCurrent } from "../helpers/official-cookies.js";

@@ -10,7 +10,8 @@
 // nothing, shows a 2.8.86 service. Only the reset carries over there: a subject and a template
 // document neither read from nor convert to TSX source.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError, isStackError, signalOf, type CallOptions } from "../../core.js";
+import { signalOf, type CallOptions } from "../../call-options.js";
+import { StackAssertionError, StackConfigurationError, isStackError } from "../../errors.js";
 import { ServiceVersionError, type HttpError } from "../../request-errors.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";

@@ -8,7 +8,7 @@ import { internalsOf } from "../app-internals.js";
 import type { ClientAppContext } from "../context.js";
 import type { OwnedProjectApp } from "../objects/project.js";
 import { serverContextOf } from "../server/context.js";
-import { StackAssertionError } from "../../core.js";
+import { StackAssertionError } from "../../errors.js";
 
 /**
  * An admin app for project `projectId`, acting on the session `ctx` is bound to

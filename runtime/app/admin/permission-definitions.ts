@@ -2,7 +2,8 @@
 // and project scope alike: list, create, update, delete. A duplicate id is the
 // service's PERMISSION_ID_ALREADY_EXISTS, thrown as its typed error.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
+import { signalOf, type CallOptions } from "../../call-options.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 

@@ -3,7 +3,7 @@
 // wire's snake_case. Reading is strict about what the admin view must carry;
 // writing sends only the fields the caller gave, so nothing else is reset.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError } from "../../core.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 
 type Schemas = components["schemas"];
 

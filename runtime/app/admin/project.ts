@@ -2,7 +2,8 @@
 // full config) over /internal/projects/current: read, update, delete, and the
 // production-mode check.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError, checkAborted, signalOf, type CallOptions } from "../../core.js";
+import { checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 import { getProductionModeErrors, type ProductionModeError } from "./production-mode.js";

@@ -4,7 +4,7 @@
 // stick: the reference caches the rejected promise, so one network error makes
 // anonymous sign-up fail for the rest of the page's life (wire contract §14).
 import type { ClientAppContext } from "../context.js";
-import { lazy } from "../../core.js";
+import { lazy } from "../../lazy.js";
 
 // The sign-in helpers load with the first sign-up: the app's first load only holds the single flight.
 const loadSignIn = /* @__PURE__ */ lazy("anonymous sign-up", () => import("./sign-in.js"));

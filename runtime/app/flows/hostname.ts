@@ -2,7 +2,7 @@
 // SPEC §5). The service sends a placeholder and the client fills in its own
 // host; a wrong value would scope credentials to a host the app does not own
 // (or orphan existing ones), so it is checked before anything is sent.
-import { StackConfigurationError } from "../../core.js";
+import { StackConfigurationError } from "../../errors.js";
 
 const MAX_NAME = 253;
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

@@ -6,7 +6,8 @@ import type {
   RedirectUrlNotWhitelisted,
   VerificationCodeError,
 } from "../../../generated/known-errors.js";
-import { StackAssertionError, signalOf, type CallOptions } from "../../core.js";
+import { signalOf, type CallOptions } from "../../call-options.js";
+import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

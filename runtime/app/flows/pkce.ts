@@ -1,14 +1,11 @@
 // PKCE and state for the OAuth flows (wire contract §6, §15), and the cookie
 // that keeps each flow's verifier until the callback: one cookie per flow,
 // named by its state, so two tabs signing in at once do not overwrite each other.
-import {
-  OAUTH_VERIFIER_COOKIE_MAX_AGE_S,
-  StackConfigurationError,
-  type Environment,
-  type Browser,
-  parseCookie,
-  serializeCookie,
-} from "../../core.js";
+import type { Browser } from "../../browser.js";
+import { OAUTH_VERIFIER_COOKIE_MAX_AGE_S } from "../../constants.js";
+import type { Environment } from "../../env.js";
+import { StackConfigurationError } from "../../errors.js";
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 
 /** 32 bytes give a 43-character verifier, the shortest RFC 7636 allows, with 256 random bits. */
 const VERIFIER_BYTES = 32;

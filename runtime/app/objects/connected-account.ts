@@ -4,7 +4,9 @@
 // is "not connected": null, a thrown error, or the link flow, as the caller
 // chooses. The link flow is OAuth's, loaded only when a redirect is asked for.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { StackConfigurationError, callOf, lazy, signalOf, untilAborted, type CallOptions } from "../../core.js";
+import { callOf, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { StackConfigurationError } from "../../errors.js";
+import { lazy } from "../../lazy.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 

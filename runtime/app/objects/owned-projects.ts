@@ -3,7 +3,8 @@
 // (adminAppFor). Loaded with the first listOwnedProjects() or createProject().
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError, signalOf, untilAborted, type CallOptions } from "../../core.js";
+import { signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { ServiceVersionError } from "../../request-errors.js";
 import { adminProjectFromWire, adminProjectUpdateToWire } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";

@@ -1,7 +1,8 @@
 // A team of the current user: the reference SDK's `Team` object (SPEC §7
 // "Teams"), its members, invitations and API keys, each one call of the service.
 import type { components } from "../../../generated/schema.js";
-import { StackAssertionError, StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
+import { signalOf, type CallOptions } from "../../call-options.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";

@@ -2,7 +2,8 @@
 // getTeam, createTeam, leaveTeam, getTeamProfile, listTeamInvitations), each
 // one call of the service (SPEC §7 "Teams").
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { StackConfigurationError, checkAborted, signalOf, type CallOptions } from "../../core.js";
+import { checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "./received-invitations.js";

@@ -2,7 +2,8 @@
 // and getTeam({ apiKey })): the key is looked up by its full value, and one the
 // service does not accept reads as no key at all.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { StackConfigurationError, signalOf, type CallOptions } from "../../core.js";
+import { signalOf, type CallOptions } from "../../call-options.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { apiKeyFromWire, type ApiKey, type ApiKeyType, type WireApiKey } from "../objects/api-key.js";
 import { answered } from "../wire.js";

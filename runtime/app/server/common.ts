@@ -1,7 +1,7 @@
 // Small guards shared by the server objects: ids that go into a path, option
 // objects, and list answers. Server code passes ids it got from anywhere (a
 // request, a database), so they are checked before they become a URL.
-import { StackAssertionError, StackConfigurationError } from "../../core.js";
+import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { answered } from "../wire.js";
 
 /**

@@ -1,7 +1,7 @@
 // `new StackServerApp({ inheritsFrom: clientApp, secretServerKey })`, as in the
 // reference SDK: the server app takes the client app's project, keys, URLs,
 // navigation, platform and token store, and options given alongside win.
-import { StackConfigurationError } from "../../core.js";
+import { StackConfigurationError } from "../../errors.js";
 import { internalsOf } from "../app-internals.js";
 import type { StackClientApp, StackClientAppOptions } from "../client-app.js";
 

@@ -3,7 +3,7 @@
 // snake_case, only the fields given. The reference leaves otp_auth_enabled and
 // passkey_auth_enabled out of its server update; here every field is sent.
 import type { operations } from "../../../generated/schema.js";
-import { StackConfigurationError } from "../../core.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ReadonlyJson } from "../objects/team.js";
 import type { UserUpdateOptions } from "../objects/user.js";
 import { requireOptions } from "./common.js";

@@ -2,7 +2,8 @@
 // identity an access token proves, checked against the project's published keys
 // (runtime/verify) instead of asking the service with GET /users/me. Loaded with
 // the first such call, with jose's verification.
-import { StackConfigurationError, UserNotSignedInError, signalOf, untilAborted, type CallOptions } from "../../core.js";
+import { signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { StackConfigurationError, UserNotSignedInError } from "../../errors.js";
 import type { AccessTokenClaims } from "../../verify/claims.js";
 import { createAccessTokenVerifier, type AccessTokenVerifier } from "../../verify/verify.js";
 import type { ClientAppContext } from "../context.js";

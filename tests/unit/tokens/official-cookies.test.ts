@@ -4,7 +4,7 @@
 // (tests/helpers/official-cookies.ts), in a browser cookie jar that applies
 // Secure, Domain and `__Host-`.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { parseCookie } from "../../../runtime/core.js";
+import { parse as parseCookie } from "cookie";
 import { createCookieTokenStore } from "../../../runtime/tokens/cookie.js";
 import { createRequestTokenStore } from "../../../runtime/tokens/request.js";
 import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/tokens/store.js";
