@@ -5,7 +5,7 @@
 // field before changing anything, as the service's transaction does.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
-import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
+import type { Changes, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { hashPassword, randomId } from "../engine/tokens.js";
 import { primaryChannelOf, restrictedReasonOf, serverUserView, userView } from "../engine/views.js";
 import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, userOf } from "./common.js";
@@ -171,7 +171,7 @@ async function updateUserRecord(
   } else if (primary && (body.primary_email_verified !== undefined || body.primary_email_auth_enabled !== undefined)) {
     store.updateChannel(primary.id, { is_verified: verified, used_for_auth: authEnabled });
   }
-  const changes: Partial<UserRecord> = {};
+  const changes: Changes<UserRecord> = {};
   if (body.otp_auth_enabled !== undefined) changes.otp_auth_enabled = body.otp_auth_enabled;
   // Only registering a passkey turns passkey sign-in on; `true` here changes nothing.
   if (body.passkey_auth_enabled === false) changes.passkey_auth_enabled = false;

@@ -134,8 +134,7 @@ describe("password sign-up and sign-in", () => {
   it("asks a user with TOTP for the second factor, with an attempt code for the next step", async () => {
     const { app } = await signUp("mfa@example.com");
     const id = (await app.getUser({ or: "throw" })).id;
-    const record = emulator().engine.ctx.store.user(id);
-    if (record) record.totp_secret_base64 = "AAECAwQFBgcICQoLDA0ODxAREhM=";
+    emulator().engine.ctx.store.updateUser(id, { totp_secret_base64: "AAECAwQFBgcICQoLDA0ODxAREhM=" });
 
     const { app: other, result } = await signInWithPassword("mfa@example.com", PASSWORD);
     expect(result.status).toBe("error");

@@ -212,7 +212,7 @@ describe("OAuth sign-in through the fake provider", () => {
     await configure();
     const { user } = await signInWithGitHub({ email: "ada@example.com" });
     const secret = Uint8Array.from({ length: 20 }, (_, i) => i + 1);
-    store().user(user.id)!.totp_secret_base64 = Buffer.from(secret).toString("base64");
+    store().updateUser(user.id, { totp_secret_base64: Buffer.from(secret).toString("base64") });
     const fake = fakeBrowser();
     const app = clientApp(fake);
     await oauth(fake, () => app.signInWithOAuth("github"), { known: 0 });

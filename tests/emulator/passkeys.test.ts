@@ -327,8 +327,7 @@ describe("origins and the rp id", () => {
 describe("a user with TOTP", () => {
   it("is asked for the second factor after a verified passkey, and then signs in with the TOTP code", async () => {
     const { userId } = await registered();
-    const record = emulator().engine.ctx.store.user(userId);
-    if (record) record.totp_secret_base64 = "AAECAwQFBgcICQoLDA0ODxAREhM=";
+    emulator().engine.ctx.store.updateUser(userId, { totp_secret_base64: "AAECAwQFBgcICQoLDA0ODxAREhM=" });
     const app = clientApp();
     const result = await app.signInWithPasskey();
     expect(result.status === "error" && isKnownError(result.error, "MULTI_FACTOR_AUTHENTICATION_REQUIRED")).toBe(true);

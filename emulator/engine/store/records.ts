@@ -9,29 +9,29 @@ export type ProjectConfig = components["schemas"]["ProjectConfig"];
 
 export interface ProjectRecord {
   readonly id: string;
-  display_name: string;
-  description: string | null;
+  readonly display_name: string;
+  readonly description: string | null;
   readonly created_at_millis: number;
-  is_production_mode: boolean;
-  config: ProjectConfig;
+  readonly is_production_mode: boolean;
+  readonly config: ProjectConfig;
   /** The team of the internal project whose members own this project (null for the internal project). */
-  owner_team_id: string | null;
+  readonly owner_team_id: string | null;
   /** 2.8.86's onboarding.requireEmailVerification: users whose primary e-mail is unverified are restricted. Absent: false. */
-  require_email_verification?: boolean;
+  readonly require_email_verification?: boolean;
   /** 2.8.86's project.requirePublishableClientKey: client requests must carry the publishable key. Absent: true. */
-  require_publishable_client_key?: boolean;
+  readonly require_publishable_client_key?: boolean;
   /** 2.8.86's auth.signUpRules and auth.signUpRulesDefaultAction. Absent: none, every sign-up allowed. */
-  sign_up_rules?: SignUpRulesConfig;
+  readonly sign_up_rules?: SignUpRulesConfig;
 }
 
 /** A key set of a project (`/internal/api-keys`): the keys apps authenticate with. */
 export interface KeySetRecord {
   readonly id: string;
   readonly project_id: string;
-  description: string;
+  readonly description: string;
   readonly created_at_millis: number;
-  expires_at_millis: number;
-  manually_revoked_at_millis?: number;
+  readonly expires_at_millis: number;
+  readonly manually_revoked_at_millis?: number;
   readonly publishable_client_key?: string;
   readonly secret_server_key?: string;
   readonly super_secret_admin_key?: string;
@@ -41,27 +41,27 @@ export interface KeySetRecord {
 export interface UserRecord {
   readonly id: string;
   readonly project_id: string;
-  display_name: string | null;
-  profile_image_url: string | null;
+  readonly display_name: string | null;
+  readonly profile_image_url: string | null;
   readonly signed_up_at_millis: number;
-  last_active_at_millis: number;
-  client_metadata: unknown;
-  client_read_only_metadata: unknown;
-  server_metadata: unknown;
-  selected_team_id: string | null;
-  is_anonymous: boolean;
+  readonly last_active_at_millis: number;
+  readonly client_metadata: unknown;
+  readonly client_read_only_metadata: unknown;
+  readonly server_metadata: unknown;
+  readonly selected_team_id: string | null;
+  readonly is_anonymous: boolean;
   /** Restricted by an administrator (2.8.86: its tokens are restricted users'); absent when not. */
-  restricted_by_admin?: boolean;
+  readonly restricted_by_admin?: boolean;
   /** What the server view shows of why (a restricting sign-up rule notes itself here); absent: null. */
-  restricted_by_admin_private_details?: string;
-  otp_auth_enabled: boolean;
-  passkey_auth_enabled: boolean;
+  readonly restricted_by_admin_private_details?: string;
+  readonly otp_auth_enabled: boolean;
+  readonly passkey_auth_enabled: boolean;
   /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */
-  totp_secret_base64: string | null;
+  readonly totp_secret_base64: string | null;
   /** `salt:hash`, base64 each (SHA-256 of salt and password); null without a password. */
-  password_hash: string | null;
+  readonly password_hash: string | null;
   /** Linked provider accounts; `scopes` are what the provider granted through the OAuth flow (absent for accounts set by server code, which have no provider tokens). */
-  oauth_providers: { id: string; account_id: string; email?: string | null; scopes?: string[] }[];
+  readonly oauth_providers: { id: string; account_id: string; email?: string | null; scopes?: string[] }[];
 }
 
 export interface ContactChannelRecord {
@@ -69,10 +69,10 @@ export interface ContactChannelRecord {
   readonly project_id: string;
   readonly user_id: string;
   readonly type: "email";
-  value: string;
-  is_verified: boolean;
-  is_primary: boolean;
-  used_for_auth: boolean;
+  readonly value: string;
+  readonly is_verified: boolean;
+  readonly is_primary: boolean;
+  readonly used_for_auth: boolean;
 }
 
 /** A session: what a refresh token stands for. */
@@ -82,7 +82,7 @@ export interface SessionRecord {
   readonly user_id: string;
   readonly refresh_token: string;
   readonly created_at_millis: number;
-  last_used_at_millis: number | null;
+  readonly last_used_at_millis: number | null;
   readonly expires_at_millis: number | null;
   readonly is_impersonation: boolean;
 }
@@ -90,11 +90,11 @@ export interface SessionRecord {
 export interface TeamRecord {
   readonly id: string;
   readonly project_id: string;
-  display_name: string;
-  profile_image_url: string | null;
-  client_metadata: unknown;
-  client_read_only_metadata: unknown;
-  server_metadata: unknown;
+  readonly display_name: string;
+  readonly profile_image_url: string | null;
+  readonly client_metadata: unknown;
+  readonly client_read_only_metadata: unknown;
+  readonly server_metadata: unknown;
   readonly created_at_millis: number;
 }
 
@@ -103,16 +103,16 @@ export interface MembershipRecord {
   readonly project_id: string;
   readonly team_id: string;
   readonly user_id: string;
-  display_name: string | null;
-  profile_image_url: string | null;
+  readonly display_name: string | null;
+  readonly profile_image_url: string | null;
 }
 
 export interface PermissionDefinitionRecord {
   readonly project_id: string;
   readonly scope: "team" | "project";
-  id: string;
-  description: string | null;
-  contained_permission_ids: string[];
+  readonly id: string;
+  readonly description: string | null;
+  readonly contained_permission_ids: string[];
 }
 
 /** A permission granted directly (not through containment). */
@@ -131,13 +131,13 @@ export interface ApiKeyRecord {
   readonly type: "user" | "team";
   readonly user_id: string | null;
   readonly team_id: string | null;
-  description: string;
+  readonly description: string;
   /** The full secret; the service shows it once, then only its last four characters. */
   readonly value: string;
   readonly is_public: boolean;
   readonly created_at_millis: number;
   readonly expires_at_millis: number | null;
-  manually_revoked_at_millis: number | null;
+  readonly manually_revoked_at_millis: number | null;
 }
 
 /** What a one-time code is for (a {@link CodeRecord}'s `kind`). */
@@ -157,8 +157,8 @@ export interface CodeRecord {
   readonly kind: CodeKind;
   readonly created_at_millis: number;
   readonly expires_at_millis: number;
-  used_at_millis: number | null;
-  attempts: number;
+  readonly used_at_millis: number | null;
+  readonly attempts: number;
   /** Who it was sent to, and the link that carried it. */
   readonly recipient: string;
   readonly link: string | null;
@@ -175,7 +175,7 @@ export interface PasskeyRecord {
   /** The COSE public key, base64url. */
   readonly public_key: string;
   /** The signature counter last seen; an assertion must come with a higher one (unless both are 0). */
-  counter: number;
+  readonly counter: number;
   readonly transports: readonly string[];
   readonly created_at_millis: number;
 }
@@ -191,7 +191,7 @@ export interface OAuthCodeRecord {
   readonly project_id: string;
   readonly created_at_millis: number;
   readonly expires_at_millis: number;
-  used_at_millis: number | null;
+  readonly used_at_millis: number | null;
   readonly data: Readonly<Record<string, unknown>>;
 }
 
@@ -225,9 +225,9 @@ export interface CliLoginRecord {
   readonly created_at_millis: number;
   readonly expires_at_millis: number;
   /** The refresh token the browser handed over; null while waiting. */
-  refresh_token: string | null;
+  readonly refresh_token: string | null;
   /** When the tool read the refresh token (a later poll answers `used`). */
-  used_at_millis: number | null;
+  readonly used_at_millis: number | null;
 }
 
 /** A project's customised e-mail template (`/email-templates/{type}`); a type without one uses the default. Keyed `project_id/type`. */
@@ -235,8 +235,8 @@ export interface EmailTemplateRecord {
   readonly id: string;
   readonly project_id: string;
   readonly type: "email_verification" | "password_reset" | "magic_link" | "team_invitation";
-  subject: string;
-  content: unknown;
+  readonly subject: string;
+  readonly content: unknown;
 }
 
 /** Every table, by name (what `StateJson` lists). */
@@ -263,6 +263,9 @@ export interface Tables {
 }
 
 export type TableName = keyof Tables;
+
+/** Fields to change in a record (the store's update operations take them; records themselves are read-only outside the store). */
+export type Changes<T> = { -readonly [K in keyof T]?: T[K] };
 
 /** The record type of a table. */
 export type RowOf<T extends TableName> = Tables[T] extends Map<string, infer R> ? R : never;

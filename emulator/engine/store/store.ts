@@ -6,6 +6,7 @@
 // pointing at a record that is gone.
 import type {
   ApiKeyRecord,
+  Changes,
   CliLoginRecord,
   CodeRecord,
   ContactChannelRecord,
@@ -85,23 +86,23 @@ export class Store extends TableStore {
     this.rows("cliLogins").find((login) => login[field] === code);
 
   // Changes. Each changes the record in place and keeps the indexes current; undefined when there is none.
-  updateProject = (id: string, changes: Partial<ProjectRecord>) => this.patch("projects", id, changes);
-  updateKeySet = (id: string, changes: Partial<KeySetRecord>) => this.patch("keySets", id, changes);
-  updateUser = (id: string, changes: Partial<UserRecord>) => this.patch("users", id, changes);
-  updateChannel = (id: string, changes: Partial<ContactChannelRecord>) => this.patch("contactChannels", id, changes);
-  updateSession = (id: string, changes: Partial<SessionRecord>) => this.patch("sessions", id, changes);
-  updateTeam = (id: string, changes: Partial<TeamRecord>) => this.patch("teams", id, changes);
-  updateMembership = (teamId: string, userId: string, changes: Partial<MembershipRecord>) =>
+  updateProject = (id: string, changes: Changes<ProjectRecord>) => this.patch("projects", id, changes);
+  updateKeySet = (id: string, changes: Changes<KeySetRecord>) => this.patch("keySets", id, changes);
+  updateUser = (id: string, changes: Changes<UserRecord>) => this.patch("users", id, changes);
+  updateChannel = (id: string, changes: Changes<ContactChannelRecord>) => this.patch("contactChannels", id, changes);
+  updateSession = (id: string, changes: Changes<SessionRecord>) => this.patch("sessions", id, changes);
+  updateTeam = (id: string, changes: Changes<TeamRecord>) => this.patch("teams", id, changes);
+  updateMembership = (teamId: string, userId: string, changes: Changes<MembershipRecord>) =>
     this.patch("memberships", `${teamId}/${userId}`, changes);
   /** A permission renamed moves to its new key. */
-  updatePermissionDefinition = (projectId: string, scope: Scope, id: string, changes: Partial<PermissionDefinitionRecord>) =>
+  updatePermissionDefinition = (projectId: string, scope: Scope, id: string, changes: Changes<PermissionDefinitionRecord>) =>
     this.patch("permissionDefinitions", `${projectId}/${scope}/${id}`, changes);
-  updateApiKey = (id: string, changes: Partial<ApiKeyRecord>) => this.patch("apiKeys", id, changes);
-  updateCode = (code: string, changes: Partial<CodeRecord>) => this.patch("codes", code, changes);
+  updateApiKey = (id: string, changes: Changes<ApiKeyRecord>) => this.patch("apiKeys", id, changes);
+  updateCode = (code: string, changes: Changes<CodeRecord>) => this.patch("codes", code, changes);
   markCodeUsed = (code: string, at: number) => this.patch("codes", code, { used_at_millis: at });
   markOAuthCodeUsed = (id: string, at: number) => this.patch("oauthCodes", id, { used_at_millis: at });
-  updatePasskey = (id: string, changes: Partial<PasskeyRecord>) => this.patch("passkeys", id, changes);
-  updateCliLogin = (id: string, changes: Partial<CliLoginRecord>) => this.patch("cliLogins", id, changes);
+  updatePasskey = (id: string, changes: Changes<PasskeyRecord>) => this.patch("passkeys", id, changes);
+  updateCliLogin = (id: string, changes: Changes<CliLoginRecord>) => this.patch("cliLogins", id, changes);
 
   // Deletions of records nothing else hangs on.
   deleteKeySet = (id: string) => this.remove("keySets", id);

@@ -4,6 +4,7 @@
 // The store (store.ts) builds its queries and cascading deletes on these.
 import {
   TABLE_NAMES,
+  type Changes,
   type ContactChannelRecord,
   type RowOf,
   type SessionRecord,
@@ -71,7 +72,7 @@ export class TableStore {
    * Changes the record under `key` in place (whoever holds it sees the change), moving it when its key changes and
    * re-indexing it. Undefined when there is none.
    */
-  protected patch<T extends TableName>(table: T, key: string, changes: Partial<RowOf<T>>): RowOf<T> | undefined {
+  protected patch<T extends TableName>(table: T, key: string, changes: Changes<RowOf<T>>): RowOf<T> | undefined {
     const record = this.row(table, key);
     if (record === undefined) return undefined;
     this.#unindex(table, key, record, false);
