@@ -1,8 +1,6 @@
-// The runtime entry, `stackkit`: whole-module re-exports only (named lists live in
-// ./exports/). It has no statements of its own and names nothing itself, so that a
-// bundler follows only what an app imports: a file the entry merely re-exports (the
-// error catalogue, the admin app, the verifier) stays out of an app's first load and
-// arrives with the code that uses it.
+// The runtime entry, `stackkit`: every public name, listed here by concern. The
+// package has no side effects ("sideEffects": false), so a bundler keeps only
+// what an app imports and the modules those names come from.
 
 /**
  * The client of the Stack Auth REST API v1, for browsers, servers and project admins.
@@ -25,17 +23,80 @@
  * @module stackkit
  */
 
+// The client app, and the objects the three apps hand out.
 export * from "./app/index.js";
-export * from "./exports/server-app.js";
-export * from "./exports/admin-app.js";
-export * from "./exports/result.js";
-export * from "./exports/core.js";
-export * from "./exports/errors.js";
-export * from "./exports/request-errors.js";
-export * from "./exports/known-errors.js";
-export * from "./exports/session-ended.js";
-export * from "./exports/operations.js";
+// The server and admin apps, apart from the client app's names so that an app
+// importing only StackClientApp does not reach them.
+export { StackServerApp } from "./app/server-app.js";
+export { StackAdminApp } from "./app/admin-app.js";
+export { Result } from "./app/result.js";
+
+// The typed client of every operation, its environment and sessions.
+export { createStackClient, type StackClient, type StackClientOptions } from "./client.js";
+export { environment, platformEnvironment, type Environment, type Fetch } from "./env.js";
+export { Session, SessionManager, type RefreshAccessToken, type Sessions } from "./session.js";
+export { CLIENT_VERSION, VERSION } from "./version.js";
+export { preloadAll as preloadStackkit } from "./lazy.js";
+export type { RequestEvent, RequestHooks, RetryEvent, RetryReason } from "./observe.js";
+export type { TransportPolicy } from "./transport.js";
 export type { OwnerSession } from "./pipeline.js";
+
+// The operation table: each operation's route, access and known errors.
+export {
+  operationKnownErrors,
+  operations,
+  readOperationPaths,
+  type AccessType,
+  type HttpMethod,
+  type OperationId,
+  type OperationInfo,
+  type OperationKnownError,
+  type OperationRoute,
+} from "../generated/operations.js";
+export type { RouteData, RouteInit, Send } from "./send.js";
+
+// Errors: the runtime's own, those about one request, and the service's known
+// errors (the generated catalogue).
+export {
+  isStackError,
+  NetworkError,
+  StackAssertionError,
+  StackConfigurationError,
+  UserNotSignedInError,
+  type StackErrorName,
+} from "./errors.js";
+export type { StackkitError } from "./stackkit-error.js";
+export {
+  HttpError,
+  RateLimitError,
+  RequestTimeoutError,
+  ResponseFormatError,
+  ServiceVersionError,
+  UnexpectedRedirectError,
+} from "./request-errors.js";
+export {
+  createKnownError,
+  isKnownError,
+  isKnownErrorCode,
+  KnownError,
+  knownErrorClasses,
+  KnownErrors,
+  knownErrorStatus,
+  type KnownErrorClass,
+  type KnownErrorClassOf,
+  type KnownErrorCode,
+  type KnownErrorDetails,
+  type KnownErrorInit,
+  type KnownErrorJSON,
+  type KnownErrorLike,
+  type KnownErrorOf,
+  type KnownErrorsByCode,
+} from "../generated/known-errors.js";
+export { SessionEndedError } from "./app/bound-session.js";
+// Testing for and making a SessionEndedError without the error catalogue.
+export { isSessionEndedError, sessionEndedError } from "./session-ended.js";
+
+// Token stores, token verification, framework adapters and error messages.
 export * from "./tokens/index.js";
 export * from "./verify/index.js";
 export * from "./adapters/index.js";

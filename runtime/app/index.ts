@@ -3,13 +3,12 @@
 // the package's sideEffects: false) may drop the initialisation of a module
 // reached only through `export *` when that module is also loaded on demand,
 // leaving its class undefined (tests/package/bundles.test.ts). The server and admin
-// classes have their own groups (runtime/exports/), so that an app that imports
-// only StackClientApp makes a bundler follow neither into its first load.
+// classes, and Result, are named by the entry (runtime/index.ts).
 export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
 export type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
 export type { Browser, BrowserLocation } from "../browser.js";
 export type { RedirectMethod } from "./context.js";
-// Result itself: runtime/exports/result.ts.
+// Result itself: runtime/index.ts.
 export type { CallOptions } from "../call-options.js";
 export type { HandlerUrls } from "./urls.js";
 export type { RedirectTo, RedirectToOptions } from "./redirect-methods.js";
@@ -50,8 +49,7 @@ export type {
   StackServerAppConstructorOptions,
   User,
 } from "./reference-names.js";
-// The server app and its objects (issue #6).
-// The class itself: runtime/exports/server-app.ts.
+// The server app's objects (the class itself: runtime/index.ts).
 export type {
   ServerGetUserOptions,
   ServerListUsersOptions,
@@ -70,8 +68,7 @@ export type {
   ServerContactChannelUpdateOptions,
 } from "./server/user-contact-channels.js";
 export type { CreateSessionOptions, CreatedSession } from "./server/user-sessions.js";
-// The admin app and what it hands out (issue #6).
-// The class itself: runtime/exports/admin-app.ts.
+// What the admin app hands out (the class itself: runtime/index.ts).
 export type { StackAdminAppOptions } from "./admin-app.js";
 export type { AdminProject, AdminProjectUpdateOptions } from "./admin/project.js";
 export type {

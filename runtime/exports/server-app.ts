@@ -1,3 +1,0 @@
-// One group of the package entry's named exports: the server app. Apart from the
-// client app's group, so that a bundler follows it only for an app that imports it.
-export { StackServerApp } from "../app/server-app.js";
