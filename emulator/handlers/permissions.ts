@@ -207,11 +207,6 @@ function definitionHandlers(scope: Scope): { list: Handler; create: Handler; upd
       const id = permissionIdParam(request, request.params["permission_id"]);
       if (!store.permissionDefinition(project.id, scope, id)) throw fail("PERMISSION_NOT_FOUND", { permission_id: id });
       store.deletePermissionDefinition(project.id, scope, id);
-      for (const other of storedDefinitions(store, project.id, scope)) {
-        const contained = other.contained_permission_ids.filter((c) => c !== id);
-        store.updatePermissionDefinition(project.id, scope, other.id, { contained_permission_ids: contained });
-      }
-      store.deleteGrantsWhere((grant) => grant.project_id === project.id && grant.scope === scope && grant.permission_id === id);
       renameInDefaults(store, project, scope, id, null);
       return { body: { success: true } };
     },

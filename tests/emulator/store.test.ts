@@ -175,6 +175,28 @@ describe("the store's cascades", () => {
     expect(store.grantsOf(DEMO, "project").filter((grant) => grant.user_id === ada.userId)).toHaveLength(1);
   });
 
+  it("deleting a permission definition takes its grants and its place in the definitions containing it", () => {
+    const store = seeded();
+    const ada = userWithEverything(store, DEMO, "ada@example.com");
+    store.insert("permissionDefinitions", {
+      project_id: DEMO,
+      scope: "project",
+      id: "editor",
+      description: null,
+      contained_permission_ids: ["reader"],
+    });
+    store.insert("permissionDefinitions", {
+      project_id: DEMO,
+      scope: "project",
+      id: "reader",
+      description: null,
+      contained_permission_ids: [],
+    });
+    store.deletePermissionDefinition(DEMO, "project", "reader");
+    expect(store.permissionDefinition(DEMO, "project", "editor")?.contained_permission_ids).toEqual([]);
+    expect(store.grantsOf(DEMO, "project").filter((grant) => grant.user_id === ada.userId)).toEqual([]);
+  });
+
   it("deleting a project leaves no record of it in any table, and the other project whole", () => {
     const store = seeded();
     const ada = userWithEverything(store, DEMO, "ada@example.com");

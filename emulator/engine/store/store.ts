@@ -42,14 +42,11 @@ export class Store extends TableStore {
     this.row("permissionDefinitions", `${projectId}/${scope}/${id}`);
   apiKey = (id: string): ApiKeyRecord | undefined => this.row("apiKeys", id);
   code = (code: string): CodeRecord | undefined => this.row("codes", code);
-  passkey = (id: string): PasskeyRecord | undefined => this.row("passkeys", id);
   oauthCode = (id: string): OAuthCodeRecord | undefined => this.row("oauthCodes", id);
-  email = (id: string): EmailRecord | undefined => this.row("emails", id);
   emailTemplate = (key: string): RowOf<"emailTemplates"> | undefined => this.row("emailTemplates", key);
 
   // Lists, in the order the records were made.
   projects = (): ProjectRecord[] => this.rows("projects");
-  keySets = (): KeySetRecord[] => this.rows("keySets");
   keySetsOf = (projectId: string): KeySetRecord[] => this.rows("keySets").filter((set) => set.project_id === projectId);
   users = (): UserRecord[] => this.rows("users");
   usersOf = (projectId: string): UserRecord[] => this.rows("users").filter((user) => user.project_id === projectId);
@@ -68,7 +65,6 @@ export class Store extends TableStore {
   grants = (): GrantRecord[] => this.rows("grants");
   grantsOf = (projectId: string, scope: Scope): GrantRecord[] =>
     this.rows("grants").filter((g) => g.project_id === projectId && g.scope === scope);
-  apiKeys = (): ApiKeyRecord[] => this.rows("apiKeys");
   apiKeysOf = (projectId: string): ApiKeyRecord[] => this.rows("apiKeys").filter((key) => key.project_id === projectId);
   /** The codes of a project, of one kind or all. */
   codesOf = (projectId: string, kind?: CodeRecord["kind"]): CodeRecord[] =>
@@ -81,7 +77,6 @@ export class Store extends TableStore {
   oauthCodes = (): OAuthCodeRecord[] => this.rows("oauthCodes");
   emails = (): EmailRecord[] => this.rows("emails");
   emailsOf = (projectId: string): EmailRecord[] => this.rows("emails").filter((email) => email.project_id === projectId);
-  cliLogins = (): CliLoginRecord[] => this.rows("cliLogins");
   cliLoginBy = (field: "polling_code" | "login_code", code: string): CliLoginRecord | undefined =>
     this.rows("cliLogins").find((login) => login[field] === code);
 
@@ -105,16 +100,12 @@ export class Store extends TableStore {
   updateCliLogin = (id: string, changes: Changes<CliLoginRecord>) => this.patch("cliLogins", id, changes);
 
   // Deletions of records nothing else hangs on.
-  deleteKeySet = (id: string) => this.remove("keySets", id);
   deleteChannel = (id: string) => this.remove("contactChannels", id);
   deleteSession = (id: string) => this.remove("sessions", id);
   deleteSessionsOf = (userId: string, keep?: (session: SessionRecord) => boolean) =>
     this.removeWhere("sessions", (session) => session.user_id === userId && !keep?.(session));
-  deletePermissionDefinition = (projectId: string, scope: Scope, id: string) =>
-    this.remove("permissionDefinitions", `${projectId}/${scope}/${id}`);
   deleteGrant = (grant: GrantRecord) => this.remove("grants", this.keyOf("grants", grant));
   deleteGrantsWhere = (test: (grant: GrantRecord) => boolean) => this.removeWhere("grants", test);
-  deleteApiKey = (id: string) => this.remove("apiKeys", id);
   deleteCode = (code: string) => this.remove("codes", code);
   deletePasskey = (id: string) => this.remove("passkeys", id);
   deleteOAuthCode = (id: string) => this.remove("oauthCodes", id);
@@ -146,6 +137,19 @@ export class Store extends TableStore {
     this.remove("memberships", `${teamId}/${userId}`);
     this.removeWhere("grants", (g) => g.scope === "team" && g.team_id === teamId && g.user_id === userId);
     if (this.user(userId)?.selected_team_id === teamId) this.patch("users", userId, { selected_team_id: null });
+  }
+
+  /**
+   * Deletes a permission definition, the grants of it, and its place in the definitions that contain it. (The
+   * project's default lists are its configuration, which the caller updates.)
+   */
+  deletePermissionDefinition(projectId: string, scope: Scope, id: string): void {
+    this.remove("permissionDefinitions", `${projectId}/${scope}/${id}`);
+    for (const other of this.permissionDefinitionsOf(projectId, scope)) {
+      const contained = other.contained_permission_ids.filter((c) => c !== id);
+      this.patch("permissionDefinitions", this.keyOf("permissionDefinitions", other), { contained_permission_ids: contained });
+    }
+    this.removeWhere("grants", (g) => g.project_id === projectId && g.scope === scope && g.permission_id === id);
   }
 
   /** Deletes a team and what hangs on it: memberships, grants, team API keys, invitations; no user keeps it selected. */
