@@ -1,7 +1,7 @@
-// The typed client over every operation (`client.api`, openapi-fetch), loaded on
-// first use: an app's own calls go through runtime/send.ts and do not need it.
-// Its fetch is the pipeline. The operation of each request is found from its URL
-// (runtime/operations.ts, the route table, loaded with it).
+// The typed client over every operation (`client.api`, openapi-fetch); an app's
+// own calls go through runtime/send.ts instead. Its fetch is the pipeline. The
+// operation of each request is found from its URL (runtime/operations.ts, the
+// route table).
 import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../generated/schema.js";
 import { toResponse } from "./answer-response.js";

@@ -5,9 +5,9 @@ import type { paths } from "../generated/schema.js";
 import { API_PREFIX, DEFAULT_BASE_URL, DEFAULT_REQUEST_TIMEOUT_MS, MAX_SINGLE_WAIT_MS } from "./constants.js";
 import { environment, type Environment } from "./env.js";
 import { StackConfigurationError } from "./errors.js";
-import { lazy } from "./lazy.js";
 import type { RequestHooks } from "./observe.js";
-import type { Engine } from "./engine.js";
+import { createApi } from "./api.js";
+import { createEngine, type Engine } from "./engine.js";
 import type { OwnerSession, PipelineOptions } from "./pipeline.js";
 import type { Send } from "./send.js";
 import { SessionManager, type Sessions } from "./session.js";
@@ -173,10 +173,8 @@ export function createStackClient(options: StackClientOptions): StackClient {
     env,
   });
   // Refreshes go through this client's engine, also for the clients bound from it.
-  let refreshing: (() => Promise<Engine>) | undefined;
-  const sessions = store
-    ? new SessionManager(store, env, (refreshToken) => (refreshing as () => Promise<Engine>)().then((e) => e.refresh(refreshToken)))
-    : null;
+  let engine: Engine | undefined;
+  const sessions = store ? new SessionManager(store, env, (refreshToken) => (engine as Engine).refresh(refreshToken)) : null;
   const wiring: PipelineOptions = {
     env,
     baseUrl,
@@ -192,26 +190,17 @@ export function createStackClient(options: StackClientOptions): StackClient {
     policy,
   };
   const made = clientOn(wiring, options);
-  refreshing = made.ready;
+  engine = made.engine;
   return made.client;
 }
 
-/** A client sending with `wiring`; the engine loads on first use (loading starts now) and is made once. */
-function clientOn(wiring: PipelineOptions, options: StackClientOptions): { client: StackClient; ready: () => Promise<Engine> } {
-  let engine: Engine | undefined;
-  const engineNow = (): Engine | undefined => (engine ??= loadEngine.loaded?.createEngine(wiring));
-  const ready = (): Promise<Engine> => {
-    const now = engineNow();
-    return now ? Promise.resolve(now) : loadEngine().then(() => engineNow() as Engine);
-  };
-  if (loadEngine.loaded === undefined) loadEngine().catch(() => {});
+/** A client sending with `wiring`, through an engine of its own. */
+function clientOn(wiring: PipelineOptions, options: StackClientOptions): { client: StackClient; engine: Engine } {
+  const engine = createEngine(wiring);
   const { sessions, env } = wiring;
   const client: StackClient = {
-    api: deferredApi(engineNow, ready),
-    send: ((...call: Parameters<Send>) => {
-      const now = engineNow();
-      return now ? now.send(...call) : ready().then((e) => e.send(...call));
-    }) as Send,
+    api: createApi(engine.pipeline),
+    send: engine.send,
     projectId: wiring.projectId,
     baseUrl: wiring.baseUrl,
     accessType: wiring.accessType,
@@ -227,51 +216,7 @@ function clientOn(wiring: PipelineOptions, options: StackClientOptions): { clien
     withTokenStore: (tokenStore) => createStackClient({ ...options, environment: env, tokenStore }),
     boundTo: (view) => clientOn(sessions ? { ...wiring, sessions: view } : { ...wiring, guard: view }, options).client,
   };
-  return { client, ready };
-}
-
-const loadEngine = /* @__PURE__ */ lazy("request engine", () => import("./engine.js"));
-const loadApi = /* @__PURE__ */ lazy("typed client", () => import("./api.js"));
-
-type Api = Client<paths>;
-type ApiMethod = Exclude<keyof Api, "use" | "eject">;
-const API_METHODS: readonly ApiMethod[] = ["request", "GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
-
-/**
- * `api` before openapi-fetch has loaded: each call loads it (once, for every
- * client) and goes on; middleware registered before then is handed over in order.
- */
-function deferredApi(engineNow: () => Engine | undefined, engine: () => Promise<Engine>): Api {
-  let api: Api | undefined;
-  const pending: ((api: Api) => void)[] = [];
-  const ready = (): Api | undefined => {
-    const loaded = engineNow();
-    if (api === undefined && loadApi.loaded && loaded) {
-      const made = (api = loadApi.loaded.createApi(loaded.pipeline));
-      for (const hand of pending.splice(0)) hand(made);
-    }
-    return api;
-  };
-  const deferred: Partial<Record<keyof Api, unknown>> = {
-    use: (...middleware: Parameters<Api["use"]>) => {
-      const now = ready();
-      if (now) now.use(...middleware);
-      else pending.push((later) => later.use(...middleware));
-    },
-    eject: (...middleware: Parameters<Api["eject"]>) => {
-      const now = ready();
-      if (now) now.eject(...middleware);
-      else pending.push((later) => later.eject(...middleware));
-    },
-  };
-  for (const method of API_METHODS) {
-    deferred[method] = (...args: unknown[]) => {
-      const now = ready();
-      const call = (client: Api) => (client[method] as (...a: unknown[]) => unknown)(...args);
-      return now ? call(now) : Promise.all([loadApi(), engine()]).then(() => call(ready() as Api));
-    };
-  }
-  return deferred as Api;
+  return { client, engine };
 }
 
 function transportPolicy(options: StackClientOptions): TransportPolicy {

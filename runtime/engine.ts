@@ -1,7 +1,6 @@
-// What sends requests, loaded on first use rather than with the app: the
-// pipeline (headers, tokens, retries, answers), the runtime's own calls, and the
-// refresh-token grant. createStackClient starts loading it as the client is made
-// and hands it what it resolved (runtime/client.ts).
+// What sends requests: the pipeline (headers, tokens, retries, answers), the
+// runtime's own calls, and the refresh-token grant, made once per client
+// (runtime/client.ts).
 import { guardedHooks } from "./observe.js";
 import { createPipeline, type Pipeline, type PipelineOptions } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";

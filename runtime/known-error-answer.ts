@@ -1,5 +1,5 @@
-// The typed error behind a known-error answer. Loaded with the catalogue when the
-// first known error arrives (runtime/response.ts), not with the app.
+// The typed error behind a known-error answer: the catalogue's class for the
+// code in the `x-stack-known-error` header, its details checked against the catalogue.
 import { createKnownError, type KnownError } from "../generated/known-errors.js";
 import { StackAssertionError } from "./errors.js";
 import { ResponseFormatError } from "./request-errors.js";

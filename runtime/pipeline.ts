@@ -16,7 +16,8 @@ import type { TokenPair } from "./tokens/store.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import type { MatchedOperation } from "./operations.js";
 import { RequestTimeoutError } from "./request-errors.js";
-import { checkAnswer, checkAnswerNow, knownErrorOf, loadAnswerCheck, withBody, type Answer } from "./response.js";
+import { readKnownError } from "./known-error-answer.js";
+import { checkAnswer, withBody, type Answer } from "./response.js";
 import type { Session, Sessions } from "./session.js";
 import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy } from "./transport.js";
 
@@ -152,8 +153,6 @@ async function sendOperation(
 ): Promise<Answer> {
   const describe = `${request.method} ${request.url}`;
   const renewed = { user: false, owner: false };
-  // The answer checker loads while the request is on its way (a failure shows where it is used).
-  if (loadAnswerCheck.loaded === undefined) loadAnswerCheck().catch(() => {});
   for (;;) {
     let session: Session | undefined;
     let sent: TokenPair | null = null;
@@ -200,8 +199,7 @@ async function sendOperation(
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );
-    // Most answers are no known error: they are read on without waiting.
-    const known = answer.headers.has("x-stack-known-error") ? await knownErrorOf(answer, operationName(op)) : undefined;
+    const known = readKnownError(answer, operationName(op));
     if (known) {
       if (isKnownError(known, "INVALID_ACCESS_TOKEN")) {
         const tokens = sent as TokenPair | null;
@@ -224,9 +222,7 @@ async function sendOperation(
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
     if (op.responseBody === "json") {
       // The checked body goes with the answer, so its first reader need not parse it again.
-      const view = VIEWS[o.accessType];
-      const now = checkAnswerNow(answer, op.operationId, operationName(op), view);
-      return withBody(answer, now ? now.body : await checkAnswer(answer, op.operationId, operationName(op), view));
+      return withBody(answer, checkAnswer(answer, op.operationId, operationName(op), VIEWS[o.accessType]));
     }
     return answer;
   }

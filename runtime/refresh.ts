@@ -3,7 +3,8 @@
 import { isKnownError } from "../generated/known-error-guard.js";
 import { API_PREFIX } from "./constants.js";
 import type { Environment } from "./env.js";
-import { checkAnswer, knownErrorOf, loadAnswerCheck } from "./response.js";
+import { readKnownError } from "./known-error-answer.js";
+import { checkAnswer } from "./response.js";
 import type { RefreshAccessToken } from "./session.js";
 import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
 
@@ -27,7 +28,6 @@ export function refreshWithTokenEndpoint(c: RefreshContext): RefreshAccessToken 
       client_id: c.projectId,
       client_secret: c.publishableClientKey ?? "",
     });
-    if (loadAnswerCheck.loaded === undefined) loadAnswerCheck().catch(() => {});
     const answer = await sendWithRetries(
       c.env,
       c.policy,
@@ -40,14 +40,14 @@ export function refreshWithTokenEndpoint(c: RefreshContext): RefreshAccessToken 
       // The one POST retried after a network error: a repeated refresh does no harm.
       { retryNetworkErrors: true, describe, operationId: OPERATION },
     );
-    const known = await knownErrorOf(answer, OPERATION);
+    const known = readKnownError(answer, OPERATION);
     if (known) {
       if (isKnownError(known, "REFRESH_TOKEN_ERROR")) return null;
       throw known;
     }
     if (answer.status < 200 || answer.status > 299) throw httpError(describe, answer);
     // The shape check makes sure the access token is a non-empty, header-safe string.
-    const checked = (await checkAnswer(answer, OPERATION, OPERATION)) as { readonly access_token: string };
+    const checked = checkAnswer(answer, OPERATION, OPERATION) as { readonly access_token: string };
     return checked.access_token;
   };
 }

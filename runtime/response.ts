@@ -1,24 +1,10 @@
 // Reading an answer of the service: the real status behind the
-// override-error-status protocol, and the typed error behind a known-error code.
-// The answer checker (the document's shapes) and the error catalogue are loaded
-// on first use, not with the app: `loadAnswerCheck()` starts with the first
-// request, so the checker arrives while the answer is on its way, and the
-// catalogue's classes and messages load only when a known error does.
-import type { KnownError } from "../generated/known-errors.js";
+// override-error-status protocol, and the check of a 2xx body against the
+// document's shapes (the typed error behind a known-error code is
+// runtime/known-error-answer.ts).
 import type { OperationId } from "../generated/operations.js";
 import { ResponseFormatError } from "./request-errors.js";
-import { lazy, type Lazy } from "./lazy.js";
-import type { View } from "./shape.js";
-
-type AnswerCheck = typeof import("./shape.js");
-type KnownErrorReader = typeof import("./known-error-answer.js");
-
-/** Starts loading the answer checker (or answers it, loaded). Requests call it as they start. */
-export const loadAnswerCheck: Lazy<AnswerCheck> = /* @__PURE__ */ lazy("answer checker", () => import("./shape.js"));
-const loadKnownErrorReader: () => Promise<KnownErrorReader> = /* @__PURE__ */ lazy(
-  "known-error catalogue",
-  () => import("./known-error-answer.js"),
-);
+import { answerShapeOf, describeMismatch, mismatchOf, type View } from "./shape.js";
 
 /** A response read to the end, so several callers (or attempts) can use it. */
 export interface Answer {
@@ -50,40 +36,12 @@ export function withBody(answer: Answer, body: unknown): Answer {
 }
 
 /**
- * The typed error of a known-error answer, or undefined when the answer carries
- * no `x-stack-known-error` header (see runtime/known-error-answer.ts).
- */
-export async function knownErrorOf(answer: Answer, operation: string): Promise<KnownError | undefined> {
-  if (!answer.headers.has("x-stack-known-error")) return undefined;
-  return (await loadKnownErrorReader()).readKnownError(answer, operation);
-}
-
-/**
  * A 2xx answer of an operation that answers JSON must be JSON of the shape the
  * document gives (in the `view` of the caller's access type, for answers that
  * depend on it); anything else fails here, naming the operation (`name`) and
  * the first bad field, before any caller reads it. Returns the parsed body.
  */
-export async function checkAnswer(answer: Answer, id: OperationId | undefined, name: string, view?: View): Promise<unknown> {
-  return checkAnswerWith(await loadAnswerCheck(), answer, id, name, view);
-}
-
-/**
- * checkAnswer without waiting, once the checker has loaded (every answer after
- * the first): the body, or undefined when the checker is still on its way.
- */
-export function checkAnswerNow(
-  answer: Answer,
-  id: OperationId | undefined,
-  name: string,
-  view?: View,
-): { readonly body: unknown } | undefined {
-  const check = loadAnswerCheck.loaded;
-  return check === undefined ? undefined : { body: checkAnswerWith(check, answer, id, name, view) };
-}
-
-function checkAnswerWith(check: AnswerCheck, answer: Answer, id: OperationId | undefined, name: string, view?: View): unknown {
-  const { answerShapeOf, mismatchOf, describeMismatch } = check;
+export function checkAnswer(answer: Answer, id: OperationId | undefined, name: string, view?: View): unknown {
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

@@ -1,12 +1,9 @@
 // SessionEndedError is a known error, so its class comes with the error
-// catalogue. Code that must not load the catalogue up front (the React
-// bindings' hydrated users) tests for one by name and makes one here, which
-// loads the class on first use.
+// catalogue. Testing for one goes by name, so that it works across two copies
+// of the package; making one is for code that acts for a user object of its
+// own making (the React bindings' hydrated users).
 import { isKnownError } from "../generated/known-error-guard.js";
-import type { SessionEndedError } from "./app/bound-session.js";
-import { lazy } from "./lazy.js";
-
-const loadClass = /* @__PURE__ */ lazy("the known-error catalogue", () => import("./app/bound-session.js"));
+import { SessionEndedError } from "./app/bound-session.js";
 
 /**
  * Whether `value` is a {@link SessionEndedError}: a call on an object whose session has ended or
@@ -27,7 +24,7 @@ export function isSessionEndedError(value: unknown): value is SessionEndedError 
 }
 
 /**
- * A new {@link SessionEndedError}, its class loaded on first use: for code that acts for a user
+ * A new {@link SessionEndedError}, for code that acts for a user
  * object of its own making (as the React bindings' hydrated users do) and must refuse as a stale
  * user object does.
  *
@@ -37,5 +34,5 @@ export function isSessionEndedError(value: unknown): value is SessionEndedError 
  * ```
  */
 export async function sessionEndedError(): Promise<SessionEndedError> {
-  return new (await loadClass()).SessionEndedError();
+  return new SessionEndedError();
 }

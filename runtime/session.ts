@@ -8,14 +8,10 @@
 import { DEFAULT_MIN_TOKEN_LIFE_MS, MAX_REQUIRED_TOKEN_LIFE_MS, REFRESH_FAILURE_COOLDOWN_MS, SESSION_CACHE_LIMIT } from "./constants.js";
 import type { Environment } from "./env.js";
 import { StackAssertionError, StackConfigurationError } from "./errors.js";
-import { lazy } from "./lazy.js";
+import { accessTokenExpiresAt } from "./jwt.js";
 import { LruMap } from "./lru.js";
 import { isUsableToken, usableTokens } from "./tokens/check.js";
 import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./tokens/store.js";
-
-type TokenExpiry = typeof import("./jwt.js");
-/** Reading an access token's expiry (jose's decodeJwt), loaded on first use rather than with the app. */
-const loadExpiry = /* @__PURE__ */ lazy("token decoding", () => import("./jwt.js"));
 
 /**
  * Asks the service for a new access token. Resolves null when the refresh token
@@ -91,7 +87,6 @@ export class Session {
         `Required access token expiry ${minMillisLeft}ms is too long; access tokens are too short to be used for more than 60s`,
       );
     }
-    if (loadExpiry.loaded === undefined) await loadExpiry();
     const now = this.#tokensWithoutRefresh(minMillisLeft);
     if (now !== undefined) return now;
     const accessToken = await this.#refresh();
@@ -107,8 +102,7 @@ export class Session {
   /**
    * What getTokens() answers when it need not wait, for the default life left:
    * the tokens, or null when the session is invalid; undefined when it would
-   * refresh first, or before the token decoder (loaded on first use) is there.
-   * Requests use it so that the usual case takes no extra step.
+   * refresh first. Requests use it so that the usual case takes no extra step.
    *
    * @example
    * ```ts
@@ -118,7 +112,7 @@ export class Session {
    * ```
    */
   tokensNow(): TokenPair | null | undefined {
-    return loadExpiry.loaded === undefined ? undefined : this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
+    return this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
   }
 
   #tokensWithoutRefresh(minMillisLeft: number): TokenPair | null | undefined {
@@ -144,14 +138,6 @@ export class Session {
    */
   adopt(accessToken: string): void {
     if (this.#invalid || accessToken === this.#accessToken || this.#expired.has(accessToken)) return;
-    // Judged once the decoder has loaded; calls waiting for it go on in the order they came.
-    if (loadExpiry.loaded === undefined) {
-      loadExpiry().then(
-        () => this.adopt(accessToken),
-        () => undefined,
-      );
-      return;
-    }
     if (this.#accessToken === null || this.#lifeLeft(accessToken) > this.#lifeLeft(this.#accessToken)) this.#accessToken = accessToken;
   }
 
@@ -192,7 +178,7 @@ export class Session {
 
   #lifeLeft(accessToken: string): number {
     if (this.#expired.has(accessToken)) return Number.NEGATIVE_INFINITY;
-    return (loadExpiry.loaded as TokenExpiry).accessTokenExpiresAt(accessToken) - this.#host.env.now();
+    return accessTokenExpiresAt(accessToken) - this.#host.env.now();
   }
 
   /** One refresh at a time: concurrent callers share the request in flight. */
@@ -255,8 +241,6 @@ export class SessionManager {
   #lastRead: { readonly held: TokenPair; readonly copy: TokenPair; readonly tokens: TokenPair; readonly key: string } | null = null;
 
   constructor(store: TokenStore, env: Environment, refresh: RefreshAccessToken, limit = SESSION_CACHE_LIMIT) {
-    // The first request needs it: it loads beside the app rather than after that request starts.
-    if (loadExpiry.loaded === undefined) loadExpiry().catch(() => undefined);
     this.store = store;
     this.#sessions = new LruMap(limit);
     this.#host = {

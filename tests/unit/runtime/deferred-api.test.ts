@@ -1,6 +1,5 @@
-// client.api before openapi-fetch and the engine have loaded (they load on
-// first use): a call waits for them, and middleware registered or removed
-// before then is handed over in order.
+// client.api on a fresh copy of the runtime: middleware registered or removed
+// before the first call applies in order, and it shares client.send's engine.
 import { describe, expect, it, vi } from "vitest";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, testEnvironment } from "../../helpers/fake-service.js";
@@ -15,7 +14,7 @@ async function freshRuntime() {
   return { client, requests: service.requests };
 }
 
-describe("client.api before it has loaded", () => {
+describe("client.api on a fresh copy of the runtime", () => {
   it("hands middleware used before the load over in order, without the ejected one", async () => {
     const { client, requests } = await freshRuntime();
     const calls: string[] = [];
@@ -45,26 +44,5 @@ describe("client.api before it has loaded", () => {
     // One engine: the two identical reads in flight were one request.
     expect(requests).toHaveLength(1);
     expect(requests[0]?.headers["x-stack-project-id"]).toBe("p-1");
-  });
-});
-
-describe("a session before the token decoder has loaded", () => {
-  it("leaves tokensNow() to getTokens(), which waits for the decoder and answers the tokens without a refresh", async () => {
-    vi.resetModules();
-    const { SessionManager } = await import("../../../runtime/session.js");
-    const { createMemoryTokenStore } = await import("../../../runtime/tokens/memory.js");
-    const { jwt } = await import("../../helpers/fake-service.js");
-    const tokens = { refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) };
-    const refreshes: string[] = [];
-    const { env } = testEnvironment(async () => new Response(null, { status: 500 }));
-    const sessions = new SessionManager(createMemoryTokenStore(tokens), env, async (refreshToken) => {
-      refreshes.push(refreshToken);
-      return null;
-    });
-    const session = sessions.current();
-    expect(session.tokensNow()).toBeUndefined();
-    expect(await session.getTokens()).toEqual(tokens);
-    expect(session.tokensNow()).toEqual(tokens);
-    expect(refreshes).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isStackError, NetworkError } from "../../../runtime/errors.js";
 import { lazy, preloadAll } from "../../../runtime/lazy.js";
-import { knownErrorOf, loadAnswerCheck, type Answer } from "../../../runtime/response.js";
+import { readKnownError } from "../../../runtime/known-error-answer.js";
+import type { Answer } from "../../../runtime/response.js";
 import { isKnownError } from "../../../generated/known-error-guard.js";
 
 describe("lazy", () => {
@@ -56,29 +57,24 @@ describe("preloadAll", () => {
   });
 });
 
-describe("what loads on first use", () => {
+describe("reading a known-error answer", () => {
   const answer = (headers: Record<string, string>, body: unknown): Answer => ({
     status: 400,
     headers: new Headers(headers),
     text: JSON.stringify(body),
   });
 
-  it("answers no known error without loading the catalogue when the header is absent", async () => {
-    expect(await knownErrorOf(answer({}, { code: "USER_NOT_FOUND" }), "getUser")).toBeUndefined();
+  it("answers no known error when the header is absent", () => {
+    expect(readKnownError(answer({}, { code: "USER_NOT_FOUND" }), "getUser")).toBeUndefined();
   });
 
-  it("builds the typed known error once the catalogue has loaded", async () => {
-    const error = await knownErrorOf(
+  it("builds the typed known error the header names", () => {
+    const error = readKnownError(
       answer({ "x-stack-known-error": "EMAIL_PASSWORD_MISMATCH" }, { code: "EMAIL_PASSWORD_MISMATCH", error: "Wrong e-mail or password." }),
       "signInWithPassword",
     );
     expect(isKnownError(error, "EMAIL_PASSWORD_MISMATCH")).toBe(true);
     expect(error?.message).toBe("Wrong e-mail or password.");
     expect(error?.status).toBe(400);
-  });
-
-  it("shares one load of the answer checker", async () => {
-    expect(loadAnswerCheck()).toBe(loadAnswerCheck());
-    expect(typeof (await loadAnswerCheck()).mismatchOf).toBe("function");
   });
 });
