@@ -5,13 +5,13 @@
 // and the request log live here, so they apply however the engine is reached
 // (in-process, behind msw, over HTTP).
 import { operations, type OperationId } from "../../generated/operations.js";
-import { requestShapes } from "../../generated/shapes.js";
+import { requestShapes, type Shape } from "../../generated/shapes.js";
 import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
 import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
 import { errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer } from "./mail.js";
-import { checkValue } from "./request-schema.js";
+import { checkValue, queryProblems, type Checked } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
 import type { SessionRecord, Store, UserRecord } from "./store.js";
@@ -137,7 +137,8 @@ export function createEngine(o: EngineOptions): Engine {
     }
     try {
       if (fault?.kind === "known-error") throw fail(fault.code, fault.details);
-      const body = await readBody(request, operationId);
+      const unknownQuery = queryProblems(o.profile.knownQuery[operationId], url.searchParams);
+      const body = await readBody(request, operationId, unknownQuery);
       const info = operations[operationId];
       const withoutProject =
         WITHOUT_PROJECT.includes(operationId) && !request.headers.has("x-stack-project-id") && !request.headers.has("x-stack-access-type");
@@ -161,7 +162,10 @@ export function createEngine(o: EngineOptions): Engine {
         owner: caller?.owner ?? null,
       };
       if (emulated.user) ctx.store.updateUser(emulated.user.id, { last_active_at_millis: ctx.now() });
-      return toResponse(await handler(emulated, ctx), requestId, override);
+      if (unknownQuery.length === 0) return toResponse(await handler(emulated, ctx), requestId, override);
+      if (request.method !== "GET") throw schemaError({ method: request.method, url }, ...unknownQuery);
+      // A read has no effects: its handler's checks of the query's fields say what yup lists before the unknown names.
+      throw await withQueryFieldProblems(() => handler(emulated, ctx), { method: request.method, url }, unknownQuery);
     } catch (error) {
       // Whatever failed, the gate, the body's schema or the handler, failed in one of the service's two ways.
       if (error instanceof EmulatorError) return errorResponse(error, requestId, override);
@@ -223,32 +227,79 @@ function takeFault(faults: FaultRule[], operationId: OperationId): Fault | undef
  * The body as JSON (or a form, for the token endpoint, which takes JSON too: the service parses a body by its
  * content type), checked against the document's request schema in the service's words.
  */
-async function readBody(request: Request, operationId: OperationId): Promise<unknown> {
+async function readBody(request: Request, operationId: OperationId, unknownQuery: readonly string[]): Promise<unknown> {
+  const url = new URL(request.url);
   const text = await request.text();
   const kind = operations[operationId].requestBody;
-  if (kind === "none") return undefined;
+  const type = request.headers.get("content-type") ?? "";
   let body: unknown;
-  if (kind === "form" && !/^application\/json\b/i.test(request.headers.get("content-type") ?? "")) {
+  if (kind === "none" || (type === "" && text.trim() === "")) {
+    // No content type: the service parses no body at all.
+    body = undefined;
+  } else if (kind === "form" && !/^application\/json\b/i.test(type)) {
     body = Object.fromEntries(new URLSearchParams(text));
+  } else if (text.trim() === "") {
+    body = undefined;
   } else {
-    const type = request.headers.get("content-type") ?? "";
-    if (text.trim() === "") {
-      body = undefined;
-    } else {
-      if (type !== "" && !/^application\/json\b/i.test(type))
-        throw fail("BODY_PARSING_ERROR", undefined, `Unsupported content type: ${type}`);
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw fail("BODY_PARSING_ERROR", undefined, "Invalid JSON in request body");
-      }
+    if (type !== "" && !/^application\/json\b/i.test(type))
+      throw fail("BODY_PARSING_ERROR", undefined, `Unsupported content type: ${type}`);
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw fail("BODY_PARSING_ERROR", undefined, "Invalid JSON in request body");
     }
   }
-  const shape = requestShapes[operationId];
-  if (shape === undefined) return body;
-  const checked = checkValue(shape, body ?? {}, "body");
-  if (checked.problems.length > 0) throw schemaError({ method: request.method, url: new URL(request.url) }, ...checked.problems);
+  // yup lists the body's problems before the query's (the request schema names `body` first).
+  const shape = kind === "none" ? undefined : requestShapes[operationId];
+  const checked = shape === undefined ? { value: body, problems: [] } : checkBody(operationId, shape, body);
+  // Unknown query names alone are answered after the gate (see handle()); with the body's problems, at once.
+  const problems = checked.problems.length > 0 ? [...checked.problems, ...unknownQuery] : [];
+  if (problems.length > 0) throw schemaError({ method: request.method, url }, ...problems);
   return body === undefined ? undefined : checked.value;
+}
+
+/** The SCHEMA_ERROR for unknown query names, after the query field problems the read's handler finds, if any. */
+async function withQueryFieldProblems(run: () => unknown, line: { method: string; url: URL }, unknownQuery: readonly string[]) {
+  try {
+    await run();
+  } catch (error) {
+    if (!(error instanceof EmulatorError) && !(error instanceof StatusFailure)) throw error;
+    if (!(error instanceof EmulatorError) || error.code !== "SCHEMA_ERROR") return schemaError(line, ...unknownQuery);
+    const fields = error.message
+      .split("\n")
+      .filter((l) => l.startsWith("  - ") && !l.startsWith("  - query contains unknown properties"))
+      .map((l) => l.slice(4));
+    return schemaError(line, ...fields, ...unknownQuery);
+  }
+  return schemaError(line, ...unknownQuery);
+}
+
+/**
+ * Operations whose request schema makes the body `.defined()` (smart routes of the service at both versions): a
+ * request without one is "body must be defined". Any other missing body is checked as an empty object.
+ */
+const BODY_REQUIRED: readonly OperationId[] = [
+  "exchangeOAuthToken",
+  "sendPasswordResetCode",
+  "updatePassword",
+  "setPassword",
+  "signInWithPassword",
+  "signUpWithPassword",
+  "sendMagicLinkCode",
+  "createSession",
+  "pollCliLogin",
+  "completeCliLogin",
+  "sendTeamInvitation",
+  "sendEmailVerificationCode",
+  "sendContactChannelVerificationCode",
+  "createInternalApiKey",
+  "updateInternalEmailTemplate",
+  "sendTestEmail",
+];
+
+function checkBody(operationId: OperationId, shape: Shape, body: unknown): Checked {
+  if (body === undefined && BODY_REQUIRED.includes(operationId)) return { value: body, problems: ["body must be defined"] };
+  return checkValue(shape, body ?? {}, "body");
 }
 
 function createContext(o: EngineOptions): EmulatorContext {

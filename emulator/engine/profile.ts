@@ -6,6 +6,7 @@
 // gate, tokens, anonymous sign-up).
 
 import type { OperationId } from "../../generated/operations.js";
+import { KNOWN_QUERY_2_8_11, KNOWN_QUERY_2_8_86, type KnownQuery } from "./query-policy.js";
 
 /** The service versions the emulator can answer as. */
 export const SERVICE_VERSIONS = ["2.8.11", "2.8.86"] as const;
@@ -72,6 +73,12 @@ export interface ServiceProfile {
    * has no `/internal/email-templates`, nor `POST /team-invitations/{id}/accept`.
    */
   readonly missingOperations: readonly OperationId[];
+  /**
+   * The operations that refuse query parameters they do not know (400 SCHEMA_ERROR, "query contains unknown
+   * properties: …"), with the names each knows; any other takes any query (engine/query-policy.ts). 2.8.11's
+   * authorize route does not know `stack_response_mode`.
+   */
+  readonly knownQuery: KnownQuery;
   /**
    * Password sign-up's `verification_callback_url`: 2.8.11 requires it and, when the project does not trust it,
    * still signs the user up but sends no e-mail (`"required-lenient"`); 2.8.86 takes it optionally and refuses an
@@ -165,6 +172,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
       "deleteInternalEmailTemplate",
       "acceptTeamInvitationById",
     ],
+    knownQuery: KNOWN_QUERY_2_8_11,
     signUpVerificationUrl: "required-lenient",
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
@@ -189,6 +197,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectOwnerTeam: "required",
     managedProjects: "owner-team",
     missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
+    knownQuery: KNOWN_QUERY_2_8_86,
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,

@@ -161,3 +161,14 @@ function printSimple(value: unknown): string | null {
   if (typeof value === "boolean") return String(value);
   return null;
 }
+
+/**
+ * What is wrong with a request's query for an operation that knows the names `known` (undefined: it takes any
+ * query): its unknown names, in the order of the object the service makes of the query (`Object.fromEntries` of the
+ * search parameters, whose keys list integer-like names first).
+ */
+export function queryProblems(known: readonly string[] | undefined, search: URLSearchParams): string[] {
+  if (known === undefined) return [];
+  const unknown = Object.keys(Object.fromEntries(search.entries())).filter((name) => !known.includes(name));
+  return unknown.length > 0 ? [`query contains unknown properties: ${unknown.join(", ")}`] : [];
+}

@@ -214,28 +214,26 @@ export async function verifyAccessToken(
     throw fail(codes.unparsable as never);
   }
   if (typeof audience !== "string") throw fail(codes.unparsable as never);
+  // As the service does (lib/tokens.tsx decodeAccessToken, then smart-request.tsx at both versions): the token is
+  // verified against its own project's keys and issuer first (expired, else unparsable), and only then compared with
+  // the request's project.
   const parts = audienceParts(t.profile, audience);
-  if (parts.projectId !== projectId) {
-    throw fail(
-      codes.project as never,
-      role === "user" ? { expected_project_id: projectId, actual_project_id: parts.projectId } : undefined,
-    );
-  }
+  let claims: AccessClaims;
   try {
     const pair = await t.signers.pair(audience);
     const signer = t.profile.accessTokens === "per-audience" ? pair.find((key) => key.kid === kid) : pair[0];
     if (!signer) throw fail(codes.unparsable as never);
     const { payload } = await jwtVerify(token, signer.publicKey, {
       audience,
-      issuer: issuerOf(t.profile, t.apiOrigin, projectId, parts.kind),
+      issuer: issuerOf(t.profile, t.apiOrigin, parts.projectId, parts.kind),
       currentDate: new Date(nowMs),
       algorithms: ["ES256"],
     });
     const perAudience = t.profile.accessTokens === "per-audience";
     const reason = payload["restricted_reason"] as RestrictedReason | null | undefined;
-    return {
+    claims = {
       sub: String(payload.sub),
-      project_id: projectId,
+      project_id: parts.projectId,
       refresh_token_id: String((perAudience ? payload["refresh_token_id"] : payload["refreshTokenId"]) ?? ""),
       is_anonymous: perAudience && parts.kind === "anonymous",
       restricted_reason: perAudience ? (reason ?? null) : null,
@@ -250,7 +248,7 @@ export async function verifyAccessToken(
       const whose =
         t.profile.expiredTokenSaysWhose && role === "user"
           ? {
-              project_id: projectId,
+              project_id: parts.projectId,
               user_id: typeof claims.sub === "string" ? claims.sub : null,
               refresh_token_id: typeof claims["refresh_token_id"] === "string" ? claims["refresh_token_id"] : null,
             }
@@ -259,6 +257,13 @@ export async function verifyAccessToken(
     }
     throw fail(codes.unparsable as never);
   }
+  if (parts.projectId !== projectId) {
+    throw fail(
+      codes.project as never,
+      role === "user" ? { expected_project_id: projectId, actual_project_id: parts.projectId } : undefined,
+    );
+  }
+  return claims;
 }
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";

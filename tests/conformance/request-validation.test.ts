@@ -128,4 +128,41 @@ describe.each(SERVICE_VERSIONS)("request validation on %s", (version) => {
       "some-feature is not yet supported. Please reach out to Stack support for more information.",
     ]);
   });
+
+  it("refuses unknown query parameters where the route declares a query schema, after the query's field problems", async () => {
+    const service = await serviceOf(version);
+    const listed = await service.call("GET", "/users?colour=red&limit=x&shade=1", { as: "server" });
+    expect([listed.status, listed.body]).toEqual([
+      400,
+      schemaError("GET", "/users", "query.limit must be an integer", "query contains unknown properties: colour, shade"),
+    ]);
+    const created = await service.call("POST", "/teams?colour=red", { as: "server", body: { display_name: "T" } });
+    expect([created.status, created.body]).toEqual([400, schemaError("POST", "/teams", "query contains unknown properties: colour")]);
+  });
+
+  it("takes any query where the route declares no query schema", async () => {
+    const service = await serviceOf(version);
+    await signUp(service, "ada@example.com");
+    const answer = await service.call("POST", "/auth/password/sign-in?colour=red", {
+      body: { email: "ada@example.com", password: PASSWORD },
+    });
+    expect(answer.status).toBe(200);
+    service.expectViolations(/colour/);
+  });
+
+  it("answers a missing body 'body must be defined'", async () => {
+    const service = await serviceOf(version);
+    const answer = await service.call("POST", "/auth/password/sign-in");
+    expect([answer.status, answer.body]).toEqual([400, schemaError("POST", "/auth/password/sign-in", "body must be defined")]);
+  });
+});
+
+describe("unknown query parameters on 2.8.11", () => {
+  it("refuses stack_response_mode on the authorize call", async () => {
+    const service = await serviceOf("2.8.11");
+    const answer = await service.call("GET", `/auth/oauth/authorize/github?stack_response_mode=json`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe("SCHEMA_ERROR");
+    expect(answer.body.error).toMatch(/\n  - query contains unknown properties: stack_response_mode$/);
+  });
 });

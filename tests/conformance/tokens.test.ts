@@ -5,7 +5,7 @@
 // (jose's check: expired once `exp <= now`, in whole seconds).
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
-import { DEMO_KEYS, serviceOf, SERVICE_VERSIONS, signUp } from "./harness.js";
+import { DEMO_KEYS, ownedProject, serviceOf, SERVICE_VERSIONS, signUp } from "./harness.js";
 
 describe("the 2.8.11 access token", () => {
   it("has the global issuer, the project as audience, and exactly the claims sub, branchId, refreshTokenId, role, iss, iat, aud, exp", async () => {
@@ -66,5 +66,37 @@ describe.each(SERVICE_VERSIONS)("access tokens on %s", (version) => {
     control.advanceClock(expMs - control.now());
     const at = await service.call("GET", "/users/me", { token: user.accessToken });
     expect([at.status, at.body.code, at.body.details.expired_at_millis]).toEqual([401, "ACCESS_TOKEN_EXPIRED", expMs]);
+  });
+});
+
+describe.each(SERVICE_VERSIONS)("an access token of another project on %s", (version) => {
+  it("is verified before its project is compared: expired, ACCESS_TOKEN_EXPIRED; forged, UNPARSABLE_ACCESS_TOKEN", async () => {
+    const service = await serviceOf(version, { accessTokenLifetimeMs: 60_000 });
+    const other = await ownedProject(service);
+    const keys = await service.call("POST", "/internal/api-keys", {
+      as: "admin",
+      keys: { projectId: other.projectId },
+      adminToken: other.adminToken,
+      body: {
+        description: "k",
+        has_publishable_client_key: true,
+        has_secret_server_key: false,
+        has_super_secret_admin_key: false,
+        expires_at_millis: 4102444800000,
+      },
+    });
+    expect(keys.status, JSON.stringify(keys.body)).toBe(200);
+    const user = await signUp(service, "ada@example.com", {
+      projectId: other.projectId,
+      publishableClientKey: keys.body.publishable_client_key,
+    });
+    const live = await service.call("GET", "/users/me", { token: user.accessToken });
+    expect([live.status, live.body.code]).toEqual([401, "INVALID_PROJECT_FOR_ACCESS_TOKEN"]);
+    const [header, payload] = user.accessToken.split(".");
+    const forged = await service.call("GET", "/users/me", { token: `${header}.${payload}.AAAA` });
+    expect([forged.status, forged.body.code]).toEqual([401, "UNPARSABLE_ACCESS_TOKEN"]);
+    service.emulator.control.advanceClock(61_000);
+    const expired = await service.call("GET", "/users/me", { token: user.accessToken });
+    expect([expired.status, expired.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
   });
 });

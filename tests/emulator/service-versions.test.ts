@@ -297,7 +297,7 @@ describe("both versions", () => {
         token: accessToken,
         keys: { ...DEMO_KEYS, projectId: "no-such-project" },
       });
-      expect([otherProject.status, otherProject.body.code]).toEqual([401, "INVALID_PROJECT_FOR_ACCESS_TOKEN"]);
+      expect([otherProject.status, otherProject.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
       // Without a token, the project and its keys answer as before.
       const noToken = await call(emulator, "GET", "/users/me", { keys: { ...DEMO_KEYS, publishableClientKey: "pck_wrong" } });
       expect(noToken.body.code).toBe("INVALID_PUBLISHABLE_CLIENT_KEY");
