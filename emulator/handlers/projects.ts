@@ -8,7 +8,7 @@ import type { components } from "../../generated/schema.js";
 import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError } from "../engine/errors.js";
-import { defaultConfig } from "../engine/seed.js";
+import { DEFAULT_TEAM_PERMISSIONS, defaultConfig } from "../engine/seed.js";
 import type { ProjectConfig, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { requireUser } from "./common.js";
@@ -112,18 +112,16 @@ interface ProjectFields {
   readonly config?: ConfigUpdate;
 }
 
-/** The permissions every new project starts with, as the service makes them. */
+/** The permissions every new project starts with, as the service makes them (the seeded demo project's too). */
 function addDefaultPermissionDefinitions(store: Store, projectId: string): void {
-  const definitions = [
-    {
-      id: "team_admin",
-      description: "Administrates the team",
-      contained: ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"],
-    },
-    { id: "team_member", description: "A member of the team", contained: ["$read_members", "$invite_members"] },
-  ];
-  for (const { id, description, contained } of definitions) {
-    store.insert("permissionDefinitions", { project_id: projectId, scope: "team", id, description, contained_permission_ids: contained });
+  for (const { id, description, contained_permission_ids } of DEFAULT_TEAM_PERMISSIONS) {
+    store.insert("permissionDefinitions", {
+      project_id: projectId,
+      scope: "team",
+      id,
+      description,
+      contained_permission_ids: [...contained_permission_ids],
+    });
   }
 }
 
