@@ -19,6 +19,8 @@ export interface EmulatorRequest {
   /** The parsed JSON (or form) body, checked against the document; undefined without one. */
   readonly body: any;
   readonly headers: Headers;
+  /** The id the answer carries in `x-stack-request-id` (and the service's 500 text names). */
+  readonly requestId: string;
   /** The project the request authenticated for; undefined only for operations without project authentication. */
   readonly project: ProjectRecord;
   readonly accessType: AccessType;

@@ -160,6 +160,7 @@ export function createEngine(o: EngineOptions): Engine {
         user: caller?.user ?? null,
         session: caller?.session ?? null,
         owner: caller?.owner ?? null,
+        requestId,
       };
       if (emulated.user) ctx.store.updateUser(emulated.user.id, { last_active_at_millis: ctx.now() });
       if (unknownQuery.length === 0) return toResponse(await handler(emulated, ctx), requestId, override);

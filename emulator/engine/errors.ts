@@ -44,6 +44,14 @@ export function statusFailure(status: number, text: string): StatusFailure {
   return new StatusFailure(status, text);
 }
 
+/**
+ * What the service answers for an error its handler did not expect (its InternalServerError, as production words
+ * it): 500, plain text naming the request's id.
+ */
+export function internalError(request: { readonly requestId: string }): StatusFailure {
+  return statusFailure(500, `Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${request.requestId}`);
+}
+
 /** Where a request went: what a schema error names. */
 export interface RequestLine {
   readonly method: string;

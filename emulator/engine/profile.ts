@@ -125,6 +125,13 @@ export interface ServiceProfile {
    */
   readonly publishableClientKey: "always-required" | "per-project";
   /**
+   * Which origins a passkey may be registered from: 2.8.11 takes `localhost` where the project allows it and else
+   * exactly a trusted domain's origin, refusing others as PASSKEY_AUTHENTICATION_FAILED ("Passkey registration failed
+   * because …", `"exact-domain"`); 2.8.86 takes any origin a redirect may go to, refusing others as
+   * PASSKEY_REGISTRATION_FAILED (`"redirect-policy"`).
+   */
+  readonly passkeyRegistrationOrigins: "exact-domain" | "redirect-policy";
+  /**
    * Whether the project's sign-up rules (2.8.86's `auth.signUpRules`, `auth.signUpRulesDefaultAction`) decide every
    * sign-up: password, a new user's magic link or OAuth account, an anonymous user's upgrade (not anonymous sign-up
    * itself). A rejected sign-up is 403 SIGN_UP_REJECTED; a restricted one makes a user restricted by an
@@ -181,6 +188,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
     publishableClientKey: "always-required",
+    passkeyRegistrationOrigins: "exact-domain",
     teamInvitationListing: "by-team",
     signUpRules: false,
     oauthAuthorize: "lenient",
@@ -206,6 +214,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
     publishableClientKey: "per-project",
+    passkeyRegistrationOrigins: "redirect-policy",
     teamInvitationListing: "by-team-or-invitee",
     signUpRules: true,
     oauthAuthorize: "checked",

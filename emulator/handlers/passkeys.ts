@@ -7,7 +7,7 @@
 // is spent before the answer is verified; a verified sign-in moves the
 // credential's counter and asks a TOTP user for the second factor.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { EmulatorError, fail } from "../engine/errors.js";
+import { EmulatorError, fail, internalError } from "../engine/errors.js";
 import type { PasskeyRecord, ProjectRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";
@@ -101,10 +101,14 @@ function registrationOriginAllowed(project: ProjectRecord, origin: URL): boolean
   }
 }
 
-/** Sign-in checks the origin its own way: `localhost` when the project allows it, else exactly a trusted domain's origin. */
-function checkSignInOrigin(project: ProjectRecord, origin: URL): void {
+/**
+ * Sign-in (and 2.8.11's registration, `step` "registration") checks the origin its own way: `localhost` when the
+ * project allows it, else exactly a trusted domain's origin; both refuse as PASSKEY_AUTHENTICATION_FAILED.
+ */
+function checkExactOrigin(project: ProjectRecord, origin: URL, step: "authentication" | "registration" = "authentication"): void {
+  const failed = `Passkey ${step} failed because`;
   if (origin.hostname === "localhost") {
-    if (!project.config.allow_localhost) throw authenticationFailed("Passkey authentication failed because localhost is not allowed");
+    if (!project.config.allow_localhost) throw authenticationFailed(`${failed} localhost is not allowed`);
     return;
   }
   const trusted = project.config.domains.some(({ domain }) => {
@@ -114,7 +118,7 @@ function checkSignInOrigin(project: ProjectRecord, origin: URL): void {
       return false;
     }
   });
-  if (!trusted) throw authenticationFailed("Passkey authentication failed because the origin is not allowed");
+  if (!trusted) throw authenticationFailed(`${failed} the origin is not allowed`);
 }
 
 /**
@@ -182,12 +186,16 @@ export const passkeyHandlers = {
     if (!user) throw fail("USER_AUTHENTICATION_REQUIRED");
 
     const origin = await reportedOrigin(credential);
-    if (!origin || !registrationOriginAllowed(project, origin))
+    if (!origin) throw registrationFailed("Passkey registration failed because the origin is not allowed");
+    if (ctx.profile.passkeyRegistrationOrigins === "exact-domain") checkExactOrigin(project, origin, "registration");
+    else if (!registrationOriginAllowed(project, origin))
       throw registrationFailed("Passkey registration failed because the origin is not allowed");
     const { verifyRegistrationResponse } = await webauthn();
-    let info: NonNullable<Awaited<ReturnType<typeof verifyRegistrationResponse>>["registrationInfo"]>;
+    // The service does not catch what the verification throws (another challenge, origin or rp id, a malformed
+    // answer): that is its generic 500. Only an answer that verifies as false is PASSKEY_REGISTRATION_FAILED.
+    let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
-      const verification = await verifyRegistrationResponse({
+      verification = await verifyRegistrationResponse({
         response: credential as unknown as Parameters<typeof verifyRegistrationResponse>[0]["response"],
         expectedChallenge: String(record.data["challenge"]),
         expectedOrigin: origin.origin,
@@ -196,11 +204,11 @@ export const passkeyHandlers = {
         requireUserVerification: false,
         supportedAlgorithmIDs: ALGORITHMS,
       });
-      if (!verification.verified) throw new Error("not verified");
-      info = verification.registrationInfo;
     } catch {
-      throw registrationFailed("Passkey registration failed because the verification response is invalid");
+      throw internalError(request);
     }
+    if (!verification.verified) throw registrationFailed("Passkey registration failed because the verification response is invalid");
+    const info = verification.registrationInfo;
 
     const { isoBase64URL } = await webauthnHelpers();
     // One passkey per user: a new one replaces the old.
@@ -252,7 +260,7 @@ export const passkeyHandlers = {
     if (!passkey) throw authenticationFailed("Passkey not found");
     const origin = await reportedOrigin(answer);
     if (!origin) throw authenticationFailed("Failed to verify passkey authentication response");
-    checkSignInOrigin(project, origin);
+    checkExactOrigin(project, origin);
 
     const { verifyAuthenticationResponse } = await webauthn();
     const { isoBase64URL } = await webauthnHelpers();
