@@ -32,8 +32,8 @@ export function lazy<T>(what: string, load: () => Promise<T>): Lazy<T> {
 }
 
 /**
- * Loads now everything stackkit would load on first use (flows, objects' calls,
- * the server and admin halves, the answer checker, the error catalogue). For
+ * Loads now everything stackkit would load on first use (OAuth, passkeys,
+ * multi-factor sign-in, command-line login, owned projects and their admin apps). For
  * tests on fake timers, whose clocks do not wait for a module to load, and for
  * apps that would rather load it all up front (`stackkit/testing` exports it as
  * preloadStackkit). Rejects with a NetworkError when a part cannot be loaded.

@@ -2,27 +2,41 @@
 // reference SDK's public API. It is a server app whose requests carry access
 // type "admin" and either the project's super secret admin key or, for a
 // project owner, the owner's access token from the internal project (then no
-// key headers at all). Every feature lives in its module under ./admin/,
-// loaded with the app's first admin call (admin/app-methods.ts).
+// key headers at all). Every feature lives in its module under ./admin/.
 import type { CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../errors.js";
-import { lazy } from "../lazy.js";
 import type { OwnerSession } from "../pipeline.js";
-import type { AdminMetrics } from "./admin/dashboard-data.js";
-import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
-import type { InternalApiKey, InternalApiKeyCreateOptions, InternalApiKeyFirstView } from "./admin/internal-api-keys.js";
-import type {
-  AdminPermissionDefinition,
-  AdminPermissionDefinitionCreateOptions,
-  AdminPermissionDefinitionUpdateOptions,
-  PermissionScope,
+import { getMetrics, getSvixToken, type AdminMetrics } from "./admin/dashboard-data.js";
+import {
+  listEmailTemplates,
+  listSentEmails,
+  resetEmailTemplate,
+  sendTestEmail,
+  updateEmailTemplate,
+  type AdminEmailTemplate,
+  type AdminEmailTemplateUpdateOptions,
+  type AdminSentEmail,
+  type EmailConfig,
+  type EmailTemplateType,
+} from "./admin/email.js";
+import {
+  createInternalApiKey,
+  listInternalApiKeys,
+  type InternalApiKey,
+  type InternalApiKeyCreateOptions,
+  type InternalApiKeyFirstView,
+} from "./admin/internal-api-keys.js";
+import {
+  permissionDefinitions,
+  type AdminPermissionDefinition,
+  type AdminPermissionDefinitionCreateOptions,
+  type AdminPermissionDefinitionUpdateOptions,
+  type PermissionScope,
 } from "./admin/permission-definitions.js";
-import type { AdminProject } from "./admin/project.js";
+import { getAdminProject, type AdminProject } from "./admin/project.js";
 import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
-
-const loadAdmin = /* @__PURE__ */ lazy("admin app", () => import("./admin/app-methods.js"));
 
 /** Omit over each member of a union (the plain Omit would merge the members). */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -90,7 +104,7 @@ export class StackAdminApp extends StackServerApp {
    */
   override getProject(options?: CallOptions): Promise<AdminProject> {
     // Admin calls carry no user tokens: the server context's client has none.
-    return loadAdmin().then((m) => m.getAdminProject(this.serverCtx, options));
+    return getAdminProject(this.serverCtx, options);
   }
 
   // PROJECT KEYS
@@ -108,7 +122,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   listInternalApiKeys(options?: CallOptions): Promise<InternalApiKey[]> {
-    return loadAdmin().then((m) => m.listInternalApiKeys(this.serverCtx, options));
+    return listInternalApiKeys(this.serverCtx, options);
   }
   /**
    * Creates a key set (`POST /internal/api-keys`) and answers it with the keys
@@ -128,7 +142,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   createInternalApiKey(options: InternalApiKeyCreateOptions & CallOptions): Promise<InternalApiKeyFirstView> {
-    return loadAdmin().then((m) => m.createInternalApiKey(this.serverCtx, options));
+    return createInternalApiKey(this.serverCtx, options);
   }
 
   // E-MAIL
@@ -150,7 +164,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   listEmailTemplates(options?: CallOptions): Promise<AdminEmailTemplate[]> {
-    return loadAdmin().then((m) => m.listEmailTemplates(this.serverCtx, options));
+    return listEmailTemplates(this.serverCtx, options);
   }
   /**
    * Changes the template of one type (`PATCH /email-templates/{type}`); only the
@@ -167,7 +181,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   updateEmailTemplate(type: EmailTemplateType, data: AdminEmailTemplateUpdateOptions & CallOptions): Promise<void> {
-    return loadAdmin().then((m) => m.updateEmailTemplate(this.serverCtx, type, data));
+    return updateEmailTemplate(this.serverCtx, type, data);
   }
   /**
    * Drops the project's own template of one type, so that the service's default
@@ -186,7 +200,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   resetEmailTemplate(type: EmailTemplateType, options?: CallOptions): Promise<void> {
-    return loadAdmin().then((m) => m.resetEmailTemplate(this.serverCtx, type, options));
+    return resetEmailTemplate(this.serverCtx, type, options);
   }
   /**
    * Sends a test message through `emailConfig` (`POST /internal/send-test-email`);
@@ -204,7 +218,7 @@ export class StackAdminApp extends StackServerApp {
   sendTestEmail(
     options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig } & CallOptions,
   ): Promise<Result<undefined, { readonly errorMessage: string }>> {
-    return loadAdmin().then((m) => m.sendTestEmail(this.serverCtx, options));
+    return sendTestEmail(this.serverCtx, options);
   }
   /**
    * The e-mails the project sent (`GET /internal/emails`), each with its
@@ -220,7 +234,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   listSentEmails(options?: CallOptions): Promise<AdminSentEmail[]> {
-    return loadAdmin().then((m) => m.listSentEmails(this.serverCtx, options));
+    return listSentEmails(this.serverCtx, options);
   }
 
   // PERMISSION DEFINITIONS
@@ -362,7 +376,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   getSvixToken(options?: CallOptions): Promise<string> {
-    return loadAdmin().then((m) => m.getSvixToken(this.serverCtx, options));
+    return getSvixToken(this.serverCtx, options);
   }
   /**
    * The dashboard's usage figures, as the service sends them (`GET /internal/metrics`):
@@ -376,13 +390,13 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   getMetrics(options?: CallOptions): Promise<AdminMetrics> {
-    return loadAdmin().then((m) => m.getMetrics(this.serverCtx, options));
+    return getMetrics(this.serverCtx, options);
   }
 
   // INTERNALS
 
   private permissionDefinitions(scope: PermissionScope) {
-    return loadAdmin().then((m) => m.permissionDefinitions(this.serverCtx, scope));
+    return Promise.resolve(permissionDefinitions(this.serverCtx, scope));
   }
 }
 

@@ -1,8 +1,9 @@
 // StackClientApp: the end-user half of the product with the reference SDK's
 // public API. It wires the context (runtime client, URLs, navigation, browser)
-// and delegates every feature to its flow or object module. What a minimal app
-// needs (the user, password sign-in) is here from the start; every other flow
-// loads on its first call.
+// and delegates every feature to its flow or object module. The user, its
+// objects and the e-mail and password flows are here from the start; OAuth,
+// passkeys, multi-factor sign-in, command-line login and owned projects' admin
+// apps are heavy and rarely on the first screen, so each loads on its first call.
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "../../generated/schema.js";
 import { createStackClient, type StackClient, type StackClientOptions } from "../client.js";
@@ -19,31 +20,26 @@ import { createClientAppContext, type ClientAppContext, type RedirectMethod } fr
 import type { PromptCliLoginOptions } from "./flows/cli.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
 import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
-import type { SignOutRedirects } from "./flows/sign-out.js";
-import type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
-import type { Project } from "./objects/project.js";
-import type { CurrentUser, CurrentUserExtras } from "./objects/user.js";
+import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
+import { resetPassword, sendForgotPasswordEmail, verifyPasswordResetCode } from "./flows/password-reset.js";
+import { signInWithCredential } from "./flows/password.js";
+import { signOut, type SignOutRedirects } from "./flows/sign-out.js";
+import { signUpWithCredential } from "./flows/sign-up.js";
+import { acceptTeamInvitation, getTeamInvitationDetails, verifyTeamInvitationCode } from "./flows/team-invitations.js";
+import { verifyEmail } from "./flows/verification.js";
+import { partialUser, type GetPartialUserOptions, type TokenPartialUser } from "./partial-user.js";
+import { getProject, type Project } from "./objects/project.js";
+import { createCurrentUser, type CurrentUser, type CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
-import type { SessionContexts } from "./session-cache.js";
+import { createSessionContexts, type SessionContexts } from "./session-cache.js";
+import { signedInUserWire } from "./signed-in-user.js";
 import { sessionContextOf, type SessionContext } from "./session-contexts.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
 const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("./flows/oauth.js"));
 const loadPasskey = /* @__PURE__ */ lazy("passkeys", () => import("./flows/passkey.js"));
-const loadMagicLink = /* @__PURE__ */ lazy("magic-link sign-in", () => import("./flows/magic-link.js"));
 const loadMfa = /* @__PURE__ */ lazy("multi-factor sign-in", () => import("./flows/mfa.js"));
 const loadCli = /* @__PURE__ */ lazy("command-line login", () => import("./flows/cli.js"));
-const loadTeamInvitations = /* @__PURE__ */ lazy("team invitations", () => import("./flows/team-invitations.js"));
-const loadVerification = /* @__PURE__ */ lazy("e-mail verification", () => import("./flows/verification.js"));
-const loadSignUp = /* @__PURE__ */ lazy("sign-up", () => import("./flows/sign-up.js"));
-const loadPasswordReset = /* @__PURE__ */ lazy("password reset", () => import("./flows/password-reset.js"));
-const loadSignOut = /* @__PURE__ */ lazy("sign-out", () => import("./flows/sign-out.js"));
-const loadSessionCache = /* @__PURE__ */ lazy("per-call sessions", () => import("./session-cache.js"));
-const loadPassword = /* @__PURE__ */ lazy("password sign-in", () => import("./flows/password.js"));
-const loadUser = /* @__PURE__ */ lazy("the current user", () => import("./objects/user.js"));
-const loadSignedInUser = /* @__PURE__ */ lazy("the current user", () => import("./signed-in-user.js"));
-const loadProject = /* @__PURE__ */ lazy("the project", () => import("./objects/project.js"));
-const loadPartialUser = /* @__PURE__ */ lazy("the token's user", () => import("./partial-user.js"));
 // The admin app, for the projects a user of the internal project owns: the one
 // way from here to it, loaded when owned projects are first listed or created.
 const loadOwnedProjectApps = /* @__PURE__ */ lazy("owned projects", () => import("./admin/owned-project.js"));
@@ -241,7 +237,7 @@ export class StackClientApp {
     return this.currentUser(
       options,
       (answer) => answer as components["schemas"]["ClientUser"],
-      async (ctx, wire) => (loadUser.loaded ?? (await loadUser())).createCurrentUser(ctx, wire, this.userExtras(ctx)),
+      async (ctx, wire) => createCurrentUser(ctx, wire, this.userExtras(ctx)),
     );
   }
 
@@ -266,7 +262,6 @@ export class StackClientApp {
       );
     }
     const call = callOf(options);
-    const { signedInUserWire } = loadSignedInUser.loaded ?? (await loadSignedInUser());
     const user = await signedInUserWire(session, { or, includeRestricted: options.includeRestricted }, read, call);
     if (user !== null) return build(user.ctx, user.wire);
     return this.signedOutUser(or, call);
@@ -278,7 +273,6 @@ export class StackClientApp {
       throw new StackConfigurationError("getUser takes options: { or?, includeRestricted?, tokenStore? }.");
     }
     if (options.tokenStore === undefined) return this.ownSession;
-    const { createSessionContexts } = await loadSessionCache();
     this.sessionContexts ??= createSessionContexts(this.ctx);
     return this.sessionContexts.of(options.tokenStore);
   }
@@ -299,7 +293,6 @@ export class StackClientApp {
    */
   async getPartialUser(options: GetPartialUserOptions & CallOptions): Promise<TokenPartialUser | null> {
     checkAborted(options);
-    const { partialUser } = await untilAborted(loadPartialUser(), options);
     return partialUser(options, (o) => this.sessionOf(o));
   }
 
@@ -331,7 +324,7 @@ export class StackClientApp {
    */
   protected userExtras(ctx: ClientAppContext): CurrentUserExtras {
     return {
-      signOut: (options) => loadSignOut().then((m) => m.signOut(ctx, options ?? {}, this.afterSignOut)),
+      signOut: (options) => signOut(ctx, options ?? {}, this.afterSignOut),
       registerPasskey: (options) => loadPasskey().then((m) => m.registerPasskey(ctx, options ?? {})),
       adminAppFor: (projectId) => loadOwnedProjectApps().then((m) => m.ownedProjectApp(ctx, projectId)),
     };
@@ -349,7 +342,6 @@ export class StackClientApp {
    * ```
    */
   async signOut(options: { readonly redirectUrl?: string | URL } & CallOptions = {}): Promise<void> {
-    const { signOut } = await loadSignOut();
     await signOut(this.ctx, options, this.afterSignOut);
   }
 
@@ -433,12 +425,10 @@ export class StackClientApp {
    */
   async getProject(options?: CallOptions): Promise<Project> {
     checkAborted(options);
-    this.projectRead ??= loadProject()
-      .then((m) => m.getProject(this.ctx))
-      .catch((error: unknown) => {
-        this.projectRead = null;
-        throw error;
-      });
+    this.projectRead ??= getProject(this.ctx).catch((error: unknown) => {
+      this.projectRead = null;
+      throw error;
+    });
     return untilAborted(this.projectRead, options);
   }
 
@@ -460,7 +450,7 @@ export class StackClientApp {
    * ```
    */
   signInWithCredential(options: { readonly email: string; readonly password: string; readonly noRedirect?: boolean } & CallOptions) {
-    return loadPassword().then((m) => m.signInWithCredential(this.ctx, options, this.afterAuth));
+    return signInWithCredential(this.ctx, options, this.afterAuth);
   }
   /**
    * Creates a user with e-mail and password and signs it in (`POST /auth/password/sign-up`); a signed-in
@@ -485,7 +475,7 @@ export class StackClientApp {
       readonly verificationCallbackUrl?: string;
     } & CallOptions,
   ) {
-    return loadSignUp().then((m) => m.signUpWithCredential(this.ctx, options, this.afterAuth));
+    return signUpWithCredential(this.ctx, options, this.afterAuth);
   }
   /**
    * E-mails a password-reset link to `callbackUrl` (default: the app's password-reset page), with
@@ -500,7 +490,7 @@ export class StackClientApp {
    * ```
    */
   sendForgotPasswordEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
-    return loadPasswordReset().then((m) => m.sendForgotPasswordEmail(this.ctx, email, options));
+    return sendForgotPasswordEmail(this.ctx, email, options);
   }
   /**
    * Checks the code of a password-reset link without using it up (`POST /auth/password/reset/check-code`).
@@ -514,7 +504,7 @@ export class StackClientApp {
    * ```
    */
   verifyPasswordResetCode(code: string, options?: CallOptions) {
-    return loadPasswordReset().then((m) => m.verifyPasswordResetCode(this.ctx, code, options));
+    return verifyPasswordResetCode(this.ctx, code, options);
   }
   /**
    * Sets a new password with the code of a password-reset link (`POST /auth/password/reset`); the code
@@ -529,7 +519,7 @@ export class StackClientApp {
    * ```
    */
   resetPassword(options: { readonly code: string; readonly password: string } & CallOptions) {
-    return loadPasswordReset().then((m) => m.resetPassword(this.ctx, options));
+    return resetPassword(this.ctx, options);
   }
   /**
    * Marks the e-mail address of a verification link verified (`POST /contact-channels/verify`); the
@@ -543,7 +533,7 @@ export class StackClientApp {
    * ```
    */
   verifyEmail(code: string, options?: CallOptions) {
-    return loadVerification().then((m) => m.verifyEmail(this.ctx, code, options));
+    return verifyEmail(this.ctx, code, options);
   }
   /**
    * E-mails a magic link to `callbackUrl` (default: the app's magic-link-callback page) and a one-time
@@ -560,7 +550,7 @@ export class StackClientApp {
    * ```
    */
   sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
-    return loadMagicLink().then((m) => m.sendMagicLinkEmail(this.ctx, email, options));
+    return sendMagicLinkEmail(this.ctx, email, options);
   }
   /**
    * Signs in with the code of a magic link, or the typed one-time code followed by the nonce
@@ -576,7 +566,7 @@ export class StackClientApp {
    * ```
    */
   signInWithMagicLink(code: string, options?: SignInOptions) {
-    return loadMagicLink().then((m) => m.signInWithMagicLink(this.ctx, code, options, this.afterAuth));
+    return signInWithMagicLink(this.ctx, code, options, this.afterAuth);
   }
   /**
    * Finishes a sign-in that answered MultiFactorAuthenticationRequired (`POST /auth/mfa/sign-in`):
@@ -685,7 +675,7 @@ export class StackClientApp {
    * ```
    */
   verifyTeamInvitationCode(code: string, options?: CallOptions) {
-    return loadTeamInvitations().then((m) => m.verifyTeamInvitationCode(this.ctx, code, options));
+    return verifyTeamInvitationCode(this.ctx, code, options);
   }
   /**
    * Joins the signed-in user to the invitation's team (`POST /team-invitations/accept`); the code works
@@ -699,7 +689,7 @@ export class StackClientApp {
    * ```
    */
   acceptTeamInvitation(code: string, options?: CallOptions) {
-    return loadTeamInvitations().then((m) => m.acceptTeamInvitation(this.ctx, code, options));
+    return acceptTeamInvitation(this.ctx, code, options);
   }
   /**
    * The name of the team an invitation code is for, without using the code up
@@ -715,7 +705,7 @@ export class StackClientApp {
    * ```
    */
   getTeamInvitationDetails(code: string, options?: CallOptions) {
-    return loadTeamInvitations().then((m) => m.getTeamInvitationDetails(this.ctx, code, options));
+    return getTeamInvitationDetails(this.ctx, code, options);
   }
 
   // INTERNALS

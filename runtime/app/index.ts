@@ -11,7 +11,8 @@ export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/index.ts.
 export type { CallOptions } from "../call-options.js";
 export type { HandlerUrls } from "./urls.js";
-export type { RedirectTo, RedirectToOptions } from "./redirect-methods.js";
+export type { RedirectTo } from "./redirect-methods.js";
+export type { RedirectToOptions } from "./redirect.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";

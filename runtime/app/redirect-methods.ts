@@ -1,32 +1,11 @@
 // The reference's redirectTo… methods and the app's navigation, as an app
-// holds them from construction on. What a redirect checks and where it goes
-// (redirect.ts) loads with the first redirect: an app that never navigates, a
-// server's for one, does not carry it.
+// holds them from construction on; what a redirect checks and where it goes is
+// redirect.ts.
 import type { Browser } from "../browser.js";
-import type { CallOptions } from "../call-options.js";
 import type { Environment } from "../env.js";
-import { lazy } from "../lazy.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
+import { createNavigator, pageTarget, trustedOriginsOf, type RedirectToOptions } from "./redirect.js";
 import type { HandlerUrls } from "./urls.js";
-
-const loadRedirect = /* @__PURE__ */ lazy("redirects", () => import("./redirect.js"));
-
-/**
- * How a `redirectTo…` method of the apps navigates.
- *
- * @example
- * ```ts
- * // A signed-out visitor leaves this page for good: no history entry, no return after sign-in.
- * const user = await app.getUser();
- * if (user === null) await app.redirectToSignIn({ replace: true, noRedirectBack: true });
- * ```
- */
-export interface RedirectToOptions extends CallOptions {
-  /** Replace the current history entry instead of adding one (`location.replace`); default false. */
-  readonly replace?: boolean;
-  /** Sign-in/up: do not add after_auth_return_to. After-sign-in/up: ignore it. */
-  readonly noRedirectBack?: boolean;
-}
 
 /**
  * A `redirectTo…` method of the apps: goes to one of the app's pages ({@link HandlerUrls}) with the
@@ -76,7 +55,6 @@ export function createAppNavigator(o: {
   readonly urls: HandlerUrls;
 }): ClientAppContext["redirect"] {
   return async (url, options) => {
-    const { createNavigator, trustedOriginsOf } = await loadRedirect();
     const { redirectMethod, browser, env } = o;
     return createNavigator({ redirectMethod, browser, env, trustedOrigins: trustedOriginsOf(o.urls) })(url, options);
   };
@@ -87,7 +65,6 @@ export function createRedirectMethods(ctx: ClientAppContext): RedirectMethods {
   const to =
     (page: keyof HandlerUrls): RedirectTo =>
     async (options) => {
-      const { pageTarget } = await loadRedirect();
       await ctx.redirect(pageTarget(ctx, page, options), { replace: options?.replace ?? false, signal: options?.signal });
     };
   return {

@@ -1,6 +1,6 @@
 // Redirects (wire contract §13, §15): which targets the app may follow, how it
 // navigates, and the after_auth_return_to round trip behind the reference's
-// redirectTo… methods (redirect-methods.ts); loaded with the first redirect.
+// redirectTo… methods (redirect-methods.ts).
 // Every target is checked before navigating even though the service checks
 // email callback URLs too: an open redirect on the app's own origin is the
 // app's problem, not the service's.
@@ -9,7 +9,6 @@ import { checkAborted, untilAborted, type CallOptions } from "../call-options.js
 import { sleep, type Environment } from "../env.js";
 import { StackConfigurationError } from "../errors.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
-import type { RedirectToOptions } from "./redirect-methods.js";
 import type { HandlerUrls } from "./urls.js";
 
 /** How long a redirect waits after navigating, so code after it does not run while the page unloads. */
@@ -207,7 +206,22 @@ export function returnToTarget(browser: Browser | null, trustedOrigins: readonly
   return isSafeRedirectTarget(value, { origin: current.origin, trustedOrigins }) ? value : null;
 }
 
-export type { RedirectMethods, RedirectToOptions } from "./redirect-methods.js";
+/**
+ * How a `redirectTo…` method of the apps navigates.
+ *
+ * @example
+ * ```ts
+ * // A signed-out visitor leaves this page for good: no history entry, no return after sign-in.
+ * const user = await app.getUser();
+ * if (user === null) await app.redirectToSignIn({ replace: true, noRedirectBack: true });
+ * ```
+ */
+export interface RedirectToOptions extends CallOptions {
+  /** Replace the current history entry instead of adding one (`location.replace`); default false. */
+  readonly replace?: boolean;
+  /** Sign-in/up: do not add after_auth_return_to. After-sign-in/up: ignore it. */
+  readonly noRedirectBack?: boolean;
+}
 
 /**
  * Where a redirectTo… method goes: the page's URL, with after_auth_return_to

@@ -14,7 +14,7 @@ import {
   type ServerUser,
   type StackServerApp,
 } from "../../runtime/index.js";
-import type { RedirectMethods } from "../../runtime/app/redirect.js";
+import type { RedirectMethods } from "../../runtime/app/redirect-methods.js";
 import { claimsOf, HANDLER, rejectionOf, SITE, type Cast, type E2E } from "./harness.js";
 
 const VERIFY_PAGE = `${HANDLER}/email-verification`;

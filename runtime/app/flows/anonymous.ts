@@ -4,17 +4,14 @@
 // stick: the reference caches the rejected promise, so one network error makes
 // anonymous sign-up fail for the rest of the page's life (wire contract §14).
 import type { ClientAppContext } from "../context.js";
-import { lazy } from "../../lazy.js";
-
-// The sign-in helpers load with the first sign-up: the app's first load only holds the single flight.
-const loadSignIn = /* @__PURE__ */ lazy("anonymous sign-up", () => import("./sign-in.js"));
+import { tokensOf } from "./sign-in.js";
 
 /** Creates an anonymous user (`POST /auth/anonymous/sign-up`) and signs it in. */
 export async function signUpAnonymously(ctx: ClientAppContext): Promise<void> {
   // Without a token store the new user's tokens could not be kept: fail before creating it.
   ctx.sessions();
   const { data } = await ctx.client.send("POST /auth/anonymous/sign-up");
-  const tokens = (await loadSignIn()).tokensOf(data);
+  const tokens = tokensOf(data);
   ctx.signIn({ access_token: tokens.access_token, refresh_token: tokens.refresh_token });
 }
 
