@@ -14,95 +14,427 @@ export const TEMPLATE_TYPES: readonly TemplateType[] = ["email_verification", "p
 
 // --- 2.8.11: block documents -----------------------------------------------------
 
-const pad = (top: number, bottom: number) => ({ top, bottom, right: 24, left: 24 });
-type Spec = readonly [type: "Heading" | "Text" | "Button" | "Divider", value?: string, url?: string];
-
-/** A document of the service's editor: an `EmailLayout` root whose children are the blocks, with the defaults' styles. */
-function documentOf(id: string, specs: readonly Spec[]) {
-  const doc: Record<string, unknown> = {};
-  const ids = specs.map((_, i) => `block-${id}-${i}`);
-  doc["root"] = {
-    type: "EmailLayout",
-    data: { backdropColor: "#FFFFFF", canvasColor: "#FFFFFF", textColor: "#242424", fontFamily: "MODERN_SANS", childrenIds: ids },
-  };
-  specs.forEach(([type, value, url], i) => {
-    const props =
-      type === "Heading"
-        ? { text: value, level: "h3" }
-        : type === "Button"
-          ? {
-              text: value,
-              url,
-              buttonBackgroundColor: "#f0f0f0",
-              buttonTextColor: "#000000",
-              buttonStyle: "rounded",
-              size: "medium",
-              fullWidth: false,
-            }
-          : type === "Divider"
-            ? { lineColor: "#EEEEEE", lineHeight: 1 }
-            : { text: value };
-    const last = i === specs.length - 1;
-    const padding =
-      type === "Heading"
-        ? pad(16, 16)
-        : type === "Button"
-          ? pad(12, 12)
-          : type === "Divider"
-            ? pad(16, 16)
-            : last
-              ? pad(4, 24)
-              : pad(8, 16);
-    doc[ids[i]!] = { type, data: { props, style: { backgroundColor: null, textAlign: "center", padding } } };
-  });
-  return doc;
-}
-
-const HI = "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}!";
-const FOOTER: Spec = ["Text", "If you were not expecting this email, you can safely ignore it."];
-
-/** 2.8.11's default templates: subjects as its template metadata has them, documents with its default wording. */
+/**
+ * 2.8.11's default templates, as its template metadata gives them (packages/stack-emails/src/utils.tsx
+ * EMAIL_TEMPLATES_METADATA, content version 2): the default subject, and the document of the service's editor, as
+ * packages/stack-emails/src/templates/*.tsx has it, key for key (magic_link's document keeps the two blocks its root
+ * does not name).
+ */
 export const DEFAULT_TEMPLATES: Readonly<Record<TemplateType, { readonly subject: string; readonly content: unknown }>> = {
   email_verification: {
     subject: "Verify your email at {{ projectDisplayName }}",
-    content: documentOf("verification", [
-      ["Heading", "Verify your email at {{ projectDisplayName }}"],
-      ["Text", `${HI} Please click on the following button to verify your email.\n`],
-      ["Button", "Verify my email", "{{ emailVerificationLink }}"],
-      ["Divider"],
-      FOOTER,
-    ]),
+    content: {
+      root: {
+        type: "EmailLayout",
+        data: {
+          backdropColor: "#ffffff",
+          canvasColor: "#FFFFFF",
+          textColor: "#242424",
+          fontFamily: null,
+          childrenIds: [
+            "block_BjpQ7DGTtvaEuYRMd7VE7w",
+            "block_xyg4GWmgGbJJEDRQc76bC",
+            "block_76VptLCZ47t3EkAarUufEJ",
+            "block_Gtk3kDYwsJqEmQf2XGWPRc",
+            "block_LACDCzUS2bsvEbmnq1KHuW",
+          ],
+        },
+      },
+      block_xyg4GWmgGbJJEDRQc76bC: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 8, bottom: 16, right: 24, left: 24 },
+          },
+          props: {
+            text: "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! Please click on the following button to verify your email.\n",
+          },
+        },
+      },
+      block_76VptLCZ47t3EkAarUufEJ: {
+        type: "Button",
+        data: {
+          style: {
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 12, bottom: 12, right: 24, left: 24 },
+          },
+          props: {
+            buttonBackgroundColor: "#f0f0f0",
+            buttonStyle: "rounded",
+            buttonTextColor: "#000000",
+            fullWidth: false,
+            size: "medium",
+            text: "Verify my email",
+            url: "{{ emailVerificationLink }}",
+          },
+        },
+      },
+      block_BjpQ7DGTtvaEuYRMd7VE7w: {
+        type: "Heading",
+        data: {
+          props: { text: "Verify your email at {{ projectDisplayName }}", level: "h3" },
+          style: {
+            color: "#000000",
+            backgroundColor: null,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+        },
+      },
+      block_Gtk3kDYwsJqEmQf2XGWPRc: {
+        data: {
+          props: { lineColor: "#EEEEEE", lineHeight: 1 },
+          style: { padding: { top: 16, left: 24, right: 24, bottom: 16 }, backgroundColor: null },
+        },
+        type: "Divider",
+      },
+      block_LACDCzUS2bsvEbmnq1KHuW: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 12,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 4, bottom: 24, right: 24, left: 24 },
+          },
+          props: { text: "If you were not expecting this email, you can safely ignore it." },
+        },
+      },
+    },
   },
   password_reset: {
     subject: "Reset your password at {{ projectDisplayName }}",
-    content: documentOf("reset", [
-      ["Heading", "Reset your password at {{ projectDisplayName }}"],
-      ["Text", `${HI} Please click on the following button to start the password reset process.`],
-      ["Button", "Reset my password", "{{ passwordResetLink }}"],
-      ["Divider"],
-      FOOTER,
-    ]),
+    content: {
+      root: {
+        type: "EmailLayout",
+        data: {
+          backdropColor: "#FFFFFF",
+          canvasColor: "#FFFFFF",
+          textColor: "#242424",
+          fontFamily: "MODERN_SANS",
+          childrenIds: [
+            "block_BjpQ7DGTtvaEuYRMd7VE7w",
+            "block_xyg4GWmgGbJJEDRQc76bC",
+            "block_76VptLCZ47t3EkAarUufEJ",
+            "block_Gtk3kDYwsJqEmQf2XGWPRc",
+            "block_LACDCzUS2bsvEbmnq1KHuW",
+          ],
+        },
+      },
+      block_xyg4GWmgGbJJEDRQc76bC: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 8, bottom: 16, right: 24, left: 24 },
+          },
+          props: {
+            text: "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! Please click on the following button to start the password reset process.",
+          },
+        },
+      },
+      block_76VptLCZ47t3EkAarUufEJ: {
+        type: "Button",
+        data: {
+          style: {
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 12, bottom: 12, right: 24, left: 24 },
+          },
+          props: {
+            buttonBackgroundColor: "#f0f0f0",
+            buttonStyle: "rounded",
+            buttonTextColor: "#000000",
+            fullWidth: false,
+            size: "medium",
+            text: "Reset my password",
+            url: "{{ passwordResetLink }}",
+          },
+        },
+      },
+      block_BjpQ7DGTtvaEuYRMd7VE7w: {
+        type: "Heading",
+        data: {
+          props: { text: "Reset your password at {{ projectDisplayName }}", level: "h3" },
+          style: {
+            color: "#000000",
+            backgroundColor: null,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+        },
+      },
+      block_Gtk3kDYwsJqEmQf2XGWPRc: {
+        data: {
+          props: { lineColor: "#EEEEEE", lineHeight: 1 },
+          style: { padding: { top: 16, left: 24, right: 24, bottom: 16 }, backgroundColor: null },
+        },
+        type: "Divider",
+      },
+      block_LACDCzUS2bsvEbmnq1KHuW: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 12,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 4, bottom: 24, right: 24, left: 24 },
+          },
+          props: { text: "If you were not expecting this email, you can safely ignore it." },
+        },
+      },
+    },
   },
   magic_link: {
     subject: "Sign in to {{ projectDisplayName }}: Your code is {{ otp }}",
-    content: documentOf("magic-link", [
-      ["Heading", "Sign in to {{ projectDisplayName }}"],
-      ["Text", `${HI} This is your one-time-password for signing in: `],
-      ["Text", "{{ otp }}"],
-      ["Text", "Or you can click on [this link]({{ magicLink }}) to sign in"],
-      ["Divider"],
-      FOOTER,
-    ]),
+    content: {
+      root: {
+        type: "EmailLayout",
+        data: {
+          backdropColor: "#FFFFFF",
+          canvasColor: "#FFFFFF",
+          textColor: "#242424",
+          fontFamily: "MODERN_SANS",
+          childrenIds: [
+            "block_BjpQ7DGTtvaEuYRMd7VE7w",
+            "block_xyg4GWmgGbJJEDRQc76bC",
+            "block-1727062582681",
+            "block-1727062622114",
+            "block_Gtk3kDYwsJqEmQf2XGWPRc",
+            "block_LACDCzUS2bsvEbmnq1KHuW",
+          ],
+        },
+      },
+      block_xyg4GWmgGbJJEDRQc76bC: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 8, bottom: 16, right: 24, left: 24 },
+          },
+          props: { text: "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! This is your one-time-password for signing in: " },
+        },
+      },
+      block_BjpQ7DGTtvaEuYRMd7VE7w: {
+        type: "Heading",
+        data: {
+          props: { text: "Sign in to {{ projectDisplayName }}", level: "h3" },
+          style: {
+            color: "#000000",
+            backgroundColor: null,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+        },
+      },
+      block_Gtk3kDYwsJqEmQf2XGWPRc: {
+        data: {
+          props: { lineColor: "#EEEEEE", lineHeight: 1 },
+          style: { padding: { top: 16, left: 24, right: 24, bottom: 16 }, backgroundColor: null },
+        },
+        type: "Divider",
+      },
+      block_LACDCzUS2bsvEbmnq1KHuW: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 12,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 4, bottom: 24, right: 24, left: 24 },
+          },
+          props: { text: "If you were not expecting this email, you can safely ignore it." },
+        },
+      },
+      "block-1727053976677": {
+        type: "Text",
+        data: {
+          style: {
+            color: "#000000",
+            fontSize: 36,
+            fontFamily: "MONOSPACE",
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+          props: { text: "{{ otp }}" },
+        },
+      },
+      "block-1727054013149": {
+        type: "Text",
+        data: {
+          style: {
+            color: "#000000",
+            fontSize: 14,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+          props: { text: "Or you can click on [this link]({{ magicLink }}) to login" },
+        },
+      },
+      "block-1727062582681": {
+        type: "Text",
+        data: {
+          style: {
+            color: "#000000",
+            fontSize: 35,
+            fontFamily: "MONOSPACE",
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+          props: { text: "{{ otp }}" },
+        },
+      },
+      "block-1727062622114": {
+        type: "Text",
+        data: {
+          style: {
+            color: "#000000",
+            fontSize: 14,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 16, bottom: 16, right: 24, left: 24 },
+          },
+          props: { text: "Or you can click on [this link]({{ magicLink }}) to sign in" },
+        },
+      },
+    },
   },
   team_invitation: {
     subject: "You have been invited to join {{ teamDisplayName }}",
-    content: documentOf("team-invitation", [
-      ["Heading", "You are invited to {{ teamDisplayName }}"],
-      ["Text", `${HI} Please click on the following button to join the team {{ teamDisplayName }}\n`],
-      ["Button", "Join team", "{{ teamInvitationLink }}"],
-      ["Divider"],
-      FOOTER,
-    ]),
+    content: {
+      root: {
+        type: "EmailLayout",
+        data: {
+          backdropColor: "#FFFFFF",
+          canvasColor: "#FFFFFF",
+          textColor: "#242424",
+          fontFamily: "MODERN_SANS",
+          childrenIds: [
+            "block_BjpQ7DGTtvaEuYRMd7VE7w",
+            "block_xyg4GWmgGbJJEDRQc76bC",
+            "block_76VptLCZ47t3EkAarUufEJ",
+            "block_Gtk3kDYwsJqEmQf2XGWPRc",
+            "block_LACDCzUS2bsvEbmnq1KHuW",
+          ],
+        },
+      },
+      block_xyg4GWmgGbJJEDRQc76bC: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 8, bottom: 16, right: 24, left: 24 },
+          },
+          props: {
+            text: "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! Please click on the following button to join the team {{ teamDisplayName }}\n",
+          },
+        },
+      },
+      block_76VptLCZ47t3EkAarUufEJ: {
+        type: "Button",
+        data: {
+          style: {
+            backgroundColor: null,
+            fontSize: 14,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 12, bottom: 12, right: 24, left: 24 },
+          },
+          props: {
+            buttonBackgroundColor: "#f0f0f0",
+            buttonStyle: "rounded",
+            buttonTextColor: "#000000",
+            fullWidth: false,
+            size: "medium",
+            text: "Join team",
+            url: "{{ teamInvitationLink }}",
+          },
+        },
+      },
+      block_BjpQ7DGTtvaEuYRMd7VE7w: {
+        type: "Heading",
+        data: {
+          props: { text: "You are invited to {{ teamDisplayName }}", level: "h3" },
+          style: {
+            color: "#000000",
+            backgroundColor: null,
+            fontFamily: null,
+            fontWeight: "bold",
+            textAlign: "center",
+            padding: { top: 32, bottom: 0, right: 24, left: 24 },
+          },
+        },
+      },
+      block_Gtk3kDYwsJqEmQf2XGWPRc: {
+        data: {
+          props: { lineColor: "#EEEEEE", lineHeight: 1 },
+          style: { padding: { top: 16, left: 24, right: 24, bottom: 16 }, backgroundColor: null },
+        },
+        type: "Divider",
+      },
+      block_LACDCzUS2bsvEbmnq1KHuW: {
+        type: "Text",
+        data: {
+          style: {
+            color: "#474849",
+            backgroundColor: null,
+            fontSize: 12,
+            fontFamily: null,
+            fontWeight: "normal",
+            textAlign: "center",
+            padding: { top: 4, bottom: 24, right: 24, left: 24 },
+          },
+          props: { text: "If you were not expecting this email, you can safely ignore it." },
+        },
+      },
+    },
   },
 };
 
