@@ -145,6 +145,15 @@ export interface ServiceProfile {
    */
   readonly oauthAuthorize: "lenient" | "checked";
   /**
+   * The OAuth callback's known errors (neither version checks `redirect_uri` at authorize; both check it at the
+   * callback, REDIRECT_URL_NOT_WHITELISTED). 2.8.11 redirects them (307) to the flow's error URL when it is trusted,
+   * with `errorCode`, `message` and `details` (`"error-redirect-url"`). 2.8.86 tries the flow's `redirect_uri` first,
+   * then its error URL, each when trusted or the mobile SDK's `stack-auth-mobile-oauth-url:` scheme (also taken as a
+   * `redirect_uri`), adding `error=server_error` and `error_description` (`"redirect-uri-first"`). Else the error is
+   * answered as it is.
+   */
+  readonly oauthCallbackErrors: "error-redirect-url" | "redirect-uri-first";
+  /**
    * `GET /team-invitations`: 2.8.11 lists a team's invitations only (`team_id` required; `user_id` is an unknown
    * property, SCHEMA_ERROR) and its items have no team name (`"by-team"`); 2.8.86 also lists the invitations sent to
    * a user's verified e-mails (`user_id`, `me` for a client; exactly one of the two) and every item carries
@@ -192,6 +201,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     teamInvitationListing: "by-team",
     signUpRules: false,
     oauthAuthorize: "lenient",
+    oauthCallbackErrors: "error-redirect-url",
     mailTemplates: "block-documents",
   },
   "2.8.86": {
@@ -218,6 +228,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     teamInvitationListing: "by-team-or-invitee",
     signUpRules: true,
     oauthAuthorize: "checked",
+    oauthCallbackErrors: "redirect-uri-first",
     mailTemplates: "tsx-defaults",
   },
 };

@@ -5,9 +5,12 @@
 // the app's redirect_uri with an authorization code; the authorization-code
 // grant of the token endpoint (PKCE); and connected accounts' provider tokens.
 // As the service: a flow lives 10 minutes (OUTER_OAUTH_TIMEOUT after that), an
-// authorization code 5 minutes and once; the callback's errors go to
-// `error_redirect_url` (when trusted) as `errorCode`, `message` and `details`,
-// else they are answered as they are.
+// authorization code 5 minutes and once. The authorize call takes any
+// redirect_uri that is a URL; the callback checks it (REDIRECT_URL_NOT_WHITELISTED)
+// before it resolves the account. The callback's known errors go, with a 307, to
+// the URL the profile's `oauthCallbackErrors` picks (the flow's error URL is
+// `error_redirect_uri`, else the deprecated `error_redirect_url`), or are answered
+// as they are when there is none.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { EmulatorError, fail, schemaError, statusFailure, StatusFailure } from "../engine/errors.js";
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
@@ -148,7 +151,7 @@ function authorizeQuery(request: EmulatorRequest): Record<string, string> {
     if (q[name] !== undefined && !values.includes(q[name]))
       throw schemaError(request, `query.${name} must be one of the following values: ${values.join(", ")}`);
   }
-  for (const name of ["redirect_uri", "error_redirect_url"]) {
+  for (const name of ["error_redirect_url", "error_redirect_uri", "redirect_uri"]) {
     if (q[name] !== undefined && !URL.canParse(q[name])) throw schemaError(request, `query.${name} is not a valid URL`);
   }
   return q;
@@ -175,8 +178,8 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
     throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: q["client_id"] });
   const config = providerOf(project, provider);
   if (!config) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
+  // Not checked here on either version: the callback does (checkRedirectUri).
   const redirectUri = (q["redirect_uri"] ?? "").split("#")[0] ?? "";
-  checkCallbackUrl(project, redirectUri);
   const scopes = scopesOf(q["scope"]);
   const invalid = scopes.length === 0 ? "<empty string>" : scopes.find((scope) => scope !== "legacy");
   if (invalid !== undefined) throw fail("INVALID_SCOPE", undefined, `The scope "${invalid}" is not a valid OAuth scope for Stack.`);
@@ -203,7 +206,8 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
     type,
     user_id: userId,
     provider_scope: providerScope,
-    error_redirect_url: q["error_redirect_url"] ?? null,
+    // `error_redirect_uri` wins over the deprecated `error_redirect_url` unless empty.
+    error_redirect_url: q["error_redirect_uri"] || q["error_redirect_url"] || null,
     after_callback_redirect_url: q["after_callback_redirect_url"] ?? null,
   };
   putOAuthCode(ctx, { kind: "flow", id: innerState, projectId: project.id, lifetimeMs: FLOW_LIFETIME_MS, data: flow });
@@ -222,7 +226,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
 /**
  * GET <callback>?code&state (or ?error&state): the service's callback. Answers
  * a redirect to the app's redirect_uri with `code` and `state`, or the flow's
- * error (to its error_redirect_url when that is trusted).
+ * known error (redirected as errorTarget says, else answered as it is).
  */
 export async function oauthCallback(url: URL, store: Store, provider: string): Promise<Response> {
   const requestId = randomId();
@@ -251,13 +255,39 @@ export async function oauthCallback(url: URL, store: Store, provider: string): P
   } catch (error) {
     if (error instanceof StatusFailure) return statusResponse(error.status, error.text, requestId, false);
     if (!(error instanceof EmulatorError)) throw error;
-    if (flow.error_redirect_url === null || !isTrusted(project, flow.error_redirect_url)) return errorResponse(error, requestId, false);
-    const target = new URL(flow.error_redirect_url);
+    const to = errorTarget(ctx, project, flow);
+    if (to === null) return errorResponse(error, requestId, false);
+    const target = new URL(to);
+    if (ctx.profile.oauthCallbackErrors === "redirect-uri-first") {
+      target.searchParams.set("error", "server_error");
+      target.searchParams.set("error_description", error.message);
+    }
     target.searchParams.set("errorCode", error.code);
     target.searchParams.set("message", error.message);
     target.searchParams.set("details", JSON.stringify(error.details ?? {}));
     return toResponse({ redirect: target.toString(), status: 307 }, requestId);
   }
+}
+
+/** 2.8.86 also takes the mobile SDK's own scheme wherever it checks a redirect URL (the service's isAcceptedNativeAppUrl). */
+function isAllowedRedirect(ctx: EmulatorContext, project: ProjectRecord, url: string): boolean {
+  if (
+    ctx.profile.oauthCallbackErrors === "redirect-uri-first" &&
+    URL.canParse(url) &&
+    new URL(url).protocol === "stack-auth-mobile-oauth-url:"
+  )
+    return true;
+  return isTrusted(project, url);
+}
+
+/**
+ * Where the callback sends a known error: 2.8.11 to the flow's error URL; 2.8.86 to its redirect_uri first, else to
+ * its error URL; null (the error is answered as it is) when none of them is allowed.
+ */
+function errorTarget(ctx: EmulatorContext, project: ProjectRecord, flow: Flow): string | null {
+  const candidates =
+    ctx.profile.oauthCallbackErrors === "redirect-uri-first" ? [flow.redirect_uri, flow.error_redirect_url] : [flow.error_redirect_url];
+  return candidates.find((url): url is string => url !== null && isAllowedRedirect(ctx, project, url)) ?? null;
 }
 
 /** The callback's work: checks the flow and the provider's grant, resolves the user, and issues the authorization code. */
@@ -287,6 +317,8 @@ async function completeFlow(
     throw fail("INVALID_AUTHORIZATION_CODE");
   }
   ctx.store.deleteOAuthCode(grant.id);
+  // The OAuth library's client check, before the account is resolved (nothing is created for a refused redirect_uri).
+  if (!isAllowedRedirect(ctx, project, flow.redirect_uri)) throw fail("REDIRECT_URL_NOT_WHITELISTED");
   const scopes = providerScopes(provider, flow.provider_scope);
   const { user, isNewUser } =
     flow.type === "link"

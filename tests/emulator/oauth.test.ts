@@ -244,12 +244,12 @@ describe("account merging by e-mail", () => {
     expect(user.oauthProviders).toEqual([{ id: "github", accountId: "4242", email: "ada@example.com" }]);
   });
 
-  it("link_method refuses an e-mail the user has not verified, sending the browser to the error page", async () => {
+  it("link_method refuses an e-mail the user has not verified, sending the browser back to the trusted redirect_uri (2.8.86)", async () => {
     await withPasswordUser("link_method", false);
     const fake = fakeBrowser();
     const back = await oauth(fake, () => clientApp(fake).signInWithOAuth("github"), { email: "ada@example.com" });
-    expect(back.landed?.pathname).toBe("/handler/error");
-    expect(errorOf(back)).toMatchObject({ errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE" });
+    expect(back.landed?.pathname).toBe("/handler/oauth-callback");
+    expect(errorOf(back)).toMatchObject({ error: "server_error", errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE" });
     expect(JSON.parse(errorOf(back)["details"]!)).toEqual({ type: "email", contact_channel_value: "ada@example.com" });
   });
 
@@ -367,17 +367,24 @@ describe("what the flow refuses", () => {
     expect(isKnownError(error, "INVALID_AUTHORIZATION_CODE")).toBe(true);
   });
 
-  it("refuses a redirect_uri outside the trusted domains", async () => {
+  it("refuses a redirect_uri outside the trusted domains at the callback, before any account is made", async () => {
     await configure({ allow_localhost: false, domains: [{ domain: "https://app.example.com", handler_path: "/handler" }] });
     const untrusted = fakeBrowser("https://evil.example.net/handler/sign-in");
-    void clientApp(untrusted).signInWithOAuth("github");
-    await vi.waitFor(() => expect(untrusted.assigned).toHaveLength(1));
-    const refused = await browse(untrusted.assigned[0]!);
-    expect([refused.status, refused.headers.get("x-stack-known-error")]).toEqual([400, "REDIRECT_URL_NOT_WHITELISTED"]);
+    // The authorize call takes it; its error URL is off the trusted domains too, so the error is answered as it is.
+    const refused = await oauth(untrusted, () => clientApp(untrusted).signInWithOAuth("github"), { email: "eve@example.com" });
+    expect([refused.status, refused.landed, refused.headers.get("x-stack-known-error")]).toEqual([
+      400,
+      undefined,
+      "REDIRECT_URL_NOT_WHITELISTED",
+    ]);
+    expect(
+      store()
+        .usersOf(DEMO_KEYS.projectId)
+        .some((u) => u.primary_email === "eve@example.com"),
+    ).toBe(false);
     const trusted = fakeBrowser("https://app.example.com/handler/sign-in");
-    void clientApp(trusted).signInWithOAuth("github");
-    await vi.waitFor(() => expect(trusted.assigned).toHaveLength(1));
-    expect((await browse(trusted.assigned[0]!)).status).toBe(200);
+    const back = await oauth(trusted, () => clientApp(trusted).signInWithOAuth("github"), { email: "ada@example.com" });
+    expect(back.landed?.origin + back.landed!.pathname).toBe("https://app.example.com/handler/oauth-callback");
   });
 
   it("refuses an unknown client, a provider the project has not enabled, and extra scopes on shared keys", async () => {
@@ -398,12 +405,14 @@ describe("what the flow refuses", () => {
     expect((await browse(google)).headers.get("x-stack-known-error")).toBe("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
   });
 
-  it("sends a denial to the error page as OAUTH_PROVIDER_ACCESS_DENIED", async () => {
+  it("sends a denial back to the trusted redirect_uri as OAUTH_PROVIDER_ACCESS_DENIED (2.8.86)", async () => {
     await configure();
     const fake = fakeBrowser();
     const back = await oauth(fake, () => clientApp(fake).signInWithOAuth("github"), "deny");
-    expect(back.landed?.origin + back.landed!.pathname).toBe(`${APP}/handler/error`);
+    expect(back.landed?.origin + back.landed!.pathname).toBe(`${APP}/handler/oauth-callback`);
     expect(errorOf(back)).toEqual({
+      error: "server_error",
+      error_description: "The OAuth provider denied access to the user.",
       errorCode: "OAUTH_PROVIDER_ACCESS_DENIED",
       message: "The OAuth provider denied access to the user.",
       details: "{}",
