@@ -8,40 +8,11 @@
 import { afterEach, expect } from "vitest";
 import { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type EmulatorOptions, type ServiceVersion } from "../../emulator/index.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { rawCall, type CallOptions, type Keys, type RawAnswer as Answer } from "../helpers/raw-call.js";
 
 export { DEMO_KEYS, INTERNAL_KEYS, SERVICE_VERSIONS, type ServiceVersion };
 
-/** Project keys a request authenticates with; any left out is not sent. */
-export interface Keys {
-  readonly projectId: string;
-  readonly publishableClientKey?: string;
-  readonly secretServerKey?: string;
-  readonly superSecretAdminKey?: string;
-}
-
-/** How a request is authenticated: its access type, and what stands for the project's keys. */
-export interface CallOptions {
-  /** Default `"client"`. */
-  readonly as?: "client" | "server" | "admin";
-  /** Default the demo project's keys. */
-  readonly keys?: Keys;
-  /** `x-stack-access-token`: a user's. */
-  readonly token?: string;
-  /** `x-stack-admin-access-token`: the project owner's access token of the internal project, instead of the keys. */
-  readonly adminToken?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** A JSON body. */
-  readonly body?: unknown;
-  /** Under `/api/v1` unless told (`/api/latest`). */
-  readonly prefix?: string;
-}
-
-export interface Answer {
-  readonly status: number;
-  readonly headers: Headers;
-  /** JSON parsed; plain text as a string; an empty body undefined. */
-  readonly body: any;
-}
+export type { CallOptions, Keys, RawAnswer as Answer } from "../helpers/raw-call.js";
 
 export interface Service {
   readonly version: ServiceVersion;
@@ -68,41 +39,13 @@ export async function serviceOf(version: ServiceVersion, options: Omit<EmulatorO
   return {
     version,
     emulator,
-    call: (method, route, options) => call(emulator, method, route, options),
+    call: (method, route, options) => rawCall(emulator, method, route, options),
     expectViolations(pattern) {
       const kept = emulator.violations.filter((violation) => !pattern.test(violation));
       expect(emulator.violations.length - kept.length, `violations matching ${pattern}`).toBeGreaterThan(0);
       emulator.violations.splice(0, emulator.violations.length, ...kept);
     },
   };
-}
-
-async function call(emulator: CheckedEmulator, method: string, route: string, o: CallOptions = {}): Promise<Answer> {
-  const as = o.as ?? "client";
-  const keys: Keys = o.keys ?? DEMO_KEYS;
-  const headers: Record<string, string> = { "x-stack-project-id": keys.projectId, "x-stack-access-type": as };
-  if (o.adminToken !== undefined) headers["x-stack-admin-access-token"] = o.adminToken;
-  else if (as === "client" && keys.publishableClientKey !== undefined)
-    headers["x-stack-publishable-client-key"] = keys.publishableClientKey;
-  else if (as === "server" && keys.secretServerKey !== undefined) headers["x-stack-secret-server-key"] = keys.secretServerKey;
-  else if (as === "admin" && keys.superSecretAdminKey !== undefined) headers["x-stack-super-secret-admin-key"] = keys.superSecretAdminKey;
-  if (o.token !== undefined) headers["x-stack-access-token"] = o.token;
-  if (o.body !== undefined) headers["content-type"] = "application/json";
-  const response = await emulator.fetch(
-    new Request(`${emulator.apiOrigin}${o.prefix ?? "/api/v1"}${route}`, {
-      method,
-      headers: { ...headers, ...o.headers },
-      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-    }),
-  );
-  const text = await response.text();
-  let body: unknown = text === "" ? undefined : text;
-  try {
-    if (text !== "") body = JSON.parse(text);
-  } catch {
-    // plain text stays a string
-  }
-  return { status: response.status, headers: response.headers, body };
 }
 
 export const PASSWORD = "correct horse battery staple";

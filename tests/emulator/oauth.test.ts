@@ -379,8 +379,8 @@ describe("what the flow refuses", () => {
     ]);
     expect(
       store()
-        .usersOf(DEMO_KEYS.projectId)
-        .some((u) => u.primary_email === "eve@example.com"),
+        .channelsOfProject(DEMO_KEYS.projectId)
+        .some((c) => c.value === "eve@example.com"),
     ).toBe(false);
     const trusted = fakeBrowser("https://app.example.com/handler/sign-in");
     const back = await oauth(trusted, () => clientApp(trusted).signInWithOAuth("github"), { email: "ada@example.com" });

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createEmulator, DEFAULT_SERVICE_VERSION, DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion } from "../../emulator/index.js";
 import { startEmulator } from "../../testing/index.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { rawCall as call } from "../helpers/raw-call.js";
 import { formOf } from "../helpers/provider-page.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -32,42 +33,6 @@ async function emulatorOf(serviceVersion: ServiceVersion): Promise<CheckedEmulat
 interface Keys {
   readonly projectId: string;
   readonly publishableClientKey: string;
-}
-
-/** A client request of `keys`' project, answered as `{ status, headers, body }`. */
-async function call(
-  emulator: CheckedEmulator,
-  method: string,
-  route: string,
-  o: { keys?: Keys; token?: string; headers?: Record<string, string>; body?: unknown; admin?: boolean; server?: boolean } = {},
-) {
-  const keys = o.keys ?? DEMO_KEYS;
-  const access = o.admin
-    ? { "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": DEMO_KEYS.superSecretAdminKey }
-    : o.server
-      ? { "x-stack-access-type": "server", "x-stack-secret-server-key": DEMO_KEYS.secretServerKey }
-      : { "x-stack-access-type": "client", "x-stack-publishable-client-key": keys.publishableClientKey };
-  const response = await emulator.fetch(
-    new Request(`${emulator.apiOrigin}/api/v1${route}`, {
-      method,
-      headers: {
-        "x-stack-project-id": keys.projectId,
-        ...access,
-        ...(o.token === undefined ? {} : { "x-stack-access-token": o.token }),
-        ...(o.body === undefined ? {} : { "content-type": "application/json" }),
-        ...o.headers,
-      },
-      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-    }),
-  );
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    // plain text
-  }
-  return { status: response.status, headers: response.headers, body };
 }
 
 async function signUpAnonymously(emulator: CheckedEmulator, keys: Keys = DEMO_KEYS) {
@@ -98,7 +63,7 @@ async function addChannel(emulator: CheckedEmulator, value: string): Promise<unk
 async function listedUsers(emulator: CheckedEmulator, query: string) {
   const normal = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
   const anonymous = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, isAnonymous: true });
-  const answer = await call(emulator, "GET", `/users${query}`, { server: true });
+  const answer = await call(emulator, "GET", `/users${query}`, { as: "server" });
   return { normal: normal.id, anonymous: anonymous.id, status: answer.status, body: answer.body };
 }
 
@@ -106,7 +71,7 @@ async function listedUsers(emulator: CheckedEmulator, query: string) {
 async function metricsOf(emulator: CheckedEmulator, query: string) {
   const normal = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com" });
   const anonymous = await emulator.control.createUser({ projectId: DEMO_KEYS.projectId, isAnonymous: true });
-  const answer = await call(emulator, "GET", `/internal/metrics${query}`, { admin: true });
+  const answer = await call(emulator, "GET", `/internal/metrics${query}`, { as: "admin" });
   expect(answer.status).toBe(200);
   const registered = (answer.body.recently_registered as { id: string }[]).map((u) => u.id).sort();
   return { normal: normal.id, anonymous: anonymous.id, total: answer.body.total_users as number, registered };
@@ -115,7 +80,7 @@ async function metricsOf(emulator: CheckedEmulator, query: string) {
 /** The sent-e-mail log after a test e-mail: its newest entry (on 2.8.86 not the test e-mail, which it does not log). */
 async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string, unknown>> {
   const sent = await call(emulator, "POST", "/internal/send-test-email", {
-    admin: true,
+    as: "admin",
     body: {
       recipient_email: "ops@example.com",
       email_config: {
@@ -129,7 +94,7 @@ async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string
     },
   });
   expect(sent.status).toBe(200);
-  return (await call(emulator, "GET", "/internal/emails", { admin: true })).body.items[0];
+  return (await call(emulator, "GET", "/internal/emails", { as: "admin" })).body.items[0];
 }
 
 /**
@@ -384,10 +349,10 @@ describe("2.8.11", () => {
 
   it("has no /internal/email-templates: its catch-all answers a plain-text 404", async () => {
     const emulator = await emulatorOf("2.8.11");
-    const answer = await call(emulator, "GET", "/internal/email-templates", { admin: true });
+    const answer = await call(emulator, "GET", "/internal/email-templates", { as: "admin" });
     expect([answer.status, answer.headers.get("content-type")]).toEqual([404, "text/plain; charset=utf-8"]);
     expect(answer.body).toContain("this page does not exist in Stack Auth's API");
-    expect((await call(emulator, "GET", "/email-templates", { admin: true })).status).toBe(200);
+    expect((await call(emulator, "GET", "/email-templates", { as: "admin" })).status).toBe(200);
   });
 
   it("signs up with an untrusted verification URL but sends no e-mail, and requires the URL", async () => {
@@ -414,7 +379,7 @@ describe("2.8.11", () => {
     const emulator = await emulatorOf("2.8.11");
     const all = await listedUsers(emulator, "");
     expect(all.body.items.map((u: { id: string }) => u.id).sort()).toEqual([all.normal, all.anonymous].sort());
-    const flagged = await call(emulator, "GET", "/users?include_anonymous=true&only_anonymous=true", { server: true });
+    const flagged = await call(emulator, "GET", "/users?include_anonymous=true&only_anonymous=true", { as: "server" });
     expect([flagged.status, flagged.body.code, flagged.body.details.message]).toEqual([
       400,
       "SCHEMA_ERROR",
@@ -638,19 +603,19 @@ describe("2.8.86", () => {
     const emulator = await emulatorOf("2.8.86");
     const listed = await listedUsers(emulator, "");
     const ids = async (query: string) =>
-      ((await call(emulator, "GET", `/users${query}`, { server: true })).body.items as { id: string }[]).map((u) => u.id).sort();
+      ((await call(emulator, "GET", `/users${query}`, { as: "server" })).body.items as { id: string }[]).map((u) => u.id).sort();
     expect(listed.body.items.map((u: { id: string }) => u.id)).toEqual([listed.normal]);
     expect(await ids("?include_anonymous=true")).toEqual([listed.normal, listed.anonymous].sort());
     expect(await ids("?include_anonymous=true&only_anonymous=true")).toEqual([listed.anonymous]);
     expect(await ids("?include_restricted=true")).toEqual([listed.normal]);
-    expect((await call(emulator, "GET", "/users?only_anonymous=true", { server: true })).status).toBe(400);
+    expect((await call(emulator, "GET", "/users?only_anonymous=true", { as: "server" })).status).toBe(400);
   });
 
   it("leaves anonymous users out of GET /internal/metrics unless include_anonymous=true", async () => {
     const emulator = await emulatorOf("2.8.86");
     const metrics = await metricsOf(emulator, "");
     expect([metrics.total, metrics.registered]).toEqual([1, [metrics.normal]]);
-    const all = await call(emulator, "GET", "/internal/metrics?include_anonymous=true", { admin: true });
+    const all = await call(emulator, "GET", "/internal/metrics?include_anonymous=true", { as: "admin" });
     expect([all.body.total_users, all.body.recently_registered.length]).toEqual([2, 2]);
   });
 
@@ -724,7 +689,7 @@ describe("2.8.86", () => {
     // The test e-mails go out (the inbox has them) but not through the outbox, so the log does not show them.
     expect(await newestSentEmail(emulator)).toMatchObject({ to: ["ada@example.com"], error: null });
     const failed = await call(emulator, "POST", "/internal/send-test-email", {
-      admin: true,
+      as: "admin",
       body: {
         recipient_email: "ops@example.com",
         email_config: {
@@ -739,7 +704,7 @@ describe("2.8.86", () => {
     });
     expect(failed.body).toMatchObject({ success: false });
     expect(emulator.control.emails({ to: "ops@example.com" })).toHaveLength(2);
-    const log = (await call(emulator, "GET", "/internal/emails", { admin: true })).body.items;
+    const log = (await call(emulator, "GET", "/internal/emails", { as: "admin" })).body.items;
     expect(log.map((email: Record<string, unknown>) => [email.to, "sender_config" in email, email.error])).toEqual([
       [["ada@example.com"], false, null],
     ]);
@@ -755,7 +720,7 @@ describe("2.8.86", () => {
       ["GET", "/email-templates"],
       ["DELETE", "/email-templates/password_reset"],
     ] as const) {
-      const answer = await call(emulator, method, route, { admin: true });
+      const answer = await call(emulator, method, route, { as: "admin" });
       expect([answer.status, answer.headers.get("content-type")]).toEqual([404, "text/plain; charset=utf-8"]);
       expect(answer.body).toContain("this page does not exist in Stack Auth's API");
     }
@@ -764,7 +729,7 @@ describe("2.8.86", () => {
   it("lists the TSX e-mail templates at /internal/email-templates, changes and resets one on the project's own e-mail server only", async () => {
     const emulator = await emulatorOf("2.8.86");
     const RESET = "a70fb3a4-56c1-4e42-af25-49d25603abd0";
-    const list = async () => (await call(emulator, "GET", "/internal/email-templates", { admin: true })).body.templates as any[];
+    const list = async () => (await call(emulator, "GET", "/internal/email-templates", { as: "admin" })).body.templates as any[];
     expect((await list()).map((t) => [t.id, t.display_name])).toEqual([
       ["e7d009ce-8d47-4528-b245-5bf119f2ffa3", "Email Verification"],
       [RESET, "Password Reset"],
@@ -772,7 +737,7 @@ describe("2.8.86", () => {
       ["e84de395-2076-4831-9c19-8e9a96a868e4", "Team Invitation"],
     ]);
     const source = `import { Subject, NotificationCategory } from "@stackframe/emails";\nexport function EmailTemplate() { return <><Subject value="New password" /><NotificationCategory value="Transactional" /></>; }\n`;
-    const shared = await call(emulator, "PATCH", `/internal/email-templates/${RESET}`, { admin: true, body: { tsx_source: source } });
+    const shared = await call(emulator, "PATCH", `/internal/email-templates/${RESET}`, { as: "admin", body: { tsx_source: source } });
     expect([shared.status, shared.body.code]).toEqual([400, "REQUIRES_CUSTOM_EMAIL_SERVER"]);
     const ownServer = {
       type: "standard",
@@ -784,17 +749,17 @@ describe("2.8.86", () => {
       sender_name: "Acme",
     };
     expect(
-      (await call(emulator, "PATCH", "/internal/projects/current", { admin: true, body: { config: { email_config: ownServer } } })).status,
+      (await call(emulator, "PATCH", "/internal/projects/current", { as: "admin", body: { config: { email_config: ownServer } } })).status,
     ).toBe(200);
     const unknown = await call(emulator, "PATCH", "/internal/email-templates/0b7c1b2e-4a4f-4c3e-9d47-2f1f3c5a6b7d", {
-      admin: true,
+      as: "admin",
       body: { tsx_source: source },
     });
     expect(unknown.status).toBe(404);
-    const saved = await call(emulator, "PATCH", `/internal/email-templates/${RESET}`, { admin: true, body: { tsx_source: source } });
+    const saved = await call(emulator, "PATCH", `/internal/email-templates/${RESET}`, { as: "admin", body: { tsx_source: source } });
     expect([saved.status, typeof saved.body.rendered_html]).toEqual([200, "string"]);
     expect((await list()).find((t) => t.id === RESET).tsx_source).toBe(source);
-    const deleted = await call(emulator, "DELETE", `/internal/email-templates/${RESET}`, { admin: true });
+    const deleted = await call(emulator, "DELETE", `/internal/email-templates/${RESET}`, { as: "admin" });
     expect([deleted.status, deleted.body]).toEqual([200, {}]);
     expect((await list()).find((t) => t.id === RESET).tsx_source).not.toBe(source);
   });
@@ -826,15 +791,15 @@ describe("2.8.86", () => {
         restricted_by_admin_reason: null,
       });
     }
-    const onServer = await call(emulator, "GET", `/users/${user.id}`, { server: true });
+    const onServer = await call(emulator, "GET", `/users/${user.id}`, { as: "server" });
     expect(onServer.body).toMatchObject({ is_restricted: true, restricted_by_admin: true, restricted_by_admin_private_details: null });
   });
 
   it("refuses a restricted user's acceptance of a team invitation (403 TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED)", async () => {
     const emulator = await emulatorOf("2.8.86");
-    const team = await call(emulator, "POST", "/teams", { server: true, body: { display_name: "Analysts" } });
+    const team = await call(emulator, "POST", "/teams", { as: "server", body: { display_name: "Analysts" } });
     const sent = await call(emulator, "POST", "/team-invitations/send-code", {
-      server: true,
+      as: "server",
       body: { team_id: team.body.id, email: "grace@example.com", callback_url: "http://localhost:3000/handler/team-invitation" },
     });
     expect(sent.status).toBe(200);
@@ -871,7 +836,7 @@ describe("2.8.86", () => {
     expect([refused.status, refused.body.details]).toEqual([403, { restricted_reason: { type: "email_not_verified" } }]);
     // Left out of the user list unless asked for.
     const ids = async (query: string) =>
-      ((await call(emulator, "GET", `/users${query}`, { server: true })).body.items as { id: string }[]).map((u) => u.id);
+      ((await call(emulator, "GET", `/users${query}`, { as: "server" })).body.items as { id: string }[]).map((u) => u.id);
     expect(await ids("")).toEqual([]);
     expect(await ids("?include_restricted=true")).toEqual([signedUp.body.user_id]);
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion, type SignUpRulesConfig } from "../../emulator/index.js";
 import { evaluateSignUpRules } from "../../emulator/engine/sign-up-rules.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { rawCall as call } from "../helpers/raw-call.js";
 import { formOf } from "../helpers/provider-page.js";
 
 const APP = "http://localhost:3000";
@@ -29,42 +30,6 @@ async function emulatorOf(serviceVersion: ServiceVersion, rules?: SignUpRulesCon
   current = await checkedEmulator({ serviceVersion });
   if (rules) current.control.setSignUpRules(DEMO_KEYS.projectId, rules);
   return current;
-}
-
-interface Keys {
-  readonly projectId: string;
-  readonly publishableClientKey?: string;
-}
-
-/** A request of `keys`' project (client access unless `server`), answered as `{ status, headers, body }`. */
-async function call(
-  emulator: CheckedEmulator,
-  method: string,
-  route: string,
-  o: { keys?: Keys; token?: string; headers?: Record<string, string>; body?: unknown; server?: boolean } = {},
-) {
-  const keys = o.keys ?? DEMO_KEYS;
-  const access = o.server
-    ? { "x-stack-access-type": "server", "x-stack-secret-server-key": DEMO_KEYS.secretServerKey }
-    : {
-        "x-stack-access-type": "client",
-        ...(keys.publishableClientKey === undefined ? {} : { "x-stack-publishable-client-key": keys.publishableClientKey }),
-      };
-  const response = await emulator.fetch(
-    new Request(`${emulator.apiOrigin}/api/v1${route}`, {
-      method,
-      headers: {
-        "x-stack-project-id": keys.projectId,
-        ...access,
-        ...(o.token === undefined ? {} : { "x-stack-access-token": o.token }),
-        ...(o.body === undefined ? {} : { "content-type": "application/json" }),
-        ...o.headers,
-      },
-      ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) };
 }
 
 const users = (emulator: CheckedEmulator) => emulator.engine.ctx.store.users();
@@ -92,7 +57,7 @@ async function viewsOf(emulator: CheckedEmulator, tokens: { access_token: string
     token: tokens.access_token,
     headers: { "x-stack-allow-restricted-user": "true" },
   });
-  const server = await call(emulator, "GET", `/users/${tokens.user_id}`, { server: true });
+  const server = await call(emulator, "GET", `/users/${tokens.user_id}`, { as: "server" });
   return { me: me.body, server: server.body };
 }
 
@@ -233,7 +198,7 @@ describe("sign-up rules on 2.8.86", () => {
     expect([known.answer.status, known.answer.body.is_new_user]).toEqual([200, false]);
   });
 
-  it("judges a new OAuth account by its provider: a rejection goes to the error page, a restriction marks the user", async () => {
+  it("judges a new OAuth account by its provider: a rejection goes back to the app's callback page as 2.8.86 sends errors, a restriction marks the user", async () => {
     const emulator = await emulatorOf("2.8.86", {
       rules: {
         "no-github": rule("reject", { oauthProviders: ["github"], emailDomains: ["spam.example"] }),
@@ -241,8 +206,10 @@ describe("sign-up rules on 2.8.86", () => {
       },
     });
     const refused = await githubSignIn(emulator, { email: "bot@spam.example", accountId: "bot-gh" });
-    expect(refused.origin + refused.pathname).toBe(`${APP}/handler/error`);
+    expect(refused.origin + refused.pathname).toBe(`${APP}/handler/oauth-callback`);
     expect(Object.fromEntries(refused.searchParams)).toEqual({
+      error: "server_error",
+      error_description: REJECTED.error,
       errorCode: "SIGN_UP_REJECTED",
       message: REJECTED.error,
       details: JSON.stringify(REJECTED.details),
