@@ -33,7 +33,8 @@ export function lazy<T>(what: string, load: () => Promise<T>): Lazy<T> {
 
 /**
  * Loads now everything stackkit would load on first use (OAuth, passkeys,
- * multi-factor sign-in, command-line login, owned projects and their admin apps). For
+ * multi-factor sign-in, command-line login, owned projects, and the server and
+ * admin apps' methods with token verification). For
  * tests on fake timers, whose clocks do not wait for a module to load, and for
  * apps that would rather load it all up front (`stackkit/testing` exports it as
  * preloadStackkit). Rejects with a NetworkError when a part cannot be loaded.

@@ -2,41 +2,27 @@
 // reference SDK's public API. It is a server app whose requests carry access
 // type "admin" and either the project's super secret admin key or, for a
 // project owner, the owner's access token from the internal project (then no
-// key headers at all). Every feature lives in its module under ./admin/.
+// key headers at all). Every feature lives in its module under ./admin/,
+// loaded with the app's first admin call (admin/app-methods.ts).
 import type { CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { OwnerSession } from "../pipeline.js";
-import { getMetrics, getSvixToken, type AdminMetrics } from "./admin/dashboard-data.js";
-import {
-  listEmailTemplates,
-  listSentEmails,
-  resetEmailTemplate,
-  sendTestEmail,
-  updateEmailTemplate,
-  type AdminEmailTemplate,
-  type AdminEmailTemplateUpdateOptions,
-  type AdminSentEmail,
-  type EmailConfig,
-  type EmailTemplateType,
-} from "./admin/email.js";
-import {
-  createInternalApiKey,
-  listInternalApiKeys,
-  type InternalApiKey,
-  type InternalApiKeyCreateOptions,
-  type InternalApiKeyFirstView,
-} from "./admin/internal-api-keys.js";
-import {
-  permissionDefinitions,
-  type AdminPermissionDefinition,
-  type AdminPermissionDefinitionCreateOptions,
-  type AdminPermissionDefinitionUpdateOptions,
-  type PermissionScope,
+import type { AdminMetrics } from "./admin/dashboard-data.js";
+import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
+import type { InternalApiKey, InternalApiKeyCreateOptions, InternalApiKeyFirstView } from "./admin/internal-api-keys.js";
+import type {
+  AdminPermissionDefinition,
+  AdminPermissionDefinitionCreateOptions,
+  AdminPermissionDefinitionUpdateOptions,
+  PermissionScope,
 } from "./admin/permission-definitions.js";
-import { getAdminProject, type AdminProject } from "./admin/project.js";
+import type { AdminProject } from "./admin/project.js";
 import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
+
+const loadAdmin = /* @__PURE__ */ lazy("admin app", () => import("./admin/app-methods.js"));
 
 /** Omit over each member of a union (the plain Omit would merge the members). */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -104,7 +90,7 @@ export class StackAdminApp extends StackServerApp {
    */
   override getProject(options?: CallOptions): Promise<AdminProject> {
     // Admin calls carry no user tokens: the server context's client has none.
-    return getAdminProject(this.serverCtx, options);
+    return loadAdmin().then((m) => m.getAdminProject(this.serverCtx, options));
   }
 
   // PROJECT KEYS
@@ -122,7 +108,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   listInternalApiKeys(options?: CallOptions): Promise<InternalApiKey[]> {
-    return listInternalApiKeys(this.serverCtx, options);
+    return loadAdmin().then((m) => m.listInternalApiKeys(this.serverCtx, options));
   }
   /**
    * Creates a key set (`POST /internal/api-keys`) and answers it with the keys
@@ -142,7 +128,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   createInternalApiKey(options: InternalApiKeyCreateOptions & CallOptions): Promise<InternalApiKeyFirstView> {
-    return createInternalApiKey(this.serverCtx, options);
+    return loadAdmin().then((m) => m.createInternalApiKey(this.serverCtx, options));
   }
 
   // E-MAIL
@@ -164,7 +150,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   listEmailTemplates(options?: CallOptions): Promise<AdminEmailTemplate[]> {
-    return listEmailTemplates(this.serverCtx, options);
+    return loadAdmin().then((m) => m.listEmailTemplates(this.serverCtx, options));
   }
   /**
    * Changes the template of one type (`PATCH /email-templates/{type}`); only the
@@ -181,7 +167,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   updateEmailTemplate(type: EmailTemplateType, data: AdminEmailTemplateUpdateOptions & CallOptions): Promise<void> {
-    return updateEmailTemplate(this.serverCtx, type, data);
+    return loadAdmin().then((m) => m.updateEmailTemplate(this.serverCtx, type, data));
   }
   /**
    * Drops the project's own template of one type, so that the service's default
@@ -200,7 +186,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   resetEmailTemplate(type: EmailTemplateType, options?: CallOptions): Promise<void> {
-    return resetEmailTemplate(this.serverCtx, type, options);
+    return loadAdmin().then((m) => m.resetEmailTemplate(this.serverCtx, type, options));
   }
   /**
    * Sends a test message through `emailConfig` (`POST /internal/send-test-email`);
@@ -218,7 +204,7 @@ export class StackAdminApp extends StackServerApp {
   sendTestEmail(
     options: { readonly recipientEmail: string; readonly emailConfig: EmailConfig } & CallOptions,
   ): Promise<Result<undefined, { readonly errorMessage: string }>> {
-    return sendTestEmail(this.serverCtx, options);
+    return loadAdmin().then((m) => m.sendTestEmail(this.serverCtx, options));
   }
   /**
    * The e-mails the project sent (`GET /internal/emails`), each with its
@@ -234,7 +220,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   listSentEmails(options?: CallOptions): Promise<AdminSentEmail[]> {
-    return listSentEmails(this.serverCtx, options);
+    return loadAdmin().then((m) => m.listSentEmails(this.serverCtx, options));
   }
 
   // PERMISSION DEFINITIONS
@@ -376,7 +362,7 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   getSvixToken(options?: CallOptions): Promise<string> {
-    return getSvixToken(this.serverCtx, options);
+    return loadAdmin().then((m) => m.getSvixToken(this.serverCtx, options));
   }
   /**
    * The dashboard's usage figures, as the service sends them (`GET /internal/metrics`):
@@ -390,13 +376,13 @@ export class StackAdminApp extends StackServerApp {
    * ```
    */
   getMetrics(options?: CallOptions): Promise<AdminMetrics> {
-    return getMetrics(this.serverCtx, options);
+    return loadAdmin().then((m) => m.getMetrics(this.serverCtx, options));
   }
 
   // INTERNALS
 
   private permissionDefinitions(scope: PermissionScope) {
-    return Promise.resolve(permissionDefinitions(this.serverCtx, scope));
+    return loadAdmin().then((m) => m.permissionDefinitions(this.serverCtx, scope));
   }
 }
 

@@ -3,37 +3,32 @@
 // the secret server key and access type "server"; users and teams come back as
 // server objects. Server objects act by id on a runtime client without user
 // tokens; the request's own user (getUser()) also gets its session.
-// What the methods do is in server/app-methods.ts and the modules beside it.
+//
+// The class is the part every bundle that names it carries (its options and
+// the methods' signatures); what the methods do loads with the first of them
+// (server/app-methods.ts), so that a client app's first load holds no server code.
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../errors.js";
+import { lazy } from "../lazy.js";
 import type { TokenStoreInit } from "../tokens/resolve.js";
 import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.js";
-import {
-  createTeam,
-  createUser,
-  getTeam,
-  getUserByApiKey,
-  getUserById,
-  listTeams,
-  listUsers,
-  type ServerListUsersOptions,
-} from "./server/app-methods.js";
-import { requireOptions } from "./server/common.js";
-import { createCurrentServerUser } from "./server/current-user.js";
-import { asServerUser } from "./server/server-user.js";
+import type { ServerListUsersOptions } from "./server/app-methods.js";
 import { serverContextOf, type ServerAppContext } from "./server/context.js";
 import type { CurrentServerUser } from "./server/current-user.js";
 import { resolveServerAppOptions, type StackServerAppOptions } from "./server/inherit.js";
 import type { ServerTeam, ServerTeamCreateOptions } from "./server/server-team.js";
 import type { ServerUser } from "./server/server-user.js";
 import type { ServerUserCreateOptions } from "./server/user-options.js";
-import { verifiedUserOf, verifierOf, type VerifiedServerUser, type VerifiedUserOr } from "./server/verified-user.js";
+import type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 import type { AccessTokenVerification, VerifyAccessTokenCallOptions } from "../verify/verify.js";
 
 export type { ServerListUsersOptions } from "./server/app-methods.js";
 export type { StackServerAppOptions } from "./server/inherit.js";
 export type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
+
+const loadServer = /* @__PURE__ */ lazy("server app", () => import("./server/app-methods.js"));
+const loadVerified = /* @__PURE__ */ lazy("token verification", () => import("./server/verified-user.js"));
 
 /**
  * What a server app's `getUser` answers when nobody is signed in, whose tokens it reads, and
@@ -141,15 +136,16 @@ export class StackServerApp extends StackClientApp {
   ): Promise<CurrentServerUser | ServerUser | VerifiedServerUser | null> {
     // Some answers need no request (nobody signed in, an id that is no UUID); an aborted call still rejects.
     checkAborted(typeof arg === "string" ? options : arg);
-    if (typeof arg === "string") return getUserById(this.serverCtx, arg, options);
-    if (typeof arg === "object" && arg !== null && "apiKey" in arg) return getUserByApiKey(this.serverCtx, arg.apiKey, arg);
+    const server = await loadServer();
+    if (typeof arg === "string") return server.getUserById(this.serverCtx, arg, options);
+    if (typeof arg === "object" && arg !== null && "apiKey" in arg) return server.getUserByApiKey(this.serverCtx, arg.apiKey, arg);
     const given = arg ?? {};
-    requireOptions(given, "getUser", "{ or?, tokenStore?, verify? }, a user id, or { apiKey }");
+    server.requireOptions(given, "getUser", "{ or?, tokenStore?, verify? }, a user id, or { apiKey }");
     if (given.verify !== undefined) return this.verifiedUser(given);
     return this.currentUser(
       given,
-      (answer) => asServerUser(answer, "GET /users/me"),
-      (ctx, wire) => createCurrentServerUser(this.serverCtx, ctx, wire, this.userExtras(ctx)),
+      (answer) => server.asServerUser(answer, "GET /users/me"),
+      (ctx, wire) => server.createCurrentServerUser(this.serverCtx, ctx, wire, this.userExtras(ctx)),
     );
   }
 
@@ -174,6 +170,7 @@ export class StackServerApp extends StackClientApp {
   ): Promise<AccessTokenVerification> {
     // A malformed token is refused without a request; an aborted call still rejects.
     checkAborted(options);
+    const { verifierOf } = await loadVerified();
     const { allowAnonymous, allowRestricted } = options ?? {};
     return verifierOf(this.ctx).verify(token, { ...signalOf(options), allowAnonymous, allowRestricted });
   }
@@ -182,7 +179,7 @@ export class StackServerApp extends StackClientApp {
     if (options.verify !== "local") {
       throw new StackConfigurationError(`getUser: verify takes "local" only, not ${JSON.stringify(options.verify)}.`);
     }
-    const session = await this.sessionOf(options);
+    const [session, { verifiedUserOf }] = await Promise.all([this.sessionOf(options), loadVerified()]);
     return verifiedUserOf(this.ctx, session, options.or, callOf(options));
   }
 
@@ -218,7 +215,7 @@ export class StackServerApp extends StackClientApp {
    * ```
    */
   createUser(options: ServerUserCreateOptions & CallOptions): Promise<ServerUser> {
-    return createUser(this.serverCtx, options);
+    return loadServer().then((m) => m.createUser(this.serverCtx, options));
   }
 
   /**
@@ -236,7 +233,7 @@ export class StackServerApp extends StackClientApp {
    * ```
    */
   listUsers(options: ServerListUsersOptions & CallOptions = {}): Promise<ServerUser[] & { nextCursor: string | null }> {
-    return listUsers(this.serverCtx, options);
+    return loadServer().then((m) => m.listUsers(this.serverCtx, options));
   }
 
   // TEAMS
@@ -252,7 +249,7 @@ export class StackServerApp extends StackClientApp {
    * ```
    */
   createTeam(data: ServerTeamCreateOptions & CallOptions): Promise<ServerTeam> {
-    return createTeam(this.serverCtx, data);
+    return loadServer().then((m) => m.createTeam(this.serverCtx, data));
   }
 
   /** The team with this id, with one request (`GET /teams/{id}`), or null when there is none. */
@@ -272,7 +269,7 @@ export class StackServerApp extends StackClientApp {
    * ```
    */
   getTeam(arg: string | ({ readonly apiKey: string } & CallOptions), options?: CallOptions): Promise<ServerTeam | null> {
-    return getTeam(this.serverCtx, arg, options);
+    return loadServer().then((m) => m.getTeam(this.serverCtx, arg, options));
   }
 
   /**
@@ -287,7 +284,7 @@ export class StackServerApp extends StackClientApp {
    * ```
    */
   listTeams(options?: CallOptions): Promise<ServerTeam[]> {
-    return listTeams(this.serverCtx, options);
+    return loadServer().then((m) => m.listTeams(this.serverCtx, options));
   }
 
   // INTERNALS

@@ -1,5 +1,6 @@
 // What StackServerApp does, as functions of its server context (a client with
-// the secret server key and no user tokens).
+// the secret server key and no user tokens). Loaded with the app's first server
+// call, so that a client app's bundle does not carry it.
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import { callOf, checkAborted, signalOf, type CallOptions } from "../../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
@@ -16,6 +17,10 @@ import {
 } from "./server-team.js";
 import { asServerUser, createServerUser, type ServerUser } from "./server-user.js";
 import { serverUserCreateToWire, type ServerUserCreateOptions } from "./user-options.js";
+
+export { createCurrentServerUser } from "./current-user.js";
+export { requireOptions } from "./common.js";
+export { asServerUser } from "./server-user.js";
 
 /**
  * Which page of users `listUsers` reads (`GET /users`): a cursor, a page size, an order and filters.
