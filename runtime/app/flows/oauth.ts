@@ -6,6 +6,7 @@ import { requireBrowser, type Browser } from "../../browser.js";
 import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
 import { API_PREFIX } from "../../constants.js";
 import { sleep } from "../../env.js";
+import { createKnownError, type KnownError } from "../../../generated/known-errors.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { consumeVerifier, createPkcePair, pkceChallenge, saveVerifier } from "./pkce.js";
@@ -197,6 +198,30 @@ export function assertRedirectAfter(options: { readonly redirectAfter?: unknown 
   }
 }
 
+/** The query a service since 2.8.86 sends a failed sign-in back to the oauth-callback page with. */
+const ERROR_PARAMS = ["error", "error_description", "errorCode", "message", "details"] as const;
+
+/**
+ * The known error a callback carries instead of a code (2.8.86 sends a failed sign-in back to the app's
+ * oauth-callback page, as `errorCode`, `message` and `details`; 2.8.11 sends it to the error page instead), taken
+ * out of the address bar; null when there is none. `details` that is not JSON is left out rather than trusted.
+ */
+function consumeCallbackError(browser: Browser): KnownError | null {
+  const current = new URL(browser.location.href);
+  const code = current.searchParams.get("errorCode");
+  const message = current.searchParams.get("message");
+  if (!code || message === null) return null;
+  let details: unknown;
+  try {
+    details = JSON.parse(current.searchParams.get("details") ?? "");
+  } catch {
+    details = undefined;
+  }
+  for (const name of ERROR_PARAMS) current.searchParams.delete(name);
+  browser.history.replaceState({}, "", current.toString());
+  return createKnownError(code, details, { message });
+}
+
 /** The code and verifier of a callback meant for this browser, taken so that no one else can use them. */
 function consumeCallback(browser: Browser): { code: string; verifier: string } | null {
   const current = new URL(browser.location.href);
@@ -222,6 +247,8 @@ function consumeCallback(browser: Browser): { code: string; verifier: string } |
  * A user with TOTP enabled makes it throw KnownErrors.MultiFactorAuthenticationRequired,
  * whose `details.attempt_code` completes the sign-in with signInWithMfa. Other
  * failures throw their typed errors; the verifier is gone either way (single use).
+ * A sign-in the service failed and sent back here (2.8.86: `errorCode`, `message`,
+ * `details` in the query) throws that known error, its query taken out of the URL.
  */
 export async function callOAuthCallback(
   ctx: ClientAppContext,
@@ -234,6 +261,8 @@ export async function callOAuthCallback(
   const call = callOf(options);
   // Synchronous up to here: of two handlers on the same page, only the first
   // finds the cookie and the code.
+  const failed = consumeCallbackError(browser);
+  if (failed !== null) throw failed;
   const consumed = consumeCallback(browser);
   if (consumed === null) return false;
   const body = {

@@ -1,12 +1,12 @@
 // The pages that links in e-mails and OAuth providers open. Each redeems a
 // single-use code once (useOnce), then shows the outcome; after a sign-in the
 // app itself goes on to after-sign-in.
-import { useState } from "react";
+import { Suspense, useEffect } from "react";
 import { isKnownError } from "stackkit";
 import { MfaForm, mfaAttemptCode } from "../components/MfaForm.js";
 import { ErrorNote } from "../components/errors.js";
 import { Card, Loading, Note } from "../components/ui.js";
-import { Link, useSearchParam } from "../router.js";
+import { Link, navigate, useSearchParam } from "../router.js";
 import { useStackApp } from "stackkit/react";
 import { useOnce } from "../hooks.js";
 
@@ -39,13 +39,43 @@ function MissingCode() {
   return <Note>This link is incomplete: it carries no code. Open the link from the e-mail again.</Note>;
 }
 
+let arrival: string | null = null;
+
+/**
+ * The URL the callback page arrived at. The SDK takes code and state (or the error sent back) out of the address
+ * bar at once, and a page that suspends on its first render keeps no state: the arrival is kept here, so that the
+ * page asks the SDK once per arrival, not again with the cleaned URL.
+ */
+function callbackArrival(): string {
+  const now = new URL(window.location.href);
+  if (arrival === null || now.searchParams.has("code") || now.searchParams.has("errorCode")) arrival = now.href;
+  return arrival;
+}
+
 export function OAuthCallback() {
-  const app = useStackApp();
-  // The callback removes code and state from the address bar; key on the URL it arrived with.
-  const [arrivedAt] = useState(() => window.location.href);
-  const outcome = useOnce(["oauth-callback", arrivedAt], () => settle(async () => ({ status: "ok", data: await app.callOAuthCallback() })));
+  const arrivedAt = callbackArrival();
   return (
     <Card title="Signing you in">
+      <Suspense fallback={<Loading what="Signing you in" />}>
+        <FinishOAuth arrivedAt={arrivedAt} />
+      </Suspense>
+    </Card>
+  );
+}
+
+function FinishOAuth({ arrivedAt }: { readonly arrivedAt: string }) {
+  const app = useStackApp();
+  const outcome = useOnce(["oauth-callback", arrivedAt], () => settle(async () => ({ status: "ok", data: await app.callOAuthCallback() })));
+  // A sign-in the service failed and sent back here (2.8.86 does; 2.8.11 sends it to the error page itself): shown
+  // where 2.8.11 would have shown it, the error page, which reads the code.
+  const sentBack = new URL(arrivedAt).searchParams.get("errorCode");
+  useEffect(() => {
+    if (outcome.status === "error" && sentBack !== null && isKnownError(outcome.error, sentBack as never)) {
+      navigate(`${app.urls.error}?${new URLSearchParams({ errorCode: sentBack })}`, { replace: true });
+    }
+  }, [outcome, sentBack, app]);
+  return (
+    <>
       {outcome.status === "ok" && outcome.data === true && <Loading what="Signed in, redirecting" />}
       {outcome.status === "ok" && outcome.data === false && (
         <Note>
@@ -54,7 +84,7 @@ export function OAuthCallback() {
         </Note>
       )}
       <Failure outcome={outcome} />
-    </Card>
+    </>
   );
 }
 

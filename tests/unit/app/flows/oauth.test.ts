@@ -327,6 +327,27 @@ describe("callOAuthCallback", () => {
     expect(t.targets).toEqual([]);
   });
 
+  it("throws the known error a service sent back instead of a code (2.8.86), taking its query out of the URL", async () => {
+    const href =
+      "https://app.example.com/handler/oauth-callback?after=1&error=server_error&error_description=Denied.&errorCode=OAUTH_PROVIDER_ACCESS_DENIED" +
+      "&message=The+OAuth+provider+denied+access+to+the+user.&details=%7B%7D";
+    const t = callback(noService, href, null);
+    const error = await rejectionOf(callOAuthCallback(t.ctx, { redirectAfter: t.redirectAfter }));
+    expect(error).toBeInstanceOf(KnownErrors.OAuthProviderAccessDenied);
+    expect((error as Error).message).toBe("The OAuth provider denied access to the user.");
+    expect(t.browser.location.href).toBe("https://app.example.com/handler/oauth-callback?after=1");
+    expect([t.service.requests, t.writes, t.targets]).toEqual([[], [], []]);
+  });
+
+  it("keeps a code it does not know as a typed error, and details that are not JSON out", async () => {
+    const href = "https://app.example.com/handler/oauth-callback?errorCode=SOMETHING_NEWER&message=Later.&details=%7Bnot-json";
+    const t = callback(noService, href, null);
+    const error = await rejectionOf(callOAuthCallback(t.ctx, { redirectAfter: t.redirectAfter }));
+    expect(error).toBeInstanceOf(KnownErrors.UnsupportedError);
+    expect(error).toMatchObject({ message: "Later.", details: { originalErrorCode: "SOMETHING_NEWER" } });
+    expect(t.browser.location.href).toBe("https://app.example.com/handler/oauth-callback");
+  });
+
   it("lets only one of two handlers running at once use the code", async () => {
     const t = callback(() => json(TOKENS));
     const results = await Promise.all([
