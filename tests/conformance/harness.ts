@@ -48,6 +48,16 @@ export async function serviceOf(version: ServiceVersion, options: Omit<EmulatorO
   };
 }
 
+/** The two team permissions every project the service makes starts with (both versions: apps/backend/src/lib/projects.tsx). */
+export const DEFAULT_TEAM_PERMISSIONS = [
+  {
+    id: "team_admin",
+    description: "Default permission for team admins",
+    contained_permission_ids: ["$delete_team", "$invite_members", "$manage_api_keys", "$read_members", "$remove_members", "$update_team"],
+  },
+  { id: "team_member", description: "Default permission for team members", contained_permission_ids: ["$invite_members", "$read_members"] },
+] as const;
+
 export const PASSWORD = "correct horse battery staple";
 export const APP_URL = "http://localhost:3000";
 

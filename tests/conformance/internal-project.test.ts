@@ -4,7 +4,7 @@
 // no user API keys; 2.8.86 also lets clients create teams, gives every new user a
 // team, rewrites the two team permissions and makes an "Internal Team" the owner.
 import { describe, expect, it } from "vitest";
-import { INTERNAL_KEYS, serviceOf, SERVICE_VERSIONS, signUp } from "./harness.js";
+import { DEFAULT_TEAM_PERMISSIONS, INTERNAL_KEYS, serviceOf, SERVICE_VERSIONS, signUp } from "./harness.js";
 
 const internalAdmin = { as: "admin", keys: INTERNAL_KEYS } as const;
 
@@ -49,25 +49,7 @@ describe.each(SERVICE_VERSIONS)("the seeded internal project on %s", (version) =
     const own = answer.body.items.filter((d: { id: string }) => !d.id.startsWith("$"));
     expect(own).toEqual(
       version === "2.8.11"
-        ? [
-            {
-              id: "team_admin",
-              description: "Default permission for team admins",
-              contained_permission_ids: [
-                "$delete_team",
-                "$invite_members",
-                "$manage_api_keys",
-                "$read_members",
-                "$remove_members",
-                "$update_team",
-              ],
-            },
-            {
-              id: "team_member",
-              description: "Default permission for team members",
-              contained_permission_ids: ["$invite_members", "$read_members"],
-            },
-          ]
+        ? DEFAULT_TEAM_PERMISSIONS
         : [
             { id: "team_admin", description: "2", contained_permission_ids: ["$read_members", "$remove_members", "$update_team"] },
             { id: "team_member", description: "1", contained_permission_ids: ["$read_members"] },

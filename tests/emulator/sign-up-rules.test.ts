@@ -10,7 +10,7 @@ import { DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion, type SignUpRulesConfig }
 import { evaluateSignUpRules } from "../../emulator/engine/sign-up-rules.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
 import { rawCall as call } from "../helpers/raw-call.js";
-import { formOf } from "../helpers/provider-page.js";
+import { browseEmulator, formOf } from "../helpers/provider-page.js";
 
 const APP = "http://localhost:3000";
 const PASSWORD = "correct horse battery";
@@ -79,18 +79,7 @@ async function githubSignIn(emulator: CheckedEmulator, identity: { email: string
     ...(token ? { token } : {}),
   };
   for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
-  const browse = async (url: string, init: RequestInit = {}): Promise<{ text: string; url: string; landed?: URL }> => {
-    for (let hops = 0; hops < 10; hops++) {
-      const response = await emulator.fetch(new Request(url, { ...init, redirect: "manual" }));
-      const location = response.headers.get("location");
-      if (response.status < 300 || response.status >= 400 || location === null) return { text: await response.text(), url };
-      const next = new URL(location, url);
-      if (next.origin !== new URL(emulator.apiOrigin).origin) return { text: "", url, landed: next };
-      if (response.status === 303) init = {};
-      url = next.toString();
-    }
-    throw new Error("too many redirects");
-  };
+  const browse = (url: string, init?: RequestInit) => browseEmulator(emulator, url, init);
   const form = formOf(await browse(authorize.toString()), { id: "oauth-identity-form" });
   form.fields.set("email", identity.email);
   form.fields.set("name", "Grace");

@@ -17,3 +17,24 @@ export function formOf(page: { readonly text: string; readonly url: string }, pi
   }
   return { action: new URL(attr(chosen[1]!, "action") ?? "", page.url).toString(), fields };
 }
+
+/**
+ * Follows redirects by hand through `emulator` (its provider page and API), from `url`: the page it stops on
+ * (`text`, `url`), or where it would leave the emulator's origin (`landed`: the app's page).
+ */
+export async function browseEmulator(
+  emulator: { readonly fetch: (request: Request) => Promise<Response>; readonly apiOrigin: string },
+  url: string,
+  init: RequestInit = {},
+): Promise<{ text: string; url: string; landed?: URL }> {
+  for (let hops = 0; hops < 10; hops++) {
+    const response = await emulator.fetch(new Request(url, { ...init, redirect: "manual" }));
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status >= 400 || location === null) return { text: await response.text(), url };
+    const next = new URL(location, url);
+    if (next.origin !== new URL(emulator.apiOrigin).origin) return { text: "", url, landed: next };
+    if (response.status === 303) init = {};
+    url = next.toString();
+  }
+  throw new Error("too many redirects");
+}
