@@ -11,7 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { APP_URL, serviceOf, SERVICE_VERSIONS, signUp, type Service, type ServiceVersion } from "./harness.js";
 import { DEMO_KEYS } from "../../emulator/index.js";
-import { formOf } from "../helpers/provider-page.js";
+import { formOf, rawAuthorizeUrl } from "../helpers/provider-page.js";
 
 const CALLBACK = `${APP_URL}/handler/oauth-callback`;
 const ERROR_PAGE = `${APP_URL}/handler/error`;
@@ -34,20 +34,7 @@ async function configured(version: ServiceVersion, config: Record<string, unknow
 
 /** The authorize call with the demo project's keys, `redirect_uri` as given, and `extra` query fields. */
 async function authorize(service: Service, redirectUri: string, extra: Record<string, string> = {}) {
-  const url = new URL(`${service.emulator.apiOrigin}/api/v1/auth/oauth/authorize/github`);
-  const query = {
-    client_id: DEMO_KEYS.projectId,
-    client_secret: DEMO_KEYS.publishableClientKey,
-    redirect_uri: redirectUri,
-    scope: "legacy",
-    state: "outer-state",
-    grant_type: "authorization_code",
-    code_challenge: "a-plain-code-verifier-of-forty-three-letters",
-    code_challenge_method: "plain",
-    response_type: "code",
-    ...extra,
-  };
-  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const url = rawAuthorizeUrl(service.emulator.apiOrigin, { redirect_uri: redirectUri, state: "outer-state", ...extra });
   return service.emulator.fetch(new Request(url, { redirect: "manual" }));
 }
 

@@ -9,7 +9,7 @@ import { DEMO_KEYS, type Emulator } from "../../emulator/index.js";
 import type { ProjectConfig } from "../../emulator/engine/store.js";
 import { isKnownError, SessionEndedError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
 import { checkedEmulator, useEmulator } from "../helpers/emulator.js";
-import { formOf } from "../helpers/provider-page.js";
+import { formOf, rawAuthorizeUrl } from "../helpers/provider-page.js";
 
 const emulator = useEmulator();
 const APP = "http://localhost:3000";
@@ -445,24 +445,8 @@ describe("what the flow refuses", () => {
 });
 
 describe("the authorize call's own checks on 2.8.86 (after_callback_redirect_url, stack_response_mode)", () => {
-  /** A raw authorize URL of the demo project on `origin`, with `extra` query fields. */
-  function authorizeUrl(origin: string, extra: Record<string, string>): string {
-    const url = new URL(`${origin}/api/v1/auth/oauth/authorize/github`);
-    const query = {
-      client_id: DEMO_KEYS.projectId,
-      client_secret: DEMO_KEYS.publishableClientKey,
-      redirect_uri: `${APP}/handler/oauth-callback`,
-      scope: "legacy",
-      state: "some-state",
-      grant_type: "authorization_code",
-      code_challenge: "a-plain-code-verifier-of-forty-three-letters",
-      code_challenge_method: "plain",
-      response_type: "code",
-      ...extra,
-    };
-    for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-    return url.toString();
-  }
+  const authorizeUrl = (origin: string, extra: Record<string, string>) =>
+    rawAuthorizeUrl(origin, { redirect_uri: `${APP}/handler/oauth-callback`, ...extra }).toString();
   const ask = async (e: Emulator, extra: Record<string, string>) => {
     const response = await e.fetch(new Request(authorizeUrl(e.apiOrigin, extra), { redirect: "manual" }));
     const text = await response.text();

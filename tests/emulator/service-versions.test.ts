@@ -13,7 +13,7 @@ import { createEmulator, DEFAULT_SERVICE_VERSION, DEMO_KEYS, INTERNAL_KEYS, type
 import { startEmulator } from "../../testing/index.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
 import { rawCall as call } from "../helpers/raw-call.js";
-import { browseEmulator, formOf } from "../helpers/provider-page.js";
+import { browseEmulator, formOf, PLAIN_VERIFIER, rawAuthorizeUrl } from "../helpers/provider-page.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
@@ -103,22 +103,8 @@ async function newestSentEmail(emulator: CheckedEmulator): Promise<Record<string
  */
 async function oauthSignIn(emulator: CheckedEmulator, token: string, identity: { email: string; name: string; accountId: string }) {
   const redirectUri = "http://localhost:3000/handler/oauth-callback";
-  const verifier = "a-plain-code-verifier-of-forty-three-letters";
-  const authorize = new URL(`${emulator.apiOrigin}/api/v1/auth/oauth/authorize/github`);
-  const query = {
-    client_id: DEMO_KEYS.projectId,
-    client_secret: DEMO_KEYS.publishableClientKey,
-    redirect_uri: redirectUri,
-    scope: "legacy",
-    state: "some-state",
-    grant_type: "authorization_code",
-    code_challenge: verifier,
-    code_challenge_method: "plain",
-    response_type: "code",
-    type: "authenticate",
-    token,
-  };
-  for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
+  const verifier = PLAIN_VERIFIER;
+  const authorize = rawAuthorizeUrl(emulator.apiOrigin, { redirect_uri: redirectUri, type: "authenticate", token });
   const browse = (url: string, init?: RequestInit) => browseEmulator(emulator, url, init);
   const consent = await browse(authorize.toString());
   const form = formOf(consent, { id: "oauth-identity-form" });

@@ -10,7 +10,7 @@ import { DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion, type SignUpRulesConfig }
 import { evaluateSignUpRules } from "../../emulator/engine/sign-up-rules.js";
 import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
 import { rawCall as call } from "../helpers/raw-call.js";
-import { browseEmulator, formOf } from "../helpers/provider-page.js";
+import { browseEmulator, formOf, rawAuthorizeUrl } from "../helpers/provider-page.js";
 
 const APP = "http://localhost:3000";
 const PASSWORD = "correct horse battery";
@@ -63,22 +63,12 @@ async function viewsOf(emulator: CheckedEmulator, tokens: { access_token: string
 
 /** A GitHub sign-in through the emulator's provider page, as a browser makes it: where the browser lands on the app. */
 async function githubSignIn(emulator: CheckedEmulator, identity: { email: string; accountId: string }, token?: string) {
-  const authorize = new URL(`${emulator.apiOrigin}/api/v1/auth/oauth/authorize/github`);
-  const query = {
-    client_id: DEMO_KEYS.projectId,
-    client_secret: DEMO_KEYS.publishableClientKey,
+  const authorize = rawAuthorizeUrl(emulator.apiOrigin, {
     redirect_uri: `${APP}/handler/oauth-callback`,
-    scope: "legacy",
-    state: "some-state",
-    grant_type: "authorization_code",
-    code_challenge: "a-plain-code-verifier-of-forty-three-letters",
-    code_challenge_method: "plain",
-    response_type: "code",
     type: "authenticate",
     error_redirect_url: `${APP}/handler/error`,
     ...(token ? { token } : {}),
-  };
-  for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
+  });
   const browse = (url: string, init?: RequestInit) => browseEmulator(emulator, url, init);
   const form = formOf(await browse(authorize.toString()), { id: "oauth-identity-form" });
   form.fields.set("email", identity.email);

@@ -1,5 +1,6 @@
 // Reading the emulator's OAuth provider page as a browser would, without one:
 // the fields of a form, ready to post.
+import { DEMO_KEYS } from "../../emulator/index.js";
 
 /** The fields of a form of the page (by id, or the nth with a data-testid), as a browser would post them. */
 export function formOf(page: { readonly text: string; readonly url: string }, pick: { id?: string; testid?: string; index?: number }) {
@@ -37,4 +38,29 @@ export async function browseEmulator(
     url = next.toString();
   }
   throw new Error("too many redirects");
+}
+
+/** The PKCE verifier raw OAuth tests send with `code_challenge_method=plain` (so the challenge is the verifier). */
+export const PLAIN_VERIFIER = "a-plain-code-verifier-of-forty-three-letters";
+
+/**
+ * A raw authorize URL (GitHub) of the demo project on `apiOrigin`, as a client builds it, with a plain PKCE
+ * challenge; `extra` adds or replaces query fields.
+ */
+export function rawAuthorizeUrl(apiOrigin: string, extra: Readonly<Record<string, string>> = {}): URL {
+  const url = new URL(`${apiOrigin}/api/v1/auth/oauth/authorize/github`);
+  const query = {
+    client_id: DEMO_KEYS.projectId,
+    client_secret: DEMO_KEYS.publishableClientKey,
+    redirect_uri: "http://localhost:3000/handler/oauth-callback",
+    scope: "legacy",
+    state: "some-state",
+    grant_type: "authorization_code",
+    code_challenge: PLAIN_VERIFIER,
+    code_challenge_method: "plain",
+    response_type: "code",
+    ...extra,
+  };
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  return url;
 }
