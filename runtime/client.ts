@@ -7,10 +7,11 @@ import { environment, type Environment } from "./env.js";
 import { StackConfigurationError } from "./errors.js";
 import type { RequestHooks } from "./observe.js";
 import { createApi } from "./api.js";
-import { createEngine, type Engine } from "./engine.js";
-import type { OwnerSession, PipelineOptions } from "./pipeline.js";
-import type { Send } from "./send.js";
-import { SessionManager, type Sessions } from "./session.js";
+import { guardedHooks } from "./observe.js";
+import { createPipeline, type OwnerSession, type PipelineOptions } from "./pipeline.js";
+import { refreshWithTokenEndpoint } from "./refresh.js";
+import { createSend, type Send } from "./send.js";
+import { SessionManager, type RefreshAccessToken, type Sessions } from "./session.js";
 import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "./tokens/resolve.js";
 import { CLIENT_VERSION } from "./version.js";
@@ -172,9 +173,9 @@ export function createStackClient(options: StackClientOptions): StackClient {
     projectId: options.projectId,
     env,
   });
-  // Refreshes go through this client's engine, also for the clients bound from it.
-  let engine: Engine | undefined;
-  const sessions = store ? new SessionManager(store, env, (refreshToken) => (engine as Engine).refresh(refreshToken)) : null;
+  // Refreshes go through this client's pipeline, also for the clients bound from it.
+  let refresh: RefreshAccessToken | undefined;
+  const sessions = store ? new SessionManager(store, env, (refreshToken) => (refresh as RefreshAccessToken)(refreshToken)) : null;
   const wiring: PipelineOptions = {
     env,
     baseUrl,
@@ -189,18 +190,17 @@ export function createStackClient(options: StackClientOptions): StackClient {
     sessions,
     policy,
   };
-  const made = clientOn(wiring, options);
-  engine = made.engine;
-  return made.client;
+  refresh = refreshWithTokenEndpoint(wiring);
+  return clientOn(wiring, options);
 }
 
-/** A client sending with `wiring`, through an engine of its own. */
-function clientOn(wiring: PipelineOptions, options: StackClientOptions): { client: StackClient; engine: Engine } {
-  const engine = createEngine(wiring);
+/** A client sending with `wiring`, through a pipeline of its own: `api` and `send` share it. */
+function clientOn(wiring: PipelineOptions, options: StackClientOptions): StackClient {
+  const pipeline = createPipeline(wiring);
   const { sessions, env } = wiring;
-  const client: StackClient = {
-    api: createApi(engine.pipeline),
-    send: engine.send,
+  return {
+    api: createApi(pipeline),
+    send: createSend(pipeline),
     projectId: wiring.projectId,
     baseUrl: wiring.baseUrl,
     accessType: wiring.accessType,
@@ -214,9 +214,8 @@ function clientOn(wiring: PipelineOptions, options: StackClientOptions): { clien
     },
     // Derived clients run on this environment: the same fetch, clock and timers.
     withTokenStore: (tokenStore) => createStackClient({ ...options, environment: env, tokenStore }),
-    boundTo: (view) => clientOn(sessions ? { ...wiring, sessions: view } : { ...wiring, guard: view }, options).client,
+    boundTo: (view) => clientOn(sessions ? { ...wiring, sessions: view } : { ...wiring, guard: view }, options),
   };
-  return { client, engine };
 }
 
 function transportPolicy(options: StackClientOptions): TransportPolicy {
@@ -232,8 +231,8 @@ function transportPolicy(options: StackClientOptions): TransportPolicy {
       `maxRetryAfterMs must be a whole number of milliseconds from 0 to ${MAX_SINGLE_WAIT_MS}; got ${String(maxRetryAfterMs)}.`,
     );
   }
-  // The app's own hooks; the engine guards them (runtime/engine.ts).
-  return { requestTimeoutMs, maxRetryAfterMs, hooks: { onRequest: options.onRequest, onRetry: options.onRetry } };
+  const hooks = guardedHooks({ onRequest: options.onRequest, onRetry: options.onRetry });
+  return { requestTimeoutMs, maxRetryAfterMs, hooks };
 }
 
 function isWaitMs(value: unknown): value is number {

@@ -90,16 +90,19 @@ function redactedUrl(url: string): string {
   return parsed.toString();
 }
 
-/** The app's hooks, each guarded: a hook that throws must not change what the request does. */
-export function guardedHooks(hooks: RequestHooks | undefined): RequestHooks {
-  const guard =
-    <E>(hook: ((event: E) => void) | undefined) =>
-    (event: E) => {
+/**
+ * The app's hooks, each guarded: a hook that throws must not change what the
+ * request does. A hook the app did not give stays undefined, so no event is made for it.
+ */
+export function guardedHooks(hooks: RequestHooks): RequestHooks {
+  const guard = <E>(hook: ((event: E) => void) | undefined) =>
+    hook &&
+    ((event: E) => {
       try {
-        hook?.(event);
+        hook(event);
       } catch {
         // Observability must never break the call it observes.
       }
-    };
-  return { onRequest: guard(hooks?.onRequest), onRetry: guard(hooks?.onRetry) };
+    });
+  return { onRequest: guard(hooks.onRequest), onRetry: guard(hooks.onRetry) };
 }

@@ -14,7 +14,7 @@ export interface Answer {
   readonly text: string;
   /**
    * The body as checkAnswer parsed it (see `withBody`). It goes to the first
-   * reader only (send's `data`, or the first Response made from this answer):
+   * reader only (send's `data`; `client.api` parses the text, as openapi-fetch does):
    * callers sharing a read each get their own object.
    */
   readonly checked?: { readonly value: unknown; taken: boolean } | undefined;
@@ -30,7 +30,7 @@ export async function readAnswer(response: Response): Promise<Answer> {
 /** The statuses whose answers have no body, whatever they carry. */
 export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 
-/** `answer` with the body checkAnswer parsed from it, for its first reader (send.ts, answer-response.ts). */
+/** `answer` with the body checkAnswer parsed from it, for its first reader (send.ts). */
 export function withBody(answer: Answer, body: unknown): Answer {
   return { status: answer.status, headers: answer.headers, text: answer.text, checked: { value: body, taken: false } };
 }

@@ -1,16 +1,18 @@
-// The runtime's own calls. Each names its operation by method and path
-// (`send("GET /users/me", { signal })`), takes openapi-fetch's init (`params.path`,
-// `params.query`, `body`, `headers`, `signal`), typed from the document the same
-// way, and answers `{ data }`. The request goes straight to the pipeline: no URL
-// to match against the route table, no Request to build and read again, and no
-// typed client in an app's first load (`client.api` loads it on first use). It is
-// part of the engine (runtime/engine.ts), which loads as the client is made.
-//
-// It serialises as openapi-fetch does by default, for what the runtime sends:
-// path parameters (simple style, percent-encoded), query parameters (form style,
-// arrays exploded, undefined and null left out) and a JSON body, or a form body
-// for the operations the document says take one.
-import type { FetchResponse, MaybeOptionalInit } from "openapi-fetch";
+// The runtime's own calls: a thin typed wrapper over the pipeline. Each names its
+// operation by method and path (`send("GET /users/me", { signal })`), takes
+// openapi-fetch's init (`params.path`, `params.query`, `body`, `headers`,
+// `signal`), typed from the document the same way, and answers `{ data }`.
+// The URL and body are made by openapi-fetch's own serialisers, so a call sends
+// exactly what `client.api` sends for the same init; what it skips is the URL
+// match against the route table and a Request built only to be read again.
+import {
+  createFinalURL,
+  createQuerySerializer,
+  defaultBodySerializer,
+  defaultPathSerializer,
+  type FetchResponse,
+  type MaybeOptionalInit,
+} from "openapi-fetch";
 import type { OperationRoute } from "../generated/operations.js";
 import type { paths } from "../generated/schema.js";
 import { operationOfRoute, type MatchedOperation } from "./operations.js";
@@ -44,19 +46,30 @@ interface SendInit {
   readonly signal?: AbortSignal | null;
 }
 
+const querySerializer = createQuerySerializer();
+// openapi-fetch's body serialiser also takes the request's headers, and writes a
+// form for a form content type; its declaration names the body only.
+const serializeBody = defaultBodySerializer as (body: unknown, headers: Readonly<Record<string, string>>) => string;
+const JSON_BODY = { "content-type": "application/json" } as const;
+const FORM_BODY = { "content-type": "application/x-www-form-urlencoded" } as const;
+
 export function createSend(pipeline: Pipeline): Send {
   return async function send(route: Route, init: SendInit = {}) {
     const op = operationOfRoute(route);
-    const { params, body } = init;
-    let url = pipeline.root + (params?.path ? pathOf(op.path, params.path) : op.path);
-    if (params?.query) url += queryOf(params.query);
+    const url = createFinalURL(op.path, {
+      baseUrl: pipeline.root,
+      params: init.params ?? {},
+      querySerializer,
+      pathSerializer: defaultPathSerializer,
+    });
     let headers = init.headers ?? NO_HEADERS;
-    let sent: string | null = null;
-    if (body !== undefined) {
-      sent = op.formBody ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body);
-      headers = { "content-type": op.formBody ? "application/x-www-form-urlencoded" : "application/json", ...lowercased(headers) };
+    let body: string | null = null;
+    if (init.body !== undefined) {
+      const type = op.formBody ? FORM_BODY : JSON_BODY;
+      body = serializeBody(init.body, type);
+      headers = { ...type, ...lowercased(headers) };
     }
-    const answer = await pipeline.answer(op, { url, method: op.method, headers, body: sent, signal: init.signal });
+    const answer = await pipeline.answer(op, { url, method: op.method, headers, body, signal: init.signal });
     return { data: dataOf(op, answer) };
   } as Send;
 }
@@ -67,26 +80,6 @@ function lowercased(headers: Readonly<Record<string, string>>): Record<string, s
   const result: Record<string, string> = {};
   for (const name in headers) result[name.toLowerCase()] = headers[name] as string;
   return result;
-}
-
-/** `/users/{user_id}` with its parameters filled in; one without a value stays as it is, percent-encoded. */
-function pathOf(template: string, values: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{([^}]+)\}/g, (match, name: string) => {
-    const value = values[name];
-    return value === undefined || value === null ? encodeURIComponent(match) : encodeURIComponent(String(value));
-  });
-}
-
-/** `?a=1&b=x&b=y`, or "" when every value is undefined or null. */
-function queryOf(query: Readonly<Record<string, unknown>>): string {
-  let search = "";
-  for (const name in query) {
-    const value = query[name];
-    if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value])
-      search += `${search === "" ? "?" : "&"}${name}=${encodeURIComponent(String(item))}`;
-  }
-  return search;
 }
 
 /**

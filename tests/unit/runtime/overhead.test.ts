@@ -1,6 +1,6 @@
-// What the per-call shortcuts (issue 13 §5) must not change: openapi-fetch's
-// request is read without being built twice, the answer handed back is parsed
-// once, and shared reads still give each caller its own answer.
+// client.api is openapi-fetch's own client over the pipeline: its Response is a
+// real one, read once; the request goes out once per attempt; middleware gets a
+// real Request; shared reads still give each caller its own answer.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createStackClient } from "../../../runtime/client.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";

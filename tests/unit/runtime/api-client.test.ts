@@ -1,10 +1,10 @@
 // client.api on a fresh copy of the runtime: middleware registered or removed
-// before the first call applies in order, and it shares client.send's engine.
+// before the first call applies in order, and it shares client.send's pipeline.
 import { describe, expect, it, vi } from "vitest";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, testEnvironment } from "../../helpers/fake-service.js";
 
-/** createStackClient from a fresh copy of the runtime, whose lazy parts have not loaded yet. */
+/** createStackClient from a fresh copy of the runtime (nothing cached from other tests). */
 async function freshRuntime() {
   vi.resetModules();
   const { createStackClient } = await import("../../../runtime/client.js");
@@ -15,7 +15,7 @@ async function freshRuntime() {
 }
 
 describe("client.api on a fresh copy of the runtime", () => {
-  it("hands middleware used before the load over in order, without the ejected one", async () => {
+  it("runs middleware in order, without the ejected one, on the Request openapi-fetch builds", async () => {
     const { client, requests } = await freshRuntime();
     const calls: string[] = [];
     const first = { onRequest: () => void calls.push("first") };
@@ -37,11 +37,11 @@ describe("client.api on a fresh copy of the runtime", () => {
     expect(requests[0]?.headers["x-from-middleware"]).toBe("1");
   });
 
-  it("answers a call made at once, with the project's headers, from the same engine as client.send", async () => {
+  it("answers a call made at once, with the project's headers, through the same pipeline as client.send", async () => {
     const { client, requests } = await freshRuntime();
     const [viaApi, viaSend] = await Promise.all([client.api.GET("/projects/current"), client.send("GET /projects/current")]);
     expect(viaApi.data).toEqual(viaSend.data);
-    // One engine: the two identical reads in flight were one request.
+    // One pipeline: the two identical reads in flight were one request.
     expect(requests).toHaveLength(1);
     expect(requests[0]?.headers["x-stack-project-id"]).toBe("p-1");
   });
