@@ -32,14 +32,14 @@ export { StackAdminApp } from "./app/admin-app.js";
 export { Result } from "./app/result.js";
 
 // The typed client of every operation, its environment and sessions.
-export { createStackClient, type StackClient, type StackClientOptions } from "./client.js";
-export { environment, platformEnvironment, type Environment, type Fetch } from "./env.js";
-export { Session, SessionManager, type RefreshAccessToken, type Sessions } from "./session.js";
+export { createStackClient, type StackClient, type StackClientOptions } from "./http/client.js";
+export { environment, platformEnvironment, type Environment, type Fetch } from "./platform/env.js";
+export { Session, SessionManager, type RefreshAccessToken, type Sessions } from "./sessions/session.js";
 export { CLIENT_VERSION, VERSION } from "./version.js";
-export { preloadAll as preloadStackkit } from "./lazy.js";
-export type { RequestEvent, RequestHooks, RetryEvent, RetryReason } from "./observe.js";
-export type { TransportPolicy } from "./transport.js";
-export type { OwnerSession } from "./pipeline.js";
+export { preloadAll as preloadStackkit } from "./platform/lazy.js";
+export type { RequestEvent, RequestHooks, RetryEvent, RetryReason } from "./http/observe.js";
+export type { TransportPolicy } from "./http/transport.js";
+export type { OwnerSession } from "./http/pipeline.js";
 
 // The operation table: each operation's route, access and known errors.
 export {
@@ -53,7 +53,7 @@ export {
   type OperationKnownError,
   type OperationRoute,
 } from "../generated/operations.js";
-export type { RouteData, RouteInit, Send } from "./send.js";
+export type { RouteData, RouteInit, Send } from "./http/send.js";
 
 // Errors: the runtime's own, those about one request, and the service's known
 // errors (the generated catalogue).
@@ -73,7 +73,7 @@ export {
   ResponseFormatError,
   ServiceVersionError,
   UnexpectedRedirectError,
-} from "./request-errors.js";
+} from "./http/request-errors.js";
 export {
   createKnownError,
   isKnownError,
@@ -94,12 +94,12 @@ export {
 } from "../generated/known-errors.js";
 export { SessionEndedError } from "./app/bound-session.js";
 // Testing for and making a SessionEndedError without the error catalogue.
-export { isSessionEndedError, sessionEndedError } from "./session-ended.js";
+export { isSessionEndedError, sessionEndedError } from "./sessions/session-ended.js";
 
 // Token stores, token verification, framework adapters and error messages.
-export * from "./tokens/index.js";
-export * from "./verify/index.js";
-export * from "./adapters/index.js";
+export * from "./sessions/tokens/index.js";
+export * from "./sessions/verify/index.js";
+export * from "./sessions/adapters/index.js";
 export * from "./messages/index.js";
 
 /** The document's schemas, responses and parameters as TypeScript types (openapi-typescript): `components["schemas"]["ClientUser"]`. */

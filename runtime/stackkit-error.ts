@@ -10,8 +10,8 @@ import type {
   ResponseFormatError,
   ServiceVersionError,
   UnexpectedRedirectError,
-} from "./request-errors.js";
-import type { AccessTokenInvalidError } from "./verify/errors.js";
+} from "./http/request-errors.js";
+import type { AccessTokenInvalidError } from "./sessions/verify/errors.js";
 
 /**
  * What a stackkit call rejects with: a known error of the service (a

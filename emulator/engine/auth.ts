@@ -7,7 +7,7 @@ import type { EmulatorContext } from "./context.js";
 import { fail, statusFailure } from "./errors.js";
 import type { ProjectRecord, SessionRecord, UserRecord } from "./store.js";
 import { decodeJwt } from "jose";
-import { verifyAccessToken } from "./tokens.js";
+import { verifyIssuedAccessToken } from "./tokens.js";
 
 export const INTERNAL_PROJECT_ID = "internal";
 
@@ -56,7 +56,7 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
   // ACCESS_TOKEN_EXPIRED even where the keys are wrong or the project is unknown.
   const accessToken = get("x-stack-access-token");
   const claims =
-    accessToken !== undefined && op.userTokens !== "none" ? await verifyAccessToken(ctx, accessToken, projectId, ctx.now()) : null;
+    accessToken !== undefined && op.userTokens !== "none" ? await verifyIssuedAccessToken(ctx, accessToken, projectId, ctx.now()) : null;
   if (claims && ctx.profile.gatesAnonymousAndRestrictedUsers) {
     // As the service's request gate: the anonymous header implies the restricted one.
     const allowAnonymous = headers.get("x-stack-allow-anonymous-user") === "true";
@@ -170,7 +170,7 @@ function audienceProject(ctx: EmulatorContext, token: string): { readonly projec
 async function projectOwner(ctx: EmulatorContext, projectId: string, token: string): Promise<UserRecord> {
   const audience = audienceProject(ctx, token);
   if (!audience.normal) throw fail("UNPARSABLE_ADMIN_ACCESS_TOKEN");
-  const claims = await verifyAccessToken(ctx, token, audience.projectId, ctx.now(), "admin");
+  const claims = await verifyIssuedAccessToken(ctx, token, audience.projectId, ctx.now(), "admin");
   if (audience.projectId !== INTERNAL_PROJECT_ID) throw fail("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
   const owner = ctx.store.user(claims.sub);
   // A deleted user's token is still valid until it expires: the service answers it with a status error, not a known one.

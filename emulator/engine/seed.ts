@@ -4,7 +4,7 @@
 // codes on), per version, and a demo project whose id and publishable key the
 // example app uses by default.
 import type { ServiceProfile } from "./profile.js";
-import type { KeySetRecord, PermissionDefinitionRecord, ProjectConfig, ProjectRecord, Store, TeamRecord } from "./store.js";
+import type { KeySetRecord, PermissionDefinitionRecord, ProjectConfigRecord, ProjectRecord, Store, TeamRecord } from "./store.js";
 
 /** The project id and keys of the emulator's `internal` project: Stack Auth's well-known keys for local development. */
 export const INTERNAL_KEYS = {
@@ -23,7 +23,7 @@ export const DEMO_KEYS = {
 } as const;
 
 /** A new project's configuration, as the service defaults it. */
-export function defaultConfig(overrides: Partial<ProjectConfig> = {}): ProjectConfig {
+export function defaultConfig(overrides: Partial<ProjectConfigRecord> = {}): ProjectConfigRecord {
   return {
     allow_localhost: true,
     sign_up_enabled: true,
@@ -106,7 +106,7 @@ const INTERNAL_OAUTH_PROVIDERS = ["github", "google", "microsoft", "spotify"] as
  * also turns on client team creation and a personal team for every new user (each dashboard user gets a team to
  * own projects with); 2.8.11's does neither. Neither turns on user API keys.
  */
-function internalConfig(profile: ServiceProfile | undefined): ProjectConfig {
+function internalConfig(profile: ServiceProfile | undefined): ProjectConfigRecord {
   const newer = profile?.version !== "2.8.11";
   return defaultConfig({
     magic_link_enabled: true,

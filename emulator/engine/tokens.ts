@@ -190,7 +190,7 @@ function audienceParts(profile: ServiceProfile, audience: string): { projectId: 
  * answers: unparsable (or not ours, or not of the version played), expired, or
  * for another project.
  */
-export async function verifyAccessToken(
+export async function verifyIssuedAccessToken(
   t: TokenContext,
   token: string,
   projectId: string,

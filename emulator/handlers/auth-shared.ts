@@ -6,7 +6,7 @@
 import type { EmulatorContext, EmulatorRequest } from "../engine/context.js";
 import { fail, type EmulatorError, schemaError } from "../engine/errors.js";
 import type { CodeKind, CodeRecord, ProjectRecord, SessionRecord, UserRecord } from "../engine/store.js";
-import { checkPassword, hashPassword, randomId, verifyAccessToken } from "../engine/tokens.js";
+import { checkPassword, hashPassword, randomId, verifyIssuedAccessToken } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";
 import { redeemCode } from "./common.js";
 
@@ -146,7 +146,7 @@ export async function anonymousCaller(request: EmulatorRequest, ctx: EmulatorCon
 /** The anonymous user of the project an access token stands for, read leniently (a bad token is no one). */
 export async function anonymousUserOfToken(ctx: EmulatorContext, projectId: string, token: string): Promise<UserRecord | null> {
   try {
-    const claims = await verifyAccessToken(ctx, token, projectId, ctx.now());
+    const claims = await verifyIssuedAccessToken(ctx, token, projectId, ctx.now());
     const user = ctx.store.user(claims.sub);
     return user?.project_id === projectId && user.is_anonymous ? user : null;
   } catch {

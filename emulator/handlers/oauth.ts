@@ -15,7 +15,7 @@ import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/conte
 import { EmulatorError, fail, schemaError, statusFailure, StatusFailure } from "../engine/errors.js";
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
-import { randomId, randomString, verifyAccessToken } from "../engine/tokens.js";
+import { randomId, randomString, verifyIssuedAccessToken } from "../engine/tokens.js";
 import { anonymousUserOfToken, isPublishableKeyOf, mfaRequired, requiresMfa } from "./auth-shared.js";
 import { checkCallbackUrl } from "./common.js";
 import { checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
@@ -160,7 +160,7 @@ function authorizeQuery(request: EmulatorRequest): Record<string, string> {
 /** The user a link flow's `token` stands for. */
 async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: string): Promise<string> {
   try {
-    return (await verifyAccessToken(ctx, token, project.id, ctx.now())).sub;
+    return (await verifyIssuedAccessToken(ctx, token, project.id, ctx.now())).sub;
   } catch (error) {
     if (error instanceof EmulatorError && error.code === "INVALID_PROJECT_FOR_ACCESS_TOKEN")
       throw statusFailure(403, "The access token is not valid for this project");

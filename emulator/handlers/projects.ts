@@ -9,7 +9,7 @@ import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError } from "../engine/errors.js";
 import { DEFAULT_TEAM_PERMISSIONS, defaultConfig } from "../engine/seed.js";
-import type { ProjectConfig, ProjectRecord, Store, UserRecord } from "../engine/store.js";
+import type { ProjectConfigRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { requireUser } from "./common.js";
 
@@ -65,13 +65,13 @@ function domainProblems(path: string, domain: string): string[] {
  * `config` with the fields of `update` set: a field left out keeps its value, a
  * list given replaces the whole list. Every OAuth provider given is enabled.
  */
-function mergedConfig(request: EmulatorRequest, config: ProjectConfig, update: ConfigUpdate | undefined): ProjectConfig {
+function mergedConfig(request: EmulatorRequest, config: ProjectConfigRecord, update: ConfigUpdate | undefined): ProjectConfigRecord {
   if (update === undefined) return config;
   if (update.domains !== undefined) {
     const problems = update.domains.flatMap(({ domain }, index) => domainProblems(`body.config.domains[${index}].domain`, domain));
     if (problems.length > 0) throw schemaError(request, ...problems);
   }
-  const next: ProjectConfig = { ...config, ...structuredClone(update) };
+  const next: ProjectConfigRecord = { ...config, ...structuredClone(update) };
   if (update.oauth_providers !== undefined) {
     next.oauth_providers = update.oauth_providers.map((provider, index) => {
       if (provider.type === "shared" && !SHARED_PROVIDERS.includes(provider.id))

@@ -4,10 +4,10 @@
 // project owner, the owner's access token from the internal project (then no
 // key headers at all). Every feature lives in its module under ./admin/,
 // loaded with the app's first admin call (admin/app-methods.ts).
-import type { CallOptions } from "../call-options.js";
+import type { CallOptions } from "./call-options.js";
 import { StackConfigurationError } from "../errors.js";
-import { lazy } from "../lazy.js";
-import type { OwnerSession } from "../pipeline.js";
+import { lazy } from "../platform/lazy.js";
+import type { OwnerSession } from "../http/pipeline.js";
 import type { AdminMetrics } from "./admin/dashboard-data.js";
 import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
 import type { InternalApiKey, InternalApiKeyCreateOptions, InternalApiKeyFirstView } from "./admin/internal-api-keys.js";

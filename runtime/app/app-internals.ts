@@ -5,7 +5,7 @@
 // inheritsFrom, an owned project's admin app); the map is not exported from
 // the package, so callers of the public classes neither see nor set them.
 import { StackAssertionError } from "../errors.js";
-import type { OwnerSession } from "../pipeline.js";
+import type { OwnerSession } from "../http/pipeline.js";
 import type { ClientAppContext } from "./context.js";
 
 /** What a server or admin app adds to the runtime client: its access type and keys, or a project owner's session. */

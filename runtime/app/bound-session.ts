@@ -6,8 +6,8 @@
 // ended or the store holds another one (even the same user's, signed in again).
 // A refreshed access token is the same session. Loaded with the first getUser.
 import { CannotGetOwnUserWithoutUser } from "../../generated/known-errors.js";
-import { NO_TOKENS, type TokenPair } from "../tokens/store.js";
-import type { Session, Sessions } from "../session.js";
+import { NO_TOKENS, type TokenPair } from "../sessions/tokens/store.js";
+import type { Session, Sessions } from "../sessions/session.js";
 import type { ClientAppContext } from "./context.js";
 
 /**

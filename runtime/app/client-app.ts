@@ -6,14 +6,14 @@
 // apps are heavy and rarely on the first screen, so each loads on its first call.
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "../../generated/schema.js";
-import { createStackClient, type StackClient, type StackClientOptions } from "../client.js";
-import { platformBrowser, type Browser } from "../browser.js";
-import { callOf, checkAborted, untilAborted, type CallOptions } from "../call-options.js";
-import type { Environment } from "../env.js";
+import { createStackClient, type StackClient, type StackClientOptions } from "../http/client.js";
+import { platformBrowser, type Browser } from "../platform/browser.js";
+import { callOf, checkAborted, untilAborted, type CallOptions } from "./call-options.js";
+import type { Environment } from "../platform/env.js";
 import { StackConfigurationError, UserNotSignedInError } from "../errors.js";
-import { lazy } from "../lazy.js";
-import type { TokenPair } from "../tokens/store.js";
-import type { TokenStoreInit } from "../tokens/resolve.js";
+import { lazy } from "../platform/lazy.js";
+import type { TokenPair } from "../sessions/tokens/store.js";
+import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import { VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
 import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "./context.js";
@@ -31,9 +31,8 @@ import { partialUser, type GetPartialUserOptions, type TokenPartialUser } from "
 import { getProject, type Project } from "./objects/project.js";
 import { createCurrentUser, type CurrentUser, type CurrentUserExtras } from "./objects/user.js";
 import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
-import { createSessionContexts, type SessionContexts } from "./session-cache.js";
+import { createTokenStoreContexts, tokenStoreContextOf, type TokenStoreContext, type TokenStoreContexts } from "./token-store-contexts.js";
 import { signedInUserWire } from "./signed-in-user.js";
-import { sessionContextOf, type SessionContext } from "./session-contexts.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
 const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("./flows/oauth.js"));
@@ -161,9 +160,9 @@ export class StackClientApp {
   protected readonly ctx: ClientAppContext;
   protected readonly runtime: StackClient;
   /** The app's own session (its token store). */
-  protected readonly ownSession: SessionContext;
+  protected readonly ownSession: TokenStoreContext;
   /** Sessions named per call (`getUser({ tokenStore })`), in a bounded cache made with the first such call. */
-  protected sessionContexts: SessionContexts | null = null;
+  protected sessionContexts: TokenStoreContexts | null = null;
   private projectRead: Promise<Project> | null = null;
 
   constructor(options: StackClientAppOptions) {
@@ -204,7 +203,7 @@ export class StackClientApp {
     });
     setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
-    this.ownSession = sessionContextOf(this.ctx);
+    this.ownSession = tokenStoreContextOf(this.ctx);
     if (!options.noAutomaticPrefetch && browser) this.getProject().catch(() => undefined);
   }
 
@@ -268,12 +267,12 @@ export class StackClientApp {
   }
 
   /** The session a getUser call reads: the one its `tokenStore` names, or the app's own. */
-  protected async sessionOf(options: { readonly tokenStore?: TokenStoreInit }): Promise<SessionContext> {
+  protected async sessionOf(options: { readonly tokenStore?: TokenStoreInit }): Promise<TokenStoreContext> {
     if (typeof options !== "object" || options === null) {
       throw new StackConfigurationError("getUser takes options: { or?, includeRestricted?, tokenStore? }.");
     }
     if (options.tokenStore === undefined) return this.ownSession;
-    this.sessionContexts ??= createSessionContexts(this.ctx);
+    this.sessionContexts ??= createTokenStoreContexts(this.ctx);
     return this.sessionContexts.of(options.tokenStore);
   }
 

@@ -1,11 +1,11 @@
 // What every part of the client app shares: the runtime client, the resolved
 // options, the browser (when there is one) and navigation. Flows and objects
 // are functions of this context, so each can be tested on its own.
-import type { StackClient } from "../client.js";
-import type { Browser } from "../browser.js";
-import type { CallOptions } from "../call-options.js";
-import type { Environment } from "../env.js";
-import type { Sessions } from "../session.js";
+import type { StackClient } from "../http/client.js";
+import type { Browser } from "../platform/browser.js";
+import type { CallOptions } from "./call-options.js";
+import type { Environment } from "../platform/env.js";
+import type { Sessions } from "../sessions/session.js";
 import type { HandlerUrls } from "./urls.js";
 
 /** How the app goes to another page: `"window"` (`location.assign`, the default in a browser), `"none"` (never), or `{ navigate(url) }`, a router's navigation. */

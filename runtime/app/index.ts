@@ -6,10 +6,10 @@
 // classes, and Result, are named by the entry (runtime/index.ts).
 export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
 export type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
-export type { Browser, BrowserLocation } from "../browser.js";
+export type { Browser, BrowserLocation } from "../platform/browser.js";
 export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/index.ts.
-export type { CallOptions } from "../call-options.js";
+export type { CallOptions } from "./call-options.js";
 export type { HandlerUrls } from "./urls.js";
 export type { RedirectTo } from "./redirect-methods.js";
 export type { RedirectToOptions } from "./redirect.js";

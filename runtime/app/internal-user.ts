@@ -3,7 +3,7 @@
 // StackAdminApp. The types stand here, above the admin app, rather than beside
 // the user objects, so that no object, nor the client app, depends on the admin
 // app: the apps hand the owned projects' admin apps in (CurrentUserExtras.adminAppFor).
-import type { CallOptions } from "../call-options.js";
+import type { CallOptions } from "./call-options.js";
 import type { AdminProject } from "./admin/project.js";
 import type { StackAdminApp } from "./admin-app.js";
 import type { AdminProjectCreateOptions, INTERNAL_PROJECT_ID } from "./objects/project.js";

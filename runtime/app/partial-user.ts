@@ -4,10 +4,10 @@
 import { decodeJwt } from "jose/jwt/decode";
 import type { JWTPayload } from "jose";
 import { StackConfigurationError } from "../errors.js";
-import type { TokenStoreInit } from "../tokens/resolve.js";
+import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import type { RestrictedReason } from "./objects/user.js";
 import { restrictionOf } from "./objects/user.js";
-import type { SessionContext } from "./session-contexts.js";
+import type { TokenStoreContext } from "./token-store-contexts.js";
 
 /**
  * The user as the access token describes it (`getPartialUser({ from: "token" })`): no request,
@@ -50,7 +50,7 @@ export interface GetPartialUserOptions {
  */
 export async function partialUser(
   options: GetPartialUserOptions,
-  sessionOf: (options: GetPartialUserOptions) => Promise<SessionContext>,
+  sessionOf: (options: GetPartialUserOptions) => Promise<TokenStoreContext>,
 ): Promise<TokenPartialUser | null> {
   if (typeof options !== "object" || options === null || options.from !== "token") {
     throw new StackConfigurationError(

@@ -1,8 +1,8 @@
 // The reference's redirectTo… methods and the app's navigation, as an app
 // holds them from construction on; what a redirect checks and where it goes is
 // redirect.ts.
-import type { Browser } from "../browser.js";
-import type { Environment } from "../env.js";
+import type { Browser } from "../platform/browser.js";
+import type { Environment } from "../platform/env.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import { createNavigator, pageTarget, trustedOriginsOf, type RedirectToOptions } from "./redirect.js";
 import type { HandlerUrls } from "./urls.js";

@@ -4,9 +4,9 @@
 // Every target is checked before navigating even though the service checks
 // email callback URLs too: an open redirect on the app's own origin is the
 // app's problem, not the service's.
-import { requireBrowser, type Browser } from "../browser.js";
-import { checkAborted, untilAborted, type CallOptions } from "../call-options.js";
-import { sleep, type Environment } from "../env.js";
+import { requireBrowser, type Browser } from "../platform/browser.js";
+import { checkAborted, untilAborted, type CallOptions } from "./call-options.js";
+import { sleep, type Environment } from "../platform/env.js";
 import { StackConfigurationError } from "../errors.js";
 import type { ClientAppContext, RedirectMethod } from "./context.js";
 import type { HandlerUrls } from "./urls.js";

@@ -7,10 +7,10 @@
 // The class is the part every bundle that names it carries (its options and
 // the methods' signatures); what the methods do loads with the first of them
 // (server/app-methods.ts), so that a client app's first load holds no server code.
-import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "./call-options.js";
 import { StackConfigurationError } from "../errors.js";
-import { lazy } from "../lazy.js";
-import type { TokenStoreInit } from "../tokens/resolve.js";
+import { lazy } from "../platform/lazy.js";
+import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import { StackClientApp, type GetUserOptions, type StackClientAppOptions } from "./client-app.js";
 import type { ServerListUsersOptions } from "./server/app-methods.js";
@@ -21,7 +21,7 @@ import type { ServerTeam, ServerTeamCreateOptions } from "./server/server-team.j
 import type { ServerUser } from "./server/server-user.js";
 import type { ServerUserCreateOptions } from "./server/user-options.js";
 import type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
-import type { AccessTokenVerification, VerifyAccessTokenCallOptions } from "../verify/verify.js";
+import type { AccessTokenVerification, VerifyAccessTokenCallOptions } from "../sessions/verify/verify.js";
 
 export type { ServerListUsersOptions } from "./server/app-methods.js";
 export type { StackServerAppOptions } from "./server/inherit.js";

@@ -3,11 +3,11 @@
 // context bound to the session it is read in (bound-session.ts), and the
 // object made of it keeps that context: it acts for that session only.
 import { isKnownError } from "../../generated/known-error-guard.js";
-import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
+import { signalOf, untilAborted, type CallOptions } from "./call-options.js";
 import { StackAssertionError } from "../errors.js";
 import { contextOfSession, SessionEndedError } from "./bound-session.js";
 import type { ClientAppContext } from "./context.js";
-import type { SessionContext } from "./session-contexts.js";
+import type { TokenStoreContext } from "./token-store-contexts.js";
 
 /** What a signed-in user was read as, and the context bound to the session it was read in. */
 export interface SignedInUserWire<W> {
@@ -69,7 +69,7 @@ function counts(wire: { readonly is_anonymous: boolean; readonly is_restricted?:
  * call stops waiting for it, the others do not).
  */
 export async function signedInUserWire<W extends { readonly is_anonymous: boolean; readonly is_restricted?: boolean }>(
-  session: SessionContext,
+  session: TokenStoreContext,
   who: WhoCounts,
   check: (answer: NonNullable<unknown>) => W,
   call: CallOptions = {},

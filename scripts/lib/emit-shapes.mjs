@@ -1,7 +1,7 @@
 // @ts-check
 // Writes generated/shapes.ts: what every 2xx JSON answer and every known
 // error's `details` must look like, compiled from the document's schemas into a
-// compact form that runtime/shape.ts checks answers against. Only what a client
+// compact form that runtime/http/shape.ts checks answers against. Only what a client
 // can rely on is kept (types, required fields, enums, patterns, ranges);
 // descriptions, formats and examples stay in the document.
 //

@@ -5,7 +5,7 @@ import express from "express";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { nodeRequestTokenStore } from "../../runtime/adapters/index.js";
+import { nodeRequestTokenStore } from "../../runtime/sessions/adapters/index.js";
 import type { StackServerApp } from "../../runtime/index.js";
 import { useEmulator } from "../helpers/emulator.js";
 import {

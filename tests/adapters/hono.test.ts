@@ -3,7 +3,7 @@
 // the request, refreshed tokens answered as Set-Cookie, sign-out deleting them.
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { fetchRequestTokenStore } from "../../runtime/adapters/index.js";
+import { fetchRequestTokenStore } from "../../runtime/sessions/adapters/index.js";
 import { useEmulator } from "../helpers/emulator.js";
 import {
   accessTokenOf,

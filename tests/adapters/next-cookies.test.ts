@@ -9,8 +9,8 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { cookies as next16Cookies } from "next/headers.js";
 import type { cookies as next15Cookies } from "next15/headers.js";
 import type { NextResponse as Next16Response } from "next/server.js";
-import { nextCookiesTokenStore, type NextCookieStore, type NextCookiesInput } from "../../runtime/adapters/index.js";
-import { NO_TOKENS } from "../../runtime/tokens/index.js";
+import { nextCookiesTokenStore, type NextCookieStore, type NextCookiesInput } from "../../runtime/sessions/adapters/index.js";
+import { NO_TOKENS } from "../../runtime/sessions/tokens/index.js";
 import { PROJECT_ID, REFRESH_COOKIE, setCookies, tokenCookieHeader } from "./helpers.js";
 
 const require = createRequire(import.meta.url);

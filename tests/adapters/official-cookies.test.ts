@@ -14,9 +14,9 @@ import {
   nodeRequestTokenStore,
   type NextCookieStore,
   type ResponseTokenStore,
-} from "../../runtime/adapters/index.js";
+} from "../../runtime/sessions/adapters/index.js";
 import { parse as parseCookie } from "cookie";
-import { NO_TOKENS, type TokenPair } from "../../runtime/tokens/index.js";
+import { NO_TOKENS, type TokenPair } from "../../runtime/sessions/tokens/index.js";
 import { useEmulator } from "../helpers/emulator.js";
 import { browserCookies, names, readAs2811, readAsCurrent, writesOf2811, writesOfCurrent } from "../helpers/official-cookies.js";
 import { PAST_EXPIRY_MS, PROJECT_ID, refreshCount, setCookies, signedIn } from "./helpers.js";

@@ -2,9 +2,9 @@
 // each change written as the browser cookie store writes it (wire contract §7).
 import { parse } from "cookie";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { fetchRequestTokenStore, tokenCookieChanges } from "../../runtime/adapters/index.js";
-import { NO_TOKENS } from "../../runtime/tokens/index.js";
-import { tokenCookieLine, tokenCookieWrites } from "../../runtime/tokens/cookie-format.js";
+import { fetchRequestTokenStore, tokenCookieChanges } from "../../runtime/sessions/adapters/index.js";
+import { NO_TOKENS } from "../../runtime/sessions/tokens/index.js";
+import { tokenCookieLine, tokenCookieWrites } from "../../runtime/sessions/tokens/cookie-format.js";
 import { PROJECT_ID, REFRESH_COOKIE, setCookies, tokenCookieHeader } from "./helpers.js";
 
 const OLD = { refreshToken: "rt-old", accessToken: "at-old" };

@@ -4,7 +4,7 @@
 // makes it throw.
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
-import { getSessionFromRequest, type GetSessionFromRequestOptions } from "../../runtime/adapters/index.js";
+import { getSessionFromRequest, type GetSessionFromRequestOptions } from "../../runtime/sessions/adapters/index.js";
 import { StackClientApp } from "../../runtime/index.js";
 import { demoAppOptions, useEmulator } from "../helpers/emulator.js";
 import {

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { OperationId } from "../../generated/operations.js";
-import { answerShapeOf, describeMismatch, mismatchOf } from "../../runtime/shape.js";
+import { answerShapeOf, describeMismatch, mismatchOf } from "../../runtime/http/shape.js";
 import { createExchangeValidator, type Exchange } from "../helpers/openapi-validator.js";
 
 interface RecordedExchange extends Exchange {

@@ -6,7 +6,7 @@
 import { generateHOTP } from "@oslojs/otp";
 import { describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS, type Emulator } from "../../emulator/index.js";
-import type { ProjectConfig } from "../../emulator/engine/store.js";
+import type { ProjectConfigRecord } from "../../emulator/engine/store.js";
 import { isKnownError, SessionEndedError, StackAdminApp, StackClientApp, StackServerApp, type Browser } from "../../runtime/index.js";
 import { checkedEmulator, useEmulator } from "../helpers/emulator.js";
 import { formOf, rawAuthorizeUrl } from "../helpers/provider-page.js";
@@ -77,7 +77,7 @@ const clientApp = (fake: FakeBrowser) =>
 const serverApp = () => new StackServerApp({ ...common(), browser: null, tokenStore: null, secretServerKey: DEMO_KEYS.secretServerKey });
 
 /** GitHub with the project's own keys, Google with shared ones, and the rest of the config as given, through the admin API. */
-async function configure(config: Partial<ProjectConfig> = {}) {
+async function configure(config: Partial<ProjectConfigRecord> = {}) {
   const admin = new StackAdminApp({
     ...common(),
     browser: null,
@@ -226,7 +226,7 @@ describe("OAuth sign-in through the fake provider", () => {
 });
 
 describe("account merging by e-mail", () => {
-  async function withPasswordUser(strategy: ProjectConfig["oauth_account_merge_strategy"], emailVerified = true) {
+  async function withPasswordUser(strategy: ProjectConfigRecord["oauth_account_merge_strategy"], emailVerified = true) {
     await configure({ oauth_account_merge_strategy: strategy });
     return emulator().control.createUser({
       projectId: DEMO_KEYS.projectId,

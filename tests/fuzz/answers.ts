@@ -5,7 +5,7 @@
 // of the bundled OpenAPI document, then recordings made with another access type.
 import { readdirSync, readFileSync } from "node:fs";
 import type { AccessType, OperationId } from "../../generated/operations.js";
-import { matchOperation } from "../../runtime/operations.js";
+import { matchOperation } from "../../runtime/http/operations.js";
 import { doc, resolve, type Example, type MediaType } from "../fixtures/document.js";
 import { jwt } from "../helpers/fake-service.js";
 

@@ -14,7 +14,7 @@ import {
   UnsupportedError,
   type KnownErrorCode,
 } from "../../generated/known-errors.js";
-import { readKnownError } from "../../runtime/known-error-answer.js";
+import { readKnownError } from "../../runtime/http/known-error-answer.js";
 
 type Details = Record<string, unknown> | null;
 /** [code, class name, status (0: abstract parent), parent code ("" for none), details sent, message sent]. */

@@ -1,12 +1,12 @@
 // A ClientAppContext for testing one flow or object on its own: the runtime
 // client on a fake service, a memory token store, an optional fake browser, and
 // navigation recorded instead of performed.
-import { createStackClient } from "../../runtime/client.js";
-import type { Browser } from "../../runtime/browser.js";
+import { createStackClient } from "../../runtime/http/client.js";
+import type { Browser } from "../../runtime/platform/browser.js";
 import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "../../runtime/app/context.js";
 import { resolveHandlerUrls, type HandlerUrls } from "../../runtime/app/urls.js";
-import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
-import type { TokenPair } from "../../runtime/tokens/store.js";
+import { createMemoryTokenStore } from "../../runtime/sessions/tokens/memory.js";
+import type { TokenPair } from "../../runtime/sessions/tokens/store.js";
 import { fakeService, jwt, testEnvironment, type Handler } from "./fake-service.js";
 
 export interface TestAppOptions {

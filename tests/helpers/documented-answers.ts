@@ -3,8 +3,8 @@
 // is not also a test of a malformed answer.
 import type { OperationId } from "../../generated/operations.js";
 import type { components } from "../../generated/schema.js";
-import { matchOperation } from "../../runtime/operations.js";
-import { answerShapeOf, mismatchOf } from "../../runtime/shape.js";
+import { matchOperation } from "../../runtime/http/operations.js";
+import { answerShapeOf, mismatchOf } from "../../runtime/http/shape.js";
 import { doc, operations, resolve, type Example } from "../fixtures/document.js";
 import { json, type SentRequest } from "./fake-service.js";
 

@@ -1,7 +1,7 @@
 // A scripted stand-in for the service, handed to the runtime as its fetch: it
 // records every request exactly as sent and answers with what the test scripts.
 import { vi } from "vitest";
-import type { Environment } from "../../runtime/env.js";
+import type { Environment } from "../../runtime/platform/env.js";
 
 export interface SentRequest {
   readonly method: string;

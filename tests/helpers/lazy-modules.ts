@@ -5,6 +5,6 @@
 // code and then wait on fake time imports this first. The runtime entry is
 // imported first so that every loader it can reach is registered.
 import "../../runtime/index.js";
-import { preloadAll } from "../../runtime/lazy.js";
+import { preloadAll } from "../../runtime/platform/lazy.js";
 
 await preloadAll();

@@ -6,7 +6,7 @@
 // cookies depend on (Secure, Domain, the `__Host-` prefix, expiry). Small
 // re-statements for tests: the official code itself is not used.
 
-import type { TokenPair } from "../../runtime/tokens/store.js";
+import type { TokenPair } from "../../runtime/sessions/tokens/store.js";
 
 const DAY_MS = 86_400_000;
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";

@@ -5,7 +5,7 @@
 // restricted users. Answers of either version pass the answer checker, which stays strict about
 // types. Facts from reference/service-versions.md and the service's source at 2.8.86.
 import { describe, expect, it } from "vitest";
-import { answerShapeOf, mismatchOf } from "../../runtime/shape.js";
+import { answerShapeOf, mismatchOf } from "../../runtime/http/shape.js";
 import { doc, operations, resolve } from "../fixtures/document.js";
 
 interface Schema {

@@ -15,7 +15,7 @@ import {
   teamsQueryOptions,
 } from "../../react/index.js";
 import { isStackError, StackConfigurationError } from "../../runtime/errors.js";
-import { ResponseFormatError } from "../../runtime/request-errors.js";
+import { ResponseFormatError } from "../../runtime/http/request-errors.js";
 import { KnownErrors } from "../../generated/known-errors.js";
 import { example, get, knownErrorResponse, signedIn, stackServer, TEAM_ID, testApp } from "./stack-test.js";
 

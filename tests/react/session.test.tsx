@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react
 import { HttpResponse } from "msw";
 import { describe, expect, it } from "vitest";
 import { useSignIn, useSignOut, useTeams, useUser, useUserQuery } from "../../react/index.js";
-import { NO_TOKENS } from "../../runtime/tokens/store.js";
+import { NO_TOKENS } from "../../runtime/sessions/tokens/store.js";
 import { renderWithStack, Suspended } from "./render.js";
 import { del, example, get, knownErrorResponse, post, signedIn, useStackServer, testApp } from "./stack-test.js";
 

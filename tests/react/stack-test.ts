@@ -5,8 +5,8 @@ import { http, HttpResponse, type HttpResponseResolver } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { StackClientApp, type StackClientAppOptions } from "../../runtime/app/client-app.js";
-import { createMemoryTokenStore } from "../../runtime/tokens/memory.js";
-import { NO_TOKENS, type TokenPair } from "../../runtime/tokens/store.js";
+import { createMemoryTokenStore } from "../../runtime/sessions/tokens/memory.js";
+import { NO_TOKENS, type TokenPair } from "../../runtime/sessions/tokens/store.js";
 import openapi from "../../generated/openapi.json" with { type: "json" };
 import { jwt } from "../helpers/fake-service.js";
 

@@ -5,7 +5,7 @@
 import type { components } from "../../../generated/schema.js";
 import type { SignUpRulesConfig } from "../sign-up-rules.js";
 
-export type ProjectConfig = components["schemas"]["ProjectConfig"];
+export type ProjectConfigRecord = components["schemas"]["ProjectConfig"];
 
 export interface ProjectRecord {
   readonly id: string;
@@ -13,7 +13,7 @@ export interface ProjectRecord {
   readonly description: string | null;
   readonly created_at_millis: number;
   readonly is_production_mode: boolean;
-  readonly config: ProjectConfig;
+  readonly config: ProjectConfigRecord;
   /** The team of the internal project whose members own this project (null for the internal project). */
   readonly owner_team_id: string | null;
   /** 2.8.86's onboarding.requireEmailVerification: users whose primary e-mail is unverified are restricted. Absent: false. */

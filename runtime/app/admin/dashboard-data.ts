@@ -1,7 +1,7 @@
 // What the dashboard reads besides the project: the token that opens the
 // webhook settings at Svix, and the usage metrics. The reference SDK offers
 // these only as React hooks; here they are plain calls.
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";

@@ -10,9 +10,9 @@
 // nothing, shows a 2.8.86 service. Only the reset carries over there: a subject and a template
 // document neither read from nor convert to TSX source.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError, isStackError } from "../../errors.js";
-import { ServiceVersionError, type HttpError } from "../../request-errors.js";
+import { ServiceVersionError, type HttpError } from "../../http/request-errors.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { answered } from "../wire.js";

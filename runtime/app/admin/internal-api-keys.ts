@@ -3,7 +3,7 @@
 // configured with. Unlike user and team keys, validity checks expiry first and
 // manual revocation second (SPEC §4), as the reference SDK does.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";

@@ -2,7 +2,7 @@
 // and project scope alike: list, create, update, delete. A duplicate id is the
 // service's PERMISSION_ID_ALREADY_EXISTS, thrown as its typed error.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";

@@ -2,7 +2,7 @@
 // full config) over /internal/projects/current: read, update, delete, and the
 // production-mode check.
 import type { components } from "../../../generated/schema.js";
-import { checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";

@@ -11,8 +11,8 @@
 // thrown as its own typed error, never relabelled (a pitfall of the reference,
 // wire contract §14).
 import { CliAuthError, CliAuthExpiredError, CliAuthUsedError, type SchemaError } from "../../../generated/known-errors.js";
-import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
-import { sleep } from "../../env.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
+import { sleep } from "../../platform/env.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";

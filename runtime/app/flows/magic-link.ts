@@ -6,7 +6,7 @@ import type {
   RedirectUrlNotWhitelisted,
   VerificationCodeError,
 } from "../../../generated/known-errors.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";

@@ -2,7 +2,7 @@
 // MULTI_FACTOR_AUTHENTICATION_REQUIRED finishes here with the six digits of the
 // user's authenticator app and the error's attempt code (sign-in.ts).
 import type { InvalidTotpCode, VerificationCodeError } from "../../../generated/known-errors.js";
-import { signalOf } from "../../call-options.js";
+import { signalOf } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

@@ -2,10 +2,10 @@
 // SPEC §2). The browser leaves for the service's authorize URL with a PKCE
 // challenge; it comes back to the oauth-callback page with `code` and `state`,
 // which the callback consumes at once and exchanges for tokens.
-import { requireBrowser, type Browser } from "../../browser.js";
-import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { requireBrowser, type Browser } from "../../platform/browser.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { API_PREFIX } from "../../constants.js";
-import { sleep } from "../../env.js";
+import { sleep } from "../../platform/env.js";
 import { createKnownError, type KnownError } from "../../../generated/known-errors.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";

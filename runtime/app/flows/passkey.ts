@@ -9,10 +9,10 @@ import {
   type PasskeyRegistrationFailed,
   type PasskeyWebAuthnError,
 } from "../../../generated/known-errors.js";
-import { requireBrowser } from "../../browser.js";
-import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { requireBrowser } from "../../platform/browser.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
-import { lazy } from "../../lazy.js";
+import { lazy } from "../../platform/lazy.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

@@ -2,7 +2,7 @@
 // code, and setting a new password with it. Loaded on first use. A used or
 // unknown code is a Result, as in the reference SDK.
 import type { KnownErrorCode, KnownErrorOf, UserNotFound, VerificationCodeError } from "../../../generated/known-errors.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

@@ -8,7 +8,7 @@ import type {
   PasswordConfirmationMismatch,
   PasswordRequirementsNotMet,
 } from "../../../generated/known-errors.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { errorOf } from "../result-of.js";

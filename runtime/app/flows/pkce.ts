@@ -1,9 +1,9 @@
 // PKCE and state for the OAuth flows (wire contract §6, §15), and the cookie
 // that keeps each flow's verifier until the callback: one cookie per flow,
 // named by its state, so two tabs signing in at once do not overwrite each other.
-import type { Browser } from "../../browser.js";
+import type { Browser } from "../../platform/browser.js";
 import { OAUTH_VERIFIER_COOKIE_MAX_AGE_S } from "../../constants.js";
-import type { Environment } from "../../env.js";
+import type { Environment } from "../../platform/env.js";
 import { StackConfigurationError } from "../../errors.js";
 import { parse as parseCookie, serialize as serializeCookie } from "cookie";
 

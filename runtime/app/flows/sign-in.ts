@@ -8,7 +8,7 @@
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { KnownErrorCode, KnownErrorOf } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
-import { callOf, type CallOptions } from "../../call-options.js";
+import { callOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";

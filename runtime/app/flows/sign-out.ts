@@ -2,7 +2,7 @@
 // never signs out an anonymous user, or one whose user lookup fails). Here any
 // session that holds a token is ended on the service, and the local session
 // always ends: invalid, store cleared.
-import { callOf, checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { isKnownErrorOf } from "../result-of.js";
 

@@ -1,7 +1,7 @@
 // Sign-up with e-mail and password (endpoints.md §A), loaded on first use. A
 // refused e-mail or password is a Result, as in the reference SDK.
 import type { PasswordRequirementsNotMet, UserWithEmailAlreadyExists } from "../../../generated/known-errors.js";
-import { signalOf } from "../../call-options.js";
+import { signalOf } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

@@ -1,7 +1,7 @@
 // The invitee's side of a team invitation: the page an invitation e-mail opens
 // checks the code, shows the team's name and accepts (for the signed-in user).
 import type { VerificationCodeError } from "../../../generated/known-errors.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";

@@ -2,7 +2,7 @@
 // (Sending a verification e-mail belongs to the current user and its contact
 // channels, not to the app.)
 import type { VerificationCodeError } from "../../../generated/known-errors.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";

@@ -1,7 +1,7 @@
 // The signed-in user's sessions (SPEC §3 "Session", endpoints.md §A): the list
 // of every device signed in, and revoking one of them.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 

@@ -3,7 +3,7 @@
 // revoke them. The reference sends `update()` in camelCase, which the service
 // ignores; we send the wire's snake_case (wire contract §14).
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";

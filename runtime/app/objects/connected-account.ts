@@ -4,9 +4,9 @@
 // is "not connected": null, a thrown error, or the link flow, as the caller
 // chooses. The link flow is OAuth's, loaded only when a redirect is asked for.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { callOf, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { callOf, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
-import { lazy } from "../../lazy.js";
+import { lazy } from "../../platform/lazy.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 

@@ -4,7 +4,7 @@
 // /contact-channels/{user_id}/{contact_channel_id}).
 import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { errorOf } from "../result-of.js";

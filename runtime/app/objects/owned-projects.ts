@@ -3,9 +3,9 @@
 // (adminAppFor). Loaded with the first listOwnedProjects() or createProject().
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
-import { signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import { ServiceVersionError } from "../../request-errors.js";
+import { ServiceVersionError } from "../../http/request-errors.js";
 import { adminProjectFromWire, adminProjectUpdateToWire } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
 import { answered, assertAnswered } from "../wire.js";

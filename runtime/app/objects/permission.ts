@@ -1,7 +1,7 @@
 // The signed-in user's permissions (SPEC §6): in a team, or at project level
 // when no team is given. Lists are recursive unless asked otherwise: a
 // permission that contains others grants those too.
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { assertAnswered } from "../wire.js";
 

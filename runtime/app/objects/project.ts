@@ -3,8 +3,8 @@
 // projects they own (SPEC §6), which load with their first use (owned-projects.ts).
 // Each owned project comes with an admin app, which the app that built the user
 // makes (CurrentUserExtras.adminAppFor): objects never reach the admin app themselves.
-import { signalOf, type CallOptions } from "../../call-options.js";
-import { lazy } from "../../lazy.js";
+import { signalOf, type CallOptions } from "../call-options.js";
+import { lazy } from "../../platform/lazy.js";
 import type { AdminProject, AdminProjectUpdateOptions } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext } from "../server/context.js";

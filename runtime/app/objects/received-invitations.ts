@@ -5,9 +5,9 @@
 // listing and has no accept by id, which the calls turn into a
 // ServiceVersionError that points to the e-mailed code instead.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, isStackError } from "../../errors.js";
-import { ServiceVersionError, type HttpError } from "../../request-errors.js";
+import { ServiceVersionError, type HttpError } from "../../http/request-errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";
 

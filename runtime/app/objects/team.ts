@@ -1,7 +1,7 @@
 // A team of the current user: the reference SDK's `Team` object (SPEC §7
 // "Teams"), its members, invitations and API keys, each one call of the service.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";

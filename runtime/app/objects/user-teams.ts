@@ -2,7 +2,7 @@
 // getTeam, createTeam, leaveTeam, getTeamProfile, listTeamInvitations), each
 // one call of the service (SPEC §7 "Teams").
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { answered } from "../wire.js";

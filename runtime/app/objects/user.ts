@@ -4,10 +4,10 @@
 // permissions and connected accounts come from their own modules.
 import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
-import type { AccessTokenRestrictedReason } from "../../verify/claims.js";
-import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import type { AccessTokenRestrictedReason } from "../../sessions/verify/claims.js";
+import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
-import type { TokenPair } from "../../tokens/store.js";
+import type { TokenPair } from "../../sessions/tokens/store.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
 import { setPassword, updatePassword } from "../flows/password.js";

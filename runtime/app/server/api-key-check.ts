@@ -2,7 +2,7 @@
 // and getTeam({ apiKey })): the key is looked up by its full value, and one the
 // service does not accept reads as no key at all.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { apiKeyFromWire, type ApiKey, type ApiKeyType, type WireApiKey } from "../objects/api-key.js";

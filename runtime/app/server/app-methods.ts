@@ -2,7 +2,7 @@
 // the secret server key and no user tokens). Loaded with the app's first server
 // call, so that a client app's bundle does not carry it.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { callOf, checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import { checkApiKey } from "./api-key-check.js";
 import { answered } from "../wire.js";

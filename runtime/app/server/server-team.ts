@@ -3,7 +3,7 @@
 // removing members, and the server-side update. Invitations, deletion and API
 // keys are the client Team's own calls, sent here with the secret server key.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
 import { createTeamObject, type ReadonlyJson, type Team, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
 import type { TeamCreateOptions } from "../objects/user-teams.js";

@@ -3,7 +3,7 @@
 // method is a server request about this user's id, never `me`, so it works for
 // any user; the request's own user gets the session-bound extras in
 // current-user.ts.
-import { callOf, checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";

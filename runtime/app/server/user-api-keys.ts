@@ -1,7 +1,7 @@
 // A server user's API keys (SPEC §3-§5): listed and created for that user's id.
 // Objects, validity rules (manually revoked first, then expired) and updates
 // are the client's `apiKeyFromWire`; only the owner differs from `me`.
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { ApiKeyCreationOptions, UserApiKey, UserApiKeyFirstView, UserApiKeyMethods } from "../objects/api-key.js";

@@ -4,7 +4,7 @@
 import type { components } from "../../../generated/schema.js";
 import type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../objects/contact-channel.js";
 import { createContactChannelObject, sendChannelVerification } from "../objects/contact-channel.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { answered } from "../wire.js";
 import { itemsOf, requireOptions } from "./common.js";
 import type { ServerAppContext } from "./context.js";

@@ -3,7 +3,7 @@
 // level when no team is given. Lists are recursive unless asked otherwise.
 import type { PermissionScope, UserPermissionMethods } from "../objects/permission.js";
 import { userPermissionMethods } from "../objects/permission.js";
-import { signalOf, type CallOptions } from "../../call-options.js";
+import { signalOf, type CallOptions } from "../call-options.js";
 import { segment, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 

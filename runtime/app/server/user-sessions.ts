@@ -1,6 +1,6 @@
 // A server user's sessions (SPEC §3 "Session", §6; endpoints.md §C): the list,
 // revoking one, and creating one, which is how server code impersonates a user.
-import { checkAborted, signalOf, type CallOptions } from "../../call-options.js";
+import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { UserSessionMethods } from "../objects/active-session.js";
 import { activeSessionFromWire } from "../objects/active-session.js";

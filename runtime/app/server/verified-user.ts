@@ -1,13 +1,13 @@
 // getUser({ verify: "local" }) and verifyAccessToken on a server app: the
 // identity an access token proves, checked against the project's published keys
-// (runtime/verify) instead of asking the service with GET /users/me. Loaded with
+// (runtime/sessions/verify) instead of asking the service with GET /users/me. Loaded with
 // the first such call, with jose's verification.
-import { signalOf, untilAborted, type CallOptions } from "../../call-options.js";
+import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../errors.js";
-import type { AccessTokenClaims } from "../../verify/claims.js";
-import { createAccessTokenVerifier, type AccessTokenVerifier } from "../../verify/verify.js";
+import type { AccessTokenClaims } from "../../sessions/verify/claims.js";
+import { createAccessTokenVerifier, type AccessTokenVerifier } from "../../sessions/verify/verify.js";
 import type { ClientAppContext } from "../context.js";
-import type { SessionContext } from "../session-contexts.js";
+import type { TokenStoreContext } from "../token-store-contexts.js";
 
 /**
  * What getUser({ verify: "local" }) answers: who the request's access token
@@ -60,7 +60,7 @@ export function verifierOf(ctx: ClientAppContext): AccessTokenVerifier {
  */
 export async function verifiedUserOf(
   appCtx: ClientAppContext,
-  session: SessionContext,
+  session: TokenStoreContext,
   or: string | undefined,
   call: CallOptions,
 ): Promise<VerifiedServerUser | null> {

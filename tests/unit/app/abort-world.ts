@@ -5,8 +5,8 @@
 // counted, so a test can tell a call that waits from one that finished, and
 // whether an aborted call left a timer behind.
 import { StackAdminApp, StackClientApp, StackServerApp } from "../../../runtime/index.js";
-import type { Environment } from "../../../runtime/env.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
+import type { Environment } from "../../../runtime/platform/env.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import { fakeBrowser, signedInTokens } from "../../helpers/app-context.js";
 import { answerAsDocumented, documentedExample } from "../../helpers/documented-answers.js";
 import { fakeService, json, testEnvironment, type SentRequest } from "../../helpers/fake-service.js";

@@ -7,7 +7,7 @@ import { fakeService, testEnvironment } from "../../helpers/fake-service.js";
 /** createStackClient from a fresh copy of the runtime (nothing cached from other tests). */
 async function freshRuntime() {
   vi.resetModules();
-  const { createStackClient } = await import("../../../runtime/client.js");
+  const { createStackClient } = await import("../../../runtime/http/client.js");
   const service = fakeService((sent) => answerAsDocumented(sent));
   const { env } = testEnvironment(service.fetch);
   const client = createStackClient({ projectId: "p-1", baseUrl: "https://api.example.com", tokenStore: null, environment: env });

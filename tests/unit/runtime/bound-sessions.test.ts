@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
 import { createKnownError, KnownErrors } from "../../../generated/known-errors.js";
 import { BoundSessions, SessionEndedError } from "../../../runtime/app/bound-session.js";
-import { createStackClient } from "../../../runtime/client.js";
-import { isSessionEndedError, sessionEndedError } from "../../../runtime/session-ended.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { NO_TOKENS } from "../../../runtime/tokens/store.js";
+import { createStackClient } from "../../../runtime/http/client.js";
+import { isSessionEndedError, sessionEndedError } from "../../../runtime/sessions/session-ended.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
+import { NO_TOKENS } from "../../../runtime/sessions/tokens/store.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, jwt, testEnvironment, useFakeClock } from "../../helpers/fake-service.js";
 

@@ -3,11 +3,11 @@
 // per-attempt timeout, the longest Retry-After, and the observability hooks.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
-import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
+import { createStackClient, type StackClientOptions } from "../../../runtime/http/client.js";
 import { StackConfigurationError } from "../../../runtime/errors.js";
-import { RateLimitError, RequestTimeoutError } from "../../../runtime/request-errors.js";
-import type { RequestEvent, RetryEvent } from "../../../runtime/observe.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
+import { RateLimitError, RequestTimeoutError } from "../../../runtime/http/request-errors.js";
+import type { RequestEvent, RetryEvent } from "../../../runtime/http/observe.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { rejectionOf, settleOnFakeTime } from "../../helpers/outcome.js";

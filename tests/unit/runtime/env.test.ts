@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createStackClient } from "../../../runtime/client.js";
-import { reportsOffline } from "../../../runtime/env.js";
+import { createStackClient } from "../../../runtime/http/client.js";
+import { reportsOffline } from "../../../runtime/platform/env.js";
 import { StackConfigurationError } from "../../../runtime/errors.js";
 
 describe("offline detection", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { isStackError, NetworkError } from "../../../runtime/errors.js";
-import { lazy, preloadAll } from "../../../runtime/lazy.js";
-import { readKnownError } from "../../../runtime/known-error-answer.js";
-import type { Answer } from "../../../runtime/response.js";
+import { lazy, preloadAll } from "../../../runtime/platform/lazy.js";
+import { readKnownError } from "../../../runtime/http/known-error-answer.js";
+import type { ReadResponse } from "../../../runtime/http/response.js";
 import { isKnownError } from "../../../generated/known-error-guard.js";
 
 describe("lazy", () => {
@@ -58,7 +58,7 @@ describe("preloadAll", () => {
 });
 
 describe("reading a known-error answer", () => {
-  const answer = (headers: Record<string, string>, body: unknown): Answer => ({
+  const answer = (headers: Record<string, string>, body: unknown): ReadResponse => ({
     status: 400,
     headers: new Headers(headers),
     text: JSON.stringify(body),

@@ -1,7 +1,7 @@
 // The bounded caches (wire contract §14): least recently used first out, whether
 // the entry used is the newest (which moves nothing) or an older one.
 import { describe, expect, it } from "vitest";
-import { LruMap } from "../../../runtime/lru.js";
+import { LruMap } from "../../../runtime/platform/lru.js";
 import { isStackError } from "../../../runtime/errors.js";
 
 /** The keys left after filling `lru` past its limit with fresh keys: what was evicted shows as missing. */

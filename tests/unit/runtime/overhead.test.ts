@@ -2,7 +2,7 @@
 // real one, read once; the request goes out once per attempt; middleware gets a
 // real Request; shared reads still give each caller its own answer.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStackClient } from "../../../runtime/client.js";
+import { createStackClient } from "../../../runtime/http/client.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, testEnvironment, useFakeClock } from "../../helpers/fake-service.js";
 import { rejectionOf } from "../../helpers/outcome.js";

@@ -5,13 +5,13 @@
 // forgotten once answered.
 import "../../helpers/lazy-modules.js";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
-import { platformEnvironment } from "../../../runtime/env.js";
-import { requestEvent, type RequestEvent } from "../../../runtime/observe.js";
-import { SessionManager } from "../../../runtime/session.js";
-import { sendWithRetries, type TransportPolicy } from "../../../runtime/transport.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/tokens/store.js";
+import { createStackClient, type StackClientOptions } from "../../../runtime/http/client.js";
+import { platformEnvironment } from "../../../runtime/platform/env.js";
+import { requestEvent, type RequestEvent } from "../../../runtime/http/observe.js";
+import { SessionManager } from "../../../runtime/sessions/session.js";
+import { sendWithRetries, type TransportPolicy } from "../../../runtime/http/transport.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/sessions/tokens/store.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { rejectionOf } from "../../helpers/outcome.js";

@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
-import { UnexpectedRedirectError } from "../../../runtime/request-errors.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
+import { createStackClient, type StackClientOptions } from "../../../runtime/http/client.js";
+import { UnexpectedRedirectError } from "../../../runtime/http/request-errors.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import { jwt } from "../../helpers/fake-service.js";
 
 interface Seen {

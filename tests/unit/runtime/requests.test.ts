@@ -1,7 +1,7 @@
 // What goes on the wire (wire contract §1, §2; issue: request pipeline).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
+import { createStackClient, type StackClientOptions } from "../../../runtime/http/client.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import { answerAsDocumented, documentedAnswer } from "../../helpers/documented-answers.js";
 import { fakeService, jwt, testEnvironment, useFakeClock } from "../../helpers/fake-service.js";
 

@@ -2,12 +2,12 @@
 // typed errors, other failures as errors that say what happened.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors, UnsupportedError } from "../../../generated/known-errors.js";
-import { createStackClient } from "../../../runtime/client.js";
+import { createStackClient } from "../../../runtime/http/client.js";
 import { StackAssertionError } from "../../../runtime/errors.js";
-import { HttpError, ResponseFormatError } from "../../../runtime/request-errors.js";
+import { HttpError, ResponseFormatError } from "../../../runtime/http/request-errors.js";
 import { documentedAnswer } from "../../helpers/documented-answers.js";
 import { rejectionOf } from "../../helpers/outcome.js";
-import type { TokenStoreInit } from "../../../runtime/tokens/resolve.js";
+import type { TokenStoreInit } from "../../../runtime/sessions/tokens/resolve.js";
 import { catalogue } from "../../fixtures/document.js";
 import { fakeService, json, jwt, knownError, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 

@@ -1,12 +1,12 @@
 // The retry policy (SPEC §9, wire contract §12), timed on fake timers.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
-import { createStackClient } from "../../../runtime/client.js";
+import { createStackClient } from "../../../runtime/http/client.js";
 import { MAX_SINGLE_WAIT_MS } from "../../../runtime/constants.js";
-import type { Environment } from "../../../runtime/env.js";
+import type { Environment } from "../../../runtime/platform/env.js";
 import { NetworkError } from "../../../runtime/errors.js";
-import { HttpError, RateLimitError } from "../../../runtime/request-errors.js";
-import { backoffDelay, retryAfterDelay } from "../../../runtime/retry.js";
+import { HttpError, RateLimitError } from "../../../runtime/http/request-errors.js";
+import { backoffDelay, retryAfterDelay } from "../../../runtime/http/retry.js";
 import { documentedAnswer } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { settleOnFakeTime } from "../../helpers/outcome.js";

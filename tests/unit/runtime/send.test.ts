@@ -3,9 +3,9 @@
 // `data` is what openapi-fetch would answer.
 import "../../helpers/lazy-modules.js";
 import { describe, expect, it } from "vitest";
-import { createStackClient } from "../../../runtime/client.js";
-import { ResponseFormatError } from "../../../runtime/request-errors.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
+import { createStackClient } from "../../../runtime/http/client.js";
+import { ResponseFormatError } from "../../../runtime/http/request-errors.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, testEnvironment, type Handler, type SentRequest } from "../../helpers/fake-service.js";
 

@@ -1,13 +1,13 @@
 // Sessions and refresh (SPEC §4, wire contract §4, §5).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../generated/known-errors.js";
-import { createStackClient, type StackClientOptions } from "../../../runtime/client.js";
+import { createStackClient, type StackClientOptions } from "../../../runtime/http/client.js";
 import { StackAssertionError, StackConfigurationError } from "../../../runtime/errors.js";
-import { HttpError } from "../../../runtime/request-errors.js";
-import { accessTokenExpiresAt } from "../../../runtime/jwt.js";
-import { SessionManager } from "../../../runtime/session.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { NO_TOKENS } from "../../../runtime/tokens/store.js";
+import { HttpError } from "../../../runtime/http/request-errors.js";
+import { accessTokenExpiresAt } from "../../../runtime/sessions/jwt.js";
+import { SessionManager } from "../../../runtime/sessions/session.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
+import { NO_TOKENS } from "../../../runtime/sessions/tokens/store.js";
 import { answerAsDocumented } from "../../helpers/documented-answers.js";
 import {
   fakeService,

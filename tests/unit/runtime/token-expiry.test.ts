@@ -1,7 +1,7 @@
 // The access token's expiry is read on every request (issue 13 §5): it is
 // decoded once per token text and remembered, for a bounded number of tokens.
 import { describe, expect, it } from "vitest";
-import { accessTokenExpiresAt, decodeAccessTokenExpiry, tokenExpiryCache } from "../../../runtime/jwt.js";
+import { accessTokenExpiresAt, decodeAccessTokenExpiry, tokenExpiryCache } from "../../../runtime/sessions/jwt.js";
 import { jwt } from "../../helpers/fake-service.js";
 
 /** A cache whose decoder records what it was asked to decode. */

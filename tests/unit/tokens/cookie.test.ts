@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isStackError } from "../../../runtime/errors.js";
-import { createCookieTokenStore, type BroadcastChannelLike, type CookieDocument } from "../../../runtime/tokens/cookie.js";
-import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/tokens/store.js";
+import { createCookieTokenStore, type BroadcastChannelLike, type CookieDocument } from "../../../runtime/sessions/tokens/cookie.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/sessions/tokens/store.js";
 
 const projectId = "proj-1";
 const http = { protocol: "http:" };

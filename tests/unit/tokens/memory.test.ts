@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isStackError } from "../../../runtime/errors.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { NO_TOKENS, type TokenPair } from "../../../runtime/tokens/store.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
+import { NO_TOKENS, type TokenPair } from "../../../runtime/sessions/tokens/store.js";
 import { thrownBy } from "../../helpers/outcome.js";
 
 const pair = { refreshToken: "rt-1", accessToken: "at-1" };

@@ -5,9 +5,9 @@
 // Secure, Domain and `__Host-`.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { parse as parseCookie } from "cookie";
-import { createCookieTokenStore } from "../../../runtime/tokens/cookie.js";
-import { createRequestTokenStore } from "../../../runtime/tokens/request.js";
-import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/tokens/store.js";
+import { createCookieTokenStore } from "../../../runtime/sessions/tokens/cookie.js";
+import { createRequestTokenStore } from "../../../runtime/sessions/tokens/request.js";
+import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/sessions/tokens/store.js";
 import { fakeBrowser } from "../../helpers/app-context.js";
 import {
   browserCookies,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRequestTokenStore } from "../../../runtime/tokens/request.js";
-import type { TokenPair } from "../../../runtime/tokens/store.js";
+import { createRequestTokenStore } from "../../../runtime/sessions/tokens/request.js";
+import type { TokenPair } from "../../../runtime/sessions/tokens/store.js";
 
 const projectId = "proj-1";
 

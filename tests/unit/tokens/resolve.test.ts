@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { isStackError } from "../../../runtime/errors.js";
-import { LruMap } from "../../../runtime/lru.js";
-import { createCookieTokenStore } from "../../../runtime/tokens/cookie.js";
-import { createExplicitTokenStores } from "../../../runtime/tokens/explicit.js";
-import { createMemoryTokenStore } from "../../../runtime/tokens/memory.js";
-import { classifyTokenStore, noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "../../../runtime/tokens/resolve.js";
+import { LruMap } from "../../../runtime/platform/lru.js";
+import { createCookieTokenStore } from "../../../runtime/sessions/tokens/cookie.js";
+import { createExplicitTokenStores } from "../../../runtime/sessions/tokens/explicit.js";
+import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
+import { classifyTokenStore, noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "../../../runtime/sessions/tokens/resolve.js";
 import { thrownBy } from "../../helpers/outcome.js";
 
 const options = { projectId: "proj-1" };

@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../../emulator/index.js";
 import { NetworkError, StackConfigurationError } from "../../../runtime/errors.js";
-import { HttpError, RequestTimeoutError } from "../../../runtime/request-errors.js";
-import { createAccessTokenVerifier, verifyAccessToken, type AccessTokenVerifierOptions } from "../../../runtime/verify/index.js";
+import { HttpError, RequestTimeoutError } from "../../../runtime/http/request-errors.js";
+import { createAccessTokenVerifier, verifyAccessToken, type AccessTokenVerifierOptions } from "../../../runtime/sessions/verify/index.js";
 import { useService, type Service } from "./service.js";
 
 const service = useService();

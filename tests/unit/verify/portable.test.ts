@@ -7,13 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const folder = fileURLToPath(new URL("../../../runtime/verify", import.meta.url));
+const folder = fileURLToPath(new URL("../../../runtime/sessions/verify", import.meta.url));
 const sources = readdirSync(folder)
   .filter((f) => f.endsWith(".ts"))
   .map((f) => [f, readFileSync(join(folder, f), "utf8")] as const);
 const valueImports = (text: string) => [...text.matchAll(/^import\s+(?!type\s)[^;]*?from\s+["']([^"']+)["']/gm)].map((m) => m[1]!);
 
-describe("runtime/verify", () => {
+describe("runtime/sessions/verify", () => {
   it.each(sources)("%s imports jose and runtime modules only, none of Node's", (_, text) => {
     for (const specifier of valueImports(text)) expect(specifier).toMatch(/^(jose|\.\.?\/[\w./-]+\.js)$/);
   });

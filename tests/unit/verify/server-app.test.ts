@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../../emulator/index.js";
 import { StackServerApp } from "../../../runtime/app/server-app.js";
-import type { Fetch } from "../../../runtime/env.js";
+import type { Fetch } from "../../../runtime/platform/env.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../../runtime/errors.js";
-import { isAccessTokenInvalidError } from "../../../runtime/verify/index.js";
+import { isAccessTokenInvalidError } from "../../../runtime/sessions/verify/index.js";
 import { useService, type Service } from "./service.js";
 
 const service = useService();

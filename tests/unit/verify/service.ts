@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, expect } from "vitest";
 import { DEMO_KEYS, INTERNAL_KEYS } from "../../../emulator/index.js";
 import { startEmulatorServer, type EmulatorServer } from "../../../emulator/server.js";
-import type { Fetch } from "../../../runtime/env.js";
+import type { Fetch } from "../../../runtime/platform/env.js";
 import { documentChecker, TEST_PASSWORD } from "../../helpers/emulator.js";
 
 export interface Service {

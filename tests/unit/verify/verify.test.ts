@@ -11,7 +11,7 @@ import {
   type AccessTokenInvalidReason,
   type AccessTokenVerification,
   type AccessTokenVerifierOptions,
-} from "../../../runtime/verify/index.js";
+} from "../../../runtime/sessions/verify/index.js";
 import { useService, type Service } from "./service.js";
 
 const service = useService();

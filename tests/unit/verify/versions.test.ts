@@ -15,7 +15,7 @@ import {
   type AccessTokenInvalidReason,
   type AccessTokenVerification,
   type AccessTokenVerifierOptions,
-} from "../../../runtime/verify/index.js";
+} from "../../../runtime/sessions/verify/index.js";
 import {
   BASE_URL,
   fakeService,

@@ -12,7 +12,7 @@
 // The normal audience's first key at 2.8.86 is the one 2.8.11 published for the
 // project (the same derivation), so one keyring serves both versions.
 import { base64url, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
-import type { Fetch } from "../../../runtime/env.js";
+import type { Fetch } from "../../../runtime/platform/env.js";
 
 export const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
 export const PROJECT = "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b";

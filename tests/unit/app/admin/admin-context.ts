@@ -1,10 +1,10 @@
 // A ClientAppContext of an admin app for testing admin modules on their own:
 // the runtime client on a fake service with access type `admin`, either with
 // the project's keys or with a project owner's session instead.
-import { createStackClient } from "../../../../runtime/client.js";
+import { createStackClient } from "../../../../runtime/http/client.js";
 import { createClientAppContext, type ClientAppContext } from "../../../../runtime/app/context.js";
 import { resolveHandlerUrls } from "../../../../runtime/app/urls.js";
-import type { OwnerSession } from "../../../../runtime/pipeline.js";
+import type { OwnerSession } from "../../../../runtime/http/pipeline.js";
 import { fakeService, jwt, testEnvironment, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 
 export const PROJECT_ID = "6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b";

@@ -1,6 +1,6 @@
 // The Svix portal token and the usage metrics, as plain calls (endpoints.md §D).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ResponseFormatError } from "../../../../runtime/request-errors.js";
+import { ResponseFormatError } from "../../../../runtime/http/request-errors.js";
 import { getMetrics, getSvixToken } from "../../../../runtime/app/admin/dashboard-data.js";
 import { documentedAnswer } from "../../../helpers/documented-answers.js";
 import { json, useFakeClock } from "../../../helpers/fake-service.js";

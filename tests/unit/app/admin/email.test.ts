@@ -9,7 +9,7 @@ import {
   updateEmailTemplate,
 } from "../../../../runtime/app/admin/email.js";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import { ServiceVersionError } from "../../../../runtime/request-errors.js";
+import { ServiceVersionError } from "../../../../runtime/http/request-errors.js";
 import { json, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 import { adminContext, KEYS, sent } from "./admin-context.js";

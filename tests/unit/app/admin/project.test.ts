@@ -1,7 +1,7 @@
 // The admin view of the project and its full config (SPEC §3; endpoints.md §D: /internal/projects/current).
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isStackError } from "../../../../runtime/errors.js";
-import { ResponseFormatError } from "../../../../runtime/request-errors.js";
+import { ResponseFormatError } from "../../../../runtime/http/request-errors.js";
 import { deleteAdminProject, getAdminProject, updateAdminProject } from "../../../../runtime/app/admin/project.js";
 import { json, useFakeClock } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";

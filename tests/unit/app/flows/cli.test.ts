@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isKnownError, KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { ResponseFormatError } from "../../../../runtime/request-errors.js";
+import { ResponseFormatError } from "../../../../runtime/http/request-errors.js";
 import { completeCliLogin, promptCliLogin, type PromptCliLoginOptions } from "../../../../runtime/app/flows/cli.js";
 import { testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";

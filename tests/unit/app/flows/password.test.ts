@@ -6,7 +6,7 @@ import { setPassword, signInWithCredential, updatePassword } from "../../../../r
 import { resetPassword, sendForgotPasswordEmail, verifyPasswordResetCode } from "../../../../runtime/app/flows/password-reset.js";
 import { signUpWithCredential } from "../../../../runtime/app/flows/sign-up.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
+import { NO_TOKENS } from "../../../../runtime/sessions/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";

@@ -6,7 +6,7 @@ import {
   getTeamInvitationDetails,
   verifyTeamInvitationCode,
 } from "../../../../runtime/app/flows/team-invitations.js";
-import { ResponseFormatError } from "../../../../runtime/request-errors.js";
+import { ResponseFormatError } from "../../../../runtime/http/request-errors.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";

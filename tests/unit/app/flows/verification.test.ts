@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { verifyEmail } from "../../../../runtime/app/flows/verification.js";
-import { NO_TOKENS } from "../../../../runtime/tokens/store.js";
+import { NO_TOKENS } from "../../../../runtime/sessions/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";

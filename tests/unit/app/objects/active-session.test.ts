@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { HttpError } from "../../../../runtime/request-errors.js";
+import { HttpError } from "../../../../runtime/http/request-errors.js";
 import { userSessionMethods } from "../../../../runtime/app/objects/active-session.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";

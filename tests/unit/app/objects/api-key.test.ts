@@ -6,7 +6,7 @@ import { apiKeyEndpointFor } from "../../../../runtime/app/objects/api-key.js";
 import { checkApiKey } from "../../../../runtime/app/server/api-key-check.js";
 import { teamApiKeyMethods, userApiKeyMethods, type ApiKey } from "../../../../runtime/app/objects/api-key.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { ResponseFormatError } from "../../../../runtime/request-errors.js";
+import { ResponseFormatError } from "../../../../runtime/http/request-errors.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf, thrownBy } from "../../../helpers/outcome.js";

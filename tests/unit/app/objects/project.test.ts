@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { ServiceVersionError } from "../../../../runtime/request-errors.js";
+import { ServiceVersionError } from "../../../../runtime/http/request-errors.js";
 import { StackAdminApp } from "../../../../runtime/app/admin-app.js";
 import { ownedProjectApp } from "../../../../runtime/app/admin/owned-project.js";
 import type { ClientAppContext } from "../../../../runtime/app/context.js";

@@ -5,7 +5,7 @@ import type { components } from "../../../../generated/schema.js";
 import { createTeamObject } from "../../../../runtime/app/objects/team.js";
 import { userTeamMethods } from "../../../../runtime/app/objects/user-teams.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { HttpError } from "../../../../runtime/request-errors.js";
+import { HttpError } from "../../../../runtime/http/request-errors.js";
 import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
 import { wireUser } from "../../../helpers/documented-answers.js";
 import { json, knownError, useFakeClock, type SentRequest } from "../../../helpers/fake-service.js";

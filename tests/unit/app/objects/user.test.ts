@@ -6,7 +6,7 @@ import { isStackError } from "../../../../runtime/errors.js";
 import { Result } from "../../../../runtime/app/result.js";
 import type { CurrentInternalUser } from "../../../../runtime/app/internal-user.js";
 import { createCurrentUser, type CurrentUserExtras } from "../../../../runtime/app/objects/user.js";
-import { NO_TOKENS, type TokenPair } from "../../../../runtime/tokens/store.js";
+import { NO_TOKENS, type TokenPair } from "../../../../runtime/sessions/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { json, jwt, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";

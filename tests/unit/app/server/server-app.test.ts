@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { StackClientApp } from "../../../../runtime/app/client-app.js";
 import { StackServerApp, type StackServerAppOptions } from "../../../../runtime/app/server-app.js";
 import { isStackError } from "../../../../runtime/errors.js";
-import { createMemoryTokenStore } from "../../../../runtime/tokens/memory.js";
+import { createMemoryTokenStore } from "../../../../runtime/sessions/tokens/memory.js";
 import { doc } from "../../../fixtures/document.js";
 import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { fakeService, json, knownError, testEnvironment, useFakeClock } from "../../../helpers/fake-service.js";

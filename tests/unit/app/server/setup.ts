@@ -2,8 +2,8 @@
 import { expect } from "vitest";
 import type { components } from "../../../../generated/schema.js";
 import { StackServerApp, type StackServerAppOptions } from "../../../../runtime/app/server-app.js";
-import { createMemoryTokenStore } from "../../../../runtime/tokens/memory.js";
-import type { TokenPair } from "../../../../runtime/tokens/store.js";
+import { createMemoryTokenStore } from "../../../../runtime/sessions/tokens/memory.js";
+import type { TokenPair } from "../../../../runtime/sessions/tokens/store.js";
 import { doc } from "../../../fixtures/document.js";
 import { answerAsDocumented } from "../../../helpers/documented-answers.js";
 import { fakeService, json, testEnvironment, type Handler, type SentRequest } from "../../../helpers/fake-service.js";

@@ -1,0 +1,136 @@
+// Turns the `tokenStore` option into a store. Every place that reads the option
+// (the app's own store, a per-call `getUser({ tokenStore })`) classifies it
+// here, with one set of guards.
+
+import type { Environment } from "../../platform/env.js";
+import { StackConfigurationError } from "../../errors.js";
+import type { TokenPair, TokenStore } from "./store.js";
+import { createCookieTokenStore } from "./cookie.js";
+import { explicitTokenStore } from "./explicit.js";
+import { createMemoryTokenStore } from "./memory.js";
+import { createRequestTokenStore, type RequestLike } from "./request.js";
+
+/**
+ * Where a session's tokens live: `"cookie"` (browser), `"memory"`, a request of
+ * the app's own backend, explicit tokens, a custom store, or `null` for no user.
+ */
+export type TokenStoreInit = "cookie" | "memory" | TokenPair | RequestLike | TokenStore | null;
+
+/** What a `tokenStore` option is, its parts read and checked. */
+export type TokenStoreKind =
+  | { readonly kind: "none" }
+  | { readonly kind: "cookie" }
+  | { readonly kind: "memory" }
+  | { readonly kind: "store"; readonly store: TokenStore }
+  | { readonly kind: "request"; readonly request: RequestLike }
+  | { readonly kind: "tokens"; readonly tokens: TokenPair };
+
+/**
+ * What {@link resolveTokenStore} needs besides the `tokenStore` value itself.
+ *
+ * @example
+ * ```ts
+ * const store = resolveTokenStore("cookie", {
+ *   projectId,
+ *   env: platformEnvironment,
+ * });
+ * ```
+ */
+export interface ResolveTokenStoreOptions {
+  /** The project whose tokens the store keeps: names the cookies and reads a request's token cookies. */
+  readonly projectId: string;
+  /** Timers for the cookie store's polling; default the platform's. */
+  readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
+}
+
+const VALID_VALUES = '"cookie", "memory", a request object with headers (e.g. a Request), { accessToken, refreshToken }, or a TokenStore';
+
+/**
+ * The error for a call that needs a user when the app was made with
+ * `tokenStore: null`: a StackConfigurationError naming the values that would work.
+ *
+ * @example
+ * ```ts
+ * function sessionsOf(client: StackClient): SessionManager {
+ *   if (client.sessions === null) throw noTokenStoreError();
+ *   return client.sessions;
+ * }
+ * ```
+ */
+export function noTokenStoreError(): StackConfigurationError {
+  return new StackConfigurationError(
+    "This call needs a user, but the app has no token store (tokenStore is null). " +
+      `Set the tokenStore option to ${VALID_VALUES}, or pass one to this call.`,
+  );
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+function explicitToken(value: Record<string, unknown>, key: "accessToken" | "refreshToken"): string | null {
+  const token = value[key];
+  if (token === undefined || token === null) return null;
+  if (typeof token !== "string") {
+    throw new StackConfigurationError(`tokenStore.${key} must be a string or null, got a ${typeof token}.`);
+  }
+  return token;
+}
+
+function unknownInit(init: unknown): StackConfigurationError {
+  const shown = typeof init === "string" ? JSON.stringify(init) : isObject(init) ? "an object without tokens or headers" : String(init);
+  return new StackConfigurationError(`Unknown tokenStore ${shown}. Valid values are ${VALID_VALUES}, or null for no user.`);
+}
+
+/** What `init` is; a value that is none of the valid ones is a StackConfigurationError. */
+export function classifyTokenStore(init: TokenStoreInit): TokenStoreKind {
+  if (init === null) return { kind: "none" };
+  if (init === "cookie" || init === "memory") return { kind: init };
+  if (!isObject(init)) throw unknownInit(init);
+  // A store first: it is the more specific shape, and it is used as given.
+  if (typeof init["get"] === "function" && typeof init["set"] === "function" && typeof init["subscribe"] === "function") {
+    return { kind: "store", store: init as unknown as TokenStore };
+  }
+  const headers = init["headers"];
+  if (isObject(headers) && typeof headers["get"] === "function") return { kind: "request", request: init as unknown as RequestLike };
+  if ("accessToken" in init || "refreshToken" in init) {
+    return {
+      kind: "tokens",
+      tokens: { accessToken: explicitToken(init, "accessToken"), refreshToken: explicitToken(init, "refreshToken") },
+    };
+  }
+  throw unknownInit(init);
+}
+
+/**
+ * The store `init` describes, or null when it is null (no user): `"cookie"` and
+ * `"memory"` make a new store, a request is read once, `{ accessToken, refreshToken }`
+ * finds the shared store of that pair, and a store is used as given. Any other
+ * value is a StackConfigurationError.
+ *
+ * @example
+ * ```ts
+ * const store = resolveTokenStore(request, { projectId });
+ * const { refreshToken } = store?.get() ?? NO_TOKENS;
+ * console.log(refreshToken === null ? "no user" : "a user");
+ * ```
+ */
+export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenStoreOptions): TokenStore | null {
+  const found = classifyTokenStore(init);
+  switch (found.kind) {
+    case "none":
+      return null;
+    case "cookie": {
+      const { projectId, env } = options;
+      return createCookieTokenStore(env === undefined ? { projectId } : { projectId, env });
+    }
+    case "memory":
+      return createMemoryTokenStore();
+    case "store":
+      return found.store;
+    case "request":
+      return createRequestTokenStore(found.request, options.projectId);
+    case "tokens":
+      return explicitTokenStore(found.tokens);
+  }
+}
