@@ -180,22 +180,13 @@ async function sendOperation(
     const answer = await sendWithRetries(
       o.env,
       o.policy,
-      () => {
+      async () => {
         // A bound view throws here, before anything is sent, once its session is over.
         o.guard?.current();
         session = o.sessions?.current();
-        // Tokens that need no refresh (the usual case): the request is made without a wait.
-        const now = op.stackHeaders && session ? session.tokensNow() : null;
-        if (now !== undefined && !o.projectOwnerSession) {
-          sent = now;
-          sentAdmin = undefined;
-          return outgoing();
-        }
-        return (async () => {
-          sent = now === undefined ? await tokensBefore(o, session as Session, describe) : now;
-          sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
-          return outgoing();
-        })();
+        sent = op.stackHeaders && session ? await tokensBefore(o, session, describe) : null;
+        sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
+        return outgoing();
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
     );

@@ -45,20 +45,19 @@ export interface SendOptions {
 }
 
 /**
- * Sends `makeRequest()` (made afresh per attempt) until it is answered or the
- * policy gives up. A request that can be made at once is sent without a wait.
+ * Sends `makeRequest()` (made afresh per attempt: its tokens may have been
+ * refreshed meanwhile) until it is answered or the policy gives up.
  */
 export async function sendWithRetries(
   env: Environment,
   policy: TransportPolicy,
-  makeRequest: () => OutgoingRequest | Promise<OutgoingRequest>,
+  makeRequest: () => Promise<OutgoingRequest>,
   options: SendOptions,
 ): Promise<ReadResponse> {
   const { signal, describe } = options;
   for (let attempt = 1; ; attempt++) {
     const last = attempt >= MAX_ATTEMPTS;
-    const made = makeRequest();
-    const outgoing = made instanceof Promise ? await raceAbort(made, signal) : made;
+    const outgoing = await raceAbort(makeRequest(), signal);
     const retry = async (reason: RetryReason, delayMs: number, status?: number) => {
       if (policy.hooks.onRetry) policy.hooks.onRetry({ ...requestEvent(outgoing, options.operationId, attempt), reason, delayMs, status });
       await sleep(env, delayMs, signal);

@@ -99,22 +99,6 @@ export class Session {
     return { accessToken, refreshToken: this.refreshToken };
   }
 
-  /**
-   * What getTokens() answers when it need not wait, for the default life left:
-   * the tokens, or null when the session is invalid; undefined when it would
-   * refresh first. Requests use it so that the usual case takes no extra step.
-   *
-   * @example
-   * ```ts
-   * const session = client.requireSessions().current();
-   * // Only wait for a refresh when one is needed.
-   * const tokens = session.tokensNow() ?? (await session.getTokens());
-   * ```
-   */
-  tokensNow(): TokenPair | null | undefined {
-    return this.#tokensWithoutRefresh(DEFAULT_MIN_TOKEN_LIFE_MS);
-  }
-
   #tokensWithoutRefresh(minMillisLeft: number): TokenPair | null | undefined {
     if (this.#invalid) return null;
     const current = this.#accessToken;

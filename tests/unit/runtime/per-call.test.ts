@@ -1,6 +1,6 @@
 // The shortcuts each call takes (issue 13 §5) and what they must not change:
-// the token store read as it holds now, tokens handed out without a wait only
-// when no refresh is due, headers sent as the runtime and the app set them,
+// the token store read as it holds now, tokens refreshed only when one is due,
+// headers sent as the runtime and the app set them,
 // fresh nonces, an abort honoured up to the moment of sending, and shared reads
 // forgotten once answered.
 import "../../helpers/lazy-modules.js";
@@ -51,7 +51,7 @@ describe("the token store", () => {
   });
 });
 
-describe("a session's tokens without a wait (tokensNow)", () => {
+describe("a session's tokens for a request (getTokens)", () => {
   function sessionOf(tokens: TokenPair) {
     const refreshes: string[] = [];
     const { env } = testEnvironment(async () => json({}));
@@ -62,40 +62,41 @@ describe("a session's tokens without a wait (tokensNow)", () => {
     return { session: manager.current(), refreshes };
   }
 
-  it("are the tokens when the access token has at least 20 s left, with no refresh", () => {
+  it("are the tokens when the access token has at least 20 s left, with no refresh", async () => {
     const tokens = { refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(21) }) };
     const { session, refreshes } = sessionOf(tokens);
-    expect(session.tokensNow()).toEqual(tokens);
+    expect(await session.getTokens()).toEqual(tokens);
     expect(refreshes).toEqual([]);
   });
 
-  it("are undefined when a refresh is due, which they leave to getTokens()", async () => {
+  it("are refreshed once when less than 20 s are left, and the refreshed pair is kept", async () => {
     const { session, refreshes } = sessionOf({ refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(19) }) });
-    expect(session.tokensNow()).toBeUndefined();
-    expect(refreshes).toEqual([]);
     const refreshed = await session.getTokens();
     expect(refreshes).toEqual(["rt-1"]);
-    expect(session.tokensNow()).toEqual(refreshed);
+    expect(await session.getTokens()).toEqual(refreshed);
+    expect(refreshes).toEqual(["rt-1"]);
   });
 
-  it("are the access token as it is when there is no refresh token, as getTokens() answers", async () => {
+  it("are the access token as it is when there is no refresh token", async () => {
     const tokens = { refreshToken: null, accessToken: jwt({ exp: inSeconds(5) }) };
-    const { session } = sessionOf(tokens);
-    expect(session.tokensNow()).toEqual(tokens);
+    const { session, refreshes } = sessionOf(tokens);
     expect(await session.getTokens()).toEqual(tokens);
+    expect(refreshes).toEqual([]);
   });
 
-  it("are null once the session is invalid", () => {
+  it("are null once the session is invalid", async () => {
     const { session } = sessionOf({ refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(3600) }) });
     session.invalidate();
-    expect(session.tokensNow()).toBeNull();
+    expect(await session.getTokens()).toBeNull();
   });
 
-  it("are undefined for an access token the service rejected", () => {
-    const tokens = { refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(3600) }) };
-    const { session } = sessionOf(tokens);
+  it("are refreshed for an access token the service rejected, however long it has left", async () => {
+    const tokens = { refreshToken: "rt-1", accessToken: jwt({ exp: inSeconds(1800) }) };
+    const { session, refreshes } = sessionOf(tokens);
     session.markAccessTokenExpired(tokens.accessToken);
-    expect(session.tokensNow()).toBeUndefined();
+    const refreshed = await session.getTokens();
+    expect(refreshes).toEqual(["rt-1"]);
+    expect(refreshed?.accessToken).not.toBe(tokens.accessToken);
   });
 });
 
@@ -159,10 +160,10 @@ describe("an attempt", () => {
   const policy: TransportPolicy = { requestTimeoutMs: 1_000, maxRetryAfterMs: 60_000, hooks: {} };
   const outgoing = { url: "https://api.stack-auth.com/api/v1/users/me", method: "GET", headers: {}, body: null };
 
-  it("made at once is sent at once", async () => {
+  it("is sent once made", async () => {
     const service = fakeService(() => json({ ok: true }));
     const { env } = testEnvironment(service.fetch);
-    const answer = await sendWithRetries(env, policy, () => outgoing, {
+    const answer = await sendWithRetries(env, policy, async () => outgoing, {
       retryNetworkErrors: true,
       describe: "GET me",
       operationId: undefined,
@@ -180,7 +181,7 @@ describe("an attempt", () => {
       sendWithRetries(
         env,
         policy,
-        () => {
+        async () => {
           controller.abort(reason);
           return outgoing;
         },
@@ -221,7 +222,7 @@ describe("an attempt", () => {
     });
     try {
       const headers = { "x-stack-project-id": "proj-1" };
-      await sendWithRetries(platformEnvironment, { ...policy, requestTimeoutMs: 0 }, () => ({ ...outgoing, headers }), {
+      await sendWithRetries(platformEnvironment, { ...policy, requestTimeoutMs: 0 }, async () => ({ ...outgoing, headers }), {
         retryNetworkErrors: true,
         describe: "GET me",
         operationId: undefined,
