@@ -1784,39 +1784,3 @@ export const operationKnownErrors = {
 
 /** The codes of the known errors operation `K` can answer. */
 export type OperationKnownError<K extends OperationId> = (typeof operationKnownErrors)[K][number];
-
-/**
- * The path of every read (a GET that is fetched, not a navigation): what query
- * options need, without the rest of the table.
- */
-export const readOperationPaths = {
-  listSessions: "/auth/sessions",
-  getCurrentUser: "/users/me",
-  listUsers: "/users",
-  getUser: "/users/{user_id}",
-  listTeams: "/teams",
-  getTeam: "/teams/{team_id}",
-  listTeamInvitations: "/team-invitations",
-  listTeamMemberProfiles: "/team-member-profiles",
-  getTeamMemberProfile: "/team-member-profiles/{team_id}/{user_id}",
-  listContactChannels: "/contact-channels",
-  getContactChannel: "/contact-channels/{user_id}/{contact_channel_id}",
-  listTeamPermissions: "/team-permissions",
-  listProjectPermissions: "/project-permissions",
-  listTeamPermissionDefinitions: "/team-permission-definitions",
-  listProjectPermissionDefinitions: "/project-permission-definitions",
-  listUserApiKeys: "/user-api-keys",
-  getUserApiKey: "/user-api-keys/{api_key_id}",
-  listTeamApiKeys: "/team-api-keys",
-  getTeamApiKey: "/team-api-keys/{api_key_id}",
-  getCurrentProject: "/projects/current",
-  getProjectJwks: "/projects/{project_id}/.well-known/jwks.json",
-  listOwnedProjects: "/internal/projects",
-  getAdminProject: "/internal/projects/current",
-  listInternalApiKeys: "/internal/api-keys",
-  getInternalApiKey: "/internal/api-keys/{api_key_id}",
-  listEmailTemplates: "/email-templates",
-  listInternalEmailTemplates: "/internal/email-templates",
-  listSentEmails: "/internal/emails",
-  getMetrics: "/internal/metrics",
-} as const satisfies { readonly [K in OperationId]?: (typeof operations)[K]["path"] };

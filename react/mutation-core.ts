@@ -3,7 +3,8 @@
 // reads it changed (every query under `["stackkit", operationId]`), awaited so
 // that `isPending` lasts until fresh data is on its way.
 import { useMutation, type QueryClient, type UseMutationResult } from "@tanstack/react-query";
-import { StackConfigurationError, type OperationId, type StackClientApp, type StackkitError } from "../runtime/index.js";
+import type { OperationId, StackClientApp, StackkitError } from "../runtime/index.js";
+import { StackConfigurationError } from "../runtime/errors.js";
 import { useStackContextFor } from "./provider.js";
 import { stackQueryPrefix } from "./query-keys.js";
 

@@ -2,16 +2,16 @@
 // sign-out, profile, password, contact channels, sessions. Each invalidates the
 // reads it changes; session changes bring all user data in step (session-sync.ts).
 import type { UseMutationResult } from "@tanstack/react-query";
-import {
-  Result,
-  type ContactChannel,
-  type ContactChannelCreateOptions,
-  type ContactChannelUpdateOptions,
-  type CurrentUser,
-  type OperationId,
-  type StackkitError,
-  type UserUpdateOptions,
+import type {
+  ContactChannel,
+  ContactChannelCreateOptions,
+  ContactChannelUpdateOptions,
+  CurrentUser,
+  OperationId,
+  StackkitError,
+  UserUpdateOptions,
 } from "../runtime/index.js";
+import { Result } from "../runtime/app/result.js";
 import { requireObject, useStackMutation, type MutationContext } from "./mutation-core.js";
 import { ensureSessionSync, sessionSyncCount } from "./session-sync.js";
 import { requireUser } from "./user.js";

@@ -3,26 +3,26 @@
 // stackQueryKey(operationId of the call, its parameters as flat fields); the
 // wire factories of query-options.ts key theirs as `{ path, query }`, so the
 // two never share an entry while one mutation prefix invalidates both.
-import {
-  StackConfigurationError,
-  type ActiveSession,
-  type AdminOwnedProject,
-  type CallOptions,
-  type ConnectedAccountOptions,
-  type ContactChannel,
-  type CurrentUser,
-  type EditableTeamMemberProfile,
-  type OAuthConnection,
-  type Project,
-  type ReceivedTeamInvitation,
-  type StackClientApp,
-  type Team,
-  type TeamApiKey,
-  type TeamInvitation,
-  type TeamPermission,
-  type TeamUser,
-  type UserApiKey,
+import type {
+  ActiveSession,
+  AdminOwnedProject,
+  CallOptions,
+  ConnectedAccountOptions,
+  ContactChannel,
+  CurrentUser,
+  EditableTeamMemberProfile,
+  OAuthConnection,
+  Project,
+  ReceivedTeamInvitation,
+  StackClientApp,
+  Team,
+  TeamApiKey,
+  TeamInvitation,
+  TeamPermission,
+  TeamUser,
+  UserApiKey,
 } from "../runtime/index.js";
+import { StackConfigurationError } from "../runtime/errors.js";
 import { objectQueryOptions } from "./object-query.js";
 import { stackQueryKey } from "./query-keys.js";
 import { requireUser } from "./user.js";

@@ -4,7 +4,8 @@
 // hydrating: subscriptions start in an effect.
 import { HydrationBoundary, QueryClientProvider, type DehydratedState, type QueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from "react";
-import { StackConfigurationError, type StackClientApp } from "../runtime/index.js";
+import type { StackClientApp } from "../runtime/index.js";
+import { StackConfigurationError } from "../runtime/errors.js";
 import { createStackQueryClient } from "./query-client.js";
 import { syncSession } from "./session-sync.js";
 import { watchHydratedUser } from "./hydrated-user.js";

@@ -5,16 +5,12 @@
 // The answer is the wire JSON; errors are the runtime's typed errors.
 import type { DataTag } from "@tanstack/react-query";
 import type { Client } from "openapi-fetch";
-import {
-  HttpError,
-  readOperationPaths,
-  StackAssertionError,
-  StackConfigurationError,
-  type OperationId,
-  type operations,
-  type paths,
-  type StackkitError,
-} from "../runtime/index.js";
+import type { OperationId, operations, paths, StackkitError } from "../runtime/index.js";
+// The read paths and the error classes from their own modules, not the runtime's entry:
+// an app that only makes query options does not load the operation table or the apps.
+import { readOperationPaths } from "../generated/read-operations.js";
+import { StackAssertionError, StackConfigurationError } from "../runtime/errors.js";
+import { HttpError } from "../runtime/http/request-errors.js";
 import { stackQueryKey, type StackQueryKey } from "./query-keys.js";
 
 type Operations = typeof operations;

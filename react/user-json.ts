@@ -3,14 +3,9 @@
 // CurrentUser it was made from is remembered beside it (a WeakMap, so nothing
 // of it is serialized); a copy that arrived by hydration has none, and becomes
 // a user whose fields are the copy's and whose methods act for the copy's user.
-import {
-  isSessionEndedError,
-  sessionEndedError,
-  StackAssertionError,
-  type CurrentUser,
-  type StackClientApp,
-  type Team,
-} from "../runtime/index.js";
+import type { CurrentUser, StackClientApp, Team } from "../runtime/index.js";
+import { isSessionEndedError, sessionEndedError } from "../runtime/sessions/session-ended.js";
+import { StackAssertionError } from "../runtime/errors.js";
 
 type AnyFunction = (...args: never[]) => unknown;
 /** Keys whose value is a function; `any`-typed fields (metadata) are fields. */

@@ -4,16 +4,8 @@
 // every component and every `or` option shares one request.
 import { useQuery, useSuspenseQuery, type Query, type QueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import {
-  StackConfigurationError,
-  UserNotSignedInError,
-  type CurrentUser,
-  type GetUserOptions,
-  type GetUserOr,
-  type StackClientApp,
-  type StackkitError,
-  type TokenStoreInit,
-} from "../runtime/index.js";
+import type { CurrentUser, GetUserOptions, GetUserOr, StackClientApp, StackkitError, TokenStoreInit } from "../runtime/index.js";
+import { StackConfigurationError, UserNotSignedInError } from "../runtime/errors.js";
 import { objectQueryOptions } from "./object-query.js";
 import { useStackContextFor } from "./provider.js";
 import { CURRENT_USER_QUERY_KEY } from "./query-keys.js";

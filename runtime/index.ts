@@ -45,7 +45,6 @@ export type { OwnerSession } from "./http/pipeline.js";
 export {
   operationKnownErrors,
   operations,
-  readOperationPaths,
   type AccessType,
   type HttpMethod,
   type OperationId,
@@ -53,6 +52,7 @@ export {
   type OperationKnownError,
   type OperationRoute,
 } from "../generated/operations.js";
+export { readOperationPaths } from "../generated/read-operations.js";
 export type { RouteData, RouteInit, Send } from "./http/send.js";
 
 // Errors: the runtime's own, those about one request, and the service's known

@@ -6,6 +6,7 @@
 //   generated/known-errors.ts  one class per known-error code, and the registry
 //   generated/known-error-guard.ts  isKnownError and the brand, apart from the catalogue
 //   generated/operations.ts    operationId -> method, path, access types, retry safety, known errors
+//   generated/read-operations.ts  operationId -> path of every read, apart from the table (query options)
 //   generated/shapes.ts        what each 2xx answer and each known error's details must look like
 // Usage: node scripts/generate.mjs [--out <dir>]   (default: generated/)
 // Nothing else writes to generated/; its files are never edited by hand.
@@ -16,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { expandKnownErrors, readCatalogue, redoclyBundle } from "./lib/bundle.mjs";
 import { emitKnownErrorGuard, emitKnownErrors } from "./lib/emit-known-errors.mjs";
-import { emitOperations } from "./lib/emit-operations.mjs";
+import { emitOperations, emitReadOperations } from "./lib/emit-operations.mjs";
 import { emitShapes } from "./lib/emit-shapes.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -34,6 +35,7 @@ export async function generate(outDir) {
     "known-errors.ts": emitKnownErrors(readCatalogue(doc), path.join(root, "scripts/templates/known-errors-prelude.ts"), STAMP),
     "known-error-guard.ts": emitKnownErrorGuard(path.join(root, "scripts/templates/known-error-guard.ts"), STAMP),
     "operations.ts": emitOperations(doc, STAMP),
+    "read-operations.ts": emitReadOperations(doc, STAMP),
     "shapes.ts": emitShapes(doc, STAMP, path.join(root, "scripts/templates/shape-check.ts")),
   };
   mkdirSync(outDir, { recursive: true });

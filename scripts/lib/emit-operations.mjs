@@ -1,7 +1,8 @@
 // @ts-check
 // Writes generated/operations.ts: the table the runtime reads to call an
 // operation correctly (which headers it takes, whether it may be retried)
-// without parsing the document at run time, and the known errors of each.
+// without parsing the document at run time, and the known errors of each;
+// and generated/read-operations.ts, the path of every read.
 
 import { describeAccess, IDEMPOTENT_METHODS, listOperations, resolveRef } from "./bundle.mjs";
 
@@ -13,7 +14,6 @@ export function emitOperations(doc, stamp) {
   const rows = [];
   const errorRows = [];
   const routeRows = [];
-  const readRows = [];
   const routeKeys = [];
   const ids = new Set();
   for (const { path, method, op } of listOperations(doc)) {
@@ -50,7 +50,6 @@ export function emitOperations(doc, stamp) {
       (body === "form" ? 16 : 0);
     routeKeys.push(`  | ${JSON.stringify(`${method.toUpperCase()} ${path}`)}`);
     routeRows.push(`  [${JSON.stringify(id)}, ${JSON.stringify(method.toUpperCase())}, ${JSON.stringify(path)}, ${flags}],`);
-    if (method.toUpperCase() === "GET" && !op["x-stack-navigation"]) readRows.push(`  ${id}: ${JSON.stringify(path)},`);
     rows.push(
       `  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`,
     );
@@ -133,9 +132,27 @@ export function emitOperations(doc, stamp) {
     "/** The codes of the known errors operation `K` can answer. */",
     "export type OperationKnownError<K extends OperationId> = (typeof operationKnownErrors)[K][number];",
     "",
+  ].join("\n");
+}
+
+/**
+ * Writes generated/read-operations.ts: the path of every read (a GET that is fetched,
+ * not a navigation). A module of its own, so that query options load these paths and
+ * nothing of the table in generated/operations.ts.
+ * @param {any} doc the expanded bundle
+ * @param {string} stamp
+ */
+export function emitReadOperations(doc, stamp) {
+  const readRows = listOperations(doc)
+    .filter(({ method, op }) => method.toUpperCase() === "GET" && !op["x-stack-navigation"])
+    .map(({ path, op }) => `  ${op.operationId}: ${JSON.stringify(path)},`);
+  return [
+    stamp,
+    'import type { OperationId, operations } from "./operations.js";',
+    "",
     "/**",
     " * The path of every read (a GET that is fetched, not a navigation): what query",
-    " * options need, without the rest of the table.",
+    " * options need, without the rest of the operation table.",
     " */",
     "export const readOperationPaths = {",
     ...readRows,
