@@ -18,6 +18,7 @@ import { VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
 import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "./context.js";
 import type { PromptCliLoginOptions } from "./flows/cli.js";
+import { loadCli, loadMfa, loadOAuth, loadPasskey } from "./flows/loaders.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
 import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
 import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
@@ -35,13 +36,9 @@ import { createTokenStoreContexts, tokenStoreContextOf, type TokenStoreContext, 
 import { signedInUserWire } from "./signed-in-user.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
-const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("./flows/oauth.js"));
-const loadPasskey = /* @__PURE__ */ lazy("passkeys", () => import("./flows/passkey.js"));
-const loadMfa = /* @__PURE__ */ lazy("multi-factor sign-in", () => import("./flows/mfa.js"));
-const loadCli = /* @__PURE__ */ lazy("command-line login", () => import("./flows/cli.js"));
-// The admin app, for the projects a user of the internal project owns: the one
-// way from here to it, loaded when owned projects are first listed or created.
-const loadOwnedProjectApps = /* @__PURE__ */ lazy("owned projects", () => import("./admin/owned-project.js"));
+// The projects a user of the internal project owns, each with its admin app: the
+// one way from here to the admin app, loaded when they are first listed or created.
+const loadOwnedProjects = /* @__PURE__ */ lazy("owned projects", () => import("./admin/owned-projects.js"));
 
 /** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
 export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
@@ -319,13 +316,16 @@ export class StackClientApp {
    * What a user does through the app, on the context bound to its session
    * (`ctx`): its sign-out, which ends that session only and then goes where
    * app.signOut goes, its passkey registration, and (used for users of the
-   * internal project only) an admin app for a project it owns, on that session.
+   * internal project only) the projects it owns, each with an admin app on that session.
    */
   protected userExtras(ctx: ClientAppContext): CurrentUserExtras {
     return {
       signOut: (options) => signOut(ctx, options ?? {}, this.afterSignOut),
       registerPasskey: (options) => loadPasskey().then((m) => m.registerPasskey(ctx, options ?? {})),
-      adminAppFor: (projectId) => loadOwnedProjectApps().then((m) => m.ownedProjectApp(ctx, projectId)),
+      ownedProjects: {
+        createProject: (newProject) => loadOwnedProjects().then((m) => m.createProject(ctx, newProject)),
+        listOwnedProjects: (options) => loadOwnedProjects().then((m) => m.listOwnedProjects(ctx, options)),
+      },
     };
   }
 

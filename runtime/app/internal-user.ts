@@ -2,7 +2,7 @@
 // own, as the public types name them: each owned project's `app` is a
 // StackAdminApp. The types stand here, above the admin app, rather than beside
 // the user objects, so that no object, nor the client app, depends on the admin
-// app: the apps hand the owned projects' admin apps in (CurrentUserExtras.adminAppFor).
+// app: the apps hand the owned projects in (CurrentUserExtras.ownedProjects).
 import type { CallOptions } from "./call-options.js";
 import type { AdminProject } from "./admin/project.js";
 import type { StackAdminApp } from "./admin-app.js";

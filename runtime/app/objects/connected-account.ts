@@ -2,15 +2,14 @@
 // signed-in user, and the provider access token the service keeps for it. A
 // user who has not connected the provider, or whose connection lacks a scope,
 // is "not connected": null, a thrown error, or the link flow, as the caller
-// chooses. The link flow is OAuth's, loaded only when a redirect is asked for.
+// chooses. The link flow is OAuth's, loaded (through the one OAuth loader,
+// flows/loaders.ts) only when a redirect is asked for.
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import { callOf, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
-import { lazy } from "../../platform/lazy.js";
 import type { ClientAppContext } from "../context.js";
+import { loadOAuth } from "../flows/loaders.js";
 import { assertAnswered } from "../wire.js";
-
-const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("../flows/oauth.js"));
 
 /** An OAuth provider account connected to the user (`user.getConnectedAccount(provider)`), whose access token calls the provider's API. */
 export interface OAuthConnection {

@@ -1,16 +1,12 @@
-// The project, as a client sees it (SPEC §3 "Project (client view)"), and, for
-// users of the internal project only (the dashboard's own project), the
-// projects they own (SPEC §6), which load with their first use (owned-projects.ts).
-// Each owned project comes with an admin app, which the app that built the user
-// makes (CurrentUserExtras.adminAppFor): objects never reach the admin app themselves.
+// The project, as a client sees it (SPEC §3 "Project (client view)"), and the
+// shapes of the projects users of the internal project (the dashboard's own)
+// own (SPEC §6). Listing and creating those, each with its admin app, is
+// admin/owned-projects.ts, which the app that built the user loads and hands
+// to it (CurrentUserExtras.ownedProjects): objects never reach the admin app.
 import { signalOf, type CallOptions } from "../call-options.js";
-import { lazy } from "../../platform/lazy.js";
 import type { AdminProject, AdminProjectUpdateOptions } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
-import type { ServerAppContext } from "../server/context.js";
 import { assertAnswered } from "../wire.js";
-
-const loadOwnedProjects = /* @__PURE__ */ lazy("owned projects", () => import("./owned-projects.js"));
 
 /** The project's configuration that the client sees: which sign-in methods and features are on. */
 export interface ProjectConfig {
@@ -32,15 +28,6 @@ export interface Project {
   readonly displayName: string;
   readonly config: ProjectConfig;
 }
-
-/** An owned project's admin app, with the server context its admin view of the project acts through. */
-export interface OwnedProjectApp<App> {
-  readonly app: App;
-  readonly ctx: ServerAppContext;
-}
-
-/** How the app that built a user makes the admin app of a project that user owns, on the user's session. */
-export type AdminAppFor<App> = (projectId: string) => Promise<OwnedProjectApp<App>>;
 
 /** A project the signed-in user owns: the admin view of the project, and `app`, its admin app (AdminOwnedProject). */
 export type OwnedProject<App> = AdminProject & { readonly app: App };
@@ -91,27 +78,4 @@ export async function getProject(ctx: ClientAppContext, options?: CallOptions): 
       oauthProviders: c.enabled_oauth_providers.map((p) => ({ id: p.id })),
     },
   };
-}
-
-/** The projects the signed-in user owns, each with the admin app `adminAppFor` makes for it. */
-export async function listOwnedProjects<App>(
-  ctx: ClientAppContext,
-  adminAppFor: AdminAppFor<App>,
-  options?: CallOptions,
-): Promise<OwnedProject<App>[]> {
-  return (await loadOwnedProjects()).listOwnedProjects(ctx, adminAppFor, options);
-}
-
-/**
- * Creates a project owned by the signed-in user, with the reference SDK's
- * options (`displayName`, `description`, `isProductionMode`, `config`, and
- * `teamId`, the owner team of 2.8.86); what the config leaves out takes the
- * service's defaults.
- */
-export async function createProject<App>(
-  ctx: ClientAppContext,
-  adminAppFor: AdminAppFor<App>,
-  options: AdminProjectCreateOptions & CallOptions,
-): Promise<OwnedProject<App>> {
-  return (await loadOwnedProjects()).createProject(ctx, adminAppFor, options);
 }

@@ -18,14 +18,7 @@ import { userApiKeyMethods, type UserApiKeyMethods } from "./api-key.js";
 import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "./connected-account.js";
 import { userContactChannelMethods, type UserContactChannelMethods } from "./contact-channel.js";
 import { userPermissionMethods, type UserPermissionMethods } from "./permission.js";
-import {
-  createProject,
-  INTERNAL_PROJECT_ID,
-  listOwnedProjects,
-  type AdminAppFor,
-  type AdminProjectCreateOptions,
-  type OwnedProject,
-} from "./project.js";
+import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions, type OwnedProject } from "./project.js";
 import { createTeamObject, type ReadonlyJson, type Team } from "./team.js";
 import { userTeamMethods, type UserTeamMethods } from "./user-teams.js";
 
@@ -124,14 +117,14 @@ export interface CurrentUserExtras {
   /** The passkey registration flow, with the app's WebAuthn. */
   registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
   /**
-   * The admin app of a project the user owns, on the user's session; used by users of the
-   * internal project only (createProject, listOwnedProjects), each project's `app`.
+   * The projects the user owns, each with its admin app on the user's session, loaded by the
+   * app on first use (admin/owned-projects.ts); used by users of the internal project only.
    */
-  readonly adminAppFor: AdminAppFor<unknown>;
+  readonly ownedProjects: OwnedProjectMethods;
 }
 
 /** What users of the internal project do besides (InternalUserExtra), as the objects see it: the projects' `app` is the app's to type. */
-interface OwnedProjectMethods {
+export interface OwnedProjectMethods {
   createProject(newProject: AdminProjectCreateOptions & CallOptions): Promise<OwnedProject<unknown>>;
   listOwnedProjects(options?: CallOptions): Promise<OwnedProject<unknown>[]>;
 }
@@ -460,8 +453,8 @@ interface SharedUserParts {
 // with the wire data (issue 13 §5). Keyed weakly, so a context that goes also takes its methods.
 const sharedParts = new WeakMap<ClientAppContext, SharedUserParts>();
 
-/** `adminAppFor` is the app's: one app built `ctx`, and hands every user of it the same. */
-function sharedPartsOf(ctx: ClientAppContext, adminAppFor: AdminAppFor<unknown>): SharedUserParts {
+/** `ownedProjects` is the app's: one app built `ctx`, and hands every user of it the same. */
+function sharedPartsOf(ctx: ClientAppContext, ownedProjects: OwnedProjectMethods): SharedUserParts {
   let parts = sharedParts.get(ctx);
   if (parts === undefined) {
     const { currentSession, ...tokenMethods } = sessionTokenMethods(ctx);
@@ -475,8 +468,8 @@ function sharedPartsOf(ctx: ClientAppContext, adminAppFor: AdminAppFor<unknown>)
       ...userPermissionMethods(ctx),
       ...userConnectedAccountMethods(ctx),
       ...(ctx.projectId === INTERNAL_PROJECT_ID && {
-        createProject: (newProject: AdminProjectCreateOptions & CallOptions) => createProject(ctx, adminAppFor, newProject),
-        listOwnedProjects: (options?: CallOptions) => listOwnedProjects(ctx, adminAppFor, options),
+        createProject: (newProject: AdminProjectCreateOptions & CallOptions) => ownedProjects.createProject(newProject),
+        listOwnedProjects: (options?: CallOptions) => ownedProjects.listOwnedProjects(options),
       }),
     });
     parts = { methods, currentSession };
@@ -498,7 +491,7 @@ type Writable<T> = { -readonly [K in keyof T]: T[K] };
  * (`const { listTeams } = user`), as the server's current user uses them.
  */
 export function createCurrentUser(ctx: ClientAppContext, wire: WireClientUser, extras: CurrentUserExtras): CurrentUser {
-  const shared = sharedPartsOf(ctx, extras.adminAppFor);
+  const shared = sharedPartsOf(ctx, extras.ownedProjects);
   const user: Writable<CurrentUser> = Object.create(shared.methods);
   user.id = wire.id;
   user.displayName = wire.display_name;

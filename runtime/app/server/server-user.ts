@@ -162,7 +162,11 @@ function baseUserOf(ctx: ServerAppContext, wire: WireServerUser): BaseUser {
   const noSession = async () => {
     throw new StackConfigurationError("Only the user of a session can do this; use the user returned by getUser().");
   };
-  const user = createCurrentUser(ctx, wire, { signOut: noSession, registerPasskey: noSession, adminAppFor: noSession });
+  const user = createCurrentUser(ctx, wire, {
+    signOut: noSession,
+    registerPasskey: noSession,
+    ownedProjects: { createProject: noSession, listOwnedProjects: noSession },
+  });
   return {
     id: user.id,
     displayName: user.displayName,

@@ -80,7 +80,10 @@ function extrasForTest(): CurrentUserExtras {
   return {
     signOut: vi.fn(async () => {}),
     registerPasskey: vi.fn(async () => Result.ok(undefined)),
-    adminAppFor: async () => expect.unreachable("no owned project is listed here"),
+    ownedProjects: {
+      createProject: async () => expect.unreachable("no project is created here"),
+      listOwnedProjects: async () => expect.unreachable("no owned project is listed here"),
+    },
   };
 }
 

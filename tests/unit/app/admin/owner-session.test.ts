@@ -3,8 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import { getAdminProject } from "../../../../runtime/app/admin/project.js";
-import { ownedProjectApp } from "../../../../runtime/app/admin/owned-project.js";
-import { listOwnedProjects } from "../../../../runtime/app/objects/project.js";
+import { listOwnedProjects } from "../../../../runtime/app/admin/owned-projects.js";
 import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
@@ -114,7 +113,7 @@ describe("an admin app on a project owner's session", () => {
     const listing = { items: [WIRE_PROJECT], is_paginated: false };
     const internal = testAppContext(() => json(listing));
     const internalCtx = { ...internal.ctx, projectId: "internal" };
-    const [owned] = await listOwnedProjects(internalCtx, async (id) => ownedProjectApp(internalCtx, id));
+    const [owned] = await listOwnedProjects(internalCtx);
     const ownerTokens = (await internalCtx.sessions().current().getTokens())!;
 
     const { ctx, service } = adminContext(() => json(WIRE_PROJECT), { owner: internalCtx.sessions().current(), projectId: owned!.id });

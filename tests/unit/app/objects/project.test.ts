@@ -4,9 +4,8 @@ import { KnownErrors } from "../../../../generated/known-errors.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { ServiceVersionError } from "../../../../runtime/http/request-errors.js";
 import { StackAdminApp } from "../../../../runtime/app/admin-app.js";
-import { ownedProjectApp } from "../../../../runtime/app/admin/owned-project.js";
-import type { ClientAppContext } from "../../../../runtime/app/context.js";
-import * as projects from "../../../../runtime/app/objects/project.js";
+import { createProject, listOwnedProjects } from "../../../../runtime/app/admin/owned-projects.js";
+import { getProject } from "../../../../runtime/app/objects/project.js";
 import { signedInTokens, testAppContext } from "../../../helpers/app-context.js";
 import {
   fakeService,
@@ -23,13 +22,6 @@ import { doc } from "../../../fixtures/document.js";
 const example = (name: string) => doc.components.examples[name]!.value;
 const sent = (s: { requests: SentRequest[] }) =>
   s.requests.map((r) => ({ method: r.method, path: r.path, body: r.body === "" ? undefined : JSON.parse(r.body) }));
-
-const { getProject } = projects;
-// As the apps hand them to their users: each owned project with its admin app on the user's session.
-const listOwnedProjects = (ctx: ClientAppContext, options?: Parameters<typeof projects.listOwnedProjects>[2]) =>
-  projects.listOwnedProjects(ctx, async (id) => ownedProjectApp(ctx, id), options);
-const createProject = (ctx: ClientAppContext, options: Parameters<typeof projects.createProject>[2]) =>
-  projects.createProject(ctx, async (id) => ownedProjectApp(ctx, id), options);
 
 /** A context of the internal project (the dashboard's own). */
 function internal(handler: Handler) {

@@ -4,6 +4,8 @@ import { KnownErrors } from "../../../../generated/known-errors.js";
 import type { components } from "../../../../generated/schema.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { Result } from "../../../../runtime/app/result.js";
+import { listOwnedProjects } from "../../../../runtime/app/admin/owned-projects.js";
+import type { CallOptions } from "../../../../runtime/app/call-options.js";
 import type { CurrentInternalUser } from "../../../../runtime/app/internal-user.js";
 import { createCurrentUser, type CurrentUserExtras } from "../../../../runtime/app/objects/user.js";
 import { NO_TOKENS, type TokenPair } from "../../../../runtime/sessions/tokens/store.js";
@@ -21,7 +23,10 @@ function extrasForTest(): CurrentUserExtras & { signOut: ReturnType<typeof vi.fn
   return {
     signOut: vi.fn(async () => {}),
     registerPasskey: vi.fn(async () => Result.ok(undefined)),
-    adminAppFor: async () => expect.unreachable("no owned project is listed here"),
+    ownedProjects: {
+      createProject: async () => expect.unreachable("no project is created here"),
+      listOwnedProjects: async () => expect.unreachable("no owned project is listed here"),
+    },
   };
 }
 
@@ -312,7 +317,11 @@ describe("the composed methods", () => {
   });
 
   it("include createProject and listOwnedProjects for users of the internal project only", async () => {
-    const { user, service } = setup({ handler: empty, projectId: "internal" });
+    const { ctx: appCtx, service } = testAppContext(empty);
+    const ctx = { ...appCtx, projectId: "internal" };
+    // As the app hands them: the owned-project feature on the user's context.
+    const ownedProjects = { createProject: vi.fn(), listOwnedProjects: (o?: CallOptions) => listOwnedProjects(ctx, o) };
+    const user = createCurrentUser(ctx, EXAMPLE, { ...extrasForTest(), ownedProjects });
     expect(await (user as CurrentInternalUser).listOwnedProjects()).toEqual([]);
     expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/internal/projects"]);
     const other = setup().user as Partial<CurrentInternalUser>;

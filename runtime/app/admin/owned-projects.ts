@@ -1,29 +1,62 @@
-// The projects a user of the internal project owns (SPEC §6), each with its
-// admin app on the owner's session, made by the app that built the user
-// (adminAppFor). Loaded with the first listOwnedProjects() or createProject().
+// The projects a user of the internal project owns (SPEC §6): listing and
+// creating them, and making each one's admin app on the owner's session. The
+// app that builds the user loads this module with the first listOwnedProjects()
+// or createProject() and hands those to the user (CurrentUserExtras.ownedProjects):
+// it is the only way from a client app to the admin app, so neither a client
+// app's first load nor any user object carries the admin app.
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
+import { StackAdminApp } from "../admin-app.js";
+import { internalsOf } from "../app-internals.js";
 import { signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import { ServiceVersionError } from "../../http/request-errors.js";
-import { adminProjectFromWire, adminProjectUpdateToWire } from "../admin/project.js";
 import type { ClientAppContext } from "../context.js";
+import type { AdminOwnedProject } from "../internal-user.js";
+import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions } from "../objects/project.js";
+import { serverContextOf, type ServerAppContext } from "../server/context.js";
 import { answered, assertAnswered } from "../wire.js";
-import { INTERNAL_PROJECT_ID, type AdminAppFor, type AdminProjectCreateOptions, type OwnedProject } from "./project.js";
+import { adminProjectFromWire, adminProjectUpdateToWire } from "./project.js";
 
 type WireAdminProject = components["schemas"]["AdminProject"];
 
-/** The owned projects of `wires`, each with the admin app `adminAppFor` makes for it on the owner's session. */
-async function ownedProjectsOf<App>(
-  adminAppFor: AdminAppFor<App>,
+/**
+ * An admin app for project `projectId`, acting on the session `ctx` is bound to
+ * (the owner's, in the internal project), with the server context its admin
+ * view of the project acts through.
+ */
+export function ownedProjectApp(ctx: ClientAppContext, projectId: string): { readonly app: StackAdminApp; readonly ctx: ServerAppContext } {
+  // Looked up on every request rather than kept: the user's context is bound to
+  // its session, so the project's admin app stops acting once it is over too.
+  const sessions = ctx.sessions();
+  const app = new StackAdminApp({
+    projectId,
+    baseUrl: ctx.baseUrl,
+    tokenStore: null,
+    projectOwnerSession: {
+      getTokens: (minMillisLeft) => sessions.current().getTokens(minMillisLeft),
+      markAccessTokenExpired: (accessToken) => sessions.current().markAccessTokenExpired(accessToken),
+    },
+    environment: ctx.env,
+    browser: ctx.browser,
+    redirectMethod: ctx.redirectMethod,
+  });
+  const internals = internalsOf(app);
+  if (internals === undefined) throw new StackAssertionError("an admin app records its internals when it is constructed");
+  return { app, ctx: serverContextOf(internals.ctx) };
+}
+
+/** The owned projects of `wires`, each with its admin app on the owner's session (the one `ctx` is bound to). */
+async function ownedProjectsOf(
+  ctx: ClientAppContext,
   wires: readonly WireAdminProject[],
   call: CallOptions | undefined,
-): Promise<OwnedProject<App>[]> {
-  const ownedProject = async (wire: WireAdminProject): Promise<OwnedProject<App>> => {
-    const { app, ctx } = await adminAppFor(wire.id);
-    return Object.freeze({ ...adminProjectFromWire(ctx, wire, "GET /internal/projects"), app });
+): Promise<AdminOwnedProject[]> {
+  const ownedProject = (wire: WireAdminProject): AdminOwnedProject => {
+    const owned = ownedProjectApp(ctx, wire.id);
+    return Object.freeze({ ...adminProjectFromWire(owned.ctx, wire, "GET /internal/projects"), app: owned.app });
   };
-  return untilAborted(Promise.all(wires.map(ownedProject)), call);
+  return untilAborted(Promise.resolve(wires.map(ownedProject)), call);
 }
 
 /** The service would answer EXPECTED_INTERNAL_PROJECT; say what to do instead, before sending anything. */
@@ -36,15 +69,11 @@ function requireInternalProject(ctx: ClientAppContext, what: string): void {
 }
 
 /** The projects the signed-in user owns. */
-export async function listOwnedProjects<App>(
-  ctx: ClientAppContext,
-  adminAppFor: AdminAppFor<App>,
-  options?: CallOptions,
-): Promise<OwnedProject<App>[]> {
+export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOptions): Promise<AdminOwnedProject[]> {
   requireInternalProject(ctx, "listOwnedProjects");
   const { data } = await ctx.client.send("GET /internal/projects", signalOf(options));
   assertAnswered(data, "GET /internal/projects");
-  return ownedProjectsOf(adminAppFor, data.items, options);
+  return ownedProjectsOf(ctx, data.items, options);
 }
 
 // The owner team, across versions (service-versions.md §3). Both versions check the body
@@ -90,11 +119,7 @@ async function defaultOwnerTeam(ctx: ClientAppContext, displayName: string, opti
  * options (`displayName`, `description`, `isProductionMode`, `config`); what the
  * config leaves out takes the service's defaults.
  */
-export async function createProject<App>(
-  ctx: ClientAppContext,
-  adminAppFor: AdminAppFor<App>,
-  options: AdminProjectCreateOptions & CallOptions,
-): Promise<OwnedProject<App>> {
+export async function createProject(ctx: ClientAppContext, options: AdminProjectCreateOptions & CallOptions): Promise<AdminOwnedProject> {
   requireInternalProject(ctx, "createProject");
   if (
     typeof options !== "object" ||
@@ -129,6 +154,6 @@ export async function createProject<App>(
   }
   const { data } = answer;
   assertAnswered(data, "POST /internal/projects", "the new project");
-  const [project] = await ownedProjectsOf(adminAppFor, [data], options);
+  const [project] = await ownedProjectsOf(ctx, [data], options);
   return project!;
 }
