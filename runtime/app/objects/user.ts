@@ -1,25 +1,23 @@
 // The signed-in user (SPEC §3 "User"): the reference SDK's CurrentUser, built
 // from the wire ClientUser. Fields are a snapshot of that answer; methods act on
-// the app's current session. Teams, API keys, contact channels, sessions,
-// permissions and connected accounts come from their own modules.
-import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
+// the session it was read in. Its profile and account methods (user-profile.ts),
+// teams, API keys, contact channels, sessions, permissions and connected
+// accounts come from their own modules; this one assembles them.
 import type { components } from "../../../generated/schema.js";
 import type { AccessTokenRestrictedReason } from "../../sessions/verify/claims.js";
-import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
-import { StackConfigurationError } from "../../errors.js";
+import { checkAborted, untilAborted, type CallOptions } from "../call-options.js";
 import type { TokenPair } from "../../sessions/tokens/store.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
-import { setPassword, updatePassword } from "../flows/password.js";
 import type { Result } from "../result.js";
-import { errorOf } from "../result-of.js";
 import { userSessionMethods, type UserSessionMethods } from "./active-session.js";
 import { userApiKeyMethods, type UserApiKeyMethods } from "./api-key.js";
 import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "./connected-account.js";
 import { userContactChannelMethods, type UserContactChannelMethods } from "./contact-channel.js";
 import { userPermissionMethods, type UserPermissionMethods } from "./permission.js";
 import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions, type OwnedProject } from "./project.js";
-import { createTeamObject, type ReadonlyJson, type Team } from "./team.js";
+import { createTeamObject } from "./team.js";
+import { profileMethods, sendVerificationEmailOf, type UserAccountMethods, type UserProfileMethods } from "./user-profile.js";
 import { userTeamMethods, type UserTeamMethods } from "./user-teams.js";
 
 export type WireClientUser = components["schemas"]["ClientUser"];
@@ -78,36 +76,6 @@ export function restrictionOf(wire: {
   const isRestricted = wire.is_restricted ?? wire.is_anonymous;
   const restrictedReason = wire.restricted_reason ?? (isRestricted && wire.is_anonymous ? { type: "anonymous" as const } : null);
   return { isRestricted, restrictedReason: restrictedReason && Object.freeze({ type: restrictedReason.type }) };
-}
-
-/**
- * What `user.update` changes (`PATCH /users/me`); fields left out stay as they are.
- *
- * @example
- * ```ts
- * const options: UserUpdateOptions = {
- *   displayName: "Ada Lovelace",
- *   clientMetadata: { theme: "dark" },
- *   selectedTeamId: null,
- * };
- * await user.update(options);
- * ```
- */
-export interface UserUpdateOptions {
-  /** The user's name; `null` removes it. */
-  readonly displayName?: string | null;
-  /** The URL of the user's picture; `null` removes it. */
-  readonly profileImageUrl?: string | null;
-  /** JSON the client may read and write; it replaces the user's client metadata as a whole. */
-  readonly clientMetadata?: ReadonlyJson;
-  /** The id of the team to select (one the user is a member of); `null` selects none. */
-  readonly selectedTeamId?: string | null;
-  /** The TOTP secret's bytes; enables TOTP multi-factor sign-in. `null` disables it. */
-  readonly totpMultiFactorSecret?: Uint8Array | null;
-  /** Whether the user may sign in with a one-time code or magic link sent to the primary e-mail. */
-  readonly otpAuthEnabled?: boolean;
-  /** Whether the user may sign in with a registered passkey. */
-  readonly passkeyAuthEnabled?: boolean;
 }
 
 /** What the app composes into the user: the flows that need the app's own redirects and state. */
@@ -202,121 +170,6 @@ export interface Auth {
   registerPasskey(options?: { readonly hostname?: string } & CallOptions): Promise<Result<undefined, RegisterPasskeyError>>;
 }
 
-export interface UserProfileMethods {
-  readonly selectedTeam: Team | null;
-  /**
-   * Changes several fields at once (`PATCH /users/me`); only the fields given are sent. This object
-   * keeps showing the user as it was read: get the user again to see the change.
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" });
-   * await user.update({ displayName: "Ada Lovelace", profileImageUrl: null });
-   * const updated = await app.getUser({ or: "throw" });
-   * ```
-   */
-  update(update: UserUpdateOptions & CallOptions): Promise<void>;
-  /**
-   * Changes the user's display name (`update({ displayName })`).
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" });
-   * await user.setDisplayName("Ada Lovelace");
-   * ```
-   */
-  setDisplayName(displayName: string, options?: CallOptions): Promise<void>;
-  /**
-   * Replaces the user's client metadata as a whole (`update({ clientMetadata })`); merge with the
-   * current value yourself to keep other keys.
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" });
-   * await user.setClientMetadata({ ...user.clientMetadata, theme: "dark" });
-   * ```
-   */
-  setClientMetadata(metadata: ReadonlyJson, options?: CallOptions): Promise<void>;
-  /**
-   * Selects a team of the user (`update({ selectedTeamId })`): a Team, an object with its id, the id
-   * itself, or `null` to select none. Anything else throws a StackConfigurationError.
-   *
-   * @example
-   * ```ts
-   * const [first] = await user.listTeams();
-   * await user.setSelectedTeam(first ?? null);
-   * ```
-   */
-  setSelectedTeam(team: Team | { readonly id: string } | string | null, options?: CallOptions): Promise<void>;
-  /**
-   * Deletes the user (the project must allow it); the session ends (`DELETE /users/me`).
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" });
-   * if (confirm("Delete your account? This cannot be undone.")) {
-   *   await user.delete();
-   * }
-   * ```
-   */
-  delete(options?: CallOptions): Promise<void>;
-}
-
-/** What a user's account does with its e-mail and password, on the client and the server alike. */
-export interface UserAccountMethods {
-  /**
-   * E-mails a verification link to the primary e-mail. As in the reference SDK it
-   * answers `undefined`, or returns (does not throw) EmailAlreadyVerified. The link points at
-   * `callbackUrl`, by default this app's email-verification page. A user without a primary e-mail
-   * gets a StackConfigurationError.
-   *
-   * @example
-   * ```ts
-   * const user = await app.getUser({ or: "throw" });
-   * const error = await user.sendVerificationEmail();
-   * if (error) {
-   *   console.log("Already verified:", error.code); // "EMAIL_ALREADY_VERIFIED"
-   * }
-   * ```
-   */
-  sendVerificationEmail(options?: { readonly callbackUrl?: string } & CallOptions): Promise<EmailAlreadyVerified | void>;
-  /**
-   * `undefined` on success; a wrong old password or a refused new one is returned
-   * (not thrown), as in the reference SDK. It checks the old password, so it needs
-   * the user's own session: a server app can call it on the request's user only.
-   * The call is `POST /auth/password/update`; the service ends the user's other sessions.
-   *
-   * @example
-   * ```ts
-   * const error = await user.updatePassword({ oldPassword: "correct horse", newPassword: "battery staple 42" });
-   * if (error) {
-   *   // "PASSWORD_CONFIRMATION_MISMATCH" (wrong old password) or a password requirement code
-   *   console.error(error.code, error.message);
-   * }
-   * ```
-   */
-  updatePassword(
-    options: {
-      readonly oldPassword: string;
-      readonly newPassword: string;
-    } & CallOptions,
-  ): Promise<PasswordConfirmationMismatch | PasswordRequirementsNotMet | void>;
-  /**
-   * Gives a password to a user who has none, for example one who signed up with OAuth
-   * (`POST /auth/password/set`). `undefined` on success (the service ends the user's other sessions);
-   * a refused password is returned (not thrown), as in the reference SDK.
-   *
-   * @example
-   * ```ts
-   * if (!user.hasPassword) {
-   *   const error = await user.setPassword({ password: "battery staple 42" });
-   *   if (error) console.error("Password refused:", error.message);
-   * }
-   * ```
-   */
-  setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
-}
-
 /**
  * The signed-in user, as `app.getUser()` answers it: the profile, and the methods for the
  * account, teams, API keys, contact channels, sessions, permissions and connected accounts.
@@ -345,39 +198,6 @@ function oauthProviderFromWire(p: WireClientUser["oauth_providers"][number]): OA
   return typeof p.email === "string" ? { id: p.id, accountId: p.account_id, email: p.email } : { id: p.id, accountId: p.account_id };
 }
 
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** The PATCH /users/me body: only the fields given, snake_case. */
-function userUpdateToWire(options: UserUpdateOptions) {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError('user.update needs an object of the fields to change, e.g. { displayName: "Ada" }.');
-  }
-  const secret = options.totpMultiFactorSecret;
-  if (secret !== undefined && secret !== null && !(secret instanceof Uint8Array)) {
-    throw new StackConfigurationError("totpMultiFactorSecret must be the secret's bytes (a Uint8Array), or null to turn TOTP off.");
-  }
-  return {
-    ...(options.displayName !== undefined && { display_name: options.displayName }),
-    ...(options.profileImageUrl !== undefined && { profile_image_url: options.profileImageUrl }),
-    ...(options.clientMetadata !== undefined && { client_metadata: options.clientMetadata as components["schemas"]["Metadata"] }),
-    ...(options.selectedTeamId !== undefined && { selected_team_id: options.selectedTeamId }),
-    ...(secret !== undefined && { totp_secret_base64: secret === null ? null : base64(secret) }),
-    ...(options.otpAuthEnabled !== undefined && { otp_auth_enabled: options.otpAuthEnabled }),
-    ...(options.passkeyAuthEnabled !== undefined && { passkey_auth_enabled: options.passkeyAuthEnabled }),
-  };
-}
-
-/** A team, its id, or null; anything else would silently clear the selection, so it is refused. */
-function selectedTeamIdOf(team: { readonly id: string } | string | null): string | null {
-  if (team === null || typeof team === "string") return team;
-  if (typeof team === "object" && typeof team.id === "string") return team.id;
-  throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
-}
-
 /** The session tokens, for the app's own backend: they need only the app's context. */
 function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "registerPasskey"> {
   const currentSession = {
@@ -394,44 +214,6 @@ function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "reg
       return { "x-stack-auth": JSON.stringify(await currentSession.getTokens(options)) };
     },
     getAuthJson: (options) => currentSession.getTokens(options),
-  };
-}
-
-/** The profile and account methods that need only the app's context (sendVerificationEmail needs the user's e-mail). */
-function profileMethods(
-  ctx: ClientAppContext,
-): Omit<UserProfileMethods, "selectedTeam"> & Omit<UserAccountMethods, "sendVerificationEmail"> {
-  const update = async (options: UserUpdateOptions & CallOptions) => {
-    await ctx.client.send("PATCH /users/me", { body: userUpdateToWire(options), ...signalOf(options) });
-  };
-  return {
-    update,
-    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
-    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
-    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
-    async delete(options) {
-      // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
-      const session = ctx.sessions().current();
-      await ctx.client.send("DELETE /users/me", signalOf(options));
-      session.invalidate();
-    },
-    updatePassword: (options) => updatePassword(ctx, options),
-    setPassword: (options) => setPassword(ctx, options),
-  };
-}
-
-function sendVerificationEmailOf(ctx: ClientAppContext, email: string | null): UserAccountMethods["sendVerificationEmail"] {
-  return async (options) => {
-    if (email === null) {
-      throw new StackConfigurationError(
-        'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
-      );
-    }
-    const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
-    return errorOf(
-      () => ctx.client.send("POST /contact-channels/send-verification-code", { body: { email, callback_url }, ...signalOf(options) }),
-      ["EMAIL_ALREADY_VERIFIED"],
-    );
   };
 }
 

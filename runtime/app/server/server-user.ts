@@ -7,7 +7,8 @@ import { callOf, checkAborted, signalOf, type CallOptions } from "../call-option
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
-import { createCurrentUser, type BaseUser, type UserAccountMethods } from "../objects/user.js";
+import { createCurrentUser, type BaseUser } from "../objects/user.js";
+import type { UserAccountMethods } from "../objects/user-profile.js";
 import { sendChannelVerification } from "../objects/contact-channel.js";
 import { errorOf } from "../result-of.js";
 import { requireOptions, segment } from "./common.js";

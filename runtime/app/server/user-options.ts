@@ -5,7 +5,7 @@
 import type { operations } from "../../../generated/schema.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ReadonlyJson } from "../objects/team.js";
-import type { UserUpdateOptions } from "../objects/user.js";
+import type { UserUpdateOptions } from "../objects/user-profile.js";
 import { requireOptions } from "./common.js";
 
 type WireUserUpdate = operations["updateUser"]["requestBody"]["content"]["application/json"];
