@@ -1,5 +1,6 @@
 // Every side effect the runtime has, injected. Tests pass their own; apps get
 // the platform's by default. Nothing in runtime/ reaches for a global directly.
+import { StackConfigurationError } from "../errors.js";
 import { abortReason } from "./abort.js";
 
 /** The `fetch` the runtime sends requests with (a Request in, a Response out). */
@@ -57,7 +58,21 @@ export function reportsOffline(navigator: unknown): boolean {
  * ```
  */
 export function environment(overrides: Partial<Environment> = {}): Environment {
-  return { ...platformEnvironment, ...overrides };
+  const env: Record<string, unknown> = { ...platformEnvironment };
+  for (const [name, value] of Object.entries(overrides ?? {})) {
+    // Left out and undefined are the same: `{ fetch: maybeFetch }` keeps the platform's when there is none.
+    if (value === undefined) continue;
+    if (!Object.hasOwn(platformEnvironment, name)) {
+      throw new StackConfigurationError(
+        `environment.${name} is not a part of the environment; it has ${Object.keys(platformEnvironment).join(", ")}.`,
+      );
+    }
+    if (typeof value !== "function") {
+      throw new StackConfigurationError(`environment.${name} must be a function; got ${value === null ? "null" : typeof value}.`);
+    }
+    env[name] = value;
+  }
+  return env as unknown as Environment;
 }
 
 /**
