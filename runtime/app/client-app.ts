@@ -1,22 +1,24 @@
 // StackClientApp: the end-user half of the product with the reference SDK's
-// public API. It wires the context (runtime client, URLs, navigation, browser)
-// and delegates every feature to its flow or object module. The user, its
-// objects and the e-mail and password flows are here from the start; OAuth,
-// passkeys, multi-factor sign-in, command-line login and owned projects' admin
-// apps are heavy and rarely on the first screen, so each loads on its first call.
+// public API. It wires the context (runtime client, URLs, navigation, browser;
+// client-app-options.ts makes them of the options) and delegates every feature
+// to its flow or object module; getUser's reading of who is signed in is
+// signed-in-user.ts. The user, its objects and the e-mail and password flows
+// are here from the start; OAuth, passkeys, multi-factor sign-in, command-line
+// login (flows/loaders.ts) and owned projects with their admin apps are heavy
+// and rarely on the first screen, so each loads on its first call.
 import type { Client } from "openapi-fetch";
 import type { components, paths } from "../../generated/schema.js";
-import { createStackClient, type StackClient, type StackClientOptions } from "../http/client.js";
-import { platformBrowser, type Browser } from "../platform/browser.js";
+import type { StackClient } from "../http/client.js";
+import { platformBrowser } from "../platform/browser.js";
 import { callOf, checkAborted, untilAborted, type CallOptions } from "./call-options.js";
-import type { Environment } from "../platform/env.js";
-import { StackConfigurationError, UserNotSignedInError } from "../errors.js";
+import { StackConfigurationError } from "../errors.js";
 import { lazy } from "../platform/lazy.js";
 import type { TokenPair } from "../sessions/tokens/store.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import { VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
-import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "./context.js";
+import { runtimeClientOf, surroundingsOf, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app-options.js";
+import { createClientAppContext, type ClientAppContext } from "./context.js";
 import type { PromptCliLoginOptions } from "./flows/cli.js";
 import { loadCli, loadMfa, loadOAuth, loadPasskey } from "./flows/loaders.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
@@ -31,106 +33,17 @@ import { verifyEmail } from "./flows/verification.js";
 import { partialUser, type GetPartialUserOptions, type TokenPartialUser } from "./partial-user.js";
 import { getProject, type Project } from "./objects/project.js";
 import { createCurrentUser, type CurrentUser, type CurrentUserExtras } from "./objects/user.js";
-import { createAppNavigator, createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
+import { createRedirectMethods, type RedirectMethods } from "./redirect-methods.js";
 import { createTokenStoreContexts, tokenStoreContextOf, type TokenStoreContext, type TokenStoreContexts } from "./token-store-contexts.js";
-import { signedInUserWire } from "./signed-in-user.js";
+import { currentUserOf, signedOutUser } from "./signed-in-user.js";
 import { resolveHandlerUrls, type HandlerUrls } from "./urls.js";
 
 // The projects a user of the internal project owns, each with its admin app: the
 // one way from here to the admin app, loaded when they are first listed or created.
 const loadOwnedProjects = /* @__PURE__ */ lazy("owned projects", () => import("./admin/owned-projects.js"));
 
-/** `"anonymous-if-exists[deprecated]"` is the newer reference SDK's name of `"anonymous-if-exists"`. */
-export type GetUserOr = "redirect" | "throw" | "return-null" | "anonymous" | "anonymous-if-exists" | "anonymous-if-exists[deprecated]";
-
-/**
- * What `getUser` answers when nobody is signed in, and whose tokens it reads.
- *
- * @example
- * ```ts
- * const options: GetUserOptions = { or: "return-null", tokenStore: request };
- * const user = await app.getUser(options);
- * if (user === null) return new Response("Sign in first", { status: 401 });
- * console.log(user.primaryEmail);
- * ```
- */
-export interface GetUserOptions {
-  /**
-   * What to do when nobody is signed in. Default "return-null". Anonymous users count as nobody
-   * unless "anonymous" or "anonymous-if-exists".
-   */
-  readonly or?: GetUserOr;
-  /**
-   * Whether a restricted user (one the service does not yet allow everything: an unverified
-   * e-mail the project requires verified, or an administrator's restriction) counts as signed
-   * in. Default false: as with anonymous users, `or` decides instead. An anonymous `or`
-   * includes restricted users; `{ or: "anonymous", includeRestricted: false }` is refused.
-   */
-  readonly includeRestricted?: boolean;
-  /**
-   * The user's tokens for this call, in place of the app's store: a request of
-   * your backend (its `x-stack-auth` header or cookies), `{ accessToken, refreshToken }`,
-   * or any store. Calls with the same tokens share one session.
-   */
-  readonly tokenStore?: TokenStoreInit;
-}
-
-/**
- * What a {@link StackClientApp} is made with: the project, where the user's tokens live, and how
- * the app reaches the service and navigates.
- *
- * @example
- * ```ts
- * const app = new StackClientApp({
- *   projectId: "<your project id>",
- *   publishableClientKey: "<your publishable client key>",
- *   tokenStore: "cookie",
- *   urls: { afterSignIn: "/dashboard" },
- * });
- * ```
- */
-export interface StackClientAppOptions {
-  /** The project's id, as the Stack Auth dashboard shows it; sent with every request. */
-  readonly projectId: string;
-  /** The project's publishable client key, sent as `x-stack-publishable-client-key`; none by default. */
-  readonly publishableClientKey?: string;
-  /** Where the user's tokens live: "cookie", "memory", a request object, { accessToken, refreshToken }, or null for no user. */
-  readonly tokenStore: TokenStoreInit;
-  /** The API's origin; default https://api.stack-auth.com. `{ browser, server }` picks by where the code runs. */
-  readonly baseUrl?: string | { readonly browser: string; readonly server: string };
-  /**
-   * The app's pages to override. Those left out are under `handler` (default `/handler`, e.g.
-   * `/handler/sign-in`); `home` defaults to `/`, `afterSignIn` and `afterSignOut` to `home`.
-   */
-  readonly urls?: Partial<HandlerUrls>;
-  /** "window" (default in a browser), "none", or `{ navigate(url) }` for a router. */
-  readonly redirectMethod?: RedirectMethod;
-  /** Headers sent with every request, after (and over) the ones the app sets; none by default. */
-  readonly extraRequestHeaders?: Readonly<Record<string, string>>;
-  /** Extra provider scopes asked for at OAuth sign-in, per provider. */
-  readonly oauthScopesOnSignIn?: Readonly<Partial<Record<string, readonly string[]>>>;
-  /** Do not fetch the project when the app is constructed. */
-  readonly noAutomaticPrefetch?: boolean;
-  /** Replaces parts of the platform (fetch, clock, timers, randomness). */
-  readonly environment?: Partial<Environment>;
-  /** The browser to use; default the global window, null where there is none. */
-  readonly browser?: Browser | null;
-  /**
-   * How long one attempt may wait for its answer, in ms (default 30000; 0: no
-   * limit). A timed-out GET, PUT or DELETE is retried; a POST or PATCH fails at
-   * once with a RequestTimeoutError.
-   */
-  readonly requestTimeoutMs?: number;
-  /**
-   * The longest `Retry-After` the app waits, in ms (default 2147483647). A 429
-   * asking for longer fails at once with a RateLimitError carrying `retryAfterMs`.
-   */
-  readonly maxRetryAfterMs?: number;
-  /** Called before each request attempt, for logs and traces; tokens and keys are redacted. */
-  readonly onRequest?: StackClientOptions["onRequest"];
-  /** Called before each retry, with its reason and delay; tokens and keys are redacted. */
-  readonly onRetry?: StackClientOptions["onRetry"];
-}
+// The options, beside the class that takes them.
+export type { GetUserOptions, GetUserOr, StackClientAppOptions } from "./client-app-options.js";
 
 export interface StackClientApp extends RedirectMethods {}
 
@@ -165,39 +78,11 @@ export class StackClientApp {
   constructor(options: StackClientAppOptions) {
     const settings = new.target[runtimeSettingsOf](options);
     const browser = options.browser === undefined ? platformBrowser() : options.browser;
-    this.runtime = createStackClient({
-      projectId: options.projectId,
-      accessType: settings.accessType,
-      ...defined({
-        baseUrl: pickBaseUrl(options.baseUrl, browser),
-        publishableClientKey: options.publishableClientKey,
-        secretServerKey: settings.secretServerKey,
-        superSecretAdminKey: settings.superSecretAdminKey,
-        projectOwnerSession: settings.projectOwnerSession,
-        extraRequestHeaders: options.extraRequestHeaders,
-        environment: options.environment,
-        requestTimeoutMs: options.requestTimeoutMs,
-        maxRetryAfterMs: options.maxRetryAfterMs,
-        onRequest: options.onRequest,
-        onRetry: options.onRetry,
-      }),
-      tokenStore: options.tokenStore,
-    });
-    const env = this.runtime.env;
+    this.runtime = runtimeClientOf(options, settings, browser);
     this.projectId = options.projectId;
     this.urls = resolveHandlerUrls(options.urls);
     this.api = this.runtime.api;
-    const redirectMethod = options.redirectMethod ?? (browser ? "window" : "none");
-    this.ctx = createClientAppContext(this.runtime, {
-      urls: this.urls,
-      redirectMethod,
-      oauthScopesOnSignIn: Object.fromEntries(
-        Object.entries(options.oauthScopesOnSignIn ?? {}).filter((e): e is [string, readonly string[]] => Array.isArray(e[1])),
-      ),
-      browser,
-      redirect: createAppNavigator({ redirectMethod, browser, env, urls: this.urls }),
-      absoluteUrl: (pathOrUrl) => absoluteUrl(pathOrUrl, browser),
-    });
+    this.ctx = createClientAppContext(this.runtime, surroundingsOf(options, browser, this.runtime.env, this.urls));
     setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
     this.ownSession = tokenStoreContextOf(this.ctx);
@@ -237,12 +122,7 @@ export class StackClientApp {
     );
   }
 
-  /**
-   * The getUser of both apps: the signed-in user of the session `options`
-   * names, its `GET /users/me` answer read with `read` and made into a user
-   * with `build` on the context bound to the session it was read in (so that
-   * the user acts for that session only); when nobody is signed in, what `or` asks for.
-   */
+  /** The getUser of both apps, on the session `options` names (signed-in-user.ts, currentUserOf). */
   protected async currentUser<W extends { readonly is_anonymous: boolean; readonly is_restricted?: boolean }, U>(
     options: GetUserOptions & CallOptions,
     read: (answer: NonNullable<unknown>) => W,
@@ -250,17 +130,7 @@ export class StackClientApp {
   ): Promise<U | null> {
     // Nobody signed in is answered without a request; an aborted call still rejects.
     checkAborted(options);
-    const session = await this.sessionOf(options);
-    const or = orOf(options);
-    if (or === "anonymous" && options.includeRestricted === false) {
-      throw new StackConfigurationError(
-        "getUser cannot take { or: 'anonymous' } with { includeRestricted: false }: every anonymous user is a restricted user.",
-      );
-    }
-    const call = callOf(options);
-    const user = await signedInUserWire(session, { or, includeRestricted: options.includeRestricted }, read, call);
-    if (user !== null) return build(user.ctx, user.wire);
-    return this.signedOutUser(or, call);
+    return currentUserOf(await this.sessionOf(options), options, read, build, (or, call) => this.signedOutUser(or, call));
   }
 
   /** The session a getUser call reads: the one its `tokenStore` names, or the app's own. */
@@ -292,24 +162,9 @@ export class StackClientApp {
     return partialUser(options, (o) => this.sessionOf(o));
   }
 
-  /**
-   * What getUser answers when nobody is signed in: `or: "throw"` throws; `or:
-   * "redirect"` goes to sign-in and then, as in the reference SDK, resolves
-   * null once the navigation is handed over (the page is leaving). Where
-   * nothing can navigate (redirectMethod "none") that redirect is reported by
-   * throwing instead of handing back null where a user was promised.
-   */
+  /** What getUser answers when nobody is signed in, as `or` asks (signed-in-user.ts). */
   protected async signedOutUser(or: GetUserOr, call: CallOptions = {}): Promise<null> {
-    if (or === "throw") throw new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }");
-    if (or === "redirect") {
-      if (this.ctx.redirectMethod === "none") {
-        throw new UserNotSignedInError(
-          "User is not signed in; getUser({ or: 'redirect' }) cannot go to the sign-in page because this app's redirectMethod is \"none\".",
-        );
-      }
-      await this.redirectToSignIn({ replace: true, ...call });
-    }
-    return null;
+    return signedOutUser(this.ctx, or, call, this.redirectToSignIn);
   }
 
   /**
@@ -722,30 +577,4 @@ export class StackClientApp {
   };
 
   private readonly afterSignOut: SignOutRedirects = { redirectAfterSignOut: (call) => this.redirectToAfterSignOut(call) };
-}
-
-/** The `or` of getUser options, with the reference's other name of "anonymous-if-exists" read as it. */
-function orOf(options: { readonly or?: GetUserOr }): Exclude<GetUserOr, "anonymous-if-exists[deprecated]"> {
-  return options.or === "anonymous-if-exists[deprecated]" ? "anonymous-if-exists" : (options.or ?? "return-null");
-}
-
-function pickBaseUrl(option: StackClientAppOptions["baseUrl"], browser: Browser | null): string | undefined {
-  if (option === undefined || typeof option === "string") return option;
-  return browser ? option.browser : option.server;
-}
-
-function absoluteUrl(pathOrUrl: string, browser: Browser | null): string {
-  if (URL.canParse(pathOrUrl)) return new URL(pathOrUrl).toString();
-  if (/^[a-z][a-z0-9+.-]*:/i.test(pathOrUrl)) throw new StackConfigurationError(`"${pathOrUrl}" is not a valid URL.`);
-  if (!browser) {
-    throw new StackConfigurationError(
-      `"${pathOrUrl}" is relative and there is no page to resolve it against here; pass an absolute URL (for example https://your-app.example.com${pathOrUrl}).`,
-    );
-  }
-  return new URL(pathOrUrl, browser.location.href).toString();
-}
-
-/** The entries of `o` whose value is not undefined (for exactOptionalPropertyTypes). */
-function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
 }

@@ -4,7 +4,8 @@
 // reached only through `export *` when that module is also loaded on demand,
 // leaving its class undefined (tests/package/bundles.test.ts). The server and admin
 // classes, and Result, are named by the entry (runtime/index.ts).
-export { StackClientApp, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app.js";
+export { StackClientApp } from "./client-app.js";
+export type { GetUserOptions, GetUserOr, StackClientAppOptions } from "./client-app-options.js";
 export type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
 export type { Browser, BrowserLocation } from "../platform/browser.js";
 export type { RedirectMethod } from "./context.js";

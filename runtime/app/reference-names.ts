@@ -3,7 +3,7 @@
 // reference's name, so that code importing it needs only its import changed
 // (README, "Migrate from `@stackframe/js`"). Types only: nothing here reaches a bundle.
 import type { StackAdminAppOptions } from "./admin-app.js";
-import type { StackClientAppOptions } from "./client-app.js";
+import type { StackClientAppOptions } from "./client-app-options.js";
 import type { OAuthConnection } from "./objects/connected-account.js";
 import type { TeamPermission } from "./objects/permission.js";
 import type { ProjectConfig } from "./objects/project.js";

@@ -1,12 +1,14 @@
-// The one read of "who is signed in" that both apps' getUser use, loaded with
-// the first getUser rather than with the app. The user is read through a
+// The one read of "who is signed in" that both apps' getUser use, and what
+// getUser answers when nobody is (its `or`). The user is read through a
 // context bound to the session it is read in (bound-session.ts), and the
 // object made of it keeps that context: it acts for that session only.
 import { isKnownError } from "../../generated/known-error-guard.js";
-import { signalOf, untilAborted, type CallOptions } from "./call-options.js";
-import { StackAssertionError } from "../errors.js";
+import { callOf, signalOf, untilAborted, type CallOptions } from "./call-options.js";
+import { StackAssertionError, StackConfigurationError, UserNotSignedInError } from "../errors.js";
 import { contextOfSession, SessionEndedError } from "./bound-session.js";
+import { orOf, type GetUserOptions, type GetUserOr } from "./client-app-options.js";
 import type { ClientAppContext } from "./context.js";
+import type { RedirectTo } from "./redirect-methods.js";
 import type { TokenStoreContext } from "./token-store-contexts.js";
 
 /** What a signed-in user was read as, and the context bound to the session it was read in. */
@@ -89,4 +91,49 @@ export async function signedInUserWire<W extends { readonly is_anonymous: boolea
     if (user === null) throw new StackAssertionError("The anonymous sign-up succeeded, but the service does not know its user.");
   }
   return user;
+}
+
+/**
+ * The getUser of both apps, on the session `options` names: its `GET /users/me`
+ * answer read with `read` and made into a user with `build` on the context bound
+ * to the session it was read in (so that the user acts for that session only);
+ * when nobody is signed in, what `signedOut` answers for `or`.
+ */
+export async function currentUserOf<W extends { readonly is_anonymous: boolean; readonly is_restricted?: boolean }, U>(
+  session: TokenStoreContext,
+  options: GetUserOptions & CallOptions,
+  read: (answer: NonNullable<unknown>) => W,
+  build: (ctx: ClientAppContext, wire: W) => U | Promise<U>,
+  signedOut: (or: GetUserOr, call: CallOptions) => Promise<null>,
+): Promise<U | null> {
+  const or = orOf(options);
+  if (or === "anonymous" && options.includeRestricted === false) {
+    throw new StackConfigurationError(
+      "getUser cannot take { or: 'anonymous' } with { includeRestricted: false }: every anonymous user is a restricted user.",
+    );
+  }
+  const call = callOf(options);
+  const user = await signedInUserWire(session, { or, includeRestricted: options.includeRestricted }, read, call);
+  if (user !== null) return build(user.ctx, user.wire);
+  return signedOut(or, call);
+}
+
+/**
+ * What getUser answers when nobody is signed in: `or: "throw"` throws; `or:
+ * "redirect"` goes to sign-in (`redirectToSignIn`) and then, as in the reference
+ * SDK, resolves null once the navigation is handed over (the page is leaving).
+ * Where nothing can navigate (redirectMethod "none") that redirect is reported by
+ * throwing instead of handing back null where a user was promised.
+ */
+export async function signedOutUser(ctx: ClientAppContext, or: GetUserOr, call: CallOptions, redirectToSignIn: RedirectTo): Promise<null> {
+  if (or === "throw") throw new UserNotSignedInError("User is not signed in but getUser was called with { or: 'throw' }");
+  if (or === "redirect") {
+    if (ctx.redirectMethod === "none") {
+      throw new UserNotSignedInError(
+        "User is not signed in; getUser({ or: 'redirect' }) cannot go to the sign-in page because this app's redirectMethod is \"none\".",
+      );
+    }
+    await redirectToSignIn({ replace: true, ...call });
+  }
+  return null;
 }

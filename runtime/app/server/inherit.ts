@@ -3,7 +3,8 @@
 // navigation, platform and token store, and options given alongside win.
 import { StackConfigurationError } from "../../errors.js";
 import { internalsOf } from "../app-internals.js";
-import type { StackClientApp, StackClientAppOptions } from "../client-app.js";
+import type { StackClientApp } from "../client-app.js";
+import type { StackClientAppOptions } from "../client-app-options.js";
 
 /**
  * The options every server app takes (the admin app adds its keys to these): a client app's options
