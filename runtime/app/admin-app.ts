@@ -2,10 +2,10 @@
 // reference SDK's public API. It is a server app whose requests carry access
 // type "admin" and either the project's super secret admin key or, for a
 // project owner, the owner's access token from the internal project (then no
-// key headers at all). Every feature lives in its module under ./admin/,
-// loaded with the app's first admin call (admin/app-methods.ts).
+// key headers at all), checked as admin/credentials.ts says. Every feature
+// lives in its module under ./admin/, loaded with the app's first admin call
+// (admin/app-methods.ts).
 import type { CallOptions } from "./call-options.js";
-import { StackConfigurationError } from "../errors.js";
 import { lazy } from "../platform/lazy.js";
 import type { OwnerSession } from "../http/pipeline.js";
 import type { AdminMetrics } from "./admin/dashboard-data.js";
@@ -18,6 +18,7 @@ import type {
   PermissionScope,
 } from "./admin/permission-definitions.js";
 import type { AdminProject } from "./admin/project.js";
+import { adminRuntimeSettings, checkedAdminOptions, type AdminCredentials } from "./admin/credentials.js";
 import { runtimeSettingsOf, type RuntimeClientSettings } from "./app-internals.js";
 import type { Result } from "./result.js";
 import { StackServerApp, type StackServerAppOptions } from "./server-app.js";
@@ -65,13 +66,7 @@ export class StackAdminApp extends StackServerApp {
    * @internal
    */
   protected static override [runtimeSettingsOf](options: StackServerAppOptions & AdminCredentials): RuntimeClientSettings {
-    const { projectOwnerSession, superSecretAdminKey, secretServerKey } = options;
-    if (projectOwnerSession !== undefined) return { accessType: "admin", projectOwnerSession };
-    return {
-      accessType: "admin",
-      ...(superSecretAdminKey !== undefined && { superSecretAdminKey }),
-      ...(secretServerKey !== undefined && { secretServerKey }),
-    };
+    return adminRuntimeSettings(options);
   }
 
   // THE PROJECT
@@ -384,44 +379,4 @@ export class StackAdminApp extends StackServerApp {
   private permissionDefinitions(scope: PermissionScope) {
     return loadAdmin().then((m) => m.permissionDefinitions(this.serverCtx, scope));
   }
-}
-
-/** What an admin app is given besides a server app's options. */
-interface AdminCredentials {
-  readonly superSecretAdminKey?: string;
-  readonly projectOwnerSession?: OwnerSession;
-}
-
-/**
- * The options of an admin app, checked, for the server app's constructor: with
- * the owner session and no keys at all (a key beside the session would be sent
- * too, so mixing them is refused), or with the super secret admin key.
- */
-function checkedAdminOptions(options: StackAdminAppOptions): StackServerAppOptions & AdminCredentials {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError(
-      "StackAdminApp needs options: { projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }.",
-    );
-  }
-  const given = options as StackServerAppOptions & AdminCredentials;
-  const { superSecretAdminKey, projectOwnerSession } = given;
-  if (projectOwnerSession !== undefined) {
-    if (typeof projectOwnerSession?.getTokens !== "function" || typeof projectOwnerSession.markAccessTokenExpired !== "function") {
-      throw new StackConfigurationError(
-        "projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()).",
-      );
-    }
-    if (superSecretAdminKey !== undefined || given.secretServerKey !== undefined || given.publishableClientKey !== undefined) {
-      throw new StackConfigurationError(
-        "StackAdminApp takes either projectOwnerSession or the project's keys, not both: leave out publishableClientKey, secretServerKey and superSecretAdminKey when you pass projectOwnerSession.",
-      );
-    }
-  } else if (typeof superSecretAdminKey !== "string" || superSecretAdminKey === "") {
-    throw new StackConfigurationError(
-      "StackAdminApp needs superSecretAdminKey: the super secret admin key of your project (Stack Auth dashboard → Project Keys), or projectOwnerSession for a project owner. Keep it on the server.",
-    );
-  }
-  // The admin project is read afresh on every getProject(), so a prefetch would be a wasted request
-  // (and the client app would send it before this app's server context exists).
-  return { ...given, noAutomaticPrefetch: true };
 }
