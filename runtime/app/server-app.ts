@@ -29,7 +29,6 @@ export type { StackServerAppOptions } from "./server/inherit.js";
 export type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 
 const loadServer = /* @__PURE__ */ lazy("server app", () => import("./server/app-methods.js"));
-const loadVerified = /* @__PURE__ */ lazy("token verification", () => import("./server/verified-user.js"));
 
 /**
  * What a server app's `getUser` answers when nobody is signed in, whose tokens it reads, and
@@ -171,7 +170,7 @@ export class StackServerApp extends StackClientApp {
   ): Promise<AccessTokenVerification> {
     // A malformed token is refused without a request; an aborted call still rejects.
     checkAborted(options);
-    const { verifierOf } = await loadVerified();
+    const { verifierOf } = await loadServer();
     const { allowAnonymous, allowRestricted } = options ?? {};
     return verifierOf(this.ctx).verify(token, { ...signalOf(options), allowAnonymous, allowRestricted });
   }
@@ -180,7 +179,7 @@ export class StackServerApp extends StackClientApp {
     if (options.verify !== "local") {
       throw new StackConfigurationError(`getUser: verify takes "local" only, not ${JSON.stringify(options.verify)}.`);
     }
-    const [session, { verifiedUserOf }] = await Promise.all([this.sessionOf(options), loadVerified()]);
+    const [session, { verifiedUserOf }] = await Promise.all([this.sessionOf(options), loadServer()]);
     return verifiedUserOf(this.ctx, session, options.or, callOf(options));
   }
 

@@ -21,6 +21,9 @@ import { serverUserCreateToWire, type ServerUserCreateOptions } from "./user-opt
 export { createCurrentServerUser } from "./current-user.js";
 export { requireOptions } from "./common.js";
 export { asServerUser } from "./server-user.js";
+// Local verification (getUser({ verify: "local" }), verifyAccessToken) is a server
+// method like the others; the verifier loads jose's checks with its first verify().
+export { verifiedUserOf, verifierOf } from "./verified-user.js";
 
 /**
  * Which page of users `listUsers` reads (`GET /users`): a cursor, a page size, an order and filters.

@@ -1,6 +1,12 @@
-// Local verification of access tokens (issue 15 §1). Re-exports only.
+// Local verification of access tokens: the public names. The verification itself
+// (verification.ts, with jose's checks) loads with a verifier's first verify().
 export type { AccessTokenClaims, AccessTokenRestrictedReason } from "./claims.js";
-// Whole-module re-exports (both export only public names): a server app loads the
-// verifier on first use, and a named re-export here would pull it into every first load.
-export * from "./errors.js";
-export * from "./verify.js";
+export { AccessTokenInvalidError, isAccessTokenInvalidError, type AccessTokenInvalidReason } from "./errors.js";
+export {
+  createAccessTokenVerifier,
+  verifyAccessToken,
+  type AccessTokenVerification,
+  type AccessTokenVerifier,
+  type AccessTokenVerifierOptions,
+  type VerifyAccessTokenCallOptions,
+} from "./verify.js";

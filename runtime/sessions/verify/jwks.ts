@@ -14,9 +14,13 @@ import { raceAbort } from "../../platform/abort.js";
 import type { Environment } from "../../platform/env.js";
 import { NetworkError } from "../../errors.js";
 import { HttpError, RequestTimeoutError, UnexpectedRedirectError } from "../../http/request-errors.js";
+import type { AudienceKind } from "./claims.js";
 import { AccessTokenInvalidError } from "./errors.js";
 
 /** After a failed fetch, further fetches wait this long (as refreshes do, runtime/constants.ts). */
+/** The key-set cache of each kind of user: a verifier's own, or verifyAccessToken's shared ones. */
+export type KeySets = (kind: AudienceKind) => JwksCache;
+
 export const FAILURE_COOLDOWN_MS = 1_000;
 /** More keys than any project publishes; a larger "set" is not the service's and is refused unread. */
 const MAX_KEYS = 100;

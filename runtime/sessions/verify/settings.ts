@@ -1,13 +1,11 @@
-// What a verifier is set up with: its options checked, the issuers and the
+// What a verifier is set up with: its options checked, and the issuers and the
 // key-set URL of each kind of user (normal, restricted, anonymous) as each
-// service version makes them, and the caches of the keys (jwks.ts): one per
-// verifier and kind, or, for verifyAccessToken, shared per fetch function.
+// service version makes them. Checked as the verifier is made, before the
+// verification itself (verification.ts) loads.
 import { API_PREFIX, DEFAULT_BASE_URL } from "../../constants.js";
 import { platformEnvironment, type Fetch } from "../../platform/env.js";
 import { StackConfigurationError } from "../../errors.js";
-import { LruMap } from "../../platform/lru.js";
 import type { AudienceKind } from "./claims.js";
-import { JwksCache } from "./jwks.js";
 
 /**
  * What {@link createAccessTokenVerifier} and {@link verifyAccessToken} take: the
@@ -70,8 +68,6 @@ export interface AccessTokenVerifierOptions {
 }
 
 const DEFAULTS = { cacheMaxAgeMs: 600_000, cooldownMs: 30_000, timeoutMs: 5_000, clockToleranceSec: 5 } as const;
-/** How many key sets `verifyAccessToken` keeps per fetch function (up to three per base URL and project). */
-const SHARED_CACHE_LIMIT = 100;
 /** The `iss` of every project's access tokens up to May 2025 (2.8.11 included); their `aud` is the project. */
 const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
 /** The path under the API of each kind of user's issuer (followed by `/<projectId>`), and the suffix of its audience. */
@@ -178,24 +174,4 @@ function isHttpUrl(url: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** A key-set cache of its own for the keys of `kind`'s users (a verifier keeps one per kind). */
-export function cacheFor(s: Settings, kind: AudienceKind): JwksCache {
-  const { fetch, cacheMaxAgeMs, cooldownMs, timeoutMs } = s;
-  const { setTimeout, clearTimeout } = platformEnvironment;
-  return new JwksCache({ url: s.jwksUrls[kind], env: { fetch, setTimeout, clearTimeout }, cacheMaxAgeMs, cooldownMs, timeoutMs });
-}
-
-/** verifyAccessToken's key sets: per fetch function (collected with it), then per URL and bounds, least recently used forgotten first. */
-const sharedCaches = new WeakMap<Fetch, LruMap<string, JwksCache>>();
-
-/** The key-set cache verifyAccessToken shares among calls with the same fetch, URL and bounds. */
-export function sharedCacheFor(s: Settings, kind: AudienceKind): JwksCache {
-  let byKey = sharedCaches.get(s.fetch);
-  if (!byKey) sharedCaches.set(s.fetch, (byKey = new LruMap(SHARED_CACHE_LIMIT)));
-  const key = [s.jwksUrls[kind], s.cacheMaxAgeMs, s.cooldownMs, s.timeoutMs].join("\n");
-  let cache = byKey.get(key);
-  if (!cache) byKey.set(key, (cache = cacheFor(s, kind)));
-  return cache;
 }

@@ -16,8 +16,10 @@
 // A token is accepted only with the issuer that goes with its audience, and the
 // restricted and anonymous audiences only when the caller accepts those users.
 //
-// This module is the verifier as apps see it and the order of its steps; the
-// setup is settings.ts, the checks of the token checks.ts, its claims claims.ts.
+// This module is the verifier as apps see it, with its options checked as it is
+// made (settings.ts). The verification itself (verification.ts: the key sets,
+// jose's signature and time checks, the claims) is heavy and only servers use
+// it, so it loads with the first verify().
 //
 // An invalid token is an expected outcome, so it comes back as an error
 // Result (as the apps' expected failures do, runtime/app/result.ts); misuse
@@ -25,12 +27,14 @@
 // signal's reason.
 import { throwIfAborted } from "../../platform/abort.js";
 import { StackConfigurationError } from "../../errors.js";
+import { lazy } from "../../platform/lazy.js";
 import type { Result } from "../../app/result.js";
-import { precheck, UNKNOWN_KEY, userKindError, verifiedBy } from "./checks.js";
-import { claimsOf, type AccessTokenClaims, type AudienceKind } from "./claims.js";
-import { AccessTokenInvalidError, isAccessTokenInvalidError } from "./errors.js";
-import type { JwksCache } from "./jwks.js";
-import { cacheFor, settingsOf, sharedCacheFor, type Accepts, type AccessTokenVerifierOptions, type Settings } from "./settings.js";
+import type { AccessTokenClaims } from "./claims.js";
+import type { AccessTokenInvalidError } from "./errors.js";
+import type { KeySets } from "./jwks.js";
+import { settingsOf, type Accepts, type AccessTokenVerifierOptions, type Settings } from "./settings.js";
+
+const loadVerification = /* @__PURE__ */ lazy("token verification", () => import("./verification.js"));
 
 export type { AccessTokenVerifierOptions } from "./settings.js";
 
@@ -97,13 +101,17 @@ export interface AccessTokenVerifier {
  */
 export function createAccessTokenVerifier(options: AccessTokenVerifierOptions): AccessTokenVerifier {
   const settings = settingsOf(options);
-  const caches = new Map<AudienceKind, JwksCache>();
-  const cacheOf = (kind: AudienceKind): JwksCache => {
-    let cache = caches.get(kind);
-    if (!cache) caches.set(kind, (cache = cacheFor(settings, kind)));
-    return cache;
+  // This verifier's own key-set caches, one per kind of user, made with the first verify().
+  let keySets: KeySets | undefined;
+  return {
+    async verify(token, callOptions) {
+      throwIfAborted(callOptions?.signal);
+      const accepts = acceptsOf(settings, callOptions);
+      const verification = await loadVerification();
+      keySets ??= verification.keySetsOf(settings);
+      return verification.verifyWith(keySets, settings, accepts, token, callOptions?.signal);
+    },
   };
-  return { verify: (token, callOptions) => verifyWith(cacheOf, settings, token, callOptions) };
 }
 
 /**
@@ -126,49 +134,10 @@ export async function verifyAccessToken(
   options: AccessTokenVerifierOptions & VerifyAccessTokenCallOptions,
 ): Promise<AccessTokenVerification> {
   const settings = settingsOf(options);
-  return verifyWith((kind) => sharedCacheFor(settings, kind), settings, token, options);
-}
-
-async function verifyWith(
-  cacheOf: (kind: AudienceKind) => JwksCache,
-  s: Settings,
-  token: unknown,
-  call: VerifyAccessTokenCallOptions | undefined,
-): Promise<AccessTokenVerification> {
-  const signal = call?.signal;
-  throwIfAborted(signal);
-  const accepts = acceptsOf(s, call);
-  const checked = precheck(token, s, accepts);
-  if (checked instanceof AccessTokenInvalidError) return { status: "error", error: checked };
-  const { kind, audience } = checked;
-  const cache = cacheOf(kind);
-  try {
-    const keys = await cache.keySet(s.now, signal);
-    let outcome = await verifiedBy(token as string, keys, s, kind, audience);
-    if (outcome === UNKNOWN_KEY) {
-      // The service may have rotated its key since the set was fetched: one more look, within the cooldown.
-      const newer = await cache.refetched(keys, s.now, signal);
-      if (newer !== keys) outcome = await verifiedBy(token as string, newer, s, kind, audience);
-      if (outcome === UNKNOWN_KEY) {
-        outcome = new AccessTokenInvalidError(
-          "unknown-key",
-          "The access token names a signing key the project does not publish (not a key of this project, or one retired).",
-        );
-      }
-    }
-    const claims = outcome instanceof AccessTokenInvalidError ? outcome : claimsOf(outcome, s.projectId, kind);
-    if (claims instanceof AccessTokenInvalidError) return { status: "error", error: claims };
-    // The audience was accepted; a claim may still say the user is one the caller does not accept.
-    const refused = claims.isAnonymous
-      ? userKindError(s, "anonymous", accepts)
-      : claims.isRestricted
-        ? userKindError(s, "restricted", accepts)
-        : undefined;
-    return refused ? { status: "error", error: refused } : { status: "ok", data: claims };
-  } catch (error) {
-    if (isAccessTokenInvalidError(error, "jwks-unavailable")) return { status: "error", error };
-    throw error;
-  }
+  throwIfAborted(options.signal);
+  const accepts = acceptsOf(settings, options);
+  const verification = await loadVerification();
+  return verification.verifyWith(verification.sharedKeySetsOf(settings), settings, accepts, token, options.signal);
 }
 
 /** The kinds of user a call accepts: its own options, else the verifier's. Anonymous users are restricted users too. */
