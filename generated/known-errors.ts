@@ -230,9 +230,7 @@ function pascalCase(code: string): string {
  * plain subclasses: every behaviour lives in {@link KnownError} and reads the
  * statics set here.
  */
-export function defineKnownErrors(
-  rows: readonly KnownErrorRow[],
-): [byCode: Record<string, typeof KnownError>, byName: Record<string, typeof KnownError>] {
+export function defineKnownErrors(rows: readonly KnownErrorRow[]): KnownErrorCatalogue {
   const byCode: Record<string, typeof KnownError> = {};
   const byName: Record<string, typeof KnownError> = {};
   for (const [code, status, message, parent, name = pascalCase(code)] of rows) {
@@ -249,7 +247,26 @@ export function defineKnownErrors(
     });
     byCode[code] = byName[name] = Class;
   }
-  return [byCode, byName];
+  return { byCode, byName };
+}
+
+/** The classes {@link defineKnownErrors} made, by code and by class name. */
+export interface KnownErrorCatalogue {
+  readonly byCode: Record<string, typeof KnownError>;
+  readonly byName: Record<string, typeof KnownError>;
+}
+
+/**
+ * The catalogue's classes by code or by name. A pure call (as the catalogue's own
+ * is), so that a bundler drops the catalogue from an app that uses none of it.
+ */
+export function classesOf(catalogue: KnownErrorCatalogue, key: keyof KnownErrorCatalogue): Record<string, typeof KnownError> {
+  return catalogue[key];
+}
+
+/** The catalogue's HTTP status of each code (undefined for abstract parents); a pure call, as above. */
+export function statusesOf(catalogue: KnownErrorCatalogue): Record<string, number | undefined> {
+  return Object.fromEntries(Object.entries(catalogue.byCode).map(([code, Class]) => [code, Class.status]));
 }
 
 // CATALOGUE
@@ -2196,7 +2213,7 @@ export interface InvalidProjectForAccessToken extends InvalidAccessToken {
 export type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;
 
 // [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]
-const [byCode, byName] = defineKnownErrors([
+const catalogue = /* @__PURE__ */ defineKnownErrors([
   ["UNSUPPORTED_ERROR",500,"An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}"],
   ["BODY_PARSING_ERROR",400,"Invalid JSON in request body"],
   ["SCHEMA_ERROR",400,["{message}","Request validation failed."]],
@@ -2351,7 +2368,7 @@ const [byCode, byName] = defineKnownErrors([
  * A parent code's class is its family's: `instanceof KnownErrors.VerificationCodeError` is true of
  * every `VERIFICATION_ERROR` code.
  */
-export const KnownErrors = byName as {
+export const KnownErrors = /* @__PURE__ */ classesOf(catalogue, "byName") as {
   /**
    * `UNSUPPORTED_ERROR` (HTTP 500).
    *
@@ -3868,11 +3885,12 @@ export interface KnownErrorsByCode {
 export type KnownErrorOf<C extends KnownErrorCode> = KnownErrorsByCode[C];
 
 /** code -> class. */
-export const knownErrorClasses = byCode as { readonly [C in KnownErrorCode]: KnownErrorClassOf<C> };
+export const knownErrorClasses = /* @__PURE__ */ classesOf(catalogue, "byCode") as {
+  readonly [C in KnownErrorCode]: KnownErrorClassOf<C>;
+};
 
 /** The catalogue's HTTP status of each code; undefined for abstract parents. */
-export const knownErrorStatus = /* @__PURE__ */ (() =>
-  Object.fromEntries(Object.entries(byCode).map(([code, Class]) => [code, Class.status])))() as {
+export const knownErrorStatus = /* @__PURE__ */ statusesOf(catalogue) as {
   readonly [C in KnownErrorCode]: number | undefined;
 };
 

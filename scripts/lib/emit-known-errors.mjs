@@ -147,7 +147,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "export type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;",
     "",
     "// [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]",
-    "const [byCode, byName] = defineKnownErrors([",
+    "const catalogue = /* @__PURE__ */ defineKnownErrors([",
     ...ordered.map((code) => {
       const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
       const row = [
@@ -170,7 +170,7 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     " * A parent code's class is its family's: `instanceof KnownErrors.VerificationCodeError` is true of",
     " * every `VERIFICATION_ERROR` code.",
     " */",
-    "export const KnownErrors = byName as {",
+    'export const KnownErrors = /* @__PURE__ */ classesOf(catalogue, "byName") as {',
     ...codes.flatMap((code) => {
       const { ext, schema } = /** @type {{ ext: any, schema: any }} */ (catalogue.get(code));
       return [
@@ -204,11 +204,12 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "export type KnownErrorOf<C extends KnownErrorCode> = KnownErrorsByCode[C];",
     "",
     "/** code -> class. */",
-    "export const knownErrorClasses = byCode as { readonly [C in KnownErrorCode]: KnownErrorClassOf<C> };",
+    'export const knownErrorClasses = /* @__PURE__ */ classesOf(catalogue, "byCode") as {',
+    "  readonly [C in KnownErrorCode]: KnownErrorClassOf<C>;",
+    "};",
     "",
     "/** The catalogue's HTTP status of each code; undefined for abstract parents. */",
-    "export const knownErrorStatus = /* @__PURE__ */ (() =>",
-    "  Object.fromEntries(Object.entries(byCode).map(([code, Class]) => [code, Class.status])))() as {",
+    "export const knownErrorStatus = /* @__PURE__ */ statusesOf(catalogue) as {",
     "  readonly [C in KnownErrorCode]: number | undefined;",
     "};",
     "",

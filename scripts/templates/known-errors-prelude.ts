@@ -233,9 +233,7 @@ function pascalCase(code: string): string {
  * plain subclasses: every behaviour lives in {@link KnownError} and reads the
  * statics set here.
  */
-export function defineKnownErrors(
-  rows: readonly KnownErrorRow[],
-): [byCode: Record<string, typeof KnownError>, byName: Record<string, typeof KnownError>] {
+export function defineKnownErrors(rows: readonly KnownErrorRow[]): KnownErrorCatalogue {
   const byCode: Record<string, typeof KnownError> = {};
   const byName: Record<string, typeof KnownError> = {};
   for (const [code, status, message, parent, name = pascalCase(code)] of rows) {
@@ -252,5 +250,24 @@ export function defineKnownErrors(
     });
     byCode[code] = byName[name] = Class;
   }
-  return [byCode, byName];
+  return { byCode, byName };
+}
+
+/** The classes {@link defineKnownErrors} made, by code and by class name. */
+export interface KnownErrorCatalogue {
+  readonly byCode: Record<string, typeof KnownError>;
+  readonly byName: Record<string, typeof KnownError>;
+}
+
+/**
+ * The catalogue's classes by code or by name. A pure call (as the catalogue's own
+ * is), so that a bundler drops the catalogue from an app that uses none of it.
+ */
+export function classesOf(catalogue: KnownErrorCatalogue, key: keyof KnownErrorCatalogue): Record<string, typeof KnownError> {
+  return catalogue[key];
+}
+
+/** The catalogue's HTTP status of each code (undefined for abstract parents); a pure call, as above. */
+export function statusesOf(catalogue: KnownErrorCatalogue): Record<string, number | undefined> {
+  return Object.fromEntries(Object.entries(catalogue.byCode).map(([code, Class]) => [code, Class.status]));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStackClient } from "../../../runtime/http/client.js";
-import { environment, platformEnvironment, reportsOffline } from "../../../runtime/platform/env.js";
+import { environment, platformEnvironment, reportsOffline, type Environment } from "../../../runtime/platform/env.js";
 import { StackConfigurationError } from "../../../runtime/errors.js";
 
 describe("offline detection", () => {
@@ -18,20 +18,21 @@ describe("offline detection", () => {
 describe("the environment option", () => {
   it("keeps the platform's part where an override is undefined, as if it were left out", () => {
     const now = () => 42;
-    const env = environment({ fetch: undefined, now });
+    // What a JavaScript caller (or a typed one, without exactOptionalPropertyTypes) can pass.
+    const env = environment({ fetch: undefined, now } as unknown as Partial<Environment>);
     expect(env.fetch).toBe(platformEnvironment.fetch);
     expect(env.now).toBe(now);
   });
 
   it("refuses a part that is not a function, by name, before any request", () => {
-    const bad = { fetch: "https://example.com" } as unknown as Parameters<typeof environment>[0];
+    const bad = { fetch: "https://example.com" } as unknown as Partial<Environment>;
     expect(() => createStackClient({ projectId: "p", tokenStore: null, environment: bad })).toThrow(
       new StackConfigurationError("environment.fetch must be a function; got string."),
     );
   });
 
   it("refuses a part the environment does not have, naming the parts it has", () => {
-    const bad = { sleep: () => {} } as unknown as Parameters<typeof environment>[0];
+    const bad = { sleep: () => {} } as unknown as Partial<Environment>;
     expect(() => environment(bad)).toThrow(
       new StackConfigurationError(
         "environment.sleep is not a part of the environment; it has fetch, now, setTimeout, clearTimeout, random, randomBytes, isOffline.",
