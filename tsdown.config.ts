@@ -1,4 +1,24 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "tsdown";
+
+/**
+ * The modules stackkit/react takes values from (errors, Result, the session-ended
+ * test, the reads' paths), with what they import: none of them reaches a lazy loader.
+ */
+const BASE = [
+  "/runtime/errors.ts",
+  "/runtime/http/request-errors.ts",
+  "/runtime/app/result.ts",
+  "/runtime/sessions/session-ended.ts",
+  "/runtime/app/bound-session.ts",
+  "/runtime/sessions/tokens/store.ts",
+  "/generated/read-operations.ts",
+  "/generated/known-error-guard.ts",
+  "/generated/known-errors.ts",
+];
+
+/** Whether a module holds a dynamic `import()`: a lazy loader. */
+const loadsLazily = (id: string): boolean => /\bimport\(/.test(readFileSync(id, "utf8"));
 
 // One build, so that entries share their chunks (an app and its tests that import
 // `stackkit` and `stackkit/testing` get the same classes). Kept apart:
@@ -46,15 +66,34 @@ export default defineConfig({
   outputOptions: {
     // Declarations: each generated module (the OpenAPI types, the operation table,
     // the known errors) gets a chunk of its own, named after it, instead of one
-    // shared ~560 KB chunk; each entry's .d.ts imports the chunks it needs. Only
-    // declaration modules (`*.d.ts`) are matched, so the JavaScript chunks stay as
-    // the bundler splits them; a declaration chunk's name must end in `.d`
-    // (rolldown-plugin-dts).
+    // shared ~560 KB chunk; each entry's .d.ts imports the chunks it needs (a
+    // declaration chunk's name must end in `.d`, rolldown-plugin-dts).
+    //
+    // JavaScript: the runtime as the entries load it statically is two chunks, so
+    // that an app's bundler gets its first piece in a few files and the lazy
+    // features stay lazy. Bundlers such as esbuild keep a chunk's code together, make
+    // every dynamic import() of a chunk an app touches a chunk of its own, and load
+    // with the app whatever those lazily loaded chunks use from the app's chunks:
+    // - "base", what stackkit/react takes by value; it reaches no lazy loader, so an
+    //   app that only makes query options carries neither the app classes nor the
+    //   operation table;
+    // - "runtime", every other module loaded statically except those holding a lazy
+    //   loader (the apps' classes, the sign-in flows' loaders, the verifier): with an
+    //   import() in it, every app touching it would get every lazy feature's chunk.
+    // Lazily loaded modules, and the modules holding their loaders, are split as
+    // the bundler splits them.
     codeSplitting: {
+      includeDependenciesRecursively: false,
       groups: [
         { name: "schema.d", test: /[\\/]generated[\\/]schema\.d\.ts$/, priority: 3 },
         { name: "operations.d", test: /[\\/]generated[\\/]operations\.d\.ts$/, priority: 2 },
         { name: "known-errors.d", test: /[\\/]generated[\\/]known-errors\.d\.ts$/, priority: 1 },
+        { name: "base", test: (id) => BASE.some((module) => id.endsWith(module)), priority: 1 },
+        {
+          name: "runtime",
+          test: (id) => /[\\/](runtime|generated)[\\/].*(?<!\.d)\.ts$/.test(id) && !loadsLazily(id),
+          tags: ["$initial"],
+        },
       ],
     },
   },

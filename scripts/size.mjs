@@ -257,6 +257,7 @@ try {
       over: client.first.length > BUDGET.firstFiles,
     },
     { name: `client app: lazy, ${client.lazyChunks.length} chunks (gzip)`, value: kb(client.lazy), budget: "-" },
+    { name: "package: JavaScript files in dist/ (entries and chunks)", value: String(sources.size), budget: "-" },
     { name: `client app: lazy chunks under ${kb(SMALL_CHUNK)} gzip`, value: String(smallLazy), budget: "-" },
     {
       name: "client app: one file (gzip)",
