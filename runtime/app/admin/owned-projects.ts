@@ -4,7 +4,6 @@
 // or createProject() and hands those to the user (CurrentUserExtras.ownedProjects):
 // it is the only way from a client app to the admin app, so neither a client
 // app's first load nor any user object carries the admin app.
-import { isKnownError } from "../../../generated/known-error-guard.js";
 import type { components } from "../../../generated/schema.js";
 import { StackAdminApp } from "../admin-app.js";
 import { internalsOf } from "../app-internals.js";
@@ -15,7 +14,7 @@ import type { ClientAppContext } from "../context.js";
 import type { AdminOwnedProject } from "../internal-user.js";
 import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions } from "../objects/project.js";
 import { serverContextOf, type ServerAppContext } from "../server/context.js";
-import { answered, assertAnswered } from "../wire.js";
+import { answered, assertAnswered, schemaProblems } from "../wire.js";
 import { adminProjectFromWire, adminProjectUpdateToWire } from "./project.js";
 
 type WireAdminProject = components["schemas"]["AdminProject"];
@@ -85,12 +84,7 @@ const OWNER_TEAM_UNKNOWN = /^- body contains unknown properties: owner_team_id$/
 
 /** Whether `error` is a SCHEMA_ERROR whose every problem is of the form `problem`. */
 function refusedOnlyFor(error: unknown, problem: RegExp): boolean {
-  if (!isKnownError(error, "SCHEMA_ERROR")) return false;
-  const message = typeof error.details?.message === "string" ? error.details.message : error.message;
-  const problems = message
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith("- "));
+  const problems = schemaProblems(error) ?? [];
   return problems.length > 0 && problems.every((line) => problem.test(line));
 }
 

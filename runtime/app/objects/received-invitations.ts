@@ -4,12 +4,11 @@
 // e-mailed code. A 2.8.86 service feature: 2.8.11 refuses `user_id` on the
 // listing and has no accept by id, which the calls turn into a
 // ServiceVersionError that points to the e-mailed code instead.
-import { isKnownError } from "../../../generated/known-error-guard.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, isStackError } from "../../errors.js";
 import { ServiceVersionError, type HttpError } from "../../http/request-errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered } from "../wire.js";
+import { answered, schemaProblems } from "../wire.js";
 
 /**
  * A team invitation as its recipient sees it (`user.listTeamInvitations()`): sent to one of the
@@ -60,12 +59,8 @@ const INSTEAD =
 
 /** Whether `error` is 2.8.11's answer to `user_id` on the listing: a SCHEMA_ERROR of only a missing team_id and that unknown property. */
 function isListingRefused(error: unknown): boolean {
-  if (!isKnownError(error, "SCHEMA_ERROR")) return false;
-  const message = typeof error.details?.message === "string" ? error.details.message : error.message;
-  const problems = message
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith("- "));
+  const problems = schemaProblems(error);
+  if (problems === undefined) return false;
   return problems.some((line) => LISTING_REFUSED[1]!.test(line)) && problems.every((line) => LISTING_REFUSED.some((p) => p.test(line)));
 }
 
