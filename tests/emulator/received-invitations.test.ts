@@ -5,25 +5,16 @@
 // listing; 2.8.11 has none of it. Then the SDK's user.listTeamInvitations()
 // and invitation.accept() on both versions, with the requests they send. Every
 // exchange is checked against the document in the version's view.
-import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_KEYS, type ServiceVersion } from "../../emulator/index.js";
+import { describe, expect, it } from "vitest";
+import { DEMO_KEYS } from "../../emulator/index.js";
 import { ServiceVersionError, SessionEndedError, StackClientApp, StackServerApp } from "../../runtime/index.js";
-import { checkedEmulator, demoAppOptions, TEST_PASSWORD, type CheckedEmulator } from "../helpers/emulator.js";
+import { checkedEmulatorPerTest, demoAppOptions, TEST_PASSWORD, type CheckedEmulator } from "../helpers/emulator.js";
 import { rawCall as call } from "../helpers/raw-call.js";
 
 const CALLBACK = "http://localhost:3000/handler/team-invitation";
 const ALLOW_RESTRICTED = { "x-stack-allow-restricted-user": "true" };
 
-let current: CheckedEmulator | undefined;
-afterEach(() => {
-  expect(current?.violations ?? [], "exchanges that break the document").toEqual([]);
-  current = undefined;
-});
-
-async function emulatorOf(serviceVersion: ServiceVersion): Promise<CheckedEmulator> {
-  current = await checkedEmulator({ serviceVersion });
-  return current;
-}
+const emulatorOf = checkedEmulatorPerTest();
 
 /** A team "Acme" with an invitation to each of `emails`; the team's id and the invitation ids by address. */
 async function teamInviting(emulator: CheckedEmulator, ...emails: string[]) {

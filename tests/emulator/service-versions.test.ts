@@ -8,10 +8,10 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createEmulator, DEFAULT_SERVICE_VERSION, DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion } from "../../emulator/index.js";
 import { startEmulator } from "../../testing/index.js";
-import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { checkedEmulatorPerTest, type CheckedEmulator } from "../helpers/emulator.js";
 import { rawCall as call } from "../helpers/raw-call.js";
 import { browseEmulator, formOf, PLAIN_VERIFIER, rawAuthorizeUrl } from "../helpers/provider-page.js";
 
@@ -19,16 +19,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
 const ALLOW_ANONYMOUS = { "x-stack-allow-anonymous-user": "true" };
 
-let current: CheckedEmulator | undefined;
-afterEach(() => {
-  expect(current?.violations ?? [], "exchanges that break the document").toEqual([]);
-  current = undefined;
-});
-
-async function emulatorOf(serviceVersion: ServiceVersion): Promise<CheckedEmulator> {
-  current = await checkedEmulator({ serviceVersion });
-  return current;
-}
+const emulatorOf = checkedEmulatorPerTest();
 
 interface Keys {
   readonly projectId: string;

@@ -5,10 +5,10 @@
 // made, `restrict` makes the user restricted by an administrator. 2.8.11 has no
 // such rules. Also what a project made by POST /internal/projects requires of
 // client requests on 2.8.86. Every exchange is checked against the document.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, INTERNAL_KEYS, type ServiceVersion, type SignUpRulesConfig } from "../../emulator/index.js";
 import { evaluateSignUpRules } from "../../emulator/engine/sign-up-rules.js";
-import { checkedEmulator, type CheckedEmulator } from "../helpers/emulator.js";
+import { checkedEmulatorPerTest, type CheckedEmulator } from "../helpers/emulator.js";
 import { rawCall as call } from "../helpers/raw-call.js";
 import { browseEmulator, formOf, rawAuthorizeUrl } from "../helpers/provider-page.js";
 
@@ -20,16 +20,12 @@ const REJECTED = {
   error: "Your sign up was rejected by an administrator's sign-up rule.",
 };
 
-let current: CheckedEmulator | undefined;
-afterEach(() => {
-  expect(current?.violations ?? [], "exchanges that break the document").toEqual([]);
-  current = undefined;
-});
+const checked = checkedEmulatorPerTest();
 
 async function emulatorOf(serviceVersion: ServiceVersion, rules?: SignUpRulesConfig): Promise<CheckedEmulator> {
-  current = await checkedEmulator({ serviceVersion });
-  if (rules) current.control.setSignUpRules(DEMO_KEYS.projectId, rules);
-  return current;
+  const emulator = await checked(serviceVersion);
+  if (rules) emulator.control.setSignUpRules(DEMO_KEYS.projectId, rules);
+  return emulator;
 }
 
 const users = (emulator: CheckedEmulator) => emulator.engine.ctx.store.users();

@@ -71,6 +71,20 @@ export async function checkedEmulator(options: EmulatorOptions = {}): Promise<Ch
   return { ...emulator, violations: checker.violations };
 }
 
+/**
+ * Makes a checked emulator of a service version per call, for tests that pick
+ * the version themselves. Registers, in the calling file, an afterEach that fails
+ * the test whose exchanges broke the document.
+ */
+export function checkedEmulatorPerTest(): (serviceVersion: ServiceVersion) => Promise<CheckedEmulator> {
+  let current: CheckedEmulator | undefined;
+  afterEach(() => {
+    expect(current?.violations ?? [], "exchanges that break the document").toEqual([]);
+    current = undefined;
+  });
+  return async (serviceVersion) => (current = await checkedEmulator({ serviceVersion }));
+}
+
 function parse(text: string, contentType: string | null): unknown {
   if (contentType?.includes("application/x-www-form-urlencoded")) return Object.fromEntries(new URLSearchParams(text));
   try {
