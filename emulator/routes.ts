@@ -9,7 +9,6 @@
 import { knownErrorStatus, type KnownErrorCode } from "../generated/known-errors.js";
 import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
-import { preflight } from "./engine/http.js";
 import { DEMO_KEYS } from "./engine/seed.js";
 import { parseSignUpRules } from "./engine/sign-up-rules.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
@@ -33,7 +32,13 @@ const OPEN_CORS = {
   "access-control-expose-headers": "*",
 } as const;
 
+/** A preflight of the emulator's own routes (control API, mailbox, provider pages): open to every origin and header. */
+function openPreflight(): Response {
+  return new Response(null, { status: 204, headers: OPEN_CORS });
+}
+
 export async function extraRoutes(request: Request, url: URL, parts: RouteParts): Promise<Response | undefined> {
+  if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
   if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
   if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
@@ -54,7 +59,7 @@ export async function routesBeforeEngine(request: Request, parts: RouteParts): P
   if (!request.url.includes(MAILBOX_API_PREFIX)) return undefined;
   const url = new URL(request.url);
   if (!url.pathname.startsWith(MAILBOX_API_PREFIX)) return undefined;
-  if (request.method === "OPTIONS") return preflight();
+  if (request.method === "OPTIONS") return openPreflight();
   return mailboxApi(request, url, parts.store);
 }
 

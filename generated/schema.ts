@@ -560,7 +560,16 @@ export interface paths {
         put?: never;
         /**
          * Hand the signed-in session to a command-line login
-         * @description Called by the signed-in browser on the `cli-auth-confirm` page with the `login_code` from its URL and the user's own refresh token, which the waiting command-line tool then receives from `pollCliLogin`. An unknown, expired or already completed login code is refused.
+         * @description Called by the signed-in browser on the `cli-auth-confirm` page with the
+         *     `login_code` from its URL and the user's own refresh token, which the waiting command-line
+         *     tool then receives from `pollCliLogin`. An unknown, expired or already completed login code
+         *     is refused.
+         *
+         *     2.8.86 adds `mode`: `complete` (the default) hands the session over, and then checks that the
+         *     refresh token is a live session of this project; `check` answers whether the tool started
+         *     with an anonymous session (`cli_session_state`); `claim-anon-session` answers that anonymous
+         *     session's tokens once, for the browser to sign in with. 2.8.11 stores the refresh token
+         *     unchecked and knows no `mode`.
          */
         post: operations["completeCliLogin"];
         delete?: never;
@@ -1564,7 +1573,9 @@ export interface paths {
          * List the projects the signed-in user owns
          * @description Only for users of the internal project (the dashboard's own project): the request
          *     names the internal project in `x-stack-project-id`, and the signed-in user is the project
-         *     owner. Any other project answers `EXPECTED_INTERNAL_PROJECT`.
+         *     owner. Any other project answers `EXPECTED_INTERNAL_PROJECT`. Every access type is taken
+         *     (the service gives the three the same schema), so an admin app of the internal project
+         *     lists them too.
          */
         get: operations["listOwnedProjects"];
         put?: never;
@@ -5094,19 +5105,6 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_SCOPE, REDIRECT_URL_NOT_WHITELISTED, OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_114dbb48: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_SCOPE" | "REDIRECT_URL_NOT_WHITELISTED" | "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
         /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_FAILED, PASSKEY_WEBAUTHN_ERROR, PASSKEY_AUTHENTICATION_NOT_ENABLED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_117a7372: {
             headers: {
@@ -5146,6 +5144,19 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, SIGN_UP_NOT_ENABLED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED, BOT_CHALLENGE_FAILED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_1cd526e8: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "SIGN_UP_NOT_ENABLED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED" | "BOT_CHALLENGE_FAILED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["BOT_CHALLENGE_FAILED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSKEY_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_1e4b2aa6: {
             headers: {
@@ -5156,6 +5167,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, SIGN_UP_NOT_ENABLED, BOT_CHALLENGE_FAILED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_1eef3449: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "SIGN_UP_NOT_ENABLED" | "BOT_CHALLENGE_FAILED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["BOT_CHALLENGE_FAILED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5328,6 +5352,19 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: SCHEMA_ERROR, OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_SCOPE, REDIRECT_URL_NOT_WHITELISTED, OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS, BOT_CHALLENGE_FAILED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_93d9273e: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_SCOPE" | "REDIRECT_URL_NOT_WHITELISTED" | "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS" | "BOT_CHALLENGE_FAILED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["BOT_CHALLENGE_FAILED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, ANONYMOUS_ACCOUNTS_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_94297c68: {
             headers: {
@@ -5497,32 +5534,6 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, SIGN_UP_NOT_ENABLED, PASSWORD_AUTHENTICATION_NOT_ENABLED, REDIRECT_URL_NOT_WHITELISTED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_ee30fe9e: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "PASSWORD_TOO_SHORT" | "PASSWORD_TOO_LONG" | "SIGN_UP_NOT_ENABLED" | "PASSWORD_AUTHENTICATION_NOT_ENABLED" | "REDIRECT_URL_NOT_WHITELISTED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, SIGN_UP_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_ef9edeef: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "REDIRECT_URL_NOT_WHITELISTED" | "SIGN_UP_NOT_ENABLED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["SIGN_UP_NOT_ENABLED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
         /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, PASSWORD_TOO_SHORT, PASSWORD_TOO_LONG, PASSWORD_AUTHENTICATION_NOT_ENABLED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_ffcbbcc9: {
             headers: {
@@ -5601,6 +5612,19 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_53105e0a: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "EXPECTED_INTERNAL_PROJECT" | "USER_AUTHENTICATION_REQUIRED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description Known error: REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, PROVIDER_REJECTED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_6ca37a97: {
             headers: {
@@ -5650,19 +5674,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, EXPECTED_INTERNAL_PROJECT, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_d097e79d: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "EXPECTED_INTERNAL_PROJECT" | "USER_AUTHENTICATION_REQUIRED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -6030,6 +6041,32 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: USER_EMAIL_ALREADY_EXISTS, BOT_CHALLENGE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors409_b04778d2: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "USER_EMAIL_ALREADY_EXISTS" | "BOT_CHALLENGE_REQUIRED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["USER_EMAIL_ALREADY_EXISTS"] | components["schemas"]["BOT_CHALLENGE_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: BOT_CHALLENGE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors409_d0b06f0f: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "BOT_CHALLENGE_REQUIRED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BOT_CHALLENGE_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description A status error of the service: a failure answered with an HTTP status and a plain-text message only, without `x-stack-known-error` (for example 403 "Client can only manage their own api keys" or 404 "Session not found."). It is not a known error, so its text is not a contract; clients report it as an HTTP error with the status and the text. */
         StatusError: {
             headers: {
@@ -6275,6 +6312,21 @@ export interface operations {
                  * @example json
                  */
                 stack_response_mode?: "json" | "redirect";
+                /**
+                 * @description The bot challenge's token for the OAuth sign-in; a sign-up at the callback must have passed it. Since 2.8.86.
+                 * @example 0.ZqP3-turnstile-response
+                 */
+                bot_challenge_token?: string;
+                /**
+                 * @description `invisible` (a failure is `BOT_CHALLENGE_REQUIRED`) or `visible` (a failure is `BOT_CHALLENGE_FAILED`). Since 2.8.86.
+                 * @example invisible
+                 */
+                bot_challenge_phase?: "invisible" | "visible";
+                /**
+                 * @description `true` when the challenge could not be shown; never with a token or phase. Since 2.8.86.
+                 * @example true
+                 */
+                bot_challenge_unavailable?: "true";
             };
             header?: never;
             path: {
@@ -6329,7 +6381,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["KnownErrors400_114dbb48"];
+            400: components["responses"]["KnownErrors400_93d9273e"];
+            409: components["responses"]["KnownErrors409_d0b06f0f"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6632,6 +6685,18 @@ export interface operations {
                      * @description Absolute URL of the app's e-mail-verification page; must be a trusted domain. Required by 2.8.11, optional on 2.8.86.
                      */
                     verification_callback_url?: string;
+                    /** @description The bot challenge's token (a Cloudflare Turnstile response) for this flow's action. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    bot_challenge_token?: string;
+                    /**
+                     * @description Which challenge the token answers: `invisible` (a failure is `BOT_CHALLENGE_REQUIRED`: show a visible one and ask again) or `visible` (a failure is `BOT_CHALLENGE_FAILED`). Without it the token is only recorded. Since 2.8.86.
+                     * @enum {string}
+                     */
+                    bot_challenge_phase?: "invisible" | "visible";
+                    /**
+                     * @description `true` when the challenge could not be shown at all; never with a token or phase. A sign-up then fails with `BOT_CHALLENGE_FAILED`. Since 2.8.86.
+                     * @enum {string}
+                     */
+                    bot_challenge_unavailable?: "true";
                 };
             };
         };
@@ -6645,11 +6710,11 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokens"];
                 };
             };
-            400: components["responses"]["KnownErrors400_ee30fe9e"];
+            400: components["responses"]["KnownErrors400_1cd526e8"];
             401: components["responses"]["KnownErrors401_6eb8ab48"];
             403: components["responses"]["KnownErrors403_d9752163"];
             404: components["responses"]["KnownErrors404_b60f0943"];
-            409: components["responses"]["KnownErrors409_341c2c32"];
+            409: components["responses"]["KnownErrors409_b04778d2"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -6700,6 +6765,18 @@ export interface operations {
                      * @description Absolute URL of the app's magic-link-callback page; must be a trusted domain.
                      */
                     callback_url: string;
+                    /** @description The bot challenge's token (a Cloudflare Turnstile response) for this flow's action. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    bot_challenge_token?: string;
+                    /**
+                     * @description Which challenge the token answers: `invisible` (a failure is `BOT_CHALLENGE_REQUIRED`: show a visible one and ask again) or `visible` (a failure is `BOT_CHALLENGE_FAILED`). Without it the token is only recorded. Since 2.8.86.
+                     * @enum {string}
+                     */
+                    bot_challenge_phase?: "invisible" | "visible";
+                    /**
+                     * @description `true` when the challenge could not be shown at all; never with a token or phase. A sign-up then fails with `BOT_CHALLENGE_FAILED`. Since 2.8.86.
+                     * @enum {string}
+                     */
+                    bot_challenge_unavailable?: "true";
                 };
             };
         };
@@ -6716,10 +6793,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_ef9edeef"];
+            400: components["responses"]["KnownErrors400_1eef3449"];
             401: components["responses"]["KnownErrors401_4d093476"];
             404: components["responses"]["KnownErrors404_b60f0943"];
-            409: components["responses"]["KnownErrors409_341c2c32"];
+            409: components["responses"]["KnownErrors409_b04778d2"];
             default: components["responses"]["StatusError"];
         };
     };
@@ -7282,6 +7359,8 @@ export interface operations {
                 "application/json": {
                     /** @description Lifetime of the login attempt; the service default is 7200000 (2 hours). */
                     expires_in_millis?: number;
+                    /** @description The refresh token of the tool's own anonymous session, if it has one: the browser can then see it (`completeCliLogin` with `mode: check`) and take it over (`claim-anon-session`). It must be an anonymous user's session of this project, else a plain-text 400. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    anon_refresh_token?: string;
                 };
             };
         };
@@ -7389,19 +7468,31 @@ export interface operations {
                  */
                 "application/json": {
                     login_code: string;
-                    /** @description The signed-in user's refresh token. */
-                    refresh_token: string;
+                    /**
+                     * @description What to do with the login attempt (2.8.86; 2.8.11 refuses the field).
+                     * @default complete
+                     * @enum {string}
+                     */
+                    mode?: "check" | "claim-anon-session" | "complete";
+                    /** @description The signed-in user's refresh token; required to complete (and by 2.8.11 always). */
+                    refresh_token?: string;
                 };
             };
         };
         responses: {
-            /** @description The session is handed over. */
+            /** @description The session is handed over (`complete`), whether the tool has an anonymous session (`check`), or that session's tokens (`claim-anon-session`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Success"];
+                    "application/json": components["schemas"]["Success"] | {
+                        /** @enum {string} */
+                        cli_session_state: "anonymous" | "none";
+                    } | {
+                        access_token: string;
+                        refresh_token: string;
+                    };
                 };
             };
             400: components["responses"]["KnownErrors400_278ec739"];
@@ -10229,7 +10320,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_d097e79d"];
+            401: components["responses"]["KnownErrors401_53105e0a"];
             403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
@@ -10295,7 +10386,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_e77dd820"];
-            401: components["responses"]["KnownErrors401_d097e79d"];
+            401: components["responses"]["KnownErrors401_53105e0a"];
             403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_6d5f2534"];
             default: components["responses"]["StatusError"];

@@ -9,7 +9,7 @@ import { requestShapes, type Shape } from "../../generated/shapes.js";
 import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
 import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
-import { errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
+import { corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer } from "./mail.js";
 import { checkValue, queryProblems, type Checked } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
@@ -34,6 +34,11 @@ export function apiPathOf(pathname: string): string | undefined {
     if (pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length);
   }
   return undefined;
+}
+
+/** Whether the service's middleware treats a path as its API's (CORS headers, preflights): everything under `/api/`. */
+function isApiPath(pathname: string): boolean {
+  return pathname.startsWith("/api/");
 }
 
 /**
@@ -106,10 +111,11 @@ export function createEngine(o: EngineOptions): Engine {
   const faults: FaultRule[] = [];
   const log: LoggedRequest[] = [];
   const ctx = createContext(o);
+  const cors = Object.entries(corsHeaders(o.profile.cors));
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (request.method === "OPTIONS") return preflight();
+    if (request.method === "OPTIONS" && isApiPath(url.pathname)) return preflight();
     const extra = await o.extraRoutes?.(request, url);
     if (extra) return extra;
     const requestId = randomId();
@@ -138,7 +144,7 @@ export function createEngine(o: EngineOptions): Engine {
     try {
       if (fault?.kind === "known-error") throw fail(fault.code, fault.details);
       const unknownQuery = queryProblems(o.profile.knownQuery[operationId], url.searchParams);
-      const body = await readBody(request, operationId, unknownQuery);
+      const body = await readBody(request, operationId, unknownQuery, o.profile.unknownBodyFields[operationId]);
       const info = operations[operationId];
       const withoutProject =
         WITHOUT_PROJECT.includes(operationId) && !request.headers.has("x-stack-project-id") && !request.headers.has("x-stack-access-type");
@@ -183,6 +189,8 @@ export function createEngine(o: EngineOptions): Engine {
       const url = new URL(request.url);
       const copy = o.onExchange ? request.clone() : undefined;
       const response = keptServerErrorStatus(o.profile, await handle(request));
+      // The service's middleware puts its CORS headers on every answer under /api/, whatever answered.
+      if (isApiPath(url.pathname)) for (const [name, value] of cors) response.headers.set(name, value);
       const path = apiPathOf(url.pathname);
       if (path !== undefined && path !== "/" && request.method !== "OPTIONS") {
         if (copy) await o.onExchange?.({ request: copy, response: response.clone() });
@@ -228,7 +236,12 @@ function takeFault(faults: FaultRule[], operationId: OperationId): Fault | undef
  * The body as JSON (or a form, for the token endpoint, which takes JSON too: the service parses a body by its
  * content type), checked against the document's request schema in the service's words.
  */
-async function readBody(request: Request, operationId: OperationId, unknownQuery: readonly string[]): Promise<unknown> {
+async function readBody(
+  request: Request,
+  operationId: OperationId,
+  unknownQuery: readonly string[],
+  unknownFields: readonly string[] = [],
+): Promise<unknown> {
   const url = new URL(request.url);
   const text = await request.text();
   const kind = operations[operationId].requestBody;
@@ -251,7 +264,7 @@ async function readBody(request: Request, operationId: OperationId, unknownQuery
     }
   }
   // yup lists the body's problems before the query's (the request schema names `body` first).
-  const shape = kind === "none" ? undefined : requestShapes[operationId];
+  const shape = kind === "none" ? undefined : withoutFields(requestShapes[operationId], unknownFields);
   const checked = shape === undefined ? { value: body, problems: [] } : checkBody(operationId, shape, body);
   // Unknown query names alone are answered after the gate (see handle()); with the body's problems, at once.
   const problems = checked.problems.length > 0 ? [...checked.problems, ...unknownQuery] : [];
@@ -297,6 +310,13 @@ const BODY_REQUIRED: readonly OperationId[] = [
   "updateInternalEmailTemplate",
   "sendTestEmail",
 ];
+
+/** An object shape without `fields`, as a version that does not know them checks a body. */
+function withoutFields(shape: Shape | undefined, fields: readonly string[]): Shape | undefined {
+  if (fields.length === 0 || shape === undefined || typeof shape !== "object" || Array.isArray(shape)) return shape;
+  const known = Object.entries(shape as Record<string, Shape>).filter(([key]) => !fields.includes(key.replace(/\?$/, "")));
+  return Object.fromEntries(known);
+}
 
 function checkBody(operationId: OperationId, shape: Shape, body: unknown): Checked {
   if (body === undefined && BODY_REQUIRED.includes(operationId)) return { value: body, problems: ["body must be defined"] };

@@ -3,6 +3,7 @@
 // `{code, details?, error}` with `x-stack-known-error`, and the
 // override-error-status protocol (HTTP 200 with `x-stack-actual-status`).
 import type { EmulatorError } from "./errors.js";
+import type { ServiceCors } from "./profile.js";
 
 /** What a handler answers: a status (default 200) and a JSON body, or a navigation. */
 export type Answer =
@@ -10,37 +11,41 @@ export type Answer =
   | { readonly redirect: string; readonly status?: 302 | 303 | 307 }
   | { readonly text: string; readonly status?: number; readonly contentType?: string };
 
-/** The headers a browser app may read and send (the service's CORS policy). */
-export const CORS_HEADERS: Readonly<Record<string, string>> = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": "x-stack-actual-status, x-stack-known-error, x-stack-request-id",
-};
+/** The response headers a browser app may read: the same on every version. */
+const CORS_EXPOSED_HEADERS = "content-type, x-stack-actual-status, x-stack-known-error";
 
-const CORS_PREFLIGHT: Readonly<Record<string, string>> = {
-  ...CORS_HEADERS,
-  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "access-control-allow-headers":
-    "content-type, x-stack-project-id, x-stack-access-type, x-stack-client-version, x-stack-publishable-client-key, " +
-    "x-stack-secret-server-key, x-stack-super-secret-admin-key, x-stack-admin-access-token, x-stack-access-token, " +
-    "x-stack-refresh-token, x-stack-random-nonce, x-stack-override-error-status, x-stack-allow-anonymous-user, " +
-    "x-stack-branch-id",
-  "access-control-max-age": "86400",
-};
+/**
+ * The CORS headers the service's middleware puts on every answer under `/api/` (its preflights too), for a version
+ * whose preflight allows `allowedRequestHeaders`. A browser sends a request only when every header it carries is in
+ * that list, so the list is the version's own, word for word; 2.8.86 also answers `Vary` with it.
+ */
+export function corsHeaders(cors: ServiceCors): Record<string, string> {
+  const list = cors.allowedRequestHeaders.join(", ");
+  return {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+    "access-control-max-age": "86400",
+    "access-control-allow-headers": list,
+    "access-control-expose-headers": CORS_EXPOSED_HEADERS,
+    ...(cors.varyOnRequestHeaders ? { vary: list } : {}),
+  };
+}
 
+/** A preflight under `/api/`: 204 with the middleware's headers only (the engine adds them), whatever the path. */
 export function preflight(): Response {
-  return new Response(null, { status: 204, headers: CORS_PREFLIGHT });
+  return new Response(null, { status: 204 });
 }
 
 /**
  * A known path asked with a method it does not have: the framework answers 405 itself, before any route handler,
- * so without a body, a request id or a content type; only the middleware's CORS headers.
+ * so without a body, a request id or a content type; only the middleware's CORS headers (the engine adds them).
  */
 export function methodNotAllowed(): Response {
-  return new Response(null, { status: 405, headers: CORS_PREFLIGHT });
+  return new Response(null, { status: 405 });
 }
 
 function baseHeaders(requestId: string): Headers {
-  return new Headers({ ...CORS_HEADERS, "x-stack-request-id": requestId, "cache-control": "no-store, max-age=0" });
+  return new Headers({ "x-stack-request-id": requestId, "cache-control": "no-store, max-age=0" });
 }
 
 /**

@@ -30,6 +30,47 @@ export type AccessTokenForm =
    */
   | "per-audience";
 
+/**
+ * The service's CORS answer under `/api/`: the request headers its preflight allows, in its order (its middleware's
+ * list), and whether every answer varies on them.
+ */
+export interface ServiceCors {
+  readonly allowedRequestHeaders: readonly string[];
+  readonly varyOnRequestHeaders: boolean;
+}
+
+// 2.8.11's middleware list; 2.8.86's adds the branch id, the anonymous-user header and ngrok's (not the restricted-user
+// header: a browser app cannot send that one).
+const CORS_2_8_11: readonly string[] = [
+  "content-type",
+  "authorization",
+  "x-stack-project-id",
+  "x-stack-override-error-status",
+  "x-stack-random-nonce",
+  "x-stack-client-version",
+  "x-stack-disable-artificial-development-delay",
+  "x-stack-access-type",
+  "x-stack-publishable-client-key",
+  "x-stack-secret-server-key",
+  "x-stack-super-secret-admin-key",
+  "x-stack-admin-access-token",
+  "x-stack-refresh-token",
+  "x-stack-access-token",
+  "baggage",
+  "sentry-trace",
+  "x-vercel-protection-bypass",
+];
+const CORS_2_8_86: readonly string[] = [
+  ...CORS_2_8_11.slice(0, 3),
+  "x-stack-branch-id",
+  ...CORS_2_8_11.slice(3, 14),
+  "x-stack-allow-anonymous-user",
+  ...CORS_2_8_11.slice(14),
+  "ngrok-skip-browser-warning",
+];
+
+const BOT_CHALLENGE_FIELDS = ["bot_challenge_token", "bot_challenge_phase", "bot_challenge_unavailable"] as const;
+
 /** What differs between the service versions, as the emulator plays them. */
 export interface ServiceProfile {
   readonly version: ServiceVersion;
@@ -168,6 +209,25 @@ export interface ServiceProfile {
    * case, as the service's HTML-to-text conversion writes them.
    */
   readonly mailTemplates: "block-documents" | "tsx-defaults";
+  /**
+   * Whether sign-up, the magic-link e-mail and the OAuth authorize call take a bot challenge (`bot_challenge_token`,
+   * `bot_challenge_phase`, `bot_challenge_unavailable`; engine/bot-challenge.ts): 2.8.86. 2.8.11 does not know the
+   * fields (`unknownBodyFields`).
+   */
+  readonly botChallenge: boolean;
+  /**
+   * Body fields of the document this version does not know, by operation (a later version added them): refused as
+   * unknown properties, as its schema refuses them.
+   */
+  readonly unknownBodyFields: { readonly [id in OperationId]?: readonly string[] };
+  /**
+   * Command-line login (handlers/cli.ts): 2.8.11 finds a login code in any project and stores the completing refresh
+   * token unchecked (`"plain"`); 2.8.86 finds it in the project only, checks the refresh token, and hands a tool's
+   * own anonymous session over (`anon_refresh_token`, `mode`: `"anonymous-handover"`).
+   */
+  readonly cliLogin: "plain" | "anonymous-handover";
+  /** The CORS headers of every answer under `/api/`: a browser app sends only the request headers the version allows. */
+  readonly cors: ServiceCors;
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -203,6 +263,15 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     oauthAuthorize: "lenient",
     oauthCallbackErrors: "error-redirect-url",
     mailTemplates: "block-documents",
+    cors: { allowedRequestHeaders: CORS_2_8_11, varyOnRequestHeaders: false },
+    botChallenge: false,
+    cliLogin: "plain",
+    unknownBodyFields: {
+      signUpWithPassword: BOT_CHALLENGE_FIELDS,
+      sendMagicLinkCode: BOT_CHALLENGE_FIELDS,
+      createCliLogin: ["anon_refresh_token"],
+      completeCliLogin: ["mode"],
+    },
   },
   "2.8.86": {
     version: "2.8.86",
@@ -230,6 +299,10 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     oauthAuthorize: "checked",
     oauthCallbackErrors: "redirect-uri-first",
     mailTemplates: "tsx-defaults",
+    cors: { allowedRequestHeaders: CORS_2_8_86, varyOnRequestHeaders: true },
+    botChallenge: true,
+    cliLogin: "anonymous-handover",
+    unknownBodyFields: {},
   },
 };
 

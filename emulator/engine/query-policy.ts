@@ -118,7 +118,13 @@ const { listEmailTemplates, updateEmailTemplate, resetEmailTemplate, ...KEPT_FRO
 
 export const KNOWN_QUERY_2_8_86: KnownQuery = {
   ...KEPT_FROM_2_8_11,
-  startOAuthAuthorization: [...(KNOWN_QUERY_2_8_11.startOAuthAuthorization ?? []), "stack_response_mode"],
+  startOAuthAuthorization: [
+    ...(KNOWN_QUERY_2_8_11.startOAuthAuthorization ?? []),
+    "stack_response_mode",
+    "bot_challenge_token",
+    "bot_challenge_phase",
+    "bot_challenge_unavailable",
+  ],
   listUsers: [...(KNOWN_QUERY_2_8_11.listUsers ?? []), "include_anonymous", "include_restricted", "only_anonymous"],
   listTeamInvitations: ["team_id", "user_id"],
   // Smart routes 2.8.86 gave a query schema.

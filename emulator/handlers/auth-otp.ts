@@ -2,6 +2,12 @@
 // e-mail carries a link with the 45-character code and the code's first six
 // characters, upper-cased, as the one-time code; the rest is the nonce the send
 // call answers. A user is created when the code is redeemed, not when it is sent.
+import {
+  assessBotChallenge,
+  requireVisibleChallengePassed,
+  type BotChallengeAssessment,
+  type BotChallengeFields,
+} from "../engine/bot-challenge.js";
 import type { EmulatorContext, Handlers } from "../engine/context.js";
 import { fail, statusFailure } from "../engine/errors.js";
 import { allowsAnonymousSignUp } from "../engine/profile.js";
@@ -30,14 +36,20 @@ function userForMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: s
 }
 
 /** Issues the code and mails the link and the one-time code, as the service's magic-link template does. */
-function mailMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: string, callbackUrl: string): string {
+function mailMagicLink(
+  ctx: EmulatorContext,
+  project: ProjectRecord,
+  email: string,
+  callbackUrl: string,
+  botChallenge: BotChallengeAssessment | undefined,
+): string {
   const code = ctx.issueCode({
     projectId: project.id,
     kind: "magic_link",
     recipient: email,
     callbackUrl,
     lifetimeMs: CODE_LIFETIME_MS.magic_link,
-    data: {},
+    data: botChallenge === undefined ? {} : { bot_challenge: botChallenge },
   });
   const link = ctx.store.code(code)?.link ?? callbackUrl;
   const otp = code.slice(0, 6).toUpperCase();
@@ -48,12 +60,13 @@ function mailMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: stri
 export const otpHandlers = {
   sendMagicLinkCode(request, ctx) {
     const { project } = request;
-    const { email, callback_url: callbackUrl } = request.body as { email: string; callback_url: string };
+    const { email, callback_url: callbackUrl, ...challenge } = request.body as { email: string; callback_url: string } & BotChallengeFields;
     checkEmailField(request, email);
     if (!project.config.magic_link_enabled) throw statusFailure(403, "Magic link is not enabled for this project");
     userForMagicLink(ctx, project, email);
+    const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, challenge, "send_magic_link_email") : undefined;
     checkCallbackUrl(project, callbackUrl);
-    const code = mailMagicLink(ctx, project, email, callbackUrl);
+    const code = mailMagicLink(ctx, project, email, callbackUrl, botChallenge);
     return { body: { nonce: code.slice(6) } };
   },
 
@@ -68,6 +81,9 @@ export const otpHandlers = {
     const record = redeem(request, ctx, "magic_link", (request.body as { code: string }).code, true);
     let user = userForMagicLink(ctx, project, record.recipient);
     const isNewUser = user === null;
+    // A new user signs up with the challenge the e-mail was sent with.
+    const botChallenge = record.data["bot_challenge"] as BotChallengeAssessment | undefined;
+    if (isNewUser && botChallenge !== undefined) requireVisibleChallengePassed(botChallenge);
     const anonymous = user === null && ctx.profile.upgradesAnonymousUsers ? await anonymousCaller(request, ctx) : null;
     // Only a new user signs up; the code is spent whatever the rules decide.
     const admitted =

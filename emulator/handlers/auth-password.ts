@@ -2,6 +2,7 @@
 // password-reset e-mail and its code, changing and setting the signed-in
 // user's password. Checks run in the service's order, so that a request with
 // several faults gets the error the service gives.
+import { assessBotChallenge, requireVisibleChallengePassed, type BotChallengeFields } from "../engine/bot-challenge.js";
 import type { Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord } from "../engine/store.js";
@@ -44,7 +45,8 @@ export const passwordHandlers = {
       email,
       password,
       verification_callback_url: callbackUrl,
-    } = request.body as { email: string; password: string; verification_callback_url?: string };
+      ...challenge
+    } = request.body as { email: string; password: string; verification_callback_url?: string } & BotChallengeFields;
     checkEmailField(request, email);
     const lenient = ctx.profile.signUpVerificationUrl === "required-lenient";
     // One schema error lists every problem, the e-mail's first.
@@ -58,6 +60,7 @@ export const passwordHandlers = {
     if (callbackUrl !== undefined && !lenient) checkCallbackUrl(project, callbackUrl);
     if (!project.config.sign_up_enabled) throw fail("SIGN_UP_NOT_ENABLED");
     checkPasswordRules(password);
+    if (ctx.profile.botChallenge) requireVisibleChallengePassed(assessBotChallenge(request, challenge, "sign_up_with_credential"));
     // The rules come before the e-mail is checked for a user who has it already.
     const admitted = admitSignUp(ctx, project, { email, authMethod: "password", oauthProvider: null });
 

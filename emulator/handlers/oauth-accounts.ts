@@ -3,6 +3,7 @@
 // in, an e-mail someone signs in with already is merged as the project's
 // strategy says, an anonymous caller is upgraded, or a new user signs up.
 // Every flow adds the scopes it was granted to the account.
+import { requireVisibleChallengePassed, type BotChallengeAssessment } from "../engine/bot-challenge.js";
 import type { EmulatorContext } from "../engine/context.js";
 import { fail, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
@@ -63,6 +64,7 @@ export async function signInOrUp(
   identity: Identity,
   scopes: readonly string[],
   anonymousId: string | null = null,
+  botChallenge: BotChallengeAssessment | null = null,
 ) {
   const owner = accountOwner(ctx.store, project.id, identity.provider, identity.account_id);
   if (owner) {
@@ -92,6 +94,7 @@ export async function signInOrUp(
   }
   const anonymous = anonymousId === null ? undefined : ctx.store.user(anonymousId);
   const upgrading = anonymous?.is_anonymous && anonymous.project_id === project.id ? anonymous : undefined;
+  if (botChallenge) requireVisibleChallengePassed(botChallenge);
   const admitted = admitSignUp(ctx, project, { email: identity.email, authMethod: "oauth", oauthProvider: identity.provider }, upgrading);
   if (upgrading) {
     // The anonymous user of the flow's token becomes the account's user (2.8.86).

@@ -11,6 +11,7 @@
 // the URL the profile's `oauthCallbackErrors` picks (the flow's error URL is
 // `error_redirect_uri`, else the deprecated `error_redirect_url`), or are answered
 // as they are when there is none.
+import { assessBotChallenge, type BotChallengeAssessment } from "../engine/bot-challenge.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { EmulatorError, fail, schemaError, statusFailure, StatusFailure } from "../engine/errors.js";
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
@@ -76,6 +77,8 @@ interface Flow {
   readonly provider_scope: string | null;
   readonly error_redirect_url: string | null;
   readonly after_callback_redirect_url: string | null;
+  /** The bot challenge of the authorize call (2.8.86), which a sign-up at the callback must have passed. */
+  readonly bot_challenge?: BotChallengeAssessment;
 }
 
 interface CodeData {
@@ -187,6 +190,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   const providerScope = q["provider_scope"] ?? null;
   if (type === "link" && !q["token"]) throw statusFailure(400, "?token= query parameter is required for link type");
   checkAfterCallbackUrl(ctx, project, q);
+  const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, q, "oauth_authenticate") : undefined;
   let userId: string | null = null;
   if (type === "link" && q["token"]) {
     userId = await linkingUser(ctx, project, q["token"]);
@@ -209,6 +213,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
     // `error_redirect_uri` wins over the deprecated `error_redirect_url` unless empty.
     error_redirect_url: q["error_redirect_uri"] || q["error_redirect_url"] || null,
     after_callback_redirect_url: q["after_callback_redirect_url"] ?? null,
+    ...(botChallenge === undefined ? {} : { bot_challenge: botChallenge }),
   };
   putOAuthCode(ctx, { kind: "flow", id: innerState, projectId: project.id, lifetimeMs: FLOW_LIFETIME_MS, data: flow });
   // To the provider's consent page, as the service redirects to GitHub's or Google's.
@@ -323,7 +328,7 @@ async function completeFlow(
   const { user, isNewUser } =
     flow.type === "link"
       ? linkAccount(ctx, project, flow.user_id, identity, scopes)
-      : await signInOrUp(ctx, project, identity, scopes, flow.user_id);
+      : await signInOrUp(ctx, project, identity, scopes, flow.user_id, flow.bot_challenge);
   const code = randomHex(40);
   const data: CodeData = {
     user_id: user.id,

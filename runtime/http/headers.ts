@@ -2,6 +2,7 @@
 // is sent: a project-owner session sends no empty key headers.
 import type { AccessType } from "../../generated/operations.js";
 import { StackAssertionError } from "../errors.js";
+import { accessTokenFacts } from "../sessions/jwt.js";
 import { isUsableToken } from "../sessions/tokens/check.js";
 import type { MatchedOperation } from "./operations.js";
 
@@ -49,12 +50,12 @@ export function stackHeaderFields(op: MatchedOperation, c: HeaderContext): Recor
   }
   put(headers, "x-stack-random-nonce", c.nonce);
   headers["x-stack-override-error-status"] = "true";
-  // Services since 2.8.86 refuse an anonymous (or restricted) user's token unless the
-  // request says it takes one; the SDK decides itself who counts as signed in
-  // (getUser's `or` and `includeRestricted`), as the official SDK does. Older
-  // services ignore it. The restricted header is not sent: the hosted service's CORS
-  // list does not allow it, and the anonymous one implies it.
-  headers["x-stack-allow-anonymous-user"] = "true";
+  // Services since 2.8.86 refuse an anonymous or restricted user's token unless the request says it takes one; the
+  // SDK decides itself who counts as signed in (getUser's `or` and `includeRestricted`). The header goes only with a
+  // token whose claims say so: 2.8.11 does not allow it in a browser's preflight (jwt.ts). The restricted header is
+  // never sent: no version's CORS list allows it, and the anonymous one implies it.
+  if (typeof c.accessToken === "string" && accessTokenFacts(c.accessToken).needsAnonymousUserHeader)
+    headers["x-stack-allow-anonymous-user"] = "true";
   // Header names are case-insensitive: an extra header replaces the runtime's of any case.
   if (c.extraRequestHeaders) for (const [name, value] of Object.entries(c.extraRequestHeaders)) setHeaderField(headers, name, value);
   return headers;

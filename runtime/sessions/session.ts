@@ -8,7 +8,7 @@
 import { DEFAULT_MIN_TOKEN_LIFE_MS, MAX_REQUIRED_TOKEN_LIFE_MS, REFRESH_FAILURE_COOLDOWN_MS, SESSION_CACHE_LIMIT } from "../constants.js";
 import type { Environment } from "../platform/env.js";
 import { StackAssertionError, StackConfigurationError } from "../errors.js";
-import { accessTokenExpiresAt } from "./jwt.js";
+import { accessTokenFacts } from "./jwt.js";
 import { LruMap } from "../platform/lru.js";
 import { isUsableToken, usableTokens } from "./tokens/check.js";
 import { NO_TOKENS, sameTokens, type TokenPair, type TokenStore } from "./tokens/store.js";
@@ -162,7 +162,7 @@ export class Session {
 
   #lifeLeft(accessToken: string): number {
     if (this.#expired.has(accessToken)) return Number.NEGATIVE_INFINITY;
-    return accessTokenExpiresAt(accessToken) - this.#host.env.now();
+    return accessTokenFacts(accessToken).expiresAt - this.#host.env.now();
   }
 
   /** One refresh at a time: concurrent callers share the request in flight. */

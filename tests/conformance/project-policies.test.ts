@@ -47,6 +47,35 @@ const schemaError = (method: string, path: string, problems: readonly string[]) 
 };
 
 describe.each(SERVICE_VERSIONS)("project policies on %s", (version) => {
+  // The crud gives only client schemas, which the service's crud handler uses for the server and admin access types
+  // too (internal/projects/crud.tsx): an admin app of the internal project creates and lists its owner's projects.
+  it("a user's projects are created and listed with the internal project's server and admin keys too", async () => {
+    const service = await serviceOf(version);
+    const owner = await ownedProject(service);
+    const ownerTeam =
+      version === "2.8.11"
+        ? {}
+        : {
+            owner_team_id: (await service.call("GET", "/teams?user_id=me", { keys: INTERNAL_KEYS, token: owner.adminToken })).body.items[0]
+              .id,
+          };
+    const callers = [
+      { as: "server", keys: INTERNAL_KEYS },
+      { as: "admin", keys: INTERNAL_KEYS },
+    ] as const;
+    for (const [index, caller] of callers.entries()) {
+      const created = await service.call("POST", "/internal/projects", {
+        ...caller,
+        token: owner.adminToken,
+        body: { display_name: `By ${caller.as} ${index}`, ...ownerTeam },
+      });
+      expect([caller.as, created.status], JSON.stringify(created.body)).toEqual([caller.as, 201]);
+      const list = await service.call("GET", "/internal/projects", { ...caller, token: owner.adminToken });
+      expect(list.status).toBe(200);
+      expect(list.body.items.map((p: { display_name: string }) => p.display_name)).toContain(`By ${caller.as} ${index}`);
+    }
+  });
+
   it("a new project starts with the service's two default team permissions and their descriptions", async () => {
     const service = await serviceOf(version);
     const { adminToken, projectId } = await ownedProject(service);

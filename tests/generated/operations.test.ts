@@ -40,7 +40,9 @@ describe("generated/operations.ts", () => {
     expect(operations.getCurrentProject.accessTypes).toEqual(["client", "server", "admin"]);
     expect(operations.createUser.accessTypes).toEqual(["server", "admin"]);
     expect(operations.getAdminProject.accessTypes).toEqual(["admin"]);
-    expect(operations.listOwnedProjects.accessTypes).toEqual(["client"]);
+    expect(operations.startOAuthAuthorization.accessTypes).toEqual(["client"]);
+    // The service gives the owned-project routes one schema for every access type.
+    expect(operations.listOwnedProjects.accessTypes).toEqual(["client", "server", "admin"]);
   });
 
   it("lists each operation's known errors, the shared ones included", () => {

@@ -50,7 +50,7 @@ export const knownError = (status: number, code: string, error: string, details?
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 
 /** An unsigned JWT-shaped token; only `exp` (seconds) matters to the client. */
-export function jwt(claims: { exp?: number; sub?: string } = {}): string {
+export function jwt(claims: { exp?: number; sub?: string; [claim: string]: unknown } = {}): string {
   return `${b64({ alg: "ES256", typ: "JWT" })}.${b64({ sub: "user-1", ...claims })}.c2ln`;
 }
 

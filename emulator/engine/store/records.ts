@@ -226,6 +226,8 @@ export interface CliLoginRecord {
   readonly expires_at_millis: number;
   /** The refresh token the browser handed over; null while waiting. */
   readonly refresh_token: string | null;
+  /** The tool's own anonymous session (2.8.86's `anon_refresh_token`), until the browser claims it or completes; absent in older state files. */
+  readonly anon_refresh_token?: string | null;
   /** When the tool read the refresh token (a later poll answers `used`). */
   readonly used_at_millis: number | null;
 }

@@ -41,7 +41,6 @@ describe("a client request", () => {
       [
         "x-stack-access-token",
         "x-stack-access-type",
-        "x-stack-allow-anonymous-user",
         "x-stack-client-version",
         "x-stack-override-error-status",
         "x-stack-project-id",
@@ -56,9 +55,27 @@ describe("a client request", () => {
       "x-stack-access-token": store.get().accessToken,
       "x-stack-publishable-client-key": "pck-1",
       "x-stack-override-error-status": "true",
-      // Services since 2.8.86 take an anonymous user's token only with it; the SDK decides who counts as signed in.
-      "x-stack-allow-anonymous-user": "true",
     });
+  });
+
+  // Services since 2.8.86 take an anonymous or restricted user's token only with x-stack-allow-anonymous-user: true;
+  // 2.8.11's CORS list does not allow the header, so a browser could not reach it at all if every request carried it.
+  it("says it takes an anonymous or restricted user only with a token whose claims say its user is one", async () => {
+    const exp = Math.floor(Date.now() / 1000) + HOUR;
+    const kinds = {
+      anonymous: jwt({ exp, is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" } }),
+      restricted: jwt({ exp, is_anonymous: false, is_restricted: true, restricted_reason: { type: "email_not_verified" } }),
+      normal: jwt({ exp, is_anonymous: false, is_restricted: false, restricted_reason: null }),
+      "2.8.11": jwt({ exp, branchId: "main", refreshTokenId: "r-1", role: "authenticated" }),
+    };
+    const sent: Record<string, string | undefined> = {};
+    for (const [kind, accessToken] of Object.entries(kinds)) {
+      const { service, client } = setup({}, { refreshToken: "rt-1", accessToken });
+      await client.api.GET("/users/me");
+      sent[kind] = service.requests[0]!.headers["x-stack-allow-anonymous-user"];
+      expect(service.requests[0]!.headers["x-stack-allow-restricted-user"]).toBeUndefined();
+    }
+    expect(sent).toEqual({ anonymous: "true", restricted: "true", normal: undefined, "2.8.11": undefined });
   });
 
   it("defaults to https://api.stack-auth.com", async () => {

@@ -4,7 +4,9 @@ import { KnownErrors } from "../../../generated/known-errors.js";
 import { createStackClient, type StackClientOptions } from "../../../runtime/http/client.js";
 import { StackAssertionError, StackConfigurationError } from "../../../runtime/errors.js";
 import { HttpError } from "../../../runtime/http/request-errors.js";
-import { accessTokenExpiresAt } from "../../../runtime/sessions/jwt.js";
+import { accessTokenFacts } from "../../../runtime/sessions/jwt.js";
+
+const accessTokenExpiresAt = (token: string) => accessTokenFacts(token).expiresAt;
 import { SessionManager } from "../../../runtime/sessions/session.js";
 import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import { NO_TOKENS } from "../../../runtime/sessions/tokens/store.js";

@@ -77,7 +77,6 @@ describe("new StackAdminApp({ ..., superSecretAdminKey })", () => {
       "x-stack-secret-server-key": KEYS.secretServerKey,
       "x-stack-super-secret-admin-key": KEYS.superSecretAdminKey,
       "x-stack-override-error-status": "true",
-      "x-stack-allow-anonymous-user": "true",
     });
   });
 
@@ -128,7 +127,6 @@ describe("new StackAdminApp({ ..., projectOwnerSession })", () => {
       "x-stack-client-version": expect.stringMatching(/^js /),
       "x-stack-admin-access-token": tokens[0],
       "x-stack-override-error-status": "true",
-      "x-stack-allow-anonymous-user": "true",
     });
   });
 

@@ -63,7 +63,6 @@ describe("an admin app on a project owner's session", () => {
       "x-stack-client-version": expect.stringMatching(/^js /),
       "x-stack-admin-access-token": tokens[0],
       "x-stack-override-error-status": "true",
-      "x-stack-allow-anonymous-user": "true",
     });
   });
 

@@ -72,7 +72,6 @@ describe("getAdminProject", () => {
       "x-stack-secret-server-key": KEYS.secretServerKey,
       "x-stack-super-secret-admin-key": KEYS.superSecretAdminKey,
       "x-stack-override-error-status": "true",
-      "x-stack-allow-anonymous-user": "true",
     });
   });
 

@@ -1,17 +1,18 @@
-// The access token's expiry is read on every request (issue 13 §5): it is
-// decoded once per token text and remembered, for a bounded number of tokens.
+// What the client reads of an access token (its expiry, whether the request must say it takes an anonymous or
+// restricted user) is read on every request (issue 13 §5): it is decoded once per token text and remembered, for a
+// bounded number of tokens.
 import { describe, expect, it } from "vitest";
-import { accessTokenExpiresAt, decodeAccessTokenExpiry, tokenExpiryCache } from "../../../runtime/sessions/jwt.js";
+import { accessTokenCache, accessTokenFacts, decodeAccessToken } from "../../../runtime/sessions/jwt.js";
 import { jwt } from "../../helpers/fake-service.js";
 
 /** A cache whose decoder records what it was asked to decode. */
 function recorded(limit = 3) {
   const decoded: string[] = [];
-  const expiresAt = tokenExpiryCache((token) => {
+  const facts = accessTokenCache((token) => {
     decoded.push(token);
-    return decodeAccessTokenExpiry(token);
+    return decodeAccessToken(token);
   }, limit);
-  return { decoded, expiresAt };
+  return { decoded, expiresAt: (token: string) => facts(token).expiresAt };
 }
 
 /** The same text as `token`, as another string. */
@@ -63,6 +64,23 @@ describe("the expiry of an access token", () => {
 
   it("is the same through the runtime's shared cache, however often it is asked for", () => {
     const token = jwt({ exp: 1_900_000_123 });
-    expect([accessTokenExpiresAt(token), accessTokenExpiresAt(copyOf(token))]).toEqual([1_900_000_123_000, 1_900_000_123_000]);
+    expect([accessTokenFacts(token).expiresAt, accessTokenFacts(copyOf(token)).expiresAt]).toEqual([1_900_000_123_000, 1_900_000_123_000]);
+  });
+});
+
+describe("whether a request must say it takes an anonymous or restricted user", () => {
+  it("is read from the claims a service since 2.8.86 writes, as its request gate reads them", () => {
+    const needs = (claims: Record<string, unknown>) => decodeAccessToken(jwt(claims)).needsAnonymousUserHeader;
+    expect(needs({ is_anonymous: true, is_restricted: true, restricted_reason: { type: "anonymous" } })).toBe(true);
+    expect(needs({ is_anonymous: false, is_restricted: true, restricted_reason: { type: "email_not_verified" } })).toBe(true);
+    expect(needs({ is_anonymous: false, restricted_reason: { type: "restricted_by_administrator" } })).toBe(true);
+    expect(needs({ is_anonymous: false, is_restricted: false, restricted_reason: null })).toBe(false);
+  });
+
+  it("is never for a 2.8.11 token (camelCase claims, no user kind) nor for text that is not a JWT", () => {
+    expect(
+      decodeAccessToken(jwt({ sub: "u", branchId: "main", refreshTokenId: "r", role: "authenticated" })).needsAnonymousUserHeader,
+    ).toBe(false);
+    expect(decodeAccessToken("not-a-jwt")).toEqual({ expiresAt: Number.NEGATIVE_INFINITY, needsAnonymousUserHeader: false });
   });
 });
