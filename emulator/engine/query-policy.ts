@@ -8,12 +8,22 @@
 // smart routes take any query. Derived once from the service's route files at 829dc5948 (2.8.11) and HEAD (2.8.86),
 // each mapped by method and path to the document's operation: an operation listed refuses unknown query parameters
 // on that version, one not listed takes any. The names an operation knows are the document's query parameters in
-// that version's view (x-added-in), plus one the service takes that the document leaves out (the authorize route's
-// `error_redirect_uri`).
+// that version's view (x-added-in), those of the CRUD route's shared query schema, plus one the service takes that the
+// document leaves out (the authorize route's `error_redirect_uri`).
 import type { OperationId } from "../../generated/operations.js";
 
 /** The operations that refuse unknown query parameters, each with the names it knows. */
 export type KnownQuery = { readonly [id in OperationId]?: readonly string[] };
+
+// A CRUD route's operations (list, create, read, update, delete) share its one query schema: each knows every name
+// of it, not only those its own document lists (crud-handler.tsx passes `querySchema` to every operation).
+const USERS_2_8_11 = ["team_id", "limit", "cursor", "order_by", "desc", "query"];
+const USERS_2_8_86 = [...USERS_2_8_11, "include_anonymous", "only_anonymous", "include_restricted"];
+const TEAMS = ["user_id", "add_current_user"];
+const MEMBER_PROFILES = ["user_id", "team_id"];
+const CONTACT_CHANNELS = ["user_id", "contact_channel_id"];
+const TEAM_PERMISSIONS = ["team_id", "user_id", "permission_id", "recursive"];
+const PROJECT_PERMISSIONS = ["user_id", "permission_id", "recursive"];
 
 export const KNOWN_QUERY_2_8_11: KnownQuery = {
   startOAuthAuthorization: [
@@ -42,19 +52,19 @@ export const KNOWN_QUERY_2_8_11: KnownQuery = {
   signInWithMfa: [],
   listSessions: ["user_id"],
   deleteSession: ["user_id"],
-  getCurrentUser: [],
-  updateCurrentUser: [],
-  deleteCurrentUser: [],
-  listUsers: ["cursor", "limit", "desc", "order_by", "query", "team_id"],
-  createUser: [],
-  getUser: [],
-  updateUser: [],
-  deleteUser: [],
-  listTeams: ["user_id"],
-  createTeam: [],
-  getTeam: [],
-  updateTeam: [],
-  deleteTeam: [],
+  getCurrentUser: USERS_2_8_11,
+  updateCurrentUser: USERS_2_8_11,
+  deleteCurrentUser: USERS_2_8_11,
+  listUsers: USERS_2_8_11,
+  createUser: USERS_2_8_11,
+  getUser: USERS_2_8_11,
+  updateUser: USERS_2_8_11,
+  deleteUser: USERS_2_8_11,
+  listTeams: TEAMS,
+  createTeam: TEAMS,
+  getTeam: TEAMS,
+  updateTeam: TEAMS,
+  deleteTeam: TEAMS,
   addTeamMember: [],
   removeTeamMember: [],
   listTeamInvitations: ["team_id"],
@@ -62,22 +72,22 @@ export const KNOWN_QUERY_2_8_11: KnownQuery = {
   acceptTeamInvitation: [],
   checkTeamInvitationCode: [],
   getTeamInvitationDetails: [],
-  listTeamMemberProfiles: ["team_id", "user_id"],
-  getTeamMemberProfile: [],
-  updateTeamMemberProfile: [],
-  listContactChannels: ["user_id"],
-  createContactChannel: [],
+  listTeamMemberProfiles: MEMBER_PROFILES,
+  getTeamMemberProfile: MEMBER_PROFILES,
+  updateTeamMemberProfile: MEMBER_PROFILES,
+  listContactChannels: CONTACT_CHANNELS,
+  createContactChannel: CONTACT_CHANNELS,
   verifyEmail: [],
   checkEmailVerificationCode: [],
-  getContactChannel: [],
-  updateContactChannel: [],
-  deleteContactChannel: [],
-  listTeamPermissions: ["team_id", "user_id", "recursive"],
-  grantTeamPermission: [],
-  revokeTeamPermission: [],
-  listProjectPermissions: ["user_id", "recursive"],
-  grantProjectPermission: [],
-  revokeProjectPermission: [],
+  getContactChannel: CONTACT_CHANNELS,
+  updateContactChannel: CONTACT_CHANNELS,
+  deleteContactChannel: CONTACT_CHANNELS,
+  listTeamPermissions: TEAM_PERMISSIONS,
+  grantTeamPermission: TEAM_PERMISSIONS,
+  revokeTeamPermission: TEAM_PERMISSIONS,
+  listProjectPermissions: PROJECT_PERMISSIONS,
+  grantProjectPermission: PROJECT_PERMISSIONS,
+  revokeProjectPermission: PROJECT_PERMISSIONS,
   listTeamPermissionDefinitions: [],
   createTeamPermissionDefinition: [],
   updateTeamPermissionDefinition: [],
@@ -125,8 +135,16 @@ export const KNOWN_QUERY_2_8_86: KnownQuery = {
     "bot_challenge_phase",
     "bot_challenge_unavailable",
   ],
-  listUsers: [...(KNOWN_QUERY_2_8_11.listUsers ?? []), "include_anonymous", "include_restricted", "only_anonymous"],
+  getCurrentUser: USERS_2_8_86,
+  updateCurrentUser: USERS_2_8_86,
+  deleteCurrentUser: USERS_2_8_86,
+  listUsers: USERS_2_8_86,
+  createUser: USERS_2_8_86,
+  getUser: USERS_2_8_86,
+  updateUser: USERS_2_8_86,
+  deleteUser: USERS_2_8_86,
   listTeamInvitations: ["team_id", "user_id"],
+  revokeTeamInvitation: ["team_id", "user_id"],
   // Smart routes 2.8.86 gave a query schema.
   acceptTeamInvitationById: ["user_id"],
   getProjectJwks: ["include_anonymous", "include_restricted"],

@@ -48,9 +48,9 @@ export function restrictedReasonOf(profile: ServiceProfile, store: Store, user: 
   return user.restricted_by_admin === true ? { type: "restricted_by_administrator" } : null;
 }
 
-/** The restriction fields 2.8.86 adds to users (none on 2.8.11, or without a profile). */
-function restrictionFields(profile: ServiceProfile | undefined, store: Store, user: UserRecord) {
-  if (!profile?.gatesAnonymousAndRestrictedUsers) return {};
+/** The restriction fields 2.8.86 adds to users (none on 2.8.11). */
+function restrictionFields(profile: ServiceProfile, store: Store, user: UserRecord) {
+  if (!profile.gatesAnonymousAndRestrictedUsers) return {};
   const reason = restrictedReasonOf(profile, store, user);
   return {
     is_restricted: reason !== null,
@@ -60,7 +60,7 @@ function restrictionFields(profile: ServiceProfile | undefined, store: Store, us
   };
 }
 
-export function clientUserView(store: Store, user: UserRecord, profile?: ServiceProfile): Schemas["ClientUser"] {
+export function clientUserView(store: Store, user: UserRecord, profile: ServiceProfile): Schemas["ClientUser"] {
   const primary = primaryChannelOf(store, user.id);
   const team = user.selected_team_id === null ? undefined : store.team(user.selected_team_id);
   return {
@@ -86,7 +86,7 @@ export function clientUserView(store: Store, user: UserRecord, profile?: Service
   };
 }
 
-export function serverUserView(store: Store, user: UserRecord, profile?: ServiceProfile): Schemas["ServerUser"] {
+export function serverUserView(store: Store, user: UserRecord, profile: ServiceProfile): Schemas["ServerUser"] {
   const client = clientUserView(store, user, profile);
   const primary = primaryChannelOf(store, user.id);
   const team = user.selected_team_id === null ? undefined : store.team(user.selected_team_id);
@@ -96,7 +96,7 @@ export function serverUserView(store: Store, user: UserRecord, profile?: Service
     server_metadata: meta(user.server_metadata),
     last_active_at_millis: user.last_active_at_millis,
     selected_team: team ? serverTeamView(team) : null,
-    ...(profile?.gatesAnonymousAndRestrictedUsers
+    ...(profile.gatesAnonymousAndRestrictedUsers
       ? { restricted_by_admin_private_details: user.restricted_by_admin_private_details ?? null }
       : {}),
   };
@@ -106,7 +106,7 @@ export function userView(
   store: Store,
   user: UserRecord,
   accessType: AccessType,
-  profile?: ServiceProfile,
+  profile: ServiceProfile,
 ): Schemas["ServerUser"] | Schemas["ClientUser"] {
   return accessType === "client" ? clientUserView(store, user, profile) : serverUserView(store, user, profile);
 }
@@ -124,7 +124,7 @@ export function contactChannelView(channel: ContactChannelRecord): Schemas["Cont
 }
 
 /** A member's profile in a team: the membership's own name and picture, else the user's. */
-export function memberProfileView(store: Store, membership: MembershipRecord, accessType: AccessType) {
+export function memberProfileView(store: Store, membership: MembershipRecord, accessType: AccessType, service: ServiceProfile) {
   const user = store.user(membership.user_id);
   const profile = {
     team_id: membership.team_id,
@@ -132,7 +132,7 @@ export function memberProfileView(store: Store, membership: MembershipRecord, ac
     display_name: membership.display_name ?? user?.display_name ?? null,
     profile_image_url: membership.profile_image_url ?? user?.profile_image_url ?? null,
   };
-  return accessType === "client" || !user ? profile : { ...profile, user: serverUserView(store, user) };
+  return accessType === "client" || !user ? profile : { ...profile, user: serverUserView(store, user, service) };
 }
 
 /** A list answer, as the service sends unpaginated lists. */

@@ -148,7 +148,7 @@ export const teamHandlers = {
     return { body: { success: true } };
   },
 
-  listTeamMemberProfiles: (request, { store }) => {
+  listTeamMemberProfiles: (request, { store, profile }) => {
     const project = request.project;
     const teamParam = queryOf(request, "team_id");
     const teamId = teamParam === null ? null : uuidParam(request, "query.team_id", teamParam);
@@ -172,10 +172,10 @@ export const teamHandlers = {
           (userId === null || m.user_id === userId) &&
           store.user(m.user_id) !== undefined,
       );
-    return { body: list(members.map((m) => memberProfileView(store, m, request.accessType))) };
+    return { body: list(members.map((m) => memberProfileView(store, m, request.accessType, profile))) };
   },
 
-  getTeamMemberProfile: (request, { store }) => {
+  getTeamMemberProfile: (request, { store, profile }) => {
     const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
     const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
     if (request.accessType === "client") {
@@ -183,10 +183,10 @@ export const teamHandlers = {
       if (userId !== me.id) requireTeamPermission(store, request.project, teamId, me.id, "$read_members");
     }
     const membership = requireMembership(store, request.project, teamId, userId);
-    return { body: memberProfileView(store, membership, request.accessType) };
+    return { body: memberProfileView(store, membership, request.accessType, profile) };
   },
 
-  updateTeamMemberProfile: (request, { store }) => {
+  updateTeamMemberProfile: (request, { store, profile }) => {
     const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
     const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
     if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
@@ -198,6 +198,6 @@ export const teamHandlers = {
       ...(body.display_name !== undefined && { display_name: body.display_name }),
       ...(body.profile_image_url !== undefined && { profile_image_url: body.profile_image_url }),
     });
-    return { body: memberProfileView(store, membership, request.accessType) };
+    return { body: memberProfileView(store, membership, request.accessType, profile) };
   },
 } satisfies Handlers;

@@ -140,6 +140,28 @@ describe.each(SERVICE_VERSIONS)("request validation on %s", (version) => {
     expect([created.status, created.body]).toEqual([400, schemaError("POST", "/teams", "query contains unknown properties: colour")]);
   });
 
+  it("takes on every operation of a CRUD route the names of its one query schema, and only those", async () => {
+    const service = await serviceOf(version);
+    const user = await signUp(service, "ada@example.com");
+    const read = await service.call("GET", `/users/${user.userId}?limit=5&team_id=${crypto.randomUUID()}`, { as: "server" });
+    expect([read.status, read.body.id]).toEqual([200, user.userId]);
+    const anonymous = await service.call("GET", `/users/${user.userId}?include_anonymous=true`, { as: "server" });
+    if (version === "2.8.11") {
+      expect([anonymous.status, anonymous.body]).toEqual([
+        400,
+        schemaError("GET", `/users/${user.userId}`, "query contains unknown properties: include_anonymous"),
+      ]);
+    } else {
+      expect([anonymous.status, anonymous.body.id]).toEqual([200, user.userId]);
+    }
+    const refused = await service.call("GET", `/users/${user.userId}?cursorr=1`, { as: "server" });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      schemaError("GET", `/users/${user.userId}`, "query contains unknown properties: cursorr"),
+    ]);
+    service.expectViolations(/limit|team_id|include_anonymous/);
+  });
+
   it("takes any query where the route declares no query schema", async () => {
     const service = await serviceOf(version);
     await signUp(service, "ada@example.com");
