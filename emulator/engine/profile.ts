@@ -203,10 +203,10 @@ export interface ServiceProfile {
   readonly teamInvitationListing: "by-team" | "by-team-or-invitee";
   /**
    * How the e-mails of the sign-in flows are rendered: 2.8.11 renders the project's block-document template of the
-   * kind (its own or the default) into HTML and a plain text whose links stand in brackets after their label
-   * (`"block-documents"`); 2.8.86 renders its default TSX template of the kind, links bare after their label, and
+   * kind (its own or the default) into HTML and a plain text (`"block-documents"`); 2.8.86 renders its default TSX
+   * template of the kind, and
    * the team invitation worded anew (`"tsx-defaults"`). Both texts are wrapped at 80 columns with headings in upper
-   * case, as the service's HTML-to-text conversion writes them.
+   * case and links bare after their label, as the service's HTML-to-text conversion writes them.
    */
   readonly mailTemplates: "block-documents" | "tsx-defaults";
   /**

@@ -30,11 +30,11 @@ export { DEFAULT_TEMPLATES, TEMPLATE_TYPES, type TemplateType };
 type Variables = Readonly<Record<string, string | null | undefined>>;
 
 /**
- * A template with its variables filled in: the subject, and the text and HTML its blocks lay out as (links in
- * brackets after their label, as 2.8.11's text conversion writes them).
+ * A template with its variables filled in: the subject, and the text and HTML its blocks lay out as (links bare
+ * after their label: 2.8.11's renderer, @react-email/render 0.0.12, turns html-to-text's link brackets off).
  */
 export function renderTemplate(subject: string, content: unknown, variables: Variables) {
-  return { subject: fill(subject, variables), ...renderLayout(blocksOfDocument(content, variables), "brackets") };
+  return { subject: fill(subject, variables), ...renderLayout(blocksOfDocument(content, variables)) };
 }
 
 // --- templates and sending ---------------------------------------------------
@@ -73,7 +73,7 @@ export function sendTemplatedEmail(
   let rendered: { subject: string; text: string; html: string };
   if (ctx.profile.mailTemplates === "tsx-defaults") {
     const email = tsxDefaultEmail(type, filled);
-    rendered = { subject: email.subject, ...renderLayout(email.blocks, "bare") };
+    rendered = { subject: email.subject, ...renderLayout(email.blocks) };
   } else {
     const template = templateOf(ctx, project.id, type);
     rendered = renderTemplate(template.subject, template.content, filled);

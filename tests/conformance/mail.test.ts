@@ -3,7 +3,8 @@
 // the shared sender address), the recipient as Inbucket shows it, the default
 // templates' subjects, and their texts laid out as the service's HTML-to-text
 // conversion writes them (packages/stack-emails templates at 2.8.11, the default
-// TSX templates of packages/stack-shared/src/helpers/emails.ts at 2.8.86).
+// TSX templates of packages/stack-shared/src/helpers/emails.ts at 2.8.86). Both versions' renderer
+// (@react-email/render, 0.0.12 at 2.8.11) turns html-to-text's link brackets off: a link follows its label bare.
 import { describe, expect, it } from "vitest";
 import { APP_URL, serviceOf, signUp, type Service } from "./harness.js";
 
@@ -30,9 +31,6 @@ async function inbox(service: Service, address: string) {
   );
 }
 
-/** A link as the version's text shows it after its label. */
-const linked = (version: string, url: string) => (version === "2.8.11" ? `[${url}]` : url);
-
 describe.each(VERSIONS)("on %s", (version) => {
   it("mails the verification e-mail from the project's name at the shared sender, to the address in angle brackets", async () => {
     const service = await serviceOf(version);
@@ -47,7 +45,7 @@ describe.each(VERSIONS)("on %s", (version) => {
       [
         "VERIFY YOUR EMAIL AT DEMO",
         "Hi! Please click on the following button to verify your email.",
-        `Verify my email\n${linked(version, link!)}`,
+        `Verify my email\n${link!}`,
         RULE,
         FOOTER,
       ].join("\n\n"),
@@ -79,7 +77,7 @@ describe.each(VERSIONS)("on %s", (version) => {
       [
         "RESET YOUR PASSWORD AT DEMO",
         "Hi! Please click on the following button to start the password reset process.",
-        `Reset my password\n${linked(version, link!)}`,
+        `Reset my password\n${link!}`,
         RULE,
         FOOTER,
       ].join("\n\n"),
@@ -102,8 +100,6 @@ describe.each(VERSIONS)("on %s", (version) => {
       version === "2.8.11"
         ? "Please click on the following button to join the team Crew"
         : "Please click the button below to join the team Crew";
-    expect(mail?.body.text).toBe(
-      ["YOU ARE INVITED TO CREW", `Hi! ${sentence}`, `Join team\n${linked(version, link!)}`, RULE, FOOTER].join("\n\n"),
-    );
+    expect(mail?.body.text).toBe(["YOU ARE INVITED TO CREW", `Hi! ${sentence}`, `Join team\n${link!}`, RULE, FOOTER].join("\n\n"));
   });
 });
