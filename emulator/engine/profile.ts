@@ -210,6 +210,13 @@ export interface ServiceProfile {
    */
   readonly mailTemplates: "block-documents" | "tsx-defaults";
   /**
+   * Whether the magic-link e-mail to an app of `@stackframe/stack` 2.5.37 or older (as its `x-stack-client-version`,
+   * `<platform> @stackframe/stack@<x.y.z>`, says) is the default template's first content: the link alone, without
+   * the one-time code those SDKs cannot take (2.8.11; a project's own template is sent as it is). 2.8.86 mails
+   * every client the same e-mail.
+   */
+  readonly linkOnlyMagicLinkForOldSdks: boolean;
+  /**
    * Whether sign-up, the magic-link e-mail and the OAuth authorize call take a bot challenge (`bot_challenge_token`,
    * `bot_challenge_phase`, `bot_challenge_unavailable`; engine/bot-challenge.ts): 2.8.86. 2.8.11 does not know the
    * fields (`unknownBodyFields`).
@@ -263,6 +270,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     oauthAuthorize: "lenient",
     oauthCallbackErrors: "error-redirect-url",
     mailTemplates: "block-documents",
+    linkOnlyMagicLinkForOldSdks: true,
     cors: { allowedRequestHeaders: CORS_2_8_11, varyOnRequestHeaders: false },
     botChallenge: false,
     cliLogin: "plain",
@@ -299,6 +307,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     oauthAuthorize: "checked",
     oauthCallbackErrors: "redirect-uri-first",
     mailTemplates: "tsx-defaults",
+    linkOnlyMagicLinkForOldSdks: false,
     cors: { allowedRequestHeaders: CORS_2_8_86, varyOnRequestHeaders: true },
     botChallenge: true,
     cliLogin: "anonymous-handover",
