@@ -6463,6 +6463,7 @@ export interface operations {
                 "application/json": {
                     /** @description The code from the e-mailed link (45 characters). */
                     code: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                 };
             };
@@ -6556,7 +6557,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     old_password: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     new_password: string;
                 };
             };
@@ -6604,6 +6607,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                 };
             };
@@ -6643,6 +6647,7 @@ export interface operations {
                 "application/json": {
                     /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                 };
             };
@@ -6693,6 +6698,7 @@ export interface operations {
                 "application/json": {
                     /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                     /**
                      * Format: uri
