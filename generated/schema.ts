@@ -28,6 +28,12 @@ export interface paths {
          *       when one was given, `after_callback_redirect_url`. A user with TOTP enabled gets
          *       `MULTI_FACTOR_AUTHENTICATION_REQUIRED`, whose `details.attempt_code` continues with
          *       `signInWithMfa`.
+         *
+         *     Both grants also answer the bearer fields of the OAuth library (`token_type`, `expires_in`,
+         *     its default hour whatever the access token's own lifetime, and `scope`). A grant's parameter
+         *     that is missing or not printable ASCII (`refresh_token`, `code`), or a `redirect_uri` that is
+         *     no URI, is the library's own 400 JSON (`{"error": "invalid_request", "error_description": …}`),
+         *     without `x-stack-known-error`.
          */
         post: operations["exchangeOAuthToken"];
         delete?: never;
@@ -1948,6 +1954,18 @@ export interface components {
         KnownError: components["schemas"]["UNSUPPORTED_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["ALL_OVERLOADS_FAILED"] | components["schemas"]["PROJECT_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_PROJECT_AUTHENTICATION"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["INVALID_ADMIN_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["PROJECT_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["EXPECTED_INTERNAL_PROJECT"] | components["schemas"]["SESSION_AUTHENTICATION_ERROR"] | components["schemas"]["INVALID_SESSION_AUTHENTICATION"] | components["schemas"]["INVALID_ACCESS_TOKEN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["REFRESH_TOKEN_ERROR"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"] | components["schemas"]["CANNOT_DELETE_CURRENT_SESSION"] | components["schemas"]["PROVIDER_REJECTED"] | components["schemas"]["USER_EMAIL_ALREADY_EXISTS"] | components["schemas"]["EMAIL_NOT_VERIFIED"] | components["schemas"]["CANNOT_GET_OWN_USER_WITHOUT_USER"] | components["schemas"]["USER_ID_DOES_NOT_EXIST"] | components["schemas"]["USER_NOT_FOUND"] | components["schemas"]["RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["PROJECT_NOT_FOUND"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["SIGN_UP_NOT_ENABLED"] | components["schemas"]["SIGN_UP_REJECTED"] | components["schemas"]["BOT_CHALLENGE_REQUIRED"] | components["schemas"]["BOT_CHALLENGE_FAILED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["DATA_VAULT_STORE_DOES_NOT_EXIST"] | components["schemas"]["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_ACCOUNTS_NOT_ENABLED"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["EMAIL_PASSWORD_MISMATCH"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["PASSWORD_REQUIREMENTS_NOT_MET"] | components["schemas"]["PASSWORD_TOO_SHORT"] | components["schemas"]["PASSWORD_TOO_LONG"] | components["schemas"]["USER_DOES_NOT_HAVE_PASSWORD"] | components["schemas"]["VERIFICATION_ERROR"] | components["schemas"]["VERIFICATION_CODE_NOT_FOUND"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_ALREADY_USED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["PASSWORD_CONFIRMATION_MISMATCH"] | components["schemas"]["EMAIL_ALREADY_VERIFIED"] | components["schemas"]["EMAIL_NOT_ASSOCIATED_WITH_USER"] | components["schemas"]["EMAIL_IS_NOT_PRIMARY_EMAIL"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PERMISSION_NOT_FOUND"] | components["schemas"]["WRONG_PERMISSION_SCOPE"] | components["schemas"]["CONTAINED_PERMISSION_NOT_FOUND"] | components["schemas"]["TEAM_NOT_FOUND"] | components["schemas"]["TEAM_ALREADY_EXISTS"] | components["schemas"]["TEAM_MEMBERSHIP_NOT_FOUND"] | components["schemas"]["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["EMAIL_TEMPLATE_ALREADY_EXISTS"] | components["schemas"]["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"] | components["schemas"]["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"] | components["schemas"]["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE"] | components["schemas"]["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_SCOPE"] | components["schemas"]["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION"] | components["schemas"]["OUTER_OAUTH_TIMEOUT"] | components["schemas"]["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED"] | components["schemas"]["APPLE_BUNDLE_ID_NOT_CONFIGURED"] | components["schemas"]["OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_TOTP_CODE"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"] | components["schemas"]["TEAM_MEMBERSHIP_ALREADY_EXISTS"] | components["schemas"]["PROJECT_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_REQUIRED"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["INVALID_APPLE_CREDENTIALS"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"] | components["schemas"]["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE"] | components["schemas"]["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE"] | components["schemas"]["INVALID_POLLING_CODE"] | components["schemas"]["CLI_AUTH_ERROR"] | components["schemas"]["CLI_AUTH_EXPIRED_ERROR"] | components["schemas"]["CLI_AUTH_USED_ERROR"] | components["schemas"]["API_KEY_NOT_VALID"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"] | components["schemas"]["WRONG_API_KEY_TYPE"] | components["schemas"]["API_KEY_NOT_FOUND"] | components["schemas"]["PUBLIC_API_KEY_CANNOT_BE_REVOKED"] | components["schemas"]["PERMISSION_ID_ALREADY_EXISTS"] | components["schemas"]["EMAIL_RENDERING_ERROR"] | components["schemas"]["TEMPLATE_SOURCE_REWRITE_ERROR"] | components["schemas"]["REQUIRES_CUSTOM_EMAIL_SERVER"] | components["schemas"]["EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE"] | components["schemas"]["EMAIL_NOT_EDITABLE"] | components["schemas"]["ITEM_NOT_FOUND"] | components["schemas"]["ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH"] | components["schemas"]["CUSTOMER_DOES_NOT_EXIST"] | components["schemas"]["SUBSCRIPTION_INVOICE_NOT_FOUND"] | components["schemas"]["ONE_TIME_PURCHASE_NOT_FOUND"] | components["schemas"]["SUBSCRIPTION_ALREADY_REFUNDED"] | components["schemas"]["ONE_TIME_PURCHASE_ALREADY_REFUNDED"] | components["schemas"]["TEST_MODE_PURCHASE_NON_REFUNDABLE"] | components["schemas"]["PRODUCT_DOES_NOT_EXIST"] | components["schemas"]["PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH"] | components["schemas"]["PRODUCT_ALREADY_GRANTED"] | components["schemas"]["ITEM_QUANTITY_INSUFFICIENT_AMOUNT"] | components["schemas"]["STRIPE_ACCOUNT_INFO_NOT_FOUND"] | components["schemas"]["ANALYTICS_QUERY_TIMEOUT"] | components["schemas"]["ANALYTICS_QUERY_ERROR"] | components["schemas"]["ANALYTICS_NOT_ENABLED"] | components["schemas"]["DEFAULT_PAYMENT_METHOD_REQUIRED"] | components["schemas"]["NEW_PURCHASES_BLOCKED"];
         /** @description The human-readable message of a status error, as plain text. */
         StatusErrorMessage: string;
+        /**
+         * @description The OAuth library's own refusal of a token request (RFC 6749 §5.2), answered as it is, without `x-stack-known-error`: a parameter the grant needs is missing or is not printable ASCII (`Missing parameter: `refresh_token``, `Invalid parameter: `code``), or `redirect_uri` is not a URI.
+         * @example {
+         *       "error": "invalid_request",
+         *       "error_description": "Missing parameter: `refresh_token`"
+         *     }
+         */
+        OAuthRequestError: {
+            /** @constant */
+            error: "invalid_request";
+            error_description: string;
+        };
         /** @description A JWT (three base64url parts) whose `exp` claim says when it expires. */
         AccessToken: string;
         /** @description An access or refresh token. Visible ASCII only: tokens travel in HTTP headers and cookies, where anything else cannot be sent. */
@@ -5261,19 +5279,6 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_AUTHORIZATION_CODE, MULTI_FACTOR_AUTHENTICATION_REQUIRED, OAUTH_PROVIDER_ACCESS_DENIED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_4c64a1bc: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_AUTHORIZATION_CODE" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "OAUTH_PROVIDER_ACCESS_DENIED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
         /** @description Known error: SCHEMA_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_56adce1e: {
             headers: {
@@ -5297,6 +5302,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["REQUIRES_CUSTOM_EMAIL_SERVER"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, INVALID_OAUTH_CLIENT_ID_OR_SECRET, INVALID_AUTHORIZATION_CODE, REDIRECT_URL_NOT_WHITELISTED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, OAUTH_PROVIDER_ACCESS_DENIED (JSON, with `x-stack-known-error`), OAuthRequestError (JSON, without it), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_642912c4: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "INVALID_OAUTH_CLIENT_ID_OR_SECRET" | "INVALID_AUTHORIZATION_CODE" | "REDIRECT_URL_NOT_WHITELISTED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "OAUTH_PROVIDER_ACCESS_DENIED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["INVALID_OAUTH_CLIENT_ID_OR_SECRET"] | components["schemas"]["INVALID_AUTHORIZATION_CODE"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["OAUTH_PROVIDER_ACCESS_DENIED"] | components["schemas"]["OAuthRequestError"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -6193,8 +6211,8 @@ export interface operations {
                     code_verifier: string;
                     /** @description The project id. */
                     client_id: string;
-                    /** @description The publishable client key. */
-                    client_secret: string;
+                    /** @description The publishable client key. This PKCE exchange may leave it out where the key is not required (2.8.11 always; 2.8.86 for a project that does not require publishable client keys). */
+                    client_secret?: string;
                 };
                 /**
                  * @example {
@@ -6226,13 +6244,13 @@ export interface operations {
                     code_verifier: string;
                     /** @description The project id. */
                     client_id: string;
-                    /** @description The publishable client key. */
-                    client_secret: string;
+                    /** @description The publishable client key. This PKCE exchange may leave it out where the key is not required (2.8.11 always; 2.8.86 for a project that does not require publishable client keys). */
+                    client_secret?: string;
                 };
             };
         };
         responses: {
-            /** @description Tokens. The refresh-token grant answers `access_token` only. */
+            /** @description Tokens. The refresh-token grant answers no `refresh_token` (it is not rotated) and no `is_new_user`. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6244,12 +6262,12 @@ export interface operations {
                         refresh_token?: components["schemas"]["Token"];
                         /** @description Authorization-code grant only; true when the sign-in created the user. */
                         is_new_user?: boolean;
-                        /** @description The `after_callback_redirect_url` sent to the authorize call, if any. */
+                        /** @description The `after_callback_redirect_url` sent to the authorize call, else null. 2.8.86 answers it (null) on the refresh-token grant too; 2.8.11 leaves it out there. */
                         after_callback_redirect_url?: string | null;
                     };
                 };
             };
-            400: components["responses"]["KnownErrors400_4c64a1bc"];
+            400: components["responses"]["KnownErrors400_642912c4"];
             401: components["responses"]["KnownErrors401_6ca37a97"];
             408: components["responses"]["KnownErrors408_730be5a6"];
             409: components["responses"]["KnownErrors409_39746634"];

@@ -120,7 +120,7 @@ export const answerShapes: { readonly [id in OperationId]?: { readonly [status: 
 
 /** What each operation takes as its request body (JSON or form); closed objects refuse unknown fields. */
 export const requestShapes: { readonly [id in OperationId]?: Shape } = {
-  exchangeOAuthToken: ["|",{"grant_type":["=","refresh_token"],"refresh_token":"s","client_id":"s","client_secret":"s","!":1},{"grant_type":["=","authorization_code"],"code":"s","redirect_uri":"s","code_verifier":"s","client_id":"s","client_secret":"s","!":1}],
+  exchangeOAuthToken: ["|",{"grant_type":["=","refresh_token"],"refresh_token":"s","client_id":"s","client_secret":"s","!":1},{"grant_type":["=","authorization_code"],"code":"s","redirect_uri":"s","code_verifier":"s","client_id":"s","client_secret?":"s","!":1}],
   sendPasswordResetCode: {"email":"s","callback_url":"s","!":1},
   resetPassword: {"code":"s","password":"s","!":1},
   checkPasswordResetCode: {"code":"s","!":1},

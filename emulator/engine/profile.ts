@@ -197,6 +197,17 @@ export interface ServiceProfile {
    */
   readonly oauthCallbackErrors: "error-redirect-url" | "redirect-uri-first";
   /**
+   * The token endpoint's answer to an authorization code exchanged with another `redirect_uri` than the authorize
+   * call's (the code is spent all the same): 2.8.11 REDIRECT_URL_NOT_WHITELISTED (`"not-whitelisted"`), 2.8.86 a
+   * plain-text 400 "Invalid redirect URI. …" (`"status-error"`).
+   */
+  readonly authorizationCodeRedirectMismatch: "not-whitelisted" | "status-error";
+  /**
+   * Whether the token endpoint's refresh grant answers `after_callback_redirect_url` and `afterCallbackRedirectUrl`
+   * as null (2.8.86, whose OAuth model always sets them); 2.8.11 leaves them out there.
+   */
+  readonly refreshGrantAfterCallbackUrl: boolean;
+  /**
    * `GET /team-invitations`: 2.8.11 lists a team's invitations only (`team_id` required; `user_id` is an unknown
    * property, SCHEMA_ERROR) and its items have no team name (`"by-team"`); 2.8.86 also lists the invitations sent to
    * a user's verified e-mails (`user_id`, `me` for a client; exactly one of the two) and every item carries
@@ -271,6 +282,8 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpRules: false,
     oauthAuthorize: "lenient",
     oauthCallbackErrors: "error-redirect-url",
+    authorizationCodeRedirectMismatch: "not-whitelisted",
+    refreshGrantAfterCallbackUrl: false,
     mailTemplates: "block-documents",
     linkOnlyMagicLinkForOldSdks: true,
     cors: { allowedRequestHeaders: CORS_2_8_11, varyOnRequestHeaders: false },
@@ -308,6 +321,8 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpRules: true,
     oauthAuthorize: "checked",
     oauthCallbackErrors: "redirect-uri-first",
+    authorizationCodeRedirectMismatch: "status-error",
+    refreshGrantAfterCallbackUrl: true,
     mailTemplates: "tsx-defaults",
     linkOnlyMagicLinkForOldSdks: false,
     cors: { allowedRequestHeaders: CORS_2_8_86, varyOnRequestHeaders: true },

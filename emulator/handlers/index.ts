@@ -16,6 +16,7 @@ import { tsxTemplateHandlers } from "./email-templates-tsx.js";
 import { internalHandlers } from "./internal.js";
 import { mfaHandlers } from "./mfa.js";
 import { oauthHandlers } from "./oauth.js";
+import { oauthTokenHandlers } from "./oauth-token.js";
 import { passkeyHandlers } from "./passkeys.js";
 import { permissionHandlers } from "./permissions.js";
 import { projectHandlers } from "./projects.js";
@@ -39,6 +40,7 @@ export const areas = {
   users: userHandlers,
   contactChannels: contactChannelHandlers,
   oauth: oauthHandlers,
+  oauthToken: oauthTokenHandlers,
   cli: cliHandlers,
   adminEmail: adminEmailHandlers,
   tsxTemplates: tsxTemplateHandlers,

@@ -2,8 +2,8 @@
 // which records the flow and sends the browser to the emulator's fake provider
 // (emulator/oauth-provider.ts); the callback the provider returns to, which
 // signs the provider account in, up, or links it, and sends the browser back to
-// the app's redirect_uri with an authorization code; the authorization-code
-// grant of the token endpoint (PKCE); and connected accounts' provider tokens.
+// the app's redirect_uri with an authorization code, which the token endpoint
+// exchanges (oauth-token.ts); and connected accounts' provider tokens.
 // As the service: a flow lives 10 minutes (OUTER_OAUTH_TIMEOUT after that), an
 // authorization code 5 minutes and once. The authorize call takes any
 // redirect_uri that is a URL; the callback checks it (REDIRECT_URL_NOT_WHITELISTED)
@@ -17,7 +17,7 @@ import { EmulatorError, fail, statusFailure, StatusFailure } from "../engine/err
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId, randomString, verifyIssuedAccessToken } from "../engine/tokens.js";
-import { anonymousUserOfToken, mfaRequired, requiresMfa } from "./auth-shared.js";
+import { anonymousUserOfToken } from "./auth-shared.js";
 import { checkCallbackUrl } from "./common.js";
 import { authorizeClient, authorizeQuery, checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
 import { linkAccount, signInOrUp, type Identity } from "./oauth-accounts.js";
@@ -81,7 +81,8 @@ interface Flow {
   readonly bot_challenge?: BotChallengeAssessment;
 }
 
-interface CodeData {
+/** What an authorization code stands for, until the token endpoint spends it (oauth-token.ts). */
+export interface CodeData {
   readonly user_id: string;
   readonly is_new_user: boolean;
   readonly redirect_uri: string;
@@ -309,58 +310,6 @@ async function completeFlow(
   };
   putOAuthCode(ctx, { kind: "authorization_code", id: code, projectId: project.id, lifetimeMs: AUTHORIZATION_CODE_LIFETIME_MS, data });
   return code;
-}
-
-// THE TOKEN ENDPOINT
-
-/**
- * grant_type=authorization_code, after the client was checked (exchangeOAuthToken):
- * the code must be live and this project's, the verifier must match its
- * challenge, and redirect_uri must be the authorized one; a TOTP user gets
- * MULTI_FACTOR_AUTHENTICATION_REQUIRED (the code is used up all the same).
- */
-export async function exchangeAuthorizationCode(request: EmulatorRequest, ctx: EmulatorContext, project: ProjectRecord) {
-  const body = request.body as Record<string, string | undefined>;
-  const record = ctx.store.oauthCode(body["code"] ?? "");
-  const data = record?.data as unknown as CodeData | undefined;
-  const user = data && ctx.store.user(data.user_id);
-  const live =
-    record !== undefined &&
-    record.kind === "authorization_code" &&
-    record.project_id === project.id &&
-    record.expires_at_millis > ctx.now();
-  if (!live || !data || !user || user.project_id !== project.id) throw fail("INVALID_AUTHORIZATION_CODE");
-  if (!(await verifierMatches(data, body["code_verifier"] ?? ""))) throw fail("INVALID_AUTHORIZATION_CODE");
-  if (body["redirect_uri"] !== data.redirect_uri) {
-    throw statusFailure(400, "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.");
-  }
-  ctx.store.deleteOAuthCode(record.id);
-  if (requiresMfa(user)) throw mfaRequired(ctx, project, user, false);
-  const signedIn = await ctx.signIn(user);
-  const after = data.after_callback_redirect_url;
-  // The service's OAuth library answers the bearer fields and, with extended attributes, the old camelCase names too.
-  return {
-    body: {
-      access_token: signedIn.access_token,
-      token_type: "Bearer",
-      expires_in: Math.floor(ctx.accessTokenLifetimeMs / 1000),
-      refresh_token: signedIn.refresh_token,
-      scope: "legacy",
-      is_new_user: data.is_new_user,
-      newUser: data.is_new_user,
-      after_callback_redirect_url: after,
-      afterCallbackRedirectUrl: after,
-    },
-  };
-}
-
-async function verifierMatches(data: CodeData, verifier: string): Promise<boolean> {
-  if (verifier === "") return false;
-  if (data.code_challenge_method === "plain") return verifier === data.code_challenge;
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  let binary = "";
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") === data.code_challenge;
 }
 
 function randomHex(length: number): string {

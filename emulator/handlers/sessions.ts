@@ -1,14 +1,12 @@
-// Sessions: the token endpoint's refresh grant, refreshing and ending the
-// current session, listing and revoking a user's sessions, and server-made
-// sessions (impersonation). A session is what a refresh token stands for;
+// Sessions: refreshing and ending the current session, listing and revoking a
+// user's sessions, and server-made sessions (impersonation). A session is what a
+// refresh token stands for (the token endpoint's refresh grant is oauth-token.ts);
 // access tokens are stateless JWTs of a session and live until their `exp`.
-import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
+import type { EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
-import type { ProjectRecord, SessionRecord } from "../engine/store.js";
-import { DEFAULT_BRANCH_ID, PUBLIC_CLIENT_SENTINEL } from "../engine/auth.js";
+import type { SessionRecord } from "../engine/store.js";
 import { list } from "../engine/views.js";
-import { isLive, isPublishableKeyOf } from "./auth-shared.js";
-import { exchangeAuthorizationCode } from "./oauth.js";
+import { isLive } from "./auth-shared.js";
 
 /** The service's default lifetime of a session made with POST /auth/sessions: 365 days. */
 const DEFAULT_SESSION_LIFETIME_MS = 365 * 24 * 3600 * 1000;
@@ -33,50 +31,7 @@ function userIdQuery(request: EmulatorRequest): string {
   return request.user.id;
 }
 
-/** The token endpoint's grants once the client is known: an authorization code, or a refresh token. */
-async function tokenGrant(request: EmulatorRequest, ctx: EmulatorContext, project: ProjectRecord, body: Record<string, string>) {
-  if (body["grant_type"] === "authorization_code") return exchangeAuthorizationCode(request, ctx, project);
-  const session = ctx.store.sessionByRefreshToken(body["refresh_token"] ?? "");
-  if (!isLive(ctx, session, project.id)) throw fail("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-  ctx.store.updateSession(session.id, { last_used_at_millis: ctx.now() });
-  // The service's OAuth library adds the bearer-token fields; the refresh token is not rotated.
-  return {
-    body: {
-      access_token: await ctx.accessTokenFor(session),
-      token_type: "Bearer",
-      expires_in: Math.floor(ctx.accessTokenLifetimeMs / 1000),
-      scope: "legacy",
-    },
-  };
-}
-
 export const sessionHandlers = {
-  async exchangeOAuthToken(request, ctx) {
-    const body = request.body as Record<string, string>;
-    const secret = body["client_secret"] ?? "";
-    if (ctx.profile.publishableClientKey === "per-project") {
-      // 2.8.86 checks the client first: `<project id>[#<branch>]`, and a project that requires the publishable key
-      // refuses a request without one (or with the sentinel); one that does not takes the sentinel as the secret.
-      const [projectId = "", branchId = DEFAULT_BRANCH_ID] = (body["client_id"] ?? "").split("#", 2);
-      const project = branchId === DEFAULT_BRANCH_ID ? ctx.store.project(projectId) : undefined;
-      if (project) {
-        const required = project.require_publishable_client_key !== false;
-        if (secret === PUBLIC_CLIENT_SENTINEL || secret === "") {
-          if (required) throw fail("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", { project_id: project.id });
-        } else if (!isPublishableKeyOf(ctx, project.id, secret)) {
-          throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
-        }
-      }
-      // Past that check, the service's OAuth library wants a client it knows and a secret.
-      if (!project || secret === "") throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
-      return tokenGrant(request, ctx, project, body);
-    }
-    const project = ctx.store.project(body["client_id"] ?? "");
-    // The service raises it without naming the client: `client_id` is null.
-    if (!project || !isPublishableKeyOf(ctx, project.id, secret)) throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: null });
-    return tokenGrant(request, ctx, project, body);
-  },
-
   async refreshCurrentSession(request, ctx) {
     const refreshToken = request.headers.get("x-stack-refresh-token");
     if (refreshToken === null || refreshToken === "") throw schemaError(request, "headers.x-stack-refresh-token must be defined");

@@ -265,13 +265,20 @@ export function expandKnownErrors(doc) {
       const status = String(catalogue.get(code)?.ext.status);
       byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }
+    const otherBodies = otherErrorBodiesOf(doc, op, byStatus, where);
+    delete op[OTHER_ERROR_BODIES];
     for (const [status, group] of [...byStatus].sort(([a], [b]) => Number(a) - Number(b))) {
       if (op.responses[status]) throw new Error(`${where}: response ${status} is written by hand; known errors are added by the bundler`);
-      // Operations with the same codes share one response component. Its name is
-      // a digest of the codes, so it stays put when other operations change.
-      const name = `KnownErrors${status}_${createHash("sha256").update(group.join(",")).digest("hex").slice(0, 8)}`;
+      const others = otherBodies[status] ?? [];
+      // Operations with the same codes (and other bodies) share one response component. Its name is
+      // a digest of them, so it stays put when other operations change.
+      const digest = createHash("sha256")
+        .update([...group, ...others].join(","))
+        .digest("hex")
+        .slice(0, 8);
+      const name = `KnownErrors${status}_${digest}`;
       doc.components.responses ??= {};
-      doc.components.responses[name] ??= errorResponse(group);
+      doc.components.responses[name] ??= errorResponse(group, others);
       op.responses[status] = { $ref: `#/components/responses/${name}` };
     }
     if (op.responses.default)
@@ -283,13 +290,41 @@ export function expandKnownErrors(doc) {
 }
 
 /**
- * @param {string[]} codes all with the same status
+ * The source's `x-stack-other-error-bodies`: for a status, the root's schemas (by name) of JSON error bodies that
+ * are no known error (no `code`, no `x-stack-known-error`), which the operation answers beside its known errors of
+ * that status, such as the OAuth library's own refusals at the token endpoint.
+ * @param {any} doc
+ * @param {any} op
+ * @param {Map<string, string[]>} byStatus the operation's known errors by status
+ * @param {string} where for messages
+ * @returns {Record<string, string[]>}
  */
-function errorResponse(codes) {
-  const refs = codes.map((code) => ({ $ref: `#/components/schemas/${code}` }));
+function otherErrorBodiesOf(doc, op, byStatus, where) {
+  const bodies = op[OTHER_ERROR_BODIES] ?? {};
+  for (const [status, names] of Object.entries(bodies)) {
+    if (!byStatus.has(status))
+      throw new Error(`${where}: ${OTHER_ERROR_BODIES} names status ${status}, which none of its known errors has`);
+    for (const name of /** @type {string[]} */ (names)) {
+      if (!doc.components?.schemas?.[name])
+        throw new Error(`${where}: ${OTHER_ERROR_BODIES} names ${name}, which is not in components.schemas`);
+    }
+  }
+  return bodies;
+}
+
+const OTHER_ERROR_BODIES = "x-stack-other-error-bodies";
+
+/**
+ * @param {string[]} codes all with the same status
+ * @param {string[]} others the root's schemas of other JSON error bodies of that status
+ */
+function errorResponse(codes, others = []) {
+  const refs = [...codes, ...others].map((name) => ({ $ref: `#/components/schemas/${name}` }));
   return {
     description:
-      `Known error: ${codes.join(", ")} (JSON, with \`x-stack-known-error\`), or a status error of the service (plain text, without it). ` +
+      `Known error: ${codes.join(", ")} (JSON, with \`x-stack-known-error\`), ` +
+      (others.length > 0 ? `${others.join(", ")} (JSON, without it), ` : "") +
+      "or a status error of the service (plain text, without it). " +
       "With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`.",
     headers: {
       "x-stack-known-error": {

@@ -354,13 +354,16 @@ describe("what the flow refuses", () => {
 
   it("takes a code once, within 5 minutes, and only with the redirect_uri it was issued for", async () => {
     const { app, code, verifier } = await atCallback();
-    const wrongRedirect = await exchange({ code, code_verifier: verifier, redirect_uri: `${APP}/elsewhere` });
+    expect(await app.callOAuthCallback()).toBe(true);
+    expect(codeOf(await exchange({ code, code_verifier: verifier }))).toBe("INVALID_AUTHORIZATION_CODE");
+    // Another redirect_uri is refused once the code is spent, as the service's OAuth library spends it first.
+    const wrong = await atCallback();
+    const wrongRedirect = await exchange({ code: wrong.code, code_verifier: wrong.verifier, redirect_uri: `${APP}/elsewhere` });
     expect([wrongRedirect.status, wrongRedirect.text]).toEqual([
       400,
       "Invalid redirect URI. Your redirect URI must be the same as the one used to get the authorization code.",
     ]);
-    expect(await app.callOAuthCallback()).toBe(true);
-    expect(codeOf(await exchange({ code, code_verifier: verifier }))).toBe("INVALID_AUTHORIZATION_CODE");
+    expect(codeOf(await exchange({ code: wrong.code, code_verifier: wrong.verifier }))).toBe("INVALID_AUTHORIZATION_CODE");
     const late = await atCallback();
     emulator().control.advanceClock(5 * MINUTE + 1000);
     const error = await late.app.callOAuthCallback().catch((e: unknown) => e);
