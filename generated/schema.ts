@@ -5565,32 +5565,6 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, TEAM_PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_0673cbe9: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "TEAM_PERMISSION_NOT_FOUND";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, API_KEY_EXPIRED, API_KEY_REVOKED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_08776619: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
         /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, TEAM_PERMISSION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_3ec32831: {
             headers: {
@@ -5604,16 +5578,16 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_4d093476: {
+        /** @description Known error: INVALID_PUBLISHABLE_CLIENT_KEY, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, ACCESS_TOKEN_EXPIRED, UNPARSABLE_ACCESS_TOKEN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_4795febe: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+                "x-stack-known-error"?: "INVALID_PUBLISHABLE_CLIENT_KEY" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "ACCESS_TOKEN_EXPIRED" | "UNPARSABLE_ACCESS_TOKEN";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
+                "application/json": components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5643,6 +5617,19 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_61414206: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description Known error: REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, PROVIDER_REJECTED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_6ca37a97: {
             headers: {
@@ -5669,29 +5656,29 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_bfb3e917: {
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, TEAM_PERMISSION_NOT_FOUND (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_9c660c77: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "CLIENT_AUTHENTICATION_REQUIRED" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT" | "INVALID_PUBLISHABLE_CLIENT_KEY" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED";
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "TEAM_PERMISSION_NOT_FOUND";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED"];
+                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["TEAM_PERMISSION_NOT_FOUND"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_c177a5ea: {
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, API_KEY_EXPIRED, API_KEY_REVOKED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_e43b86e3: {
             headers: {
                 /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED" | "API_KEY_EXPIRED" | "API_KEY_REVOKED";
                 "x-stack-actual-status": components["headers"]["ActualStatus"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
+                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["API_KEY_REVOKED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5708,32 +5695,6 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
-        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_eb9bdde3: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: INVALID_PUBLISHABLE_CLIENT_KEY, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors401_ec6d9646: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "INVALID_PUBLISHABLE_CLIENT_KEY" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
         /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_f48bb454: {
             headers: {
@@ -5744,6 +5705,19 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["CLIENT_AUTHENTICATION_REQUIRED"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"] | components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"] | components["schemas"]["USER_AUTHENTICATION_REQUIRED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
+        /** @description Known error: INSUFFICIENT_ACCESS_TYPE, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_f521a82d: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INSUFFICIENT_ACCESS_TYPE" | "SERVER_AUTHENTICATION_REQUIRED" | "INVALID_SECRET_SERVER_KEY" | "ADMIN_AUTHENTICATION_REQUIRED" | "INVALID_SUPER_SECRET_ADMIN_KEY" | "UNPARSABLE_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN" | "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN" | "UNPARSABLE_ACCESS_TOKEN" | "ACCESS_TOKEN_EXPIRED" | "INVALID_PROJECT_FOR_ACCESS_TOKEN" | "ANONYMOUS_AUTHENTICATION_NOT_ALLOWED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["INSUFFICIENT_ACCESS_TYPE"] | components["schemas"]["SERVER_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SECRET_SERVER_KEY"] | components["schemas"]["ADMIN_AUTHENTICATION_REQUIRED"] | components["schemas"]["INVALID_SUPER_SECRET_ADMIN_KEY"] | components["schemas"]["UNPARSABLE_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN"] | components["schemas"]["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN"] | components["schemas"]["UNPARSABLE_ACCESS_TOKEN"] | components["schemas"]["ACCESS_TOKEN_EXPIRED"] | components["schemas"]["INVALID_PROJECT_FOR_ACCESS_TOKEN"] | components["schemas"]["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -5770,19 +5744,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["RESTRICTED_USER_NOT_ALLOWED"] | components["schemas"]["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SIGN_UP_REJECTED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors403_cd6ae418: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SIGN_UP_REJECTED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SIGN_UP_REJECTED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -6413,7 +6374,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["KnownErrors400_93d9273e"];
-            401: components["responses"]["KnownErrors401_ec6d9646"];
+            401: components["responses"]["KnownErrors401_4795febe"];
             409: components["responses"]["KnownErrors409_d0b06f0f"];
             default: components["responses"]["StatusError"];
         };
@@ -6458,7 +6419,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_d92e2bd3"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -6497,7 +6459,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_78351273"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6537,7 +6500,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_8a4086f1"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6681,7 +6645,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_20ec148a"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6775,7 +6740,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_94297c68"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -6832,7 +6798,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_1eef3449"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_b04778d2"];
             default: components["responses"]["StatusError"];
@@ -6869,8 +6836,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_ad627d86"];
-            401: components["responses"]["KnownErrors401_4d093476"];
-            403: components["responses"]["KnownErrors403_cd6ae418"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_d9752163"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -6910,7 +6877,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_8a4086f1"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -7069,7 +7037,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_1e4b2aa6"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7120,7 +7089,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_117a7372"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -7163,7 +7133,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_87c4d2b2"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -7255,7 +7226,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_bfb63030"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7329,7 +7301,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_bfb3e917"];
+            401: components["responses"]["KnownErrors401_e4b98248"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7418,7 +7391,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7473,7 +7447,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_e7a1ef61"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7758,7 +7733,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -7824,7 +7800,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_c867468e"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
@@ -7855,7 +7832,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_2b060c03"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -7891,7 +7869,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_d258d6d5"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_78d8f07d"];
             default: components["responses"]["StatusError"];
         };
@@ -7960,7 +7939,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_c2c42239"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b49d480e"];
             409: components["responses"]["KnownErrors409_341c2c32"];
             default: components["responses"]["StatusError"];
@@ -8238,7 +8218,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_d258d6d5"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d763adaa"];
             409: components["responses"]["KnownErrors409_3f8539c3"];
             default: components["responses"]["StatusError"];
@@ -8991,7 +8972,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_8a4086f1"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -9031,7 +9013,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_8a4086f1"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_d1468792"];
             409: components["responses"]["KnownErrors409_60ebcd5a"];
             default: components["responses"]["StatusError"];
@@ -9337,7 +9320,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b5b415ba"];
             default: components["responses"]["StatusError"];
         };
@@ -9377,7 +9361,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_0673cbe9"];
+            401: components["responses"]["KnownErrors401_9c660c77"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b5b415ba"];
             default: components["responses"]["StatusError"];
         };
@@ -9465,7 +9450,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_8be6c6ad"];
             default: components["responses"]["StatusError"];
         };
@@ -9503,7 +9489,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_c177a5ea"];
+            401: components["responses"]["KnownErrors401_f521a82d"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_8be6c6ad"];
             default: components["responses"]["StatusError"];
         };
@@ -9531,7 +9518,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -9572,7 +9560,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_4303422e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -9599,7 +9588,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
@@ -9643,7 +9633,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_4303422e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
@@ -9671,7 +9662,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -9712,7 +9704,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_4303422e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -9739,7 +9732,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
@@ -9779,7 +9773,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_4303422e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_10ad2aa5"];
             default: components["responses"]["StatusError"];
         };
@@ -10021,7 +10016,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_005b2877"];
-            401: components["responses"]["KnownErrors401_08776619"];
+            401: components["responses"]["KnownErrors401_e43b86e3"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -10254,7 +10250,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_005b2877"];
-            401: components["responses"]["KnownErrors401_08776619"];
+            401: components["responses"]["KnownErrors401_e43b86e3"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -10278,7 +10275,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_4d093476"];
+            401: components["responses"]["KnownErrors401_6eb8ab48"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10449,7 +10447,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10473,7 +10472,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10520,7 +10520,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_e77dd820"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10548,7 +10549,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10592,7 +10594,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10619,7 +10622,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -10659,7 +10663,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_7fbf5c41"];
             default: components["responses"]["StatusError"];
         };
@@ -10687,7 +10692,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10717,7 +10723,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10774,7 +10781,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             409: components["responses"]["KnownErrors409_7a0875e7"];
             default: components["responses"]["StatusError"];
@@ -10801,7 +10809,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10831,7 +10840,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_6415c2ab"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10878,7 +10888,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_ceac7c70"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10935,7 +10946,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10963,7 +10975,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -10994,7 +11007,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_09e01f4b"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };
@@ -11024,7 +11038,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["KnownErrors400_56adce1e"];
-            401: components["responses"]["KnownErrors401_eb9bdde3"];
+            401: components["responses"]["KnownErrors401_61414206"];
+            403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
             default: components["responses"]["StatusError"];
         };

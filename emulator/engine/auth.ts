@@ -52,11 +52,11 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
     );
   }
   if (projectId === undefined) throw fail("ACCESS_TYPE_WITHOUT_PROJECT_ID", { request_type: accessType });
-  // Both versions read the user's access token before the project and its keys: an expired token is
-  // ACCESS_TOKEN_EXPIRED even where the keys are wrong or the project is unknown.
+  // Both versions read the user's access token before the project and its keys, on every route that takes the
+  // x-stack headers, whether it uses the user or not: an expired token is ACCESS_TOKEN_EXPIRED even where the keys
+  // are wrong, the project is unknown or the operation has no use for a user.
   const accessToken = get("x-stack-access-token");
-  const claims =
-    accessToken !== undefined && op.userTokens !== "none" ? await verifyIssuedAccessToken(ctx, accessToken, projectId, ctx.now()) : null;
+  const claims = accessToken !== undefined ? await verifyIssuedAccessToken(ctx, accessToken, projectId, ctx.now()) : null;
   if (claims && ctx.profile.gatesAnonymousAndRestrictedUsers) {
     // As the service's request gate: the anonymous header implies the restricted one.
     const allowAnonymous = headers.get("x-stack-allow-anonymous-user") === "true";
@@ -104,7 +104,8 @@ export async function authenticate(ctx: EmulatorContext, operationId: OperationI
 
   let user: UserRecord | null = null;
   let session: SessionRecord | null = null;
-  if (claims) {
+  // Only an operation that takes a user is handed one (the others' handlers never read it).
+  if (claims && op.userTokens !== "none") {
     user = ctx.store.user(claims.sub) ?? null;
     session = ctx.store.session(claims.refresh_token_id) ?? null;
     // A token outlives its user only as far as its signature: a deleted user is nobody.

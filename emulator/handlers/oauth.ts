@@ -17,7 +17,6 @@ import { EmulatorError, fail, statusFailure, StatusFailure } from "../engine/err
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId, randomString, verifyIssuedAccessToken } from "../engine/tokens.js";
-import { anonymousUserOfToken } from "./auth-shared.js";
 import { checkCallbackUrl } from "./common.js";
 import { authorizeClient, authorizeQuery, checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
 import { linkAccount, signInOrUp, type Identity } from "./oauth-accounts.js";
@@ -166,8 +165,10 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
     userId = await linkingUser(ctx, project, q["token"]);
     if (extraScopeRefused) throw fail("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
   } else if (q["token"] && ctx.profile.upgradesAnonymousUsers) {
-    // 2.8.86: an anonymous user's token on a sign-in: a new account becomes that user (its upgrade).
-    userId = (await anonymousUserOfToken(ctx, project.id, q["token"]))?.id ?? null;
+    // 2.8.86 reads a token on a sign-in too (an expired or foreign one fails as on a link); an anonymous user's makes
+    // a new account that user (its upgrade).
+    const user = ctx.store.user(await linkingUser(ctx, project, q["token"]));
+    userId = user?.is_anonymous ? user.id : null;
   }
   prune(ctx);
   const innerState = randomString(32);

@@ -213,7 +213,9 @@ export function knownErrorsOf(doc, op, catalogue, where) {
       for (const code of ACCESS_TYPE_ERRORS[/** @type {"client"|"server"|"admin"} */ (type)]) codes.add(code);
     }
     if (access.adminAccessToken) for (const code of ADMIN_ACCESS_TOKEN_ERRORS) codes.add(code);
-    if (access.userTokens !== "none") for (const code of ACCESS_TOKEN_ERRORS) codes.add(code);
+    // The service reads an access token sent to any route that takes the x-stack headers, so its errors are every
+    // such operation's, whether it uses the user or not.
+    for (const code of ACCESS_TOKEN_ERRORS) codes.add(code);
   }
   for (const code of op["x-stack-known-errors"] ?? []) {
     const entry = catalogue.get(code);

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { rawAuthorizeUrl } from "../helpers/provider-page.js";
-import { SERVICE_VERSIONS, serviceOf, type Service } from "./harness.js";
+import { SERVICE_VERSIONS, serviceOf, signUp, type Service } from "./harness.js";
 
 const SENTINEL = "__stack_public_client__";
 
@@ -88,5 +88,23 @@ describe("extra scopes with shared keys", () => {
   it("are asked of the provider on a 2.8.11 sign-in (only a link refuses them)", async () => {
     const service = await serviceOf("2.8.11");
     expect((await authorize(service, { provider_scope: "repo" })).status).toBe(307);
+  });
+});
+
+describe("a token on a sign-in", () => {
+  it("is read on 2.8.86: an expired one is ACCESS_TOKEN_EXPIRED, a forged one UNPARSABLE_ACCESS_TOKEN", async () => {
+    const service = await serviceOf("2.8.86", { accessTokenLifetimeMs: 60_000 });
+    const user = await signUp(service, "ada@example.com");
+    const [header, payload] = user.accessToken.split(".");
+    const forged = await authorize(service, { token: `${header}.${payload}.AAAA` });
+    expect([forged.status, forged.body?.code]).toEqual([401, "UNPARSABLE_ACCESS_TOKEN"]);
+    service.emulator.control.advanceClock(61_000);
+    const expired = await authorize(service, { token: user.accessToken });
+    expect([expired.status, expired.body?.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
+  });
+
+  it("is not read on 2.8.11, which reads it on a link only", async () => {
+    const service = await serviceOf("2.8.11");
+    expect((await authorize(service, { token: "not-a-token" })).status).toBe(307);
   });
 });

@@ -2,7 +2,8 @@
 // (apps/backend/src/lib/tokens.tsx, packages/stack-shared/src/utils/jwt.tsx at
 // each version): 2.8.11's one issuer and camelCase claims, every key with exactly
 // kty, alg, crv, x, y and kid, and a token refused from the second of its `exp`
-// (jose's check: expired once `exp <= now`, in whole seconds).
+// (jose's check, without clock tolerance: expired once `exp <= now`, in whole seconds),
+// on whatever route it is sent to.
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, ownedProject, serviceOf, SERVICE_VERSIONS, signUp } from "./harness.js";
@@ -98,5 +99,25 @@ describe.each(SERVICE_VERSIONS)("an access token of another project on %s", (ver
     service.emulator.control.advanceClock(61_000);
     const expired = await service.call("GET", "/users/me", { token: user.accessToken });
     expect([expired.status, expired.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
+  });
+});
+
+// apps/backend/src/route-handlers/smart-request.tsx at both revisions: the request gate decodes an access token sent
+// with an access type and a project id on every route, before the route's own schema looks at the user.
+describe.each(SERVICE_VERSIONS)("an expired access token on %s", (version) => {
+  it("is refused on a route that has no use for the user too, ACCESS_TOKEN_EXPIRED", async () => {
+    const service = await serviceOf(version, { accessTokenLifetimeMs: 60_000 });
+    const user = await signUp(service, "ada@example.com");
+    service.emulator.control.advanceClock(61_000);
+    const project = await service.call("GET", "/projects/current", { token: user.accessToken });
+    expect([project.status, project.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
+    const refresh = await service.call("POST", "/auth/sessions/current/refresh", {
+      token: user.accessToken,
+      headers: { "x-stack-refresh-token": user.refreshToken },
+    });
+    expect([refresh.status, refresh.body.code]).toEqual([401, "ACCESS_TOKEN_EXPIRED"]);
+    // Without it, the same session refreshes.
+    const fresh = await service.call("POST", "/auth/sessions/current/refresh", { headers: { "x-stack-refresh-token": user.refreshToken } });
+    expect(fresh.status).toBe(200);
   });
 });
