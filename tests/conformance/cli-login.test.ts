@@ -3,7 +3,7 @@
 // (`anon_refresh_token`), which the browser can see (`mode: check`) and take over once (`claim-anon-session`), and
 // checks the refresh token that completes the login; 2.8.11 knows neither field and stores what it is given.
 import { describe, expect, it } from "vitest";
-import { serviceOf, signUp, type Service } from "./harness.js";
+import { INTERNAL_KEYS, serviceOf, signUp, type Service } from "./harness.js";
 
 const start = (service: Service, body: Record<string, unknown> = {}) => service.call("POST", "/auth/cli", { body });
 const complete = (service: Service, body: Record<string, unknown>) => service.call("POST", "/auth/cli/complete", { body });
@@ -78,5 +78,20 @@ describe("command-line login on 2.8.11", () => {
     ]);
     const done = await complete(service, { login_code: attempt.body.login_code, refresh_token: "anything" });
     expect([done.status, done.body]).toEqual([200, { success: true }]);
+  });
+});
+
+describe.each(["2.8.11", "2.8.86"] as const)("another project's login code on %s", (version) => {
+  it("is refused with the version's plain-text 400: 2.8.11 finds it and says the project differs, 2.8.86 does not find it", async () => {
+    const service = await serviceOf(version);
+    const user = await signUp(service, "ada@example.com");
+    const internal = await service.call("POST", "/auth/cli", { keys: INTERNAL_KEYS, body: {} });
+    const answer = await complete(service, { login_code: internal.body.login_code, refresh_token: user.refreshToken });
+    expect([answer.status, answer.body]).toEqual([
+      400,
+      version === "2.8.11"
+        ? "Project ID mismatch; please ensure that you are using the correct app url."
+        : "Invalid login code or the code has expired",
+    ]);
   });
 });

@@ -52,6 +52,13 @@ function cliTool(onWait: (wait: number) => void | Promise<void> = () => {}) {
   });
 }
 
+/** The refresh token of a new session of a new user of the demo project: what a signed-in browser hands over. */
+async function liveRefreshToken(email: string): Promise<string> {
+  const { control } = emulator();
+  const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email, password: "correct horse battery" });
+  return (await control.createSession(record.id)).refreshToken;
+}
+
 /** A browser app signed in as a new user of the demo project. */
 async function signedInBrowser(email: string) {
   const { control } = emulator();
@@ -169,13 +176,15 @@ describe("the CLI routes", () => {
       status: 200,
       body: { status: "waiting" },
     });
-    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-browser" })).toMatchObject({
+    // 2.8.86 (the default) takes only a live session's refresh token of the project.
+    const browser = await liveRefreshToken("browser@example.com");
+    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: browser })).toMatchObject({
       status: 200,
       body: { success: true },
     });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
       status: 201,
-      body: { status: "success", refresh_token: "rt-browser" },
+      body: { status: "success", refresh_token: browser },
     });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({ status: 200, body: { status: "used" } });
     emulator().control.advanceClock(HOUR + 1);
@@ -197,21 +206,23 @@ describe("the CLI routes", () => {
     expect(unknown).toMatchObject({ status: 400, knownError: null, text: "Invalid login code or the code has expired" });
 
     const { body: attempt } = await call("/auth/cli", {});
-    await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-1" });
-    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-2" })).toMatchObject({
+    const [first, second] = [await liveRefreshToken("one@example.com"), await liveRefreshToken("two@example.com")];
+    await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: first });
+    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: second })).toMatchObject({
       status: 400,
       text: "Invalid login code or the code has expired",
     });
     // The first hand-over stands.
     expect((await call("/auth/cli/poll", { polling_code: attempt.polling_code })).body).toEqual({
       status: "success",
-      refresh_token: "rt-1",
+      refresh_token: first,
     });
 
+    // 2.8.86 (the default) looks the code up in the request's project only (2.8.11 says "Project ID mismatch; …").
     const { body: internal } = await call("/auth/cli", {}, INTERNAL_KEYS);
-    expect(await call("/auth/cli/complete", { login_code: internal.login_code, refresh_token: "rt" })).toMatchObject({
+    expect(await call("/auth/cli/complete", { login_code: internal.login_code, refresh_token: first })).toMatchObject({
       status: 400,
-      text: "Project ID mismatch; please ensure that you are using the correct app url.",
+      text: "Invalid login code or the code has expired",
     });
   });
 });
