@@ -2199,6 +2199,12 @@ export interface components {
         EnabledOAuthProvider: {
             id: string;
         };
+        Domain: {
+            /** @description An absolute URL, for example `https://example.com`. */
+            domain: string;
+            /** @description The handler path on that domain, for example `/handler`. */
+            handler_path: string;
+        };
         ClientProject: {
             id: string;
             display_name: string;
@@ -2212,6 +2218,8 @@ export interface components {
                 allow_user_api_keys: boolean;
                 allow_team_api_keys: boolean;
                 enabled_oauth_providers: components["schemas"]["EnabledOAuthProvider"][];
+                /** @description The project's trusted domains (2.8.86; the official SDK reads them to share its cookies with a trusted parent domain). */
+                domains?: components["schemas"]["Domain"][];
             };
         };
         /** @description A JSON Web Key Set (RFC 7517) of public signing keys. */
@@ -2234,12 +2242,6 @@ export interface components {
             client_secret?: string;
             facebook_config_id?: string;
             microsoft_tenant_id?: string;
-        };
-        Domain: {
-            /** @description An absolute URL, for example `https://example.com`. */
-            domain: string;
-            /** @description The handler path on that domain, for example `/handler`. */
-            handler_path: string;
         };
         EmailConfig: {
             /** @enum {string} */

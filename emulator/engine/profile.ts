@@ -226,6 +226,8 @@ export interface ServiceProfile {
    * own anonymous session over (`anon_refresh_token`, `mode`: `"anonymous-handover"`).
    */
   readonly cliLogin: "plain" | "anonymous-handover";
+  /** Whether the client's view of the project (`GET /projects/current`) lists its trusted domains (2.8.86). */
+  readonly clientProjectDomains: boolean;
   /** The CORS headers of every answer under `/api/`: a browser app sends only the request headers the version allows. */
   readonly cors: ServiceCors;
 }
@@ -266,6 +268,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     cors: { allowedRequestHeaders: CORS_2_8_11, varyOnRequestHeaders: false },
     botChallenge: false,
     cliLogin: "plain",
+    clientProjectDomains: false,
     unknownBodyFields: {
       signUpWithPassword: BOT_CHALLENGE_FIELDS,
       sendMagicLinkCode: BOT_CHALLENGE_FIELDS,
@@ -302,6 +305,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     cors: { allowedRequestHeaders: CORS_2_8_86, varyOnRequestHeaders: true },
     botChallenge: true,
     cliLogin: "anonymous-handover",
+    clientProjectDomains: true,
     unknownBodyFields: {},
   },
 };

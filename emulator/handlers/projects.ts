@@ -149,7 +149,7 @@ export const projectHandlers = {
     });
     return ctx.profile.accessTokens === "per-audience" ? { body, cacheControl: "public, max-age=3600" } : { body };
   },
-  getCurrentProject: ({ project }) => ({
+  getCurrentProject: ({ project }, ctx) => ({
     body: {
       id: project.id,
       display_name: project.display_name,
@@ -163,6 +163,7 @@ export const projectHandlers = {
         allow_user_api_keys: project.config.allow_user_api_keys,
         allow_team_api_keys: project.config.allow_team_api_keys,
         enabled_oauth_providers: project.config.enabled_oauth_providers,
+        ...(ctx.profile.clientProjectDomains && { domains: project.config.domains }),
       },
     },
   }),
