@@ -25,6 +25,7 @@ import { sendThroughSmtp, type SmtpConfig } from "../engine/smtp.js";
 import type { EmailRecord, EmailTemplateRecord, ProjectRecord } from "../engine/store.js";
 import { list } from "../engine/views.js";
 import { blocksOfDocument, DEFAULT_TEMPLATES, fill, TEMPLATE_TYPES, tsxDefaultEmail, type TemplateType } from "./mail-templates.js";
+import { LEGACY_DEFAULT_CONTENT } from "./mail-templates-legacy.js";
 
 export { DEFAULT_TEMPLATES, TEMPLATE_TYPES, type TemplateType };
 type Variables = Readonly<Record<string, string | null | undefined>>;
@@ -41,11 +42,15 @@ export function renderTemplate(subject: string, content: unknown, variables: Var
 
 const templateKey = (projectId: string, type: TemplateType) => `${projectId}/${type}`;
 
-/** The project's template of a type: its own, else the default. */
-export function templateOf(ctx: EmulatorContext, projectId: string, type: TemplateType) {
+/**
+ * The project's template of a type: its own, else the default, of content version 2 unless `contentVersion` asks for
+ * the first (mail-templates-legacy.ts; a project's own template is the same for both).
+ */
+export function templateOf(ctx: EmulatorContext, projectId: string, type: TemplateType, contentVersion: 1 | 2 = 2) {
   const own = ctx.store.emailTemplate(templateKey(projectId, type));
   if (own) return { type, subject: own.subject, content: own.content, is_default: false };
-  return { type, subject: DEFAULT_TEMPLATES[type].subject, content: structuredClone(DEFAULT_TEMPLATES[type].content), is_default: true };
+  const content = (contentVersion === 1 ? LEGACY_DEFAULT_CONTENT[type] : undefined) ?? DEFAULT_TEMPLATES[type].content;
+  return { type, subject: DEFAULT_TEMPLATES[type].subject, content: structuredClone(content), is_default: true };
 }
 
 /** The shared e-mail server of the emulator, as `/internal/emails` reports it. */
@@ -60,7 +65,8 @@ export function senderConfigOf(project: ProjectRecord): Record<string, unknown> 
 
 /**
  * Renders the e-mail of `type` for `to` and mails it from the project's sender; `projectDisplayName` is filled in.
- * 2.8.11 renders the project's block-document template (its own or the default); 2.8.86 its default TSX template.
+ * 2.8.11 renders the project's block-document template (its own or the default of `contentVersion`); 2.8.86 its
+ * default TSX template.
  */
 export function sendTemplatedEmail(
   ctx: EmulatorContext,
@@ -68,6 +74,7 @@ export function sendTemplatedEmail(
   type: TemplateType,
   to: string,
   variables: Variables,
+  contentVersion: 1 | 2 = 2,
 ): EmailRecord {
   const filled = { projectDisplayName: project.display_name, ...variables };
   let rendered: { subject: string; text: string; html: string };
@@ -75,7 +82,7 @@ export function sendTemplatedEmail(
     const email = tsxDefaultEmail(type, filled);
     rendered = { subject: email.subject, ...renderLayout(email.blocks) };
   } else {
-    const template = templateOf(ctx, project.id, type);
+    const template = templateOf(ctx, project.id, type, contentVersion);
     rendered = renderTemplate(template.subject, template.content, filled);
   }
   const sent = ctx.mail.send({ projectId: project.id, to, subject: rendered.subject, text: rendered.text, html: rendered.html });

@@ -103,3 +103,42 @@ describe.each(VERSIONS)("on %s", (version) => {
     expect(mail?.body.text).toBe(["YOU ARE INVITED TO CREW", `Hi! ${sentence}`, `Join team\n${link!}`, RULE, FOOTER].join("\n\n"));
   });
 });
+
+// 2.8.11's send-sign-in-code route picks the template's first content for apps of @stackframe/stack 2.5.37 or older
+// (x-stack-client-version `<platform> @stackframe/stack@<semver>`); 2.8.86's route reads no client version.
+describe("the magic link for apps of @stackframe/stack 2.5.37 or older", () => {
+  const sendTo = (service: Service, email: string, clientVersion: string) =>
+    service.call("POST", "/auth/otp/send-sign-in-code", {
+      body: { email, callback_url: CALLBACK },
+      headers: { "x-stack-client-version": clientVersion },
+    });
+  const OTP_LINE = /^[A-Z0-9]{6}$/m;
+
+  it("is the link alone on 2.8.11, the subject still naming the code", async () => {
+    const service = await serviceOf("2.8.11");
+    expect((await sendTo(service, "old@example.com", "js @stackframe/stack@2.5.37")).status).toBe(200);
+    const [mail] = await inbox(service, "old@example.com");
+    const link = /http:\/\/localhost:3000\/handler\/email-verification\?code=[a-z0-9]+/.exec(mail!.body.text)?.[0];
+    expect(mail?.body.text).toBe(
+      ["SIGN IN TO DEMO", "Hi! Please click on the following button to sign in.", `Sign in\n${link!}`, RULE, FOOTER].join("\n\n"),
+    );
+    expect(mail?.subject).toMatch(/^Sign in to Demo: Your code is [A-Z0-9]{6}$/);
+  });
+
+  it("carries the code on 2.8.11 for a newer version, another SDK, or a version that is no strict semver", async () => {
+    const service = await serviceOf("2.8.11");
+    const clients = ["js @stackframe/stack@2.5.38", "js @stackframe/js@2.5.37", "js @stackframe/stack@2.05.37", "@stackframe/stack@2.5.37"];
+    for (const [i, client] of clients.entries()) {
+      expect((await sendTo(service, `new${i}@example.com`, client)).status).toBe(200);
+      const [mail] = await inbox(service, `new${i}@example.com`);
+      expect(OTP_LINE.test(mail!.body.text), client).toBe(true);
+    }
+  });
+
+  it("carries the code on 2.8.86, whatever the client's version", async () => {
+    const service = await serviceOf("2.8.86");
+    expect((await sendTo(service, "old@example.com", "js @stackframe/stack@2.5.37")).status).toBe(200);
+    const [mail] = await inbox(service, "old@example.com");
+    expect(OTP_LINE.test(mail!.body.text)).toBe(true);
+  });
+});
