@@ -6465,6 +6465,7 @@ export interface operations {
                 "application/json": {
                     /** @description The code from the e-mailed link (45 characters). */
                     code: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                 };
             };
@@ -6558,7 +6559,9 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     old_password: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     new_password: string;
                 };
             };
@@ -6606,6 +6609,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                 };
             };
@@ -6645,6 +6649,7 @@ export interface operations {
                 "application/json": {
                     /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                 };
             };
@@ -6695,6 +6700,7 @@ export interface operations {
                 "application/json": {
                     /** @description An e-mail address; the service checks it more loosely than JSON Schema's `email` format (a host without a dot passes). */
                     email: string;
+                    /** @description At most 70 characters; a longer one is a `SCHEMA_ERROR`. */
                     password: string;
                     /**
                      * Format: uri

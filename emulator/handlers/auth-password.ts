@@ -3,7 +3,7 @@
 // user's password. Checks run in the service's order, so that a request with
 // several faults gets the error the service gives.
 import { assessBotChallenge, requireVisibleChallengePassed, type BotChallengeFields } from "../engine/bot-challenge.js";
-import type { Handlers } from "../engine/context.js";
+import type { EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord } from "../engine/store.js";
 import { hashPassword } from "../engine/tokens.js";
@@ -35,6 +35,27 @@ function requireCredential(project: ProjectRecord): void {
   if (!project.config.credential_enabled) throw fail("PASSWORD_AUTHENTICATION_NOT_ENABLED");
 }
 
+/** The longest password the service's schemas take (both versions' passwordSchema). */
+const MAX_PASSWORD_LENGTH = 70;
+
+/**
+ * What the service's schema finds wrong with the password fields of a body, in yup's words: a password longer than
+ * it takes is a schema problem, before any handler could call it PASSWORD_TOO_LONG.
+ */
+function passwordProblems(fields: Readonly<Record<string, unknown>>): string[] {
+  return Object.entries(fields).flatMap(([name, value]) =>
+    typeof value === "string" && value.length > MAX_PASSWORD_LENGTH
+      ? [`body.${name} must be at most ${MAX_PASSWORD_LENGTH} characters`]
+      : [],
+  );
+}
+
+/** SCHEMA_ERROR for the password fields of a body, when one is too long. */
+function checkPasswordFields(request: EmulatorRequest, fields: Readonly<Record<string, unknown>>): void {
+  const problems = passwordProblems(fields);
+  if (problems.length > 0) throw schemaError(request, ...problems);
+}
+
 /** What send-reset-code answers whether or not someone signs in with the address (it reveals nothing). */
 const RESET_CODE_SENT = { success: "maybe, only if user with e-mail exists" } as const;
 
@@ -52,6 +73,7 @@ export const passwordHandlers = {
     // One schema error lists every problem, the e-mail's first.
     const problems = [
       ...checkSignInEmail(email),
+      ...passwordProblems({ password }),
       ...(lenient && callbackUrl === undefined ? ["body.verification_callback_url must be defined"] : []),
     ];
     if (problems.length > 0) throw schemaError(request, ...problems);
@@ -85,6 +107,7 @@ export const passwordHandlers = {
     const { project } = request;
     const { email, password } = request.body as { email: string; password: string };
     checkEmailField(request, email);
+    checkPasswordFields(request, { password });
     requireCredential(project);
     const channel = ctx.store.authChannelByEmail(project.id, email);
     const user = channel ? ctx.store.user(channel.user_id) : undefined;
@@ -116,7 +139,8 @@ export const passwordHandlers = {
   async resetPassword(request, ctx) {
     const { project } = request;
     const { code, password } = request.body as { code: string; password: string };
-    // The code is used up before the password is looked at: a refused password spends it all the same.
+    checkPasswordFields(request, { password });
+    // Past the schema, the code is used up before the password rules are looked at: a refused password spends it all the same.
     const record = redeem(request, ctx, "password_reset", code, true);
     requireCredential(project);
     checkPasswordRules(password);
@@ -130,6 +154,7 @@ export const passwordHandlers = {
     const user = signedInUser(request);
     const { project } = request;
     const { old_password: oldPassword, new_password: newPassword } = request.body as { old_password: string; new_password: string };
+    checkPasswordFields(request, { old_password: oldPassword, new_password: newPassword });
     requireCredential(project);
     checkPasswordRules(newPassword);
     if (user.password_hash === null) throw fail("USER_DOES_NOT_HAVE_PASSWORD");
@@ -144,6 +169,7 @@ export const passwordHandlers = {
   async setPassword(request, ctx) {
     const user = signedInUser(request);
     const { password } = request.body as { password: string };
+    checkPasswordFields(request, { password });
     requireCredential(request.project);
     checkPasswordRules(password);
     if (user.password_hash !== null) throw statusFailure(400, "User already has a password set.");

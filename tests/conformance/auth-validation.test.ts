@@ -1,6 +1,7 @@
 // What the auth handlers check as the service checks it: the sign-up e-mail
 // against its sign-in e-mail schema (packages/stack-shared/src/schema-fields.ts
-// signInEmailSchema: yup's e-mail check and a stricter pattern), imported password
+// signInEmailSchema: yup's e-mail check and a stricter pattern), passwords against
+// its passwordSchema (at most 70 characters, on every password route), imported password
 // hashes (packages/stack-shared/src/utils/hashes.tsx: bcrypt, at most 16 rounds;
 // apps/backend/src/app/api/latest/users/crud.tsx refuses others).
 import bcrypt from "bcryptjs";
@@ -33,6 +34,31 @@ describe.each(VERSIONS)("on %s", (version) => {
     expect(answer.body.error).toBe(
       `Request validation failed on POST /api/v1/auth/password/sign-up:\n  - body.email must match the following: "${PATTERN}"`,
     );
+  });
+
+  it("refuses a password longer than 70 characters as the schema words it, on every password route", async () => {
+    const service = await serviceOf(version);
+    const user = await signUp(service, "ada@example.com");
+    const long = "x".repeat(71);
+    const cases: [string, string, Record<string, unknown>, string[]][] = [
+      ["/auth/password/sign-up", "", { ...signUpBody("new@example.com"), password: long }, ["body.password"]],
+      ["/auth/password/sign-in", "", { email: "ada@example.com", password: long }, ["body.password"]],
+      ["/auth/password/update", user.accessToken, { old_password: long, new_password: long }, ["body.old_password", "body.new_password"]],
+      ["/auth/password/set", user.accessToken, { password: long }, ["body.password"]],
+      ["/auth/password/reset", "", { code: "x".repeat(45), password: long }, ["body.password"]],
+    ];
+    for (const [route, token, body, fields] of cases) {
+      const answer = await service.call("POST", route, { body, ...(token ? { token } : {}) });
+      expect([answer.status, answer.body.code], route).toEqual([400, "SCHEMA_ERROR"]);
+      expect(answer.body.error).toBe(
+        [`Request validation failed on POST /api/v1${route}:`, ...fields.map((f) => `  - ${f} must be at most 70 characters`)].join("\n"),
+      );
+    }
+    // Seventy characters are still a password.
+    const seventy = await service.call("POST", "/auth/password/sign-up", {
+      body: { ...signUpBody("max@example.com"), password: "x".repeat(70) },
+    });
+    expect(seventy.status).toBe(200);
   });
 
   it("signs in with the password of an imported bcrypt hash, and refuses a wrong one", async () => {
