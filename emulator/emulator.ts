@@ -4,6 +4,7 @@
 import type { LocalOnlyPolicy } from "./local-only.js";
 import { createControl, type EmulatorControl } from "./control.js";
 import { createEngine, type Engine, type Exchange } from "./engine/engine.js";
+import { DEFAULT_SHARED_EMAIL_SERVER, type SharedEmailServer } from "./engine/mail.js";
 import { seedDefaults } from "./engine/seed.js";
 import { Store, type StateJson } from "./engine/store.js";
 import { serviceProfile, type ServiceVersion } from "./engine/profile.js";
@@ -62,6 +63,13 @@ export interface EmulatorOptions {
    * code or reset the state. The service's API under `/api/v1` answers every origin whatever this says.
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * The service's shared e-mail server, which projects without their own send through: its host, port and user
+   * name (what 2.8.11's `GET /internal/emails` shows as a shared e-mail's `sender_config`) and the address its
+   * e-mails come from. Fields left out keep their defaults: `smtp.stackkit.local`, 587, `emulator`,
+   * `noreply@example.com`. Nothing is sent through it; e-mails are captured.
+   */
+  readonly sharedEmailServer?: Partial<SharedEmailServer>;
 }
 
 /** An emulator of the Stack Auth API, in-process: what {@link createEmulator} answers. Give apps its `fetch` (or serve it over HTTP with `stackkit/emulator/server`); `control` prepares and inspects its state. */
@@ -150,6 +158,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     apiOrigin,
     now,
     accessTokenLifetimeMs: options.accessTokenLifetimeMs ?? TEN_MINUTES,
+    sharedEmailServer: { ...DEFAULT_SHARED_EMAIL_SERVER, ...options.sharedEmailServer },
     onExchange: options.onExchange,
     extraRoutes: (request, url) => extraRoutes(request, url, routeParts()),
   });

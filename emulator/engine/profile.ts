@@ -71,6 +71,23 @@ const CORS_2_8_86: readonly string[] = [
 
 const BOT_CHALLENGE_FIELDS = ["bot_challenge_token", "bot_challenge_phase", "bot_challenge_unavailable"] as const;
 
+// What services before 2.8.11 took in a project's OAuth providers, which neither version knows.
+const OAUTH_PROVIDER_ENABLED = "config.oauth_providers[].enabled";
+
+// The fields of a project's create and update bodies that 2.8.11 does not know: 2.8.86's (logos, onboarding, themes,
+// Apple bundles) and the older services' `enabled`.
+const PROJECT_FIELDS_2_8_86 = [
+  OAUTH_PROVIDER_ENABLED,
+  "logo_url",
+  "logo_full_url",
+  "logo_dark_mode_url",
+  "logo_full_dark_mode_url",
+  "onboarding_status",
+  "config.email_theme",
+  "config.require_email_verification",
+  "config.oauth_providers[].apple_bundle_ids",
+] as const;
+
 /** What differs between the service versions, as the emulator plays them. */
 export interface ServiceProfile {
   readonly version: ServiceVersion;
@@ -226,7 +243,8 @@ export interface ServiceProfile {
   readonly botChallenge: boolean;
   /**
    * Body fields of the document this version does not know, by operation (a later version added them): refused as
-   * unknown properties, as its schema refuses them.
+   * unknown properties, as its schema refuses them. `outer.inner` names a field of a field, `list[].name` a field of
+   * a list's items.
    */
   readonly unknownBodyFields: { readonly [id in OperationId]?: readonly string[] };
   /**
@@ -239,6 +257,32 @@ export interface ServiceProfile {
   readonly clientProjectDomains: boolean;
   /** The CORS headers of every answer under `/api/`: a browser app sends only the request headers the version allows. */
   readonly cors: ServiceCors;
+  /**
+   * Whether projects have 2.8.86's additions: an e-mail theme (`config.email_theme`, one of the default themes,
+   * else a plain-text 400 "Invalid email theme"), four logo URLs, the dashboard's `onboarding_status`, each OAuth
+   * provider's `provider_config_id` and `apple_bundle_ids`, and `config.require_email_verification` on update.
+   * 2.8.11 has none of them (`unknownBodyFields`).
+   */
+  readonly projectThemesAndLogos: boolean;
+  /**
+   * How the service guesses where a request comes from (its `getEndUserInfo`), for the activity it logs: only a
+   * request whose user agent claims to be a browser (Mozilla, Chrome, Safari) and names a valid IP address. 2.8.11
+   * trusts every proxy header, Cloudflare's first (`cf-connecting-ip`, `x-vercel-forwarded-for`, `x-real-ip`,
+   * `x-forwarded-for`; the country from `cf-ipcountry`, else `x-vercel-ip-country`: `"trust-all"`). 2.8.86, with
+   * no trusted proxy configured (its development setup), reads the client's headers first (`x-real-ip`,
+   * `x-forwarded-for`, `x-vercel-forwarded-for`, `cf-connecting-ip`) and the country from `x-vercel-ip-country`,
+   * else `cf-ipcountry`, trimmed and upper-cased (`"no-trusted-proxy"`).
+   */
+  readonly endUserHeaders: "trust-all" | "no-trusted-proxy";
+  /**
+   * What `GET /internal/metrics` reads activity from. 2.8.11 its `$user-activity` event log, one event per access
+   * token issued: daily active users over the 30 days before now, a user's country from their latest event that has
+   * one, `recently_active` the five users with the latest events, less those deleted since (`"user-activity-events"`).
+   * 2.8.86 its `$token-refresh` events (in ClickHouse) for daily and monthly active users, countries and the
+   * overviews' activity, and the users' last activity for `recently_active`; it also answers `auth_overview`,
+   * `email_overview`, `payments_overview` and `analytics_overview` (`"token-refresh-events"`).
+   */
+  readonly activityMetrics: "user-activity-events" | "token-refresh-events";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -284,7 +328,12 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
       sendMagicLinkCode: BOT_CHALLENGE_FIELDS,
       createCliLogin: ["anon_refresh_token"],
       completeCliLogin: ["mode"],
+      updateAdminProject: PROJECT_FIELDS_2_8_86,
+      createOwnedProject: PROJECT_FIELDS_2_8_86,
     },
+    projectThemesAndLogos: false,
+    endUserHeaders: "trust-all",
+    activityMetrics: "user-activity-events",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -317,7 +366,10 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     botChallenge: true,
     cliLogin: "anonymous-handover",
     clientProjectDomains: true,
-    unknownBodyFields: {},
+    unknownBodyFields: { updateAdminProject: [OAUTH_PROVIDER_ENABLED], createOwnedProject: [OAUTH_PROVIDER_ENABLED] },
+    projectThemesAndLogos: true,
+    endUserHeaders: "no-trusted-proxy",
+    activityMetrics: "token-refresh-events",
   },
 };
 

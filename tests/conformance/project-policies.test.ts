@@ -121,12 +121,13 @@ describe.each(SERVICE_VERSIONS)("project policies on %s", (version) => {
         "URL must start with http:// or https://",
       ]),
     ]);
+    // Accepted, and listed sorted by domain (the service keeps them under fresh ids and sorts on reading).
     const accepted = await update(["https://app.example.com", "http://localhost:3000"]);
     expect([accepted.status, accepted.body.config.domains]).toEqual([
       200,
       [
-        { domain: "https://app.example.com", handler_path: "/handler" },
         { domain: "http://localhost:3000", handler_path: "/handler" },
+        { domain: "https://app.example.com", handler_path: "/handler" },
       ],
     ]);
   });
