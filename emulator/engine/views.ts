@@ -4,7 +4,7 @@
 import type { AccessType } from "../../generated/operations.js";
 import type { components } from "../../generated/schema.js";
 import type { ServiceProfile } from "./profile.js";
-import type { ContactChannelRecord, MembershipRecord, Store, TeamRecord, UserRecord } from "./store.js";
+import type { ContactChannelRecord, MembershipRecord, ProjectConfigRecord, Store, TeamRecord, UserRecord } from "./store.js";
 import type { RestrictedReason } from "./tokens.js";
 
 type Schemas = components["schemas"];
@@ -99,6 +99,8 @@ export function serverUserView(store: Store, user: UserRecord, profile: ServiceP
     ...(profile.gatesAnonymousAndRestrictedUsers
       ? { restricted_by_admin_private_details: user.restricted_by_admin_private_details ?? null }
       : {}),
+    // The public service's fallback risk engine rates no sign-up a risk.
+    ...(profile.signUpRisk ? { country_code: user.country_code ?? null, risk_scores: { sign_up: { bot: 0, free_trial_abuse: 0 } } } : {}),
   };
 }
 
@@ -133,6 +135,27 @@ export function memberProfileView(store: Store, membership: MembershipRecord, ac
     profile_image_url: membership.profile_image_url ?? user?.profile_image_url ?? null,
   };
   return accessType === "client" || !user ? profile : { ...profile, user: serverUserView(store, user, service) };
+}
+
+/** The service compares ids by code unit, not by locale. */
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A project's configuration as both versions render it from their config maps: OAuth providers (enabled ones too)
+ * and the three default-permission lists sorted by id, trusted domains by domain, whatever order they were set in.
+ */
+export function projectConfigView(config: ProjectConfigRecord): ProjectConfigRecord {
+  const view = structuredClone(config);
+  for (const list of [
+    view.oauth_providers,
+    view.enabled_oauth_providers,
+    view.team_creator_default_permissions,
+    view.team_member_default_permissions,
+    view.user_default_permissions,
+  ] as { id: string }[][])
+    list.sort((a, b) => byCodeUnit(a.id, b.id));
+  view.domains.sort((a, b) => byCodeUnit(a.domain, b.domain));
+  return view;
 }
 
 /** A list answer, as the service sends unpaginated lists. */

@@ -11,6 +11,7 @@ import { fail, schemaError } from "../engine/errors.js";
 import { DEFAULT_TEAM_PERMISSIONS, defaultConfig } from "../engine/seed.js";
 import type { ProjectConfigRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
+import { projectConfigView } from "../engine/views.js";
 import { requireUser } from "./common.js";
 
 type Schemas = components["schemas"];
@@ -45,7 +46,7 @@ export function adminProjectView(ctx: EmulatorContext, project: ProjectRecord): 
     created_at_millis: project.created_at_millis,
     ...(ctx.profile.projectView === "user-count" ? { user_count: userCount } : { owner_team_id: project.owner_team_id }),
     is_production_mode: project.is_production_mode,
-    config: structuredClone(project.config),
+    config: projectConfigView(project.config),
   };
 }
 
@@ -125,10 +126,14 @@ function addDefaultPermissionDefinitions(store: Store, projectId: string): void 
   }
 }
 
-/** Only users of the internal project own projects: EXPECTED_INTERNAL_PROJECT elsewhere, USER_AUTHENTICATION_REQUIRED without a user. */
+/**
+ * Only users of the internal project own projects: USER_AUTHENTICATION_REQUIRED without a user, then (both versions
+ * check in this order) EXPECTED_INTERNAL_PROJECT on another project.
+ */
 function requireInternalUser(request: EmulatorRequest) {
+  const user = requireUser(request);
   if (request.project.id !== INTERNAL_PROJECT_ID) throw fail("EXPECTED_INTERNAL_PROJECT");
-  return requireUser(request);
+  return user;
 }
 
 /** `user`'s server metadata with `managedProjectIds` set to `ids`, its other fields kept (2.8.11's managed list). */
@@ -162,7 +167,7 @@ export const projectHandlers = {
         client_user_deletion_enabled: project.config.client_user_deletion_enabled,
         allow_user_api_keys: project.config.allow_user_api_keys,
         allow_team_api_keys: project.config.allow_team_api_keys,
-        enabled_oauth_providers: project.config.enabled_oauth_providers,
+        enabled_oauth_providers: projectConfigView(project.config).enabled_oauth_providers,
       },
     },
   }),

@@ -270,7 +270,9 @@ describe("the store's export and import", () => {
     const text = readFileSync(new URL("./fixtures/state-v1.json", import.meta.url), "utf8");
     const store = new Store();
     store.load(JSON.parse(text) as StateJson);
-    expect(JSON.stringify(store.toJSON())).toBe(JSON.stringify(JSON.parse(text)));
+    // Tables added since the file was written (the storage's files) come out empty, after the others.
+    const written = JSON.parse(text) as StateJson;
+    expect(JSON.stringify(store.toJSON())).toBe(JSON.stringify({ ...written, tables: { ...written.tables, files: [] } }));
     const ada = store.authChannelByEmail(DEMO, "ada@example.com");
     expect(ada && store.user(ada.user_id)?.password_hash).toEqual(expect.any(String));
   });

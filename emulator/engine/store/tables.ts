@@ -188,5 +188,6 @@ function emptyTables(): Tables {
     emailTemplates: new Map(),
     passkeys: new Map(),
     oauthCodes: new Map(),
+    files: new Map(),
   };
 }
