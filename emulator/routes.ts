@@ -1,5 +1,6 @@
 // What the emulator serves beside the API: the health probe the service
-// answers, the Inbucket-compatible mailbox API and page (emulator/mailbox.ts),
+// answers, the files of its storage (`/emulator/storage/…`: 2.8.86's stored
+// profile images), the Inbucket-compatible mailbox API and page (emulator/mailbox.ts),
 // the fake OAuth provider and the service's OAuth callback (`/emulator/oauth/…`,
 // emulator/oauth-provider.ts), and the control API over HTTP (`/emulator/v1/…`),
 // which calls the same functions as `emulator.control`. Control answers are
@@ -9,6 +10,7 @@
 import { knownErrorStatus, type KnownErrorCode } from "../generated/known-errors.js";
 import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
+import { STORAGE_PREFIX } from "./engine/images.js";
 import { DEMO_KEYS } from "./engine/seed.js";
 import { parseSignUpRules } from "./engine/sign-up-rules.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
@@ -49,6 +51,7 @@ export async function extraRoutes(request: Request, url: URL, parts: RouteParts)
   if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
   if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
+  if (url.pathname.startsWith(STORAGE_PREFIX)) return storedFile(request, url, parts.store);
   // The fake OAuth provider's consent page and the service's OAuth callback (emulator/oauth-provider.ts).
   if (url.pathname.startsWith(OAUTH_PROVIDER_PREFIX)) {
     const answer = await oauthProviderRoutes(request, url, parts.store);
@@ -91,6 +94,24 @@ export async function routesBeforeEngine(request: Request, parts: RouteParts): P
   const url = new URL(request.url);
   if (!url.pathname.startsWith(MAILBOX_API_PREFIX)) return undefined;
   return localOnly(request, url, parts, () => mailboxApi(request, url, parts.store));
+}
+
+/** A stored file, as a public bucket serves it: its bytes and type to anyone, 404 when there is none. */
+function storedFile(request: Request, url: URL, store: Store): Response {
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return new Response(null, { status: 405, headers: { ...OPEN_CORS, allow: "GET, HEAD" } });
+  let id: string;
+  try {
+    id = decodeURIComponent(url.pathname.slice(STORAGE_PREFIX.length));
+  } catch {
+    id = "";
+  }
+  const file = store.file(id);
+  if (!file) return new Response("No such file", { status: 404, headers: { ...OPEN_CORS, "content-type": "text/plain" } });
+  const bytes = Uint8Array.from(atob(file.data_base64), (c) => c.charCodeAt(0));
+  return new Response(request.method === "HEAD" ? null : bytes, {
+    headers: { ...OPEN_CORS, "content-type": file.content_type, "content-length": String(bytes.length) },
+  });
 }
 
 // THE CONTROL API

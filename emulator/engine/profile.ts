@@ -148,8 +148,40 @@ export interface ServiceProfile {
    * error, 2.8.86 only 4xx (5xx keep their status).
    */
   readonly overriddenErrorStatuses: "all" | "4xx";
-  /** Whether contact channels' e-mail values are stored trimmed and lower-cased (2.8.86) or as sent (2.8.11). */
+  /**
+   * Whether e-mail addresses are stored trimmed and lower-cased (2.8.86) or as sent (2.8.11): contact channels' values,
+   * users' primary e-mails among them (sign-up, `POST /users`, `PATCH /users/…`), so that an address already taken is
+   * named in its stored form.
+   */
   readonly normalizesContactEmails: boolean;
+  /**
+   * What server code's change of a user's primary e-mail does to the address it replaces (handlers/primary-email.ts):
+   * 2.8.11 changes the primary channel in place and deletes it when the primary e-mail is removed (`"in-place"`);
+   * 2.8.86 keeps it as a non-primary channel (signing in if it did) and makes the new address a channel of its own,
+   * unverified unless `primary_email_verified` says otherwise (`"new-channel"`).
+   */
+  readonly primaryEmailChange: "in-place" | "new-channel";
+  /**
+   * Whether server views of users carry `country_code` and `risk_scores` (2.8.86): the country a sign-up came from
+   * (engine/sign-up-country.ts; null for users made otherwise) and the sign-up's risk scores, which the public
+   * service's fallback risk engine rates 0 for bots and free-trial abuse alike.
+   */
+  readonly signUpRisk: boolean;
+  /**
+   * Whether USER_EMAIL_ALREADY_EXISTS and CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE always say
+   * `would_work_if_email_was_verified` (2.8.86: true, with the longer message, where the holder's address is
+   * unverified and the flow would link to a verified one: a magic link, an OAuth account merged by e-mail).
+   */
+  readonly emailTakenSaysVerification: boolean;
+  /**
+   * What `profile_image_url` of users, teams and member profiles becomes: 2.8.11 keeps what it is given
+   * (`"as-given"`); 2.8.86 moves a base64 image (`data:image/<type>;base64,…`) to its storage and keeps the stored
+   * file's URL, keeps an http(s) URL, and refuses anything else with a plain 400 "Invalid profile image URL"
+   * (`"stored"`; engine/images.ts). Both refuse a client's picture that is not a base64 image of a common type.
+   */
+  readonly profileImages: "as-given" | "stored";
+  /** The plain-text 403 of the magic-link e-mail when the project has magic links (one-time codes) off. */
+  readonly magicLinkDisabledText: string;
   /**
    * `GET /users`: 2.8.11 lists every user, anonymous ones too, and refuses the query flags it does not know
    * (`include_anonymous`, `include_restricted`, `only_anonymous`: SCHEMA_ERROR); 2.8.86 lists normal users unless
@@ -307,6 +339,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpVerificationUrl: "required-lenient",
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
+    primaryEmailChange: "in-place",
+    signUpRisk: false,
+    emailTakenSaysVerification: false,
+    profileImages: "as-given",
+    magicLinkDisabledText: "Magic link is not enabled for this project",
     userListing: "every-user",
     sentEmailLog: "sent-emails",
     expiredTokenSaysWhose: false,
@@ -350,6 +387,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
+    primaryEmailChange: "new-channel",
+    signUpRisk: true,
+    emailTakenSaysVerification: true,
+    profileImages: "stored",
+    magicLinkDisabledText: "OTP sign-in is not enabled for this project",
     userListing: "flags",
     sentEmailLog: "outbox",
     expiredTokenSaysWhose: true,

@@ -95,10 +95,14 @@ function addDefaultPermissionDefinitions(store: Store, projectId: string): void 
   }
 }
 
-/** Only users of the internal project own projects: EXPECTED_INTERNAL_PROJECT elsewhere, USER_AUTHENTICATION_REQUIRED without a user. */
+/**
+ * Only users of the internal project own projects: USER_AUTHENTICATION_REQUIRED without a user, then (both versions
+ * check in this order) EXPECTED_INTERNAL_PROJECT on another project.
+ */
 function requireInternalUser(request: EmulatorRequest) {
+  const user = requireUser(request);
   if (request.project.id !== INTERNAL_PROJECT_ID) throw fail("EXPECTED_INTERNAL_PROJECT");
-  return requireUser(request);
+  return user;
 }
 
 /** `user`'s server metadata with `managedProjectIds` set to `ids`, its other fields kept (2.8.11's managed list). */

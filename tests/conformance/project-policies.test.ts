@@ -123,6 +123,7 @@ describe.each(SERVICE_VERSIONS)("project policies on %s", (version) => {
     ]);
     // Accepted, and listed sorted by domain (the service keeps them under fresh ids and sorts on reading).
     const accepted = await update(["https://app.example.com", "http://localhost:3000"]);
+    // Answered sorted by domain, as both versions render their config's map of trusted domains.
     expect([accepted.status, accepted.body.config.domains]).toEqual([
       200,
       [

@@ -60,6 +60,8 @@ export interface UserRecord {
   readonly restricted_by_admin?: boolean;
   /** What the server view shows of why (a restricting sign-up rule notes itself here); absent: null. */
   readonly restricted_by_admin_private_details?: string;
+  /** The country the user signed up from (2.8.86's `country_code`), when the sign-up told it; absent: null. */
+  readonly country_code?: string | null;
   readonly otp_auth_enabled: boolean;
   readonly passkey_auth_enabled: boolean;
   /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */
@@ -274,6 +276,18 @@ export interface ActivityEventRecord {
   readonly end_user: EndUserRecord | null;
 }
 
+/**
+ * A file in the emulator's storage (2.8.86 moves base64 profile images there): served at
+ * `/emulator/storage/<id>`, its id `<folder>/<uuid>.<format>` as the service names its stored files.
+ */
+export interface FileRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly content_type: string;
+  readonly data_base64: string;
+  readonly created_at_millis: number;
+}
+
 /** Every table, by name (what `StateJson` lists). */
 export interface Tables {
   readonly projects: Map<string, ProjectRecord>;
@@ -296,6 +310,7 @@ export interface Tables {
   readonly passkeys: Map<string, PasskeyRecord>;
   readonly oauthCodes: Map<string, OAuthCodeRecord>;
   readonly activityEvents: Map<string, ActivityEventRecord>;
+  readonly files: Map<string, FileRecord>;
 }
 
 export type TableName = keyof Tables;
@@ -325,6 +340,7 @@ export const TABLE_NAMES: readonly TableName[] = [
   "passkeys",
   "oauthCodes",
   "activityEvents",
+  "files",
 ];
 
 /** The state as JSON: every table as a list of records. */

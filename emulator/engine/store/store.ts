@@ -13,6 +13,7 @@ import type {
   CodeRecord,
   ContactChannelRecord,
   EmailRecord,
+  FileRecord,
   GrantRecord,
   KeySetRecord,
   MembershipRecord,
@@ -45,6 +46,7 @@ export class Store extends TableStore {
   apiKey = (id: string): ApiKeyRecord | undefined => this.row("apiKeys", id);
   code = (code: string): CodeRecord | undefined => this.row("codes", code);
   oauthCode = (id: string): OAuthCodeRecord | undefined => this.row("oauthCodes", id);
+  file = (id: string): FileRecord | undefined => this.row("files", id);
   emailTemplate = (key: string): RowOf<"emailTemplates"> | undefined => this.row("emailTemplates", key);
 
   // Lists, in the order the records were made.

@@ -189,5 +189,6 @@ function emptyTables(): Tables {
     passkeys: new Map(),
     oauthCodes: new Map(),
     activityEvents: new Map(),
+    files: new Map(),
   };
 }
