@@ -23,6 +23,10 @@ Options:
                     "default" (the internal and demo projects), "empty", or a JSON file
                     exported from GET /emulator/v1/state
   --token-lifetime <s>  access-token lifetime in seconds (default 600)
+  --allow-origin <origin>  a web origin whose pages may call the control API and read
+                    the mailbox (repeatable). Without it those routes answer only
+                    this machine: a loopback Host, and no page of another origin
+                    (the API under /api/v1 answers every origin, as the service does)
   --service-version <v> the service version to answer as: ${SERVICE_VERSIONS.join(" or ")}
                     (default ${DEFAULT_SERVICE_VERSION}, what the hosted service runs and apps
                     meet in production). 2.8.86 signs access tokens per kind of user
@@ -85,6 +89,9 @@ export function parseArgs(args: readonly string[]): BinOptions {
         server.serviceVersion = version;
         break;
       }
+      case "--allow-origin":
+        server.allowedOrigins = [...(server.allowedOrigins ?? []), value()];
+        break;
       case "--token-lifetime": {
         const seconds = Number(value());
         if (!(seconds > 0)) throw new Error("--token-lifetime takes a number of seconds > 0");

@@ -16,13 +16,16 @@ import { parseSignUpRules } from "./engine/sign-up-rules.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
 import type { Signers } from "./engine/tokens.js";
 import type { Fault } from "./engine/engine.js";
-import { MAILBOX_API_PREFIX, mailboxApi, mailboxPage } from "./mailbox.js";
+import { localOnlyRefusal, localPreflight, withLocalCors, type LocalOnlyPolicy } from "./local-only.js";
+import { MAILBOX_API_PREFIX, MAILBOX_PAGE, mailboxApi, mailboxPage } from "./mailbox.js";
 import { OAUTH_PROVIDER_PREFIX, oauthProviderRoutes } from "./oauth-provider.js";
 
 export interface RouteParts {
   readonly store: Store;
   readonly control: EmulatorControl;
   readonly signers: Signers;
+  /** Who may use the control API and the mailbox (emulator/local-only.ts). */
+  readonly localOnly: LocalOnlyPolicy;
 }
 
 export const CONTROL_PREFIX = "/emulator/v1/";
@@ -34,23 +37,52 @@ const OPEN_CORS = {
   "access-control-expose-headers": "*",
 } as const;
 
-/** A preflight of the emulator's own routes (control API, mailbox, provider pages): open to every origin and header. */
+/** A preflight of the emulator's other routes (the health probe, the provider pages): open to every origin and header. */
 function openPreflight(): Response {
   return new Response(null, { status: 204, headers: OPEN_CORS });
 }
 
 export async function extraRoutes(request: Request, url: URL, parts: RouteParts): Promise<Response | undefined> {
+  if (isLocalOnlyPath(url.pathname)) {
+    return localOnly(request, url, parts, () =>
+      url.pathname.startsWith(CONTROL_PREFIX) ? controlApi(request, url, parts.control) : mailboxPage(request, url, parts.store),
+    );
+  }
   if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
   if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
-  if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
+  // Stored pictures are public, as the service's bucket is: any page may show them.
   if (url.pathname.startsWith(STORAGE_PREFIX)) return storedFile(request, url, parts.store);
   // The fake OAuth provider's consent page and the service's OAuth callback (emulator/oauth-provider.ts).
   if (url.pathname.startsWith(OAUTH_PROVIDER_PREFIX)) {
     const answer = await oauthProviderRoutes(request, url, parts.store);
     if (answer) return answer;
   }
-  return (await mailboxApi(request, url, parts.store)) ?? mailboxPage(request, url, parts.store);
+  return undefined;
+}
+
+/** The control API and the mailbox (API and page): for this machine only. */
+function isLocalOnlyPath(pathname: string): boolean {
+  return (
+    pathname.startsWith(CONTROL_PREFIX) ||
+    pathname.startsWith(MAILBOX_API_PREFIX) ||
+    pathname === MAILBOX_PAGE ||
+    pathname.startsWith(`${MAILBOX_PAGE}/`)
+  );
+}
+
+/** A local-only route's answer: refused for another host or origin, its own preflight, and a CORS grant for the trusted origin only. */
+async function localOnly(
+  request: Request,
+  url: URL,
+  parts: RouteParts,
+  answer: () => Promise<Response | undefined> | Response | undefined,
+): Promise<Response | undefined> {
+  const refusal = localOnlyRefusal(request, url, parts.localOnly);
+  if (refusal) return refusal;
+  if (request.method === "OPTIONS") return localPreflight(request);
+  const response = await answer();
+  return response && withLocalCors(request, response);
 }
 
 /**
@@ -62,8 +94,7 @@ export async function routesBeforeEngine(request: Request, parts: RouteParts): P
   if (!request.url.includes(MAILBOX_API_PREFIX)) return undefined;
   const url = new URL(request.url);
   if (!url.pathname.startsWith(MAILBOX_API_PREFIX)) return undefined;
-  if (request.method === "OPTIONS") return openPreflight();
-  return mailboxApi(request, url, parts.store);
+  return localOnly(request, url, parts, () => mailboxApi(request, url, parts.store));
 }
 
 /** A stored file, as a public bucket serves it: its bytes and type to anyone, 404 when there is none. */
@@ -96,7 +127,7 @@ class ControlError extends Error {
 }
 
 const ok = (body: unknown = { ok: true }, status = 200, headers: Record<string, string> = {}) =>
-  Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store", ...headers } });
+  Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 
 async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();

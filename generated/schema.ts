@@ -2199,6 +2199,12 @@ export interface components {
         EnabledOAuthProvider: {
             id: string;
         };
+        Domain: {
+            /** @description An absolute URL, for example `https://example.com`. */
+            domain: string;
+            /** @description The handler path on that domain, for example `/handler`. */
+            handler_path: string;
+        };
         ClientProject: {
             id: string;
             display_name: string;
@@ -2212,6 +2218,8 @@ export interface components {
                 allow_user_api_keys: boolean;
                 allow_team_api_keys: boolean;
                 enabled_oauth_providers: components["schemas"]["EnabledOAuthProvider"][];
+                /** @description The project's trusted domains (2.8.86; the official SDK reads them to share its cookies with a trusted parent domain). */
+                domains?: components["schemas"]["Domain"][];
             };
         };
         /** @description A JSON Web Key Set (RFC 7517) of public signing keys. */
@@ -2234,12 +2242,6 @@ export interface components {
             client_secret?: string;
             facebook_config_id?: string;
             microsoft_tenant_id?: string;
-        };
-        Domain: {
-            /** @description An absolute URL, for example `https://example.com`. */
-            domain: string;
-            /** @description The handler path on that domain, for example `/handler`. */
-            handler_path: string;
         };
         EmailConfig: {
             /** @enum {string} */
@@ -5703,6 +5705,19 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: INVALID_PUBLISHABLE_CLIENT_KEY, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors401_ec6d9646: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "INVALID_PUBLISHABLE_CLIENT_KEY" | "PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["INVALID_PUBLISHABLE_CLIENT_KEY"] | components["schemas"]["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description Known error: CLIENT_AUTHENTICATION_REQUIRED, PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT, INVALID_PUBLISHABLE_CLIENT_KEY, SERVER_AUTHENTICATION_REQUIRED, INVALID_SECRET_SERVER_KEY, ADMIN_AUTHENTICATION_REQUIRED, INVALID_SUPER_SECRET_ADMIN_KEY, UNPARSABLE_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN, ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN, UNPARSABLE_ACCESS_TOKEN, ACCESS_TOKEN_EXPIRED, INVALID_PROJECT_FOR_ACCESS_TOKEN, ANONYMOUS_AUTHENTICATION_NOT_ALLOWED, USER_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors401_f48bb454: {
             headers: {
@@ -6247,12 +6262,12 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The project id.
+                 * @description The project id, optionally followed by `#` and the branch id (`main`). An unknown project or branch is `INVALID_OAUTH_CLIENT_ID_OR_SECRET`.
                  * @example 6f4a3c2e-0b1d-4e5f-9a8b-7c6d5e4f3a2b
                  */
                 client_id: string;
                 /**
-                 * @description The publishable client key.
+                 * @description The publishable client key; a wrong one is `INVALID_PUBLISHABLE_CLIENT_KEY`. 2.8.86 also takes `__stack_public_client__` for a project that does not require the key.
                  * @example pck_7x2m9q4v1z6c3b8n5k0j7h2g4f9d1s6a1b2
                  */
                 client_secret: string;
@@ -6382,6 +6397,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["KnownErrors400_93d9273e"];
+            401: components["responses"]["KnownErrors401_ec6d9646"];
             409: components["responses"]["KnownErrors409_d0b06f0f"];
             default: components["responses"]["StatusError"];
         };

@@ -7,8 +7,8 @@
 // noreply@example.com), on a project's own server its sender name and address.
 // Texts are laid out as the service's HTML-to-text conversion writes its
 // templates: headings in upper case, blocks apart by an empty line, lines wrapped
-// at 80 columns, a rule of 80 dashes, a link after its label (in brackets on
-// 2.8.11, bare on 2.8.86).
+// at 80 columns, a rule of 80 dashes, a link bare after its label (both versions'
+// renderer turns html-to-text's link brackets off).
 import type { EmailRecord, ProjectRecord, Store } from "./store.js";
 import { randomId } from "./tokens.js";
 
@@ -86,9 +86,6 @@ export type Block =
   | { readonly kind: "button"; readonly label: string; readonly url: string }
   | { readonly kind: "divider" };
 
-/** How a link stands in the text after its label: `label [url]` (2.8.11) or `label url` (2.8.86). */
-export type LinkStyle = "brackets" | "bare";
-
 const WRAP_COLUMNS = 80;
 
 /** Words wrapped greedily at 80 columns; a word longer than a line keeps a line of its own. */
@@ -110,15 +107,13 @@ function wrap(words: readonly string[]): string {
 const wordsOf = (text: string) => text.split(/\s+/).filter((word) => word !== "");
 
 /** A paragraph's words: a link after its label, and text that touches a link (a full stop) stays on its word. */
-function paragraphWords(parts: readonly Inline[], links: LinkStyle): string[] {
-  const flat = parts.map((part) =>
-    typeof part === "string" ? part : "bold" in part ? part.bold : `${part.label} ${links === "brackets" ? `[${part.link}]` : part.link}`,
-  );
+function paragraphWords(parts: readonly Inline[]): string[] {
+  const flat = parts.map((part) => (typeof part === "string" ? part : "bold" in part ? part.bold : `${part.label} ${part.link}`));
   return wordsOf(flat.join(""));
 }
 
 /** The plain text and HTML of a layout. */
-export function renderLayout(blocks: readonly Block[], links: LinkStyle): { text: string; html: string } {
+export function renderLayout(blocks: readonly Block[]): { text: string; html: string } {
   const text: string[] = [];
   const html: string[] = [];
   for (const block of blocks) {
@@ -126,7 +121,7 @@ export function renderLayout(blocks: readonly Block[], links: LinkStyle): { text
       text.push(wrap(wordsOf(block.text.toUpperCase())));
       html.push(`<h3 style="margin:0;padding:16px 24px;text-align:center">${escapeHtml(block.text.trim())}</h3>`);
     } else if (block.kind === "paragraph") {
-      const words = paragraphWords(block.parts, links);
+      const words = paragraphWords(block.parts);
       if (words.length === 0) continue;
       text.push(wrap(words));
       const inner = block.parts
@@ -140,7 +135,7 @@ export function renderLayout(blocks: readonly Block[], links: LinkStyle): { text
         .join("");
       html.push(`<p style="padding:8px 24px;text-align:center">${inner.trim()}</p>`);
     } else if (block.kind === "button") {
-      text.push(wrap([...wordsOf(block.label), links === "brackets" ? `[${block.url}]` : block.url]));
+      text.push(wrap([...wordsOf(block.label), block.url]));
       html.push(
         `<div style="padding:12px 24px;text-align:center"><a href="${escapeHtml(block.url)}" target="_blank" ` +
           `style="background-color:#f0f0f0;color:#000000;font-weight:bold;padding:12px 20px;border-radius:4px;text-decoration:none;display:inline-block">` +

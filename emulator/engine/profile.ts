@@ -213,8 +213,10 @@ export interface ServiceProfile {
   readonly signUpRules: boolean;
   /**
    * `GET /auth/oauth/authorize/{provider}`: whether `after_callback_redirect_url` must be a URL on a trusted domain
-   * (else REDIRECT_URL_NOT_WHITELISTED), and `stack_response_mode=json` answers 200 `{ location }` instead of the
-   * redirect (2.8.86, `"checked"`). 2.8.11 takes any string there and always redirects (`"lenient"`).
+   * (else REDIRECT_URL_NOT_WHITELISTED), `stack_response_mode=json` answers 200 `{ location }` instead of the
+   * redirect, and `provider_scope` with a provider of shared keys is refused on every flow, before the token is read
+   * (2.8.86, `"checked"`). 2.8.11 takes any string there, always redirects, and refuses extra scopes of shared keys
+   * only on a link, once its token was read (`"lenient"`).
    */
   readonly oauthAuthorize: "lenient" | "checked";
   /**
@@ -235,12 +237,19 @@ export interface ServiceProfile {
   readonly teamInvitationListing: "by-team" | "by-team-or-invitee";
   /**
    * How the e-mails of the sign-in flows are rendered: 2.8.11 renders the project's block-document template of the
-   * kind (its own or the default) into HTML and a plain text whose links stand in brackets after their label
-   * (`"block-documents"`); 2.8.86 renders its default TSX template of the kind, links bare after their label, and
+   * kind (its own or the default) into HTML and a plain text (`"block-documents"`); 2.8.86 renders its default TSX
+   * template of the kind, and
    * the team invitation worded anew (`"tsx-defaults"`). Both texts are wrapped at 80 columns with headings in upper
-   * case, as the service's HTML-to-text conversion writes them.
+   * case and links bare after their label, as the service's HTML-to-text conversion writes them.
    */
   readonly mailTemplates: "block-documents" | "tsx-defaults";
+  /**
+   * Whether the magic-link e-mail to an app of `@stackframe/stack` 2.5.37 or older (as its `x-stack-client-version`,
+   * `<platform> @stackframe/stack@<x.y.z>`, says) is the default template's first content: the link alone, without
+   * the one-time code those SDKs cannot take (2.8.11; a project's own template is sent as it is). 2.8.86 mails
+   * every client the same e-mail.
+   */
+  readonly linkOnlyMagicLinkForOldSdks: boolean;
   /**
    * Whether sign-up, the magic-link e-mail and the OAuth authorize call take a bot challenge (`bot_challenge_token`,
    * `bot_challenge_phase`, `bot_challenge_unavailable`; engine/bot-challenge.ts): 2.8.86. 2.8.11 does not know the
@@ -258,6 +267,8 @@ export interface ServiceProfile {
    * own anonymous session over (`anon_refresh_token`, `mode`: `"anonymous-handover"`).
    */
   readonly cliLogin: "plain" | "anonymous-handover";
+  /** Whether the client's view of the project (`GET /projects/current`) lists its trusted domains (2.8.86). */
+  readonly clientProjectDomains: boolean;
   /** The CORS headers of every answer under `/api/`: a browser app sends only the request headers the version allows. */
   readonly cors: ServiceCors;
 }
@@ -300,9 +311,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     oauthAuthorize: "lenient",
     oauthCallbackErrors: "error-redirect-url",
     mailTemplates: "block-documents",
+    linkOnlyMagicLinkForOldSdks: true,
     cors: { allowedRequestHeaders: CORS_2_8_11, varyOnRequestHeaders: false },
     botChallenge: false,
     cliLogin: "plain",
+    clientProjectDomains: false,
     unknownBodyFields: {
       signUpWithPassword: BOT_CHALLENGE_FIELDS,
       sendMagicLinkCode: BOT_CHALLENGE_FIELDS,
@@ -341,9 +354,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     oauthAuthorize: "checked",
     oauthCallbackErrors: "redirect-uri-first",
     mailTemplates: "tsx-defaults",
+    linkOnlyMagicLinkForOldSdks: false,
     cors: { allowedRequestHeaders: CORS_2_8_86, varyOnRequestHeaders: true },
     botChallenge: true,
     cliLogin: "anonymous-handover",
+    clientProjectDomains: true,
     unknownBodyFields: {},
   },
 };

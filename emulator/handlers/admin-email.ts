@@ -25,27 +25,32 @@ import { sendThroughSmtp, type SmtpConfig } from "../engine/smtp.js";
 import type { EmailRecord, EmailTemplateRecord, ProjectRecord } from "../engine/store.js";
 import { list } from "../engine/views.js";
 import { blocksOfDocument, DEFAULT_TEMPLATES, fill, TEMPLATE_TYPES, tsxDefaultEmail, type TemplateType } from "./mail-templates.js";
+import { LEGACY_DEFAULT_CONTENT } from "./mail-templates-legacy.js";
 
 export { DEFAULT_TEMPLATES, TEMPLATE_TYPES, type TemplateType };
 type Variables = Readonly<Record<string, string | null | undefined>>;
 
 /**
- * A template with its variables filled in: the subject, and the text and HTML its blocks lay out as (links in
- * brackets after their label, as 2.8.11's text conversion writes them).
+ * A template with its variables filled in: the subject, and the text and HTML its blocks lay out as (links bare
+ * after their label: 2.8.11's renderer, @react-email/render 0.0.12, turns html-to-text's link brackets off).
  */
 export function renderTemplate(subject: string, content: unknown, variables: Variables) {
-  return { subject: fill(subject, variables), ...renderLayout(blocksOfDocument(content, variables), "brackets") };
+  return { subject: fill(subject, variables), ...renderLayout(blocksOfDocument(content, variables)) };
 }
 
 // --- templates and sending ---------------------------------------------------
 
 const templateKey = (projectId: string, type: TemplateType) => `${projectId}/${type}`;
 
-/** The project's template of a type: its own, else the default. */
-export function templateOf(ctx: EmulatorContext, projectId: string, type: TemplateType) {
+/**
+ * The project's template of a type: its own, else the default, of content version 2 unless `contentVersion` asks for
+ * the first (mail-templates-legacy.ts; a project's own template is the same for both).
+ */
+export function templateOf(ctx: EmulatorContext, projectId: string, type: TemplateType, contentVersion: 1 | 2 = 2) {
   const own = ctx.store.emailTemplate(templateKey(projectId, type));
   if (own) return { type, subject: own.subject, content: own.content, is_default: false };
-  return { type, subject: DEFAULT_TEMPLATES[type].subject, content: structuredClone(DEFAULT_TEMPLATES[type].content), is_default: true };
+  const content = (contentVersion === 1 ? LEGACY_DEFAULT_CONTENT[type] : undefined) ?? DEFAULT_TEMPLATES[type].content;
+  return { type, subject: DEFAULT_TEMPLATES[type].subject, content: structuredClone(content), is_default: true };
 }
 
 /** The shared e-mail server of the emulator, as `/internal/emails` reports it. */
@@ -60,7 +65,8 @@ export function senderConfigOf(project: ProjectRecord): Record<string, unknown> 
 
 /**
  * Renders the e-mail of `type` for `to` and mails it from the project's sender; `projectDisplayName` is filled in.
- * 2.8.11 renders the project's block-document template (its own or the default); 2.8.86 its default TSX template.
+ * 2.8.11 renders the project's block-document template (its own or the default of `contentVersion`); 2.8.86 its
+ * default TSX template.
  */
 export function sendTemplatedEmail(
   ctx: EmulatorContext,
@@ -68,14 +74,15 @@ export function sendTemplatedEmail(
   type: TemplateType,
   to: string,
   variables: Variables,
+  contentVersion: 1 | 2 = 2,
 ): EmailRecord {
   const filled = { projectDisplayName: project.display_name, ...variables };
   let rendered: { subject: string; text: string; html: string };
   if (ctx.profile.mailTemplates === "tsx-defaults") {
     const email = tsxDefaultEmail(type, filled);
-    rendered = { subject: email.subject, ...renderLayout(email.blocks, "bare") };
+    rendered = { subject: email.subject, ...renderLayout(email.blocks) };
   } else {
-    const template = templateOf(ctx, project.id, type);
+    const template = templateOf(ctx, project.id, type, contentVersion);
     rendered = renderTemplate(template.subject, template.content, filled);
   }
   const sent = ctx.mail.send({ projectId: project.id, to, subject: rendered.subject, text: rendered.text, html: rendered.html });

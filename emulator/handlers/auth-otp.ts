@@ -37,13 +37,37 @@ function userForMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: s
   return null;
 }
 
-/** Issues the code and mails the link and the one-time code, as the service's magic-link template does. */
+/** The newest `@stackframe/stack` that signs in by the magic link alone (2.8.11 mails it no one-time code). */
+const LAST_LINK_ONLY_SDK = [2, 5, 37] as const;
+
+/**
+ * Whether `x-stack-client-version` names `@stackframe/stack` at LAST_LINK_ONLY_SDK or older: `<platform>
+ * <sdk>@<version>`, a word, white space, a scoped name, and a version of digits and dots, which must be a strict
+ * semantic version (no leading zeros) to count.
+ */
+function isLinkOnlySdk(header: string | null): boolean {
+  const match = /^\w+\s+(@[\w/]+)@([\d.]+)$/.exec(header ?? "");
+  if (match?.[1] !== "@stackframe/stack") return false;
+  const strict = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)$/.exec(match[2] ?? "");
+  const parts = strict?.slice(1).map(Number);
+  if (parts === undefined || !parts.every(Number.isSafeInteger)) return false;
+  const [major = 0, minor = 0, patch = 0] = parts;
+  const [lastMajor, lastMinor, lastPatch] = LAST_LINK_ONLY_SDK;
+  if (major !== lastMajor) return major < lastMajor;
+  return minor !== lastMinor ? minor < lastMinor : patch <= lastPatch;
+}
+
+/**
+ * Issues the code and mails the link and the one-time code, as the service's magic-link template does (`linkOnly`:
+ * the template's first content, the link alone).
+ */
 function mailMagicLink(
   ctx: EmulatorContext,
   project: ProjectRecord,
   email: string,
   callbackUrl: string,
   botChallenge: BotChallengeAssessment | undefined,
+  linkOnly: boolean,
   country: string | null,
 ): string {
   const code = ctx.issueCode({
@@ -60,7 +84,7 @@ function mailMagicLink(
   });
   const link = ctx.store.code(code)?.link ?? callbackUrl;
   const otp = code.slice(0, 6).toUpperCase();
-  sendTemplatedEmail(ctx, project, "magic_link", email, { magicLink: link, otp });
+  sendTemplatedEmail(ctx, project, "magic_link", email, { magicLink: link, otp }, linkOnly ? 1 : 2);
   return code;
 }
 
@@ -73,8 +97,9 @@ export const otpHandlers = {
     userForMagicLink(ctx, project, email);
     const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, challenge, "send_magic_link_email") : undefined;
     checkCallbackUrl(project, callbackUrl);
+    const linkOnly = ctx.profile.linkOnlyMagicLinkForOldSdks && isLinkOnlySdk(request.headers.get("x-stack-client-version"));
     const country = ctx.profile.signUpRisk ? requestCountryCode(request.headers) : null;
-    const code = mailMagicLink(ctx, project, email, callbackUrl, botChallenge, country);
+    const code = mailMagicLink(ctx, project, email, callbackUrl, botChallenge, linkOnly, country);
     return { body: { nonce: code.slice(6) } };
   },
 

@@ -13,14 +13,14 @@
 // as they are when there is none.
 import { assessBotChallenge, type BotChallengeAssessment } from "../engine/bot-challenge.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { EmulatorError, fail, schemaError, statusFailure, StatusFailure } from "../engine/errors.js";
+import { EmulatorError, fail, statusFailure, StatusFailure } from "../engine/errors.js";
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
 import { requestCountryCode } from "../engine/sign-up-country.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId, randomString, verifyIssuedAccessToken } from "../engine/tokens.js";
-import { anonymousUserOfToken, isPublishableKeyOf, mfaRequired, requiresMfa } from "./auth-shared.js";
+import { anonymousUserOfToken, mfaRequired, requiresMfa } from "./auth-shared.js";
 import { checkCallbackUrl } from "./common.js";
-import { checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
+import { authorizeClient, authorizeQuery, checkAfterCallbackUrl, providerAnswer, responseModeOf } from "./oauth-authorize.js";
 import { linkAccount, signInOrUp, type Identity } from "./oauth-accounts.js";
 
 const MINUTE = 60 * 1000;
@@ -129,38 +129,6 @@ function prune(ctx: EmulatorContext): void {
   ctx.store.deleteOAuthCodesWhere((record) => record.expires_at_millis < horizon);
 }
 
-const REQUIRED = [
-  "client_id",
-  "client_secret",
-  "redirect_uri",
-  "scope",
-  "state",
-  "grant_type",
-  "code_challenge",
-  "code_challenge_method",
-  "response_type",
-];
-const ENUMS: Readonly<Record<string, readonly string[]>> = {
-  grant_type: ["authorization_code"],
-  code_challenge_method: ["S256", "plain"],
-  response_type: ["code"],
-  type: ["authenticate", "link"],
-};
-
-/** The query as the service's schema takes it, or its SCHEMA_ERROR. */
-function authorizeQuery(request: EmulatorRequest): Record<string, string> {
-  const q = Object.fromEntries(request.query);
-  for (const name of REQUIRED) if (q[name] === undefined) throw schemaError(request, `query.${name} must be defined`);
-  for (const [name, values] of Object.entries(ENUMS)) {
-    if (q[name] !== undefined && !values.includes(q[name]))
-      throw schemaError(request, `query.${name} must be one of the following values: ${values.join(", ")}`);
-  }
-  for (const name of ["error_redirect_url", "error_redirect_uri", "redirect_uri"]) {
-    if (q[name] !== undefined && !URL.canParse(q[name])) throw schemaError(request, `query.${name} is not a valid URL`);
-  }
-  return q;
-}
-
 /** The user a link flow's `token` stands for. */
 async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: string): Promise<string> {
   try {
@@ -174,12 +142,10 @@ async function linkingUser(ctx: EmulatorContext, project: ProjectRecord, token: 
 
 async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorContext) {
   contexts.set(ctx.store, ctx);
-  const q = authorizeQuery(request);
-  const mode = responseModeOf(request, ctx, q);
+  const q = authorizeQuery(request, ctx);
+  const mode = responseModeOf(ctx, q);
   const provider = request.params["provider"] ?? "";
-  const project = ctx.store.project(q["client_id"] ?? "");
-  if (!project || !isPublishableKeyOf(ctx, project.id, q["client_secret"] ?? ""))
-    throw fail("INVALID_OAUTH_CLIENT_ID_OR_SECRET", { client_id: q["client_id"] });
+  const project = authorizeClient(ctx, q);
   const config = providerOf(project, provider);
   if (!config) throw fail("OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED");
   // Not checked here on either version: the callback does (checkRedirectUri).
@@ -192,10 +158,13 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   if (type === "link" && !q["token"]) throw statusFailure(400, "?token= query parameter is required for link type");
   checkAfterCallbackUrl(ctx, project, q);
   const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, q, "oauth_authenticate") : undefined;
+  // Shared keys take no extra scopes: 2.8.86 refuses them on every flow before it reads the token, 2.8.11 on a link only, after.
+  const extraScopeRefused = Boolean(providerScope) && config.type === "shared";
+  if (extraScopeRefused && ctx.profile.oauthAuthorize === "checked") throw fail("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
   let userId: string | null = null;
   if (type === "link" && q["token"]) {
     userId = await linkingUser(ctx, project, q["token"]);
-    if (providerScope && config.type === "shared") throw fail("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
+    if (extraScopeRefused) throw fail("OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS");
   } else if (q["token"] && ctx.profile.upgradesAnonymousUsers) {
     // 2.8.86: an anonymous user's token on a sign-in: a new account becomes that user (its upgrade).
     userId = (await anonymousUserOfToken(ctx, project.id, q["token"]))?.id ?? null;

@@ -154,7 +154,7 @@ export const projectHandlers = {
     });
     return ctx.profile.accessTokens === "per-audience" ? { body, cacheControl: "public, max-age=3600" } : { body };
   },
-  getCurrentProject: ({ project }) => ({
+  getCurrentProject: ({ project }, ctx) => ({
     body: {
       id: project.id,
       display_name: project.display_name,
@@ -168,6 +168,7 @@ export const projectHandlers = {
         allow_user_api_keys: project.config.allow_user_api_keys,
         allow_team_api_keys: project.config.allow_team_api_keys,
         enabled_oauth_providers: projectConfigView(project.config).enabled_oauth_providers,
+        ...(ctx.profile.clientProjectDomains && { domains: projectConfigView(project.config).domains }),
       },
     },
   }),

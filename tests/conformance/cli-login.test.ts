@@ -3,7 +3,7 @@
 // (`anon_refresh_token`), which the browser can see (`mode: check`) and take over once (`claim-anon-session`), and
 // checks the refresh token that completes the login; 2.8.11 knows neither field and stores what it is given.
 import { describe, expect, it } from "vitest";
-import { serviceOf, signUp, type Service } from "./harness.js";
+import { INTERNAL_KEYS, serviceOf, signUp, type Service } from "./harness.js";
 
 const start = (service: Service, body: Record<string, unknown> = {}) => service.call("POST", "/auth/cli", { body });
 const complete = (service: Service, body: Record<string, unknown>) => service.call("POST", "/auth/cli/complete", { body });
@@ -78,5 +78,9 @@ describe("command-line login on 2.8.11", () => {
     ]);
     const done = await complete(service, { login_code: attempt.body.login_code, refresh_token: "anything" });
     expect([done.status, done.body]).toEqual([200, { success: true }]);
+    // A code of another project is found, and refused for it.
+    const internal = await service.call("POST", "/auth/cli", { keys: INTERNAL_KEYS, body: {} });
+    const mismatch = await complete(service, { login_code: internal.body.login_code, refresh_token: "anything" });
+    expect([mismatch.status, mismatch.body]).toEqual([400, "Project ID mismatch; please ensure that you are using the correct app url."]);
   });
 });

@@ -3,7 +3,8 @@
 // the shared sender address), the recipient as Inbucket shows it, the default
 // templates' subjects, and their texts laid out as the service's HTML-to-text
 // conversion writes them (packages/stack-emails templates at 2.8.11, the default
-// TSX templates of packages/stack-shared/src/helpers/emails.ts at 2.8.86).
+// TSX templates of packages/stack-shared/src/helpers/emails.ts at 2.8.86). Both versions' renderer
+// (@react-email/render, 0.0.12 at 2.8.11) turns html-to-text's link brackets off: a link follows its label bare.
 import { describe, expect, it } from "vitest";
 import { APP_URL, serviceOf, signUp, type Service } from "./harness.js";
 
@@ -30,9 +31,6 @@ async function inbox(service: Service, address: string) {
   );
 }
 
-/** A link as the version's text shows it after its label. */
-const linked = (version: string, url: string) => (version === "2.8.11" ? `[${url}]` : url);
-
 describe.each(VERSIONS)("on %s", (version) => {
   it("mails the verification e-mail from the project's name at the shared sender, to the address in angle brackets", async () => {
     const service = await serviceOf(version);
@@ -47,7 +45,7 @@ describe.each(VERSIONS)("on %s", (version) => {
       [
         "VERIFY YOUR EMAIL AT DEMO",
         "Hi! Please click on the following button to verify your email.",
-        `Verify my email\n${linked(version, link!)}`,
+        `Verify my email\n${link!}`,
         RULE,
         FOOTER,
       ].join("\n\n"),
@@ -79,7 +77,7 @@ describe.each(VERSIONS)("on %s", (version) => {
       [
         "RESET YOUR PASSWORD AT DEMO",
         "Hi! Please click on the following button to start the password reset process.",
-        `Reset my password\n${linked(version, link!)}`,
+        `Reset my password\n${link!}`,
         RULE,
         FOOTER,
       ].join("\n\n"),
@@ -102,8 +100,45 @@ describe.each(VERSIONS)("on %s", (version) => {
       version === "2.8.11"
         ? "Please click on the following button to join the team Crew"
         : "Please click the button below to join the team Crew";
+    expect(mail?.body.text).toBe(["YOU ARE INVITED TO CREW", `Hi! ${sentence}`, `Join team\n${link!}`, RULE, FOOTER].join("\n\n"));
+  });
+});
+
+// 2.8.11's send-sign-in-code route picks the template's first content for apps of @stackframe/stack 2.5.37 or older
+// (x-stack-client-version `<platform> @stackframe/stack@<semver>`); 2.8.86's route reads no client version.
+describe("the magic link for apps of @stackframe/stack 2.5.37 or older", () => {
+  const sendTo = (service: Service, email: string, clientVersion: string) =>
+    service.call("POST", "/auth/otp/send-sign-in-code", {
+      body: { email, callback_url: CALLBACK },
+      headers: { "x-stack-client-version": clientVersion },
+    });
+  const OTP_LINE = /^[A-Z0-9]{6}$/m;
+
+  it("is the link alone on 2.8.11, the subject still naming the code", async () => {
+    const service = await serviceOf("2.8.11");
+    expect((await sendTo(service, "old@example.com", "js @stackframe/stack@2.5.37")).status).toBe(200);
+    const [mail] = await inbox(service, "old@example.com");
+    const link = /http:\/\/localhost:3000\/handler\/email-verification\?code=[a-z0-9]+/.exec(mail!.body.text)?.[0];
     expect(mail?.body.text).toBe(
-      ["YOU ARE INVITED TO CREW", `Hi! ${sentence}`, `Join team\n${linked(version, link!)}`, RULE, FOOTER].join("\n\n"),
+      ["SIGN IN TO DEMO", "Hi! Please click on the following button to sign in.", `Sign in\n${link!}`, RULE, FOOTER].join("\n\n"),
     );
+    expect(mail?.subject).toMatch(/^Sign in to Demo: Your code is [A-Z0-9]{6}$/);
+  });
+
+  it("carries the code on 2.8.11 for a newer version, another SDK, or a version that is no strict semver", async () => {
+    const service = await serviceOf("2.8.11");
+    const clients = ["js @stackframe/stack@2.5.38", "js @stackframe/js@2.5.37", "js @stackframe/stack@2.05.37", "@stackframe/stack@2.5.37"];
+    for (const [i, client] of clients.entries()) {
+      expect((await sendTo(service, `new${i}@example.com`, client)).status).toBe(200);
+      const [mail] = await inbox(service, `new${i}@example.com`);
+      expect(OTP_LINE.test(mail!.body.text), client).toBe(true);
+    }
+  });
+
+  it("carries the code on 2.8.86, whatever the client's version", async () => {
+    const service = await serviceOf("2.8.86");
+    expect((await sendTo(service, "old@example.com", "js @stackframe/stack@2.5.37")).status).toBe(200);
+    const [mail] = await inbox(service, "old@example.com");
+    expect(OTP_LINE.test(mail!.body.text)).toBe(true);
   });
 });

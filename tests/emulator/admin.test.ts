@@ -104,7 +104,7 @@ describe("e-mail templates", () => {
     expect(mail?.subject).toBe("Confirm your e-mail for Demo");
     expect(mail?.from).toBe("Acme <noreply@acme.example.com>");
     expect(mail?.text).toMatch(
-      /^Welcome, to Demo!\n\nConfirm here\n\[http:\/\/localhost:3000\/handler\/email-verification\?code=[a-z0-9]{45}\]\.$/,
+      /^Welcome, to Demo!\n\nConfirm here\nhttp:\/\/localhost:3000\/handler\/email-verification\?code=[a-z0-9]{45}\.$/,
     );
     expect(mail?.html).toContain('<a href="http://localhost:3000/handler/email-verification?code=');
 

@@ -62,6 +62,12 @@ async function signedInBrowser(email: string) {
 }
 
 /** A raw call of the CLI routes, as a client of `projectId`: the HTTP status (the override protocol undone) and the body. */
+/** A signed-in browser's refresh token: 2.8.86 hands over only a live session of the project. */
+async function browserSession(email = "ada@example.com"): Promise<string> {
+  const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email });
+  return (await emulator().control.createSession(user.id)).refreshToken;
+}
+
 async function call(path: string, body: unknown, keys: { projectId: string; publishableClientKey: string } = DEMO_KEYS) {
   const response = await emulator().fetch(
     new Request(`${emulator().apiOrigin}/api/v1${path}`, {
@@ -164,18 +170,19 @@ describe("the CLI routes", () => {
   });
 
   it("answer waiting, success once with 201, then used; expired wins over used", async () => {
+    const browser = await browserSession();
     const { body: attempt } = await call("/auth/cli", { expires_in_millis: HOUR });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
       status: 200,
       body: { status: "waiting" },
     });
-    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-browser" })).toMatchObject({
+    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: browser })).toMatchObject({
       status: 200,
       body: { success: true },
     });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
       status: 201,
-      body: { status: "success", refresh_token: "rt-browser" },
+      body: { status: "success", refresh_token: browser },
     });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({ status: 200, body: { status: "used" } });
     emulator().control.advanceClock(HOUR + 1);
@@ -193,25 +200,27 @@ describe("the CLI routes", () => {
   });
 
   it("refuse an unknown or already completed login code, and one of another project, with plain-text 400s", async () => {
-    const unknown = await call("/auth/cli/complete", { login_code: "nope", refresh_token: "rt" });
+    const [first, second] = [await browserSession("a@example.com"), await browserSession("b@example.com")];
+    const unknown = await call("/auth/cli/complete", { login_code: "nope", refresh_token: first });
     expect(unknown).toMatchObject({ status: 400, knownError: null, text: "Invalid login code or the code has expired" });
 
     const { body: attempt } = await call("/auth/cli", {});
-    await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-1" });
-    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: "rt-2" })).toMatchObject({
+    await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: first });
+    expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: second })).toMatchObject({
       status: 400,
       text: "Invalid login code or the code has expired",
     });
     // The first hand-over stands.
     expect((await call("/auth/cli/poll", { polling_code: attempt.polling_code })).body).toEqual({
       status: "success",
-      refresh_token: "rt-1",
+      refresh_token: first,
     });
 
+    // 2.8.86 looks the code up in the request's project only (2.8.11's "Project ID mismatch": tests/conformance/cli-login).
     const { body: internal } = await call("/auth/cli", {}, INTERNAL_KEYS);
-    expect(await call("/auth/cli/complete", { login_code: internal.login_code, refresh_token: "rt" })).toMatchObject({
+    expect(await call("/auth/cli/complete", { login_code: internal.login_code, refresh_token: first })).toMatchObject({
       status: 400,
-      text: "Project ID mismatch; please ensure that you are using the correct app url.",
+      text: "Invalid login code or the code has expired",
     });
   });
 });
