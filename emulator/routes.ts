@@ -51,6 +51,7 @@ export async function extraRoutes(request: Request, url: URL, parts: RouteParts)
   if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
   if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
+  // Stored pictures are public, as the service's bucket is: any page may show them.
   if (url.pathname.startsWith(STORAGE_PREFIX)) return storedFile(request, url, parts.store);
   // The fake OAuth provider's consent page and the service's OAuth callback (emulator/oauth-provider.ts).
   if (url.pathname.startsWith(OAUTH_PROVIDER_PREFIX)) {
