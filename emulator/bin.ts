@@ -3,6 +3,7 @@
 // Prints the API URL, the mailbox URL and the development keys of the seeded
 // projects; runs until Ctrl-C (or SIGTERM), writing the data file on the way out.
 import { readFileSync } from "node:fs";
+import type { SharedEmailServer } from "./engine/mail.js";
 import { DEFAULT_SERVICE_VERSION, isServiceVersion, SERVICE_VERSIONS } from "./engine/profile.js";
 import { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
 import type { StateJson } from "./engine/store.js";
@@ -23,6 +24,16 @@ Options:
                     "default" (the internal and demo projects), "empty", or a JSON file
                     exported from GET /emulator/v1/state
   --token-lifetime <s>  access-token lifetime in seconds (default 600)
+  --allow-origin <origin>  a web origin whose pages may call the control API and read
+                    the mailbox (repeatable). Without it those routes answer only
+                    this machine: a loopback Host, and no page of another origin
+                    (the API under /api/v1 answers every origin, as the service does)
+  --shared-email-host <host>, --shared-email-port <n>, --shared-email-username <name>,
+  --shared-email-sender <address>
+                    the service's shared e-mail server, as its STACK_EMAIL_* settings
+                    name it (default smtp.stackkit.local, 587, emulator,
+                    noreply@example.com): the sender of the shared server's e-mails,
+                    and what 2.8.11's log of sent e-mails shows; nothing is sent there
   --service-version <v> the service version to answer as: ${SERVICE_VERSIONS.join(" or ")}
                     (default ${DEFAULT_SERVICE_VERSION}, what the hosted service runs and apps
                     meet in production). 2.8.86 signs access tokens per kind of user
@@ -47,6 +58,7 @@ export interface BinOptions {
 
 export function parseArgs(args: readonly string[]): BinOptions {
   const server: { -readonly [K in keyof EmulatorServerOptions]: EmulatorServerOptions[K] } = { port: DEFAULT_PORT };
+  const sharedEmailServer: { -readonly [K in keyof SharedEmailServer]?: SharedEmailServer[K] } = {};
   let help = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
@@ -85,16 +97,35 @@ export function parseArgs(args: readonly string[]): BinOptions {
         server.serviceVersion = version;
         break;
       }
+      case "--allow-origin":
+        server.allowedOrigins = [...(server.allowedOrigins ?? []), value()];
+        break;
       case "--token-lifetime": {
         const seconds = Number(value());
         if (!(seconds > 0)) throw new Error("--token-lifetime takes a number of seconds > 0");
         server.accessTokenLifetimeMs = seconds * 1000;
         break;
       }
+      case "--shared-email-host":
+        sharedEmailServer.host = value();
+        break;
+      case "--shared-email-port": {
+        const port = Number(value());
+        if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error("--shared-email-port takes a port number (1-65535)");
+        sharedEmailServer.port = port;
+        break;
+      }
+      case "--shared-email-username":
+        sharedEmailServer.username = value();
+        break;
+      case "--shared-email-sender":
+        sharedEmailServer.senderEmail = value();
+        break;
       default:
         throw new Error(`Unknown option ${arg}`);
     }
   }
+  if (Object.keys(sharedEmailServer).length > 0) server.sharedEmailServer = sharedEmailServer;
   return { help, server };
 }
 

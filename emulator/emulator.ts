@@ -1,8 +1,10 @@
 // createEmulator: the engine with its state, clock, signing key and handlers,
 // and the control surface tests use. The same `fetch` serves in-process (pass
 // it to an app as its fetch), behind msw, and over HTTP (emulator/server.ts).
+import type { LocalOnlyPolicy } from "./local-only.js";
 import { createControl, type EmulatorControl } from "./control.js";
 import { createEngine, type Engine, type Exchange } from "./engine/engine.js";
+import { DEFAULT_SHARED_EMAIL_SERVER, type SharedEmailServer } from "./engine/mail.js";
 import { seedDefaults } from "./engine/seed.js";
 import { Store, type StateJson } from "./engine/store.js";
 import { serviceProfile, type ServiceVersion } from "./engine/profile.js";
@@ -53,6 +55,21 @@ export interface EmulatorOptions {
    * may sign up anonymously (2.8.11: three fixed projects, `internal` among them). Another value is refused.
    */
   readonly serviceVersion?: ServiceVersion;
+  /**
+   * Origins whose web pages may call the control API (`/emulator/v1/…`) and read the mailbox (`/api/v1/mailbox/…`,
+   * `/mailbox`), for a page of your own that shows codes or resets the state: each gets a CORS grant. Default none:
+   * those routes answer only the emulator's own origin, this machine's tools and tests (no `Origin`), and only a
+   * loopback `Host` (or `apiOrigin`'s), so no other page the developer has open, nor a DNS-rebound name, can read a
+   * code or reset the state. The service's API under `/api/v1` answers every origin whatever this says.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * The service's shared e-mail server, which projects without their own send through: its host, port and user
+   * name (what 2.8.11's `GET /internal/emails` shows as a shared e-mail's `sender_config`) and the address its
+   * e-mails come from. Fields left out keep their defaults: `smtp.stackkit.local`, 587, `emulator`,
+   * `noreply@example.com`. Nothing is sent through it; e-mails are captured.
+   */
+  readonly sharedEmailServer?: Partial<SharedEmailServer>;
 }
 
 /** An emulator of the Stack Auth API, in-process: what {@link createEmulator} answers. Give apps its `fetch` (or serve it over HTTP with `stackkit/emulator/server`); `control` prepares and inspects its state. */
@@ -82,6 +99,18 @@ export interface Emulator {
    * ```
    */
   close(): Promise<void>;
+}
+
+/** An allowed origin as given (`http://localhost:5173/` is `http://localhost:5173`); anything else is refused here. */
+function originOf(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new RangeError(`allowedOrigins: ${JSON.stringify(given)} is not an origin (e.g. "http://localhost:5173")`);
+  }
+  if (url.origin === "null") throw new RangeError(`allowedOrigins: ${JSON.stringify(given)} has no origin (use http or https)`);
+  return url.origin;
 }
 
 /** The origin the emulator says it is at when nothing else is given (`apiOrigin`): Stack Auth's local API address. */
@@ -116,7 +145,11 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
   else if (state !== "empty") store.load(state);
   const signers = new Signers();
   let control: EmulatorControl | undefined;
-  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signers });
+  const localOnly: LocalOnlyPolicy = {
+    hosts: [new URL(apiOrigin).hostname],
+    origins: (options.allowedOrigins ?? []).map(originOf),
+  };
+  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signers, localOnly });
   const engine = createEngine({
     store,
     signers,
@@ -125,6 +158,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     apiOrigin,
     now,
     accessTokenLifetimeMs: options.accessTokenLifetimeMs ?? TEN_MINUTES,
+    sharedEmailServer: { ...DEFAULT_SHARED_EMAIL_SERVER, ...options.sharedEmailServer },
     onExchange: options.onExchange,
     extraRoutes: (request, url) => extraRoutes(request, url, routeParts()),
   });

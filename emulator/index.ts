@@ -24,3 +24,4 @@ export { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
 export { DEFAULT_SERVICE_VERSION, SERVICE_VERSIONS, type ServiceVersion } from "./engine/profile.js";
 export type { SignUpAuthMethod, SignUpRule, SignUpRuleActionType, SignUpRuleCondition, SignUpRulesConfig } from "./engine/sign-up-rules.js";
 export type { InbucketMessage, InbucketMessageHeader } from "./mailbox.js";
+export type { SharedEmailServer } from "./engine/mail.js";

@@ -98,7 +98,7 @@ function messageOf(store: Store, name: string, email: EmailRecord): InbucketMess
   return { ...headerOf(store, name, email), header: headersOf(email), body: { text: email.text, html: email.html }, attachments: [] };
 }
 
-const API_HEADERS = { "access-control-allow-origin": "*", "cache-control": "no-store" } as const;
+const API_HEADERS = { "cache-control": "no-store" } as const;
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: API_HEADERS });
 const notFound = () =>
   new Response("404 page not found\n", { status: 404, headers: { ...API_HEADERS, "content-type": "text/plain; charset=utf-8" } });

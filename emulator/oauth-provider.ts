@@ -186,7 +186,7 @@ export async function oauthProviderRoutes(request: Request, url: URL, store: Sto
   }
   if (provider === "" || rest.length > 0) return undefined;
   const method = request.method === "HEAD" ? "GET" : request.method;
-  if (step === "callback" && method === "GET") return oauthCallback(url, store, provider);
+  if (step === "callback" && method === "GET") return oauthCallback(url, request.headers, store, provider);
   if (step === "authorize" && method === "GET") return consentPage(store, provider, url.searchParams);
   if (step === "authorize" && method === "POST") return decide(request, url, store, provider);
   if (step === "callback" || step === "authorize")

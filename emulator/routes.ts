@@ -1,5 +1,6 @@
 // What the emulator serves beside the API: the health probe the service
-// answers, the Inbucket-compatible mailbox API and page (emulator/mailbox.ts),
+// answers, the files of its storage (`/emulator/storage/…`: 2.8.86's stored
+// profile images), the Inbucket-compatible mailbox API and page (emulator/mailbox.ts),
 // the fake OAuth provider and the service's OAuth callback (`/emulator/oauth/…`,
 // emulator/oauth-provider.ts), and the control API over HTTP (`/emulator/v1/…`),
 // which calls the same functions as `emulator.control`. Control answers are
@@ -9,18 +10,22 @@
 import { knownErrorStatus, type KnownErrorCode } from "../generated/known-errors.js";
 import { operations, type OperationId } from "../generated/operations.js";
 import type { EmulatorControl } from "./control.js";
+import { STORAGE_PREFIX } from "./engine/images.js";
 import { DEMO_KEYS } from "./engine/seed.js";
 import { parseSignUpRules } from "./engine/sign-up-rules.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
 import type { Signers } from "./engine/tokens.js";
 import type { Fault } from "./engine/engine.js";
-import { MAILBOX_API_PREFIX, mailboxApi, mailboxPage } from "./mailbox.js";
+import { localOnlyRefusal, localPreflight, withLocalCors, type LocalOnlyPolicy } from "./local-only.js";
+import { MAILBOX_API_PREFIX, MAILBOX_PAGE, mailboxApi, mailboxPage } from "./mailbox.js";
 import { OAUTH_PROVIDER_PREFIX, oauthProviderRoutes } from "./oauth-provider.js";
 
 export interface RouteParts {
   readonly store: Store;
   readonly control: EmulatorControl;
   readonly signers: Signers;
+  /** Who may use the control API and the mailbox (emulator/local-only.ts). */
+  readonly localOnly: LocalOnlyPolicy;
 }
 
 export const CONTROL_PREFIX = "/emulator/v1/";
@@ -32,22 +37,52 @@ const OPEN_CORS = {
   "access-control-expose-headers": "*",
 } as const;
 
-/** A preflight of the emulator's own routes (control API, mailbox, provider pages): open to every origin and header. */
+/** A preflight of the emulator's other routes (the health probe, the provider pages): open to every origin and header. */
 function openPreflight(): Response {
   return new Response(null, { status: 204, headers: OPEN_CORS });
 }
 
 export async function extraRoutes(request: Request, url: URL, parts: RouteParts): Promise<Response | undefined> {
+  if (isLocalOnlyPath(url.pathname)) {
+    return localOnly(request, url, parts, () =>
+      url.pathname.startsWith(CONTROL_PREFIX) ? controlApi(request, url, parts.control) : mailboxPage(request, url, parts.store),
+    );
+  }
   if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
   if (url.pathname === "/health" && request.method === "GET") return Response.json({ status: "ok" }, { headers: OPEN_CORS });
-  if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
+  // Stored pictures are public, as the service's bucket is: any page may show them.
+  if (url.pathname.startsWith(STORAGE_PREFIX)) return storedFile(request, url, parts.store);
   // The fake OAuth provider's consent page and the service's OAuth callback (emulator/oauth-provider.ts).
   if (url.pathname.startsWith(OAUTH_PROVIDER_PREFIX)) {
     const answer = await oauthProviderRoutes(request, url, parts.store);
     if (answer) return answer;
   }
-  return (await mailboxApi(request, url, parts.store)) ?? mailboxPage(request, url, parts.store);
+  return undefined;
+}
+
+/** The control API and the mailbox (API and page): for this machine only. */
+function isLocalOnlyPath(pathname: string): boolean {
+  return (
+    pathname.startsWith(CONTROL_PREFIX) ||
+    pathname.startsWith(MAILBOX_API_PREFIX) ||
+    pathname === MAILBOX_PAGE ||
+    pathname.startsWith(`${MAILBOX_PAGE}/`)
+  );
+}
+
+/** A local-only route's answer: refused for another host or origin, its own preflight, and a CORS grant for the trusted origin only. */
+async function localOnly(
+  request: Request,
+  url: URL,
+  parts: RouteParts,
+  answer: () => Promise<Response | undefined> | Response | undefined,
+): Promise<Response | undefined> {
+  const refusal = localOnlyRefusal(request, url, parts.localOnly);
+  if (refusal) return refusal;
+  if (request.method === "OPTIONS") return localPreflight(request);
+  const response = await answer();
+  return response && withLocalCors(request, response);
 }
 
 /**
@@ -59,8 +94,25 @@ export async function routesBeforeEngine(request: Request, parts: RouteParts): P
   if (!request.url.includes(MAILBOX_API_PREFIX)) return undefined;
   const url = new URL(request.url);
   if (!url.pathname.startsWith(MAILBOX_API_PREFIX)) return undefined;
-  if (request.method === "OPTIONS") return openPreflight();
-  return mailboxApi(request, url, parts.store);
+  return localOnly(request, url, parts, () => mailboxApi(request, url, parts.store));
+}
+
+/** A stored file, as a public bucket serves it: its bytes and type to anyone, 404 when there is none. */
+function storedFile(request: Request, url: URL, store: Store): Response {
+  if (request.method !== "GET" && request.method !== "HEAD")
+    return new Response(null, { status: 405, headers: { ...OPEN_CORS, allow: "GET, HEAD" } });
+  let id: string;
+  try {
+    id = decodeURIComponent(url.pathname.slice(STORAGE_PREFIX.length));
+  } catch {
+    id = "";
+  }
+  const file = store.file(id);
+  if (!file) return new Response("No such file", { status: 404, headers: { ...OPEN_CORS, "content-type": "text/plain" } });
+  const bytes = Uint8Array.from(atob(file.data_base64), (c) => c.charCodeAt(0));
+  return new Response(request.method === "HEAD" ? null : bytes, {
+    headers: { ...OPEN_CORS, "content-type": file.content_type, "content-length": String(bytes.length) },
+  });
 }
 
 // THE CONTROL API
@@ -75,7 +127,7 @@ class ControlError extends Error {
 }
 
 const ok = (body: unknown = { ok: true }, status = 200, headers: Record<string, string> = {}) =>
-  Response.json(body, { status, headers: { ...OPEN_CORS, "cache-control": "no-store", ...headers } });
+  Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
 
 async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   const text = await request.text();

@@ -1870,10 +1870,12 @@ export interface paths {
          * Read the project's usage metrics
          * @description Answers the dashboard's overview figures: `total_users`; `daily_users` (sign-ups) and
          *     `daily_active_users` as lists of `{date, activity}` for the last 30 days;
-         *     `users_by_country` (country code to user count); `recently_registered` and
-         *     `recently_active` (up to five users each, as server code sees them); `login_methods`
-         *     (`{method, count}`). Newer service versions add fields. 2.8.86 counts anonymous users only
-         *     with `include_anonymous=true`; 2.8.11 counts them always.
+         *     `users_by_country` (country code to user count, from where their latest activity came);
+         *     `recently_registered` and `recently_active` (users as server code sees them);
+         *     `login_methods` (`{method, count}`). Activity is the service's log of the access tokens it
+         *     issued. 2.8.86 adds `auth_overview`, `payments_overview`, `email_overview` and
+         *     `analytics_overview`, and counts anonymous users only with `include_anonymous=true`; 2.8.11
+         *     counts them always.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -2217,6 +2219,12 @@ export interface components {
         EnabledOAuthProvider: {
             id: string;
         };
+        Domain: {
+            /** @description An absolute URL, for example `https://example.com`. */
+            domain: string;
+            /** @description The handler path on that domain, for example `/handler`. */
+            handler_path: string;
+        };
         ClientProject: {
             id: string;
             display_name: string;
@@ -2230,6 +2238,8 @@ export interface components {
                 allow_user_api_keys: boolean;
                 allow_team_api_keys: boolean;
                 enabled_oauth_providers: components["schemas"]["EnabledOAuthProvider"][];
+                /** @description The project's trusted domains, sorted by domain (2.8.86; the official SDK reads them to share its cookies with a trusted parent domain). */
+                domains?: components["schemas"]["Domain"][];
             };
         };
         /** @description A JSON Web Key Set (RFC 7517) of public signing keys. */
@@ -2244,7 +2254,10 @@ export interface components {
                 y?: string;
             }[];
         };
+        /** @description An OAuth provider of the project, as its admins see it; the list is sorted by `id`. */
         OAuthProviderConfig: {
+            /** @description 2.8.86 on; the key of the provider in the project's configuration (for a provider set through this API, its `id`). */
+            provider_config_id?: string;
             id: string;
             /** @enum {string} */
             type: "shared" | "standard";
@@ -2252,12 +2265,8 @@ export interface components {
             client_secret?: string;
             facebook_config_id?: string;
             microsoft_tenant_id?: string;
-        };
-        Domain: {
-            /** @description An absolute URL, for example `https://example.com`. */
-            domain: string;
-            /** @description The handler path on that domain, for example `/handler`. */
-            handler_path: string;
+            /** @description 2.8.86 on; the bundle ids of native Apple apps that sign in with Apple. */
+            apple_bundle_ids?: string[];
         };
         EmailConfig: {
             /** @enum {string} */
@@ -2286,6 +2295,8 @@ export interface components {
             enabled_oauth_providers: components["schemas"]["EnabledOAuthProvider"][];
             domains: components["schemas"]["Domain"][];
             email_config: components["schemas"]["EmailConfig"];
+            /** @description 2.8.86 on; the id of the project's e-mail theme (a new project has the default light theme's). */
+            email_theme?: string;
             create_team_on_sign_up: boolean;
             team_creator_default_permissions: components["schemas"]["PermissionReference"][];
             team_member_default_permissions: components["schemas"]["PermissionReference"][];
@@ -2316,6 +2327,31 @@ export interface components {
             /** @description 2.8.86 on (absent from 2.8.11); how far the project's owner got in the dashboard's setup: `config_choice`, `apps_selection`, `auth_setup`, `domain_setup`, `email_theme_setup`, `payments_setup`, `welcome` or `completed` (a string, so that a later stage still reads). */
             onboarding_status?: string;
         };
+        /** @description An OAuth provider as an update sets it. A `standard` provider needs a non-empty `client_id` and `client_secret`; a provider given twice counts once (the last). */
+        OAuthProviderConfigUpdate: {
+            id: string;
+            /** @enum {string} */
+            type: "shared" | "standard";
+            client_id?: string;
+            client_secret?: string;
+            facebook_config_id?: string;
+            microsoft_tenant_id?: string;
+            /** @description 2.8.86 on (2.8.11 refuses it as an unknown property). */
+            apple_bundle_ids?: string[];
+            /** @description What services before 2.8.11 (2.8.0) took; 2.8.11 and 2.8.86 refuse it as an unknown property (a provider listed is enabled). */
+            enabled?: boolean;
+        };
+        /** @description The e-mail server as an update sets it: `shared`, or `standard` with every other field, none of the texts empty. */
+        EmailConfigUpdate: {
+            /** @enum {string} */
+            type: "shared" | "standard";
+            host?: string;
+            port?: number;
+            username?: string;
+            password?: string;
+            sender_name?: string;
+            sender_email?: string;
+        };
         /** @description Every field is optional; a field left out keeps its value. */
         ProjectConfigUpdate: {
             allow_localhost?: boolean;
@@ -2327,9 +2363,13 @@ export interface components {
             client_user_deletion_enabled?: boolean;
             allow_user_api_keys?: boolean;
             allow_team_api_keys?: boolean;
-            oauth_providers?: components["schemas"]["OAuthProviderConfig"][];
+            oauth_providers?: components["schemas"]["OAuthProviderConfigUpdate"][];
             domains?: components["schemas"]["Domain"][];
-            email_config?: components["schemas"]["EmailConfig"];
+            email_config?: components["schemas"]["EmailConfigUpdate"];
+            /** @description 2.8.86 on; the id of one of the project's e-mail themes (the defaults: light `1df07ae6-abf3-4a40-83a5-a1a2cbe336ac`, dark `a0172b5d-cff0-463b-83bb-85124697373a`, colorful `c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f`); another is a plain-text 400 "Invalid email theme". */
+            email_theme?: string;
+            /** @description 2.8.86 on; whether users must verify their e-mail (until they do, they are restricted). The admin view does not show it. */
+            require_email_verification?: boolean;
             create_team_on_sign_up?: boolean;
             team_creator_default_permissions?: components["schemas"]["PermissionReference"][];
             team_member_default_permissions?: components["schemas"]["PermissionReference"][];
@@ -2402,6 +2442,98 @@ export interface components {
             date: string;
             activity: number;
         };
+        /** @description Active users (or teams) per day over the last 30 days, oldest first: all of them, and split into those active for the first time, those also active the day before, and those back after a gap. */
+        MetricsActivitySplit: {
+            total: components["schemas"]["MetricsDataPoint"][];
+            new: components["schemas"]["MetricsDataPoint"][];
+            retained: components["schemas"]["MetricsDataPoint"][];
+            reactivated: components["schemas"]["MetricsDataPoint"][];
+        };
+        /** @description 2.8.86 on; the users by kind, teams and activity. `verified_users` and `unverified_users` count non-anonymous users (with and without a verified e-mail), whatever `include_anonymous` says. */
+        MetricsAuthOverview: {
+            verified_users: number;
+            unverified_users: number;
+            anonymous_users: number;
+            total_teams: number;
+            /** @description Distinct active users over the last 30 days. */
+            mau: number;
+            daily_active_users_split: components["schemas"]["MetricsActivitySplit"];
+            daily_active_teams_split: components["schemas"]["MetricsActivitySplit"];
+            /** @description The users counted as `include_anonymous` says (`total_users`). */
+            total_users_filtered: number;
+        };
+        /** @description 2.8.86 on; subscriptions, purchases and revenue (amounts in cents). */
+        MetricsPaymentsOverview: {
+            subscriptions_by_status: {
+                [key: string]: number;
+            };
+            active_subscription_count: number;
+            total_one_time_purchases: number;
+            daily_subscriptions: components["schemas"]["MetricsDataPoint"][];
+            revenue_cents: number;
+            mrr_cents: number;
+            total_orders: number;
+            /** @description A percentage. */
+            checkout_conversion_rate: number;
+        };
+        /** @description 2.8.86 on; the project's outbox: e-mails by simple status (`ok`, `error`, `in-progress`, only those there are), per day, the latest hundred, and delivery rates (percentages). */
+        MetricsEmailOverview: {
+            emails_by_status: {
+                [key: string]: number;
+            };
+            total_emails: number;
+            daily_emails: components["schemas"]["MetricsDataPoint"][];
+            daily_emails_by_status: {
+                date: string;
+                ok: number;
+                error: number;
+                in_progress: number;
+            }[];
+            emails_sent: number;
+            recent_emails: {
+                id: string;
+                /** @description The outbox status, for example `SENT` or `SERVER_ERROR`. */
+                status: string;
+                subject: string;
+                created_at_millis: number;
+            }[];
+            deliverability_status: {
+                delivered: number;
+                bounced: number;
+                error: number;
+                in_progress: number;
+            };
+            deliverability_rate: number;
+            bounce_rate: number;
+            click_rate: number;
+        };
+        /** @description 2.8.86 on; page views, clicks, visitors, revenue and session replays over the last 30 days, who was online in the last five minutes and the region with the most active users. */
+        MetricsAnalyticsOverview: {
+            daily_page_views: components["schemas"]["MetricsDataPoint"][];
+            daily_clicks: components["schemas"]["MetricsDataPoint"][];
+            daily_visitors: components["schemas"]["MetricsDataPoint"][];
+            daily_revenue: {
+                date: string;
+                new_cents: number;
+                refund_cents: number;
+            }[];
+            total_revenue_cents: number;
+            total_replays: number;
+            recent_replays: number;
+            visitors: number;
+            avg_session_seconds: number;
+            online_live: number;
+            revenue_per_visitor: number;
+            top_referrers: {
+                referrer: string;
+                visitors: number;
+            }[];
+            top_region: {
+                country_code: string | null;
+                region_code: string | null;
+                count: number;
+            } | null;
+        };
         /** @description The figures of the dashboard's overview page. */
         Metrics: {
             total_users: number;
@@ -2413,7 +2545,7 @@ export interface components {
             users_by_country: {
                 [key: string]: number;
             };
-            /** @description Up to five users, newest sign-up first. */
+            /** @description Users, newest sign-up first; five on 2.8.11, up to a hundred on 2.8.86. */
             recently_registered: components["schemas"]["ServerUser"][];
             /** @description Up to five users, most recently active first. */
             recently_active: components["schemas"]["ServerUser"][];
@@ -2422,6 +2554,10 @@ export interface components {
                 method: string;
                 count: number;
             }[];
+            auth_overview?: components["schemas"]["MetricsAuthOverview"];
+            payments_overview?: components["schemas"]["MetricsPaymentsOverview"];
+            email_overview?: components["schemas"]["MetricsEmailOverview"];
+            analytics_overview?: components["schemas"]["MetricsAnalyticsOverview"];
         };
         /**
          * @example {
@@ -10402,6 +10538,19 @@ export interface operations {
                     display_name: string;
                     description?: string | null;
                     is_production_mode?: boolean;
+                    /** @description 2.8.86 on; the square logo: an http(s) URL, or an image as a base64 `data:image/…` URL (the service stores it and answers where); null removes it. */
+                    logo_url?: string | null;
+                    /** @description 2.8.86 on; the logo with the project's name beside it, as `logo_url` takes it. */
+                    logo_full_url?: string | null;
+                    /** @description 2.8.86 on; the square logo for dark backgrounds, as `logo_url` takes it. */
+                    logo_dark_mode_url?: string | null;
+                    /** @description 2.8.86 on; the logo with the name for dark backgrounds, as `logo_url` takes it. */
+                    logo_full_dark_mode_url?: string | null;
+                    /**
+                     * @description 2.8.86 on; how far the owner got in the dashboard's setup (a new project is `completed`).
+                     * @enum {string}
+                     */
+                    onboarding_status?: "config_choice" | "apps_selection" | "auth_setup" | "domain_setup" | "email_theme_setup" | "payments_setup" | "welcome" | "completed";
                     config?: components["schemas"]["ProjectConfigUpdate"];
                     /**
                      * Format: uuid
@@ -10505,6 +10654,19 @@ export interface operations {
                     display_name?: string;
                     description?: string | null;
                     is_production_mode?: boolean;
+                    /** @description 2.8.86 on; the square logo: an http(s) URL, or an image as a base64 `data:image/…` URL (the service stores it and answers where); null removes it. */
+                    logo_url?: string | null;
+                    /** @description 2.8.86 on; the logo with the project's name beside it, as `logo_url` takes it. */
+                    logo_full_url?: string | null;
+                    /** @description 2.8.86 on; the square logo for dark backgrounds, as `logo_url` takes it. */
+                    logo_dark_mode_url?: string | null;
+                    /** @description 2.8.86 on; the logo with the name for dark backgrounds, as `logo_url` takes it. */
+                    logo_full_dark_mode_url?: string | null;
+                    /**
+                     * @description 2.8.86 on; how far the owner got in the dashboard's setup (a new project is `completed`).
+                     * @enum {string}
+                     */
+                    onboarding_status?: "config_choice" | "apps_selection" | "auth_setup" | "domain_setup" | "email_theme_setup" | "payments_setup" | "welcome" | "completed";
                     config?: components["schemas"]["ProjectConfigUpdate"];
                 };
             };

@@ -13,7 +13,7 @@ type MethodKey<T> = { [K in keyof T]-?: 0 extends 1 & T[K] ? never : T[K] extend
 type FieldKey<T> = Exclude<keyof T, MethodKey<T>>;
 
 /** The user's fields copied as they are; the others are converted (a Date, a team) or belong to the session. */
-type UserCopiedField = Exclude<FieldKey<CurrentUser>, "signedUpAt" | "selectedTeam" | "currentSession">;
+type UserCopiedField = Exclude<FieldKey<CurrentUser>, "signedUpAt" | "selectedTeam" | "currentSession" | "_internalSession">;
 
 // Each list must name every key of its kind: TypeScript fails here when the
 // runtime's CurrentUser or Team gains a field or a method, rather than a

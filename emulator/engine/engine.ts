@@ -6,15 +6,16 @@
 // (in-process, behind msw, over HTTP).
 import { operations, type OperationId } from "../../generated/operations.js";
 import { requestShapes, type Shape } from "../../generated/shapes.js";
+import { endUserOf, recordTokenIssue } from "./activity.js";
 import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
 import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
 import { corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
-import { createMailer } from "./mail.js";
-import { checkValue, queryProblems, type Checked } from "./request-schema.js";
+import { createMailer, type SharedEmailServer } from "./mail.js";
+import { checkValue, queryProblems, withoutFields, type Checked } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
-import type { SessionRecord, Store, UserRecord } from "./store.js";
+import type { EndUserRecord, SessionRecord, Store, UserRecord } from "./store.js";
 import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
 import { primaryChannelOf, restrictedReasonOf } from "./views.js";
 
@@ -55,6 +56,8 @@ export interface EngineOptions {
   readonly handlers: Handlers;
   readonly apiOrigin: string;
   readonly accessTokenLifetimeMs: number;
+  /** The service's shared e-mail server (engine/mail.ts); default the emulator's own. */
+  readonly sharedEmailServer?: SharedEmailServer;
   readonly now: () => number;
   /** Sees every exchange under /api/v1 (copies of the request and the answer): tests validate them against the document. */
   readonly onExchange?: ((exchange: Exchange) => void | Promise<void>) | undefined;
@@ -168,11 +171,12 @@ export function createEngine(o: EngineOptions): Engine {
         owner: caller?.owner ?? null,
         requestId,
       };
-      if (emulated.user) ctx.store.updateUser(emulated.user.id, { last_active_at_millis: ctx.now() });
-      if (unknownQuery.length === 0) return toResponse(await handler(emulated, ctx), requestId, override);
+      // The handler's context knows where the request came from: the access tokens it issues are logged from there.
+      const handlerCtx = createContext(o, endUserOf(o.profile, request.headers));
+      if (unknownQuery.length === 0) return toResponse(await handler(emulated, handlerCtx), requestId, override);
       if (request.method !== "GET") throw schemaError({ method: request.method, url }, ...unknownQuery);
       // A read has no effects: its handler's checks of the query's fields say what yup lists before the unknown names.
-      throw await withQueryFieldProblems(() => handler(emulated, ctx), { method: request.method, url }, unknownQuery);
+      throw await withQueryFieldProblems(() => handler(emulated, handlerCtx), { method: request.method, url }, unknownQuery);
     } catch (error) {
       // Whatever failed, the gate, the body's schema or the handler, failed in one of the service's two ways.
       if (error instanceof EmulatorError) return errorResponse(error, requestId, override);
@@ -320,21 +324,16 @@ const BODY_REQUIRED: readonly OperationId[] = [
   "sendTestEmail",
 ];
 
-/** An object shape without `fields`, as a version that does not know them checks a body. */
-function withoutFields(shape: Shape | undefined, fields: readonly string[]): Shape | undefined {
-  if (fields.length === 0 || shape === undefined || typeof shape !== "object" || Array.isArray(shape)) return shape;
-  const known = Object.entries(shape as Record<string, Shape>).filter(([key]) => !fields.includes(key.replace(/\?$/, "")));
-  return Object.fromEntries(known);
-}
-
 function checkBody(operationId: OperationId, shape: Shape, body: unknown): Checked {
   if (body === undefined && BODY_REQUIRED.includes(operationId)) return { value: body, problems: ["body must be defined"] };
   return checkValue(shape, body ?? {}, "body");
 }
 
-function createContext(o: EngineOptions): EmulatorContext {
-  const mail = createMailer(o.store, o.now);
+/** The handlers' context; `endUser`: where the request came from, which the access tokens it issues are logged with. */
+function createContext(o: EngineOptions, endUser: EndUserRecord | null = null): EmulatorContext {
+  const mail = createMailer(o.store, o.now, o.sharedEmailServer);
   const accessTokenFor = async (session: SessionRecord) => {
+    recordTokenIssue(o.store, o.now(), session, endUser);
     const user = o.store.user(session.user_id);
     const primary = user ? primaryChannelOf(o.store, user.id) : undefined;
     const isAnonymous = user?.is_anonymous ?? false;

@@ -4,7 +4,8 @@
 // needs no wrapper around the handler that called it.
 //   - a known error (`fail`): JSON `{code, details?, error}` with `x-stack-known-error`;
 //   - a status error (`statusFailure`): a status and a plain-text message, no code;
-//   - a schema error (`schemaError`): the known error SCHEMA_ERROR, worded as yup words it.
+//   - a schema error (`schemaError`): the known error SCHEMA_ERROR, worded as yup words it
+//     (`handlerSchemaError` for one a handler raises with a sentence of its own).
 import { createKnownError, knownErrorStatus, type KnownErrorCode } from "../../generated/known-errors.js";
 
 /** A known error a handler raises: the engine answers it as the service does. */
@@ -62,4 +63,9 @@ export interface RequestLine {
 export function schemaError(request: RequestLine, ...problems: readonly string[]): EmulatorError {
   const message = `Request validation failed on ${request.method} ${request.url.pathname}:\n${problems.map((p) => `  - ${p}`).join("\n")}`;
   return fail("SCHEMA_ERROR", { message }, message);
+}
+
+/** SCHEMA_ERROR that a handler raises itself, in a sentence of its own: no request line, no list (both `error` and `details.message`). */
+export function handlerSchemaError(sentence: string): EmulatorError {
+  return fail("SCHEMA_ERROR", { message: sentence }, sentence);
 }

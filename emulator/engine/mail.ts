@@ -3,8 +3,10 @@
 // mailbox page. The mailbox of an address is its local part, as Inbucket names it.
 //
 // The sender is the service's: on the shared e-mail server the project's display
-// name at the shared sender address (the service's test setup sends from
-// noreply@example.com), on a project's own server its sender name and address.
+// name at the shared sender address (the service reads its shared server from
+// its environment, STACK_EMAIL_HOST and the like; the emulator takes it as an
+// option, by default sending from noreply@example.com as the service's test
+// setup does), on a project's own server its sender name and address.
 // Texts are laid out as the service's HTML-to-text conversion writes its
 // templates: headings in upper case, blocks apart by an empty line, lines wrapped
 // at 80 columns, a rule of 80 dashes, a link bare after its label (both versions'
@@ -25,29 +27,48 @@ export interface OutgoingEmail {
 
 export interface Mailer {
   send(email: OutgoingEmail): EmailRecord;
+  /** The shared e-mail server that projects without their own send through. */
+  readonly sharedServer: SharedEmailServer;
 }
 
-/** The shared e-mail server's sender address, as the service's own test setup configures it. */
-export const SHARED_SENDER_EMAIL = "noreply@example.com";
-/** The sender of mail that belongs to no known project. */
-export const SENDER = `Stack Auth <${SHARED_SENDER_EMAIL}>`;
+/**
+ * The service's shared e-mail server (its STACK_EMAIL_HOST, STACK_EMAIL_PORT, STACK_EMAIL_USERNAME and
+ * STACK_EMAIL_SENDER), which 2.8.11's log of sent e-mails shows as their `sender_config`. The emulator sends nothing
+ * through it; its address is the sender of the shared server's e-mails.
+ */
+export interface SharedEmailServer {
+  readonly host: string;
+  readonly port: number;
+  readonly username: string;
+  /** The address e-mails are sent from (the project's display name beside it). */
+  readonly senderEmail: string;
+}
 
-/** `Name <address>`, as Inbucket shows a From header the service wrote as `"Name" <address>`. */
-export function senderOf(project: ProjectRecord | undefined): string {
-  if (!project) return SENDER;
+/** The shared server unless told otherwise: the sender the service's test setup uses, at a host of the emulator's own. */
+export const DEFAULT_SHARED_EMAIL_SERVER: SharedEmailServer = {
+  host: "smtp.stackkit.local",
+  port: 587,
+  username: "emulator",
+  senderEmail: "noreply@example.com",
+};
+
+/** `Name <address>`, as Inbucket shows a From header the service wrote as `"Name" <address>`; Stack Auth's own name for mail of no known project. */
+export function senderOf(project: ProjectRecord | undefined, shared: SharedEmailServer = DEFAULT_SHARED_EMAIL_SERVER): string {
+  if (!project) return `Stack Auth <${shared.senderEmail}>`;
   const c = project.config.email_config;
   if (c.type === "standard" && c.sender_email) return `${c.sender_name ?? ""} <${c.sender_email}>`;
-  return `${project.display_name} <${SHARED_SENDER_EMAIL}>`;
+  return `${project.display_name} <${shared.senderEmail}>`;
 }
 
-export function createMailer(store: Store, now: () => number): Mailer {
+export function createMailer(store: Store, now: () => number, sharedServer: SharedEmailServer = DEFAULT_SHARED_EMAIL_SERVER): Mailer {
   return {
+    sharedServer,
     send(email) {
       const record: EmailRecord = {
         id: randomId(),
         project_id: email.projectId,
         to: [email.to],
-        from: email.from ?? senderOf(store.project(email.projectId)),
+        from: email.from ?? senderOf(store.project(email.projectId), sharedServer),
         subject: email.subject,
         text: email.text,
         html: email.html ?? textToHtml(email.text),

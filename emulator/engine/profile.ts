@@ -71,6 +71,23 @@ const CORS_2_8_86: readonly string[] = [
 
 const BOT_CHALLENGE_FIELDS = ["bot_challenge_token", "bot_challenge_phase", "bot_challenge_unavailable"] as const;
 
+// What services before 2.8.11 took in a project's OAuth providers, which neither version knows.
+const OAUTH_PROVIDER_ENABLED = "config.oauth_providers[].enabled";
+
+// The fields of a project's create and update bodies that 2.8.11 does not know: 2.8.86's (logos, onboarding, themes,
+// Apple bundles) and the older services' `enabled`.
+const PROJECT_FIELDS_2_8_86 = [
+  OAUTH_PROVIDER_ENABLED,
+  "logo_url",
+  "logo_full_url",
+  "logo_dark_mode_url",
+  "logo_full_dark_mode_url",
+  "onboarding_status",
+  "config.email_theme",
+  "config.require_email_verification",
+  "config.oauth_providers[].apple_bundle_ids",
+] as const;
+
 /** What differs between the service versions, as the emulator plays them. */
 export interface ServiceProfile {
   readonly version: ServiceVersion;
@@ -131,8 +148,40 @@ export interface ServiceProfile {
    * error, 2.8.86 only 4xx (5xx keep their status).
    */
   readonly overriddenErrorStatuses: "all" | "4xx";
-  /** Whether contact channels' e-mail values are stored trimmed and lower-cased (2.8.86) or as sent (2.8.11). */
+  /**
+   * Whether e-mail addresses are stored trimmed and lower-cased (2.8.86) or as sent (2.8.11): contact channels' values,
+   * users' primary e-mails among them (sign-up, `POST /users`, `PATCH /users/…`), so that an address already taken is
+   * named in its stored form.
+   */
   readonly normalizesContactEmails: boolean;
+  /**
+   * What server code's change of a user's primary e-mail does to the address it replaces (handlers/primary-email.ts):
+   * 2.8.11 changes the primary channel in place and deletes it when the primary e-mail is removed (`"in-place"`);
+   * 2.8.86 keeps it as a non-primary channel (signing in if it did) and makes the new address a channel of its own,
+   * unverified unless `primary_email_verified` says otherwise (`"new-channel"`).
+   */
+  readonly primaryEmailChange: "in-place" | "new-channel";
+  /**
+   * Whether server views of users carry `country_code` and `risk_scores` (2.8.86): the country a sign-up came from
+   * (engine/sign-up-country.ts; null for users made otherwise) and the sign-up's risk scores, which the public
+   * service's fallback risk engine rates 0 for bots and free-trial abuse alike.
+   */
+  readonly signUpRisk: boolean;
+  /**
+   * Whether USER_EMAIL_ALREADY_EXISTS and CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE always say
+   * `would_work_if_email_was_verified` (2.8.86: true, with the longer message, where the holder's address is
+   * unverified and the flow would link to a verified one: a magic link, an OAuth account merged by e-mail).
+   */
+  readonly emailTakenSaysVerification: boolean;
+  /**
+   * What `profile_image_url` of users, teams and member profiles becomes: 2.8.11 keeps what it is given
+   * (`"as-given"`); 2.8.86 moves a base64 image (`data:image/<type>;base64,…`) to its storage and keeps the stored
+   * file's URL, keeps an http(s) URL, and refuses anything else with a plain 400 "Invalid profile image URL"
+   * (`"stored"`; engine/images.ts). Both refuse a client's picture that is not a base64 image of a common type.
+   */
+  readonly profileImages: "as-given" | "stored";
+  /** The plain-text 403 of the magic-link e-mail when the project has magic links (one-time codes) off. */
+  readonly magicLinkDisabledText: string;
   /**
    * `GET /users`: 2.8.11 lists every user, anonymous ones too, and refuses the query flags it does not know
    * (`include_anonymous`, `include_restricted`, `only_anonymous`: SCHEMA_ERROR); 2.8.86 lists normal users unless
@@ -237,7 +286,8 @@ export interface ServiceProfile {
   readonly botChallenge: boolean;
   /**
    * Body fields of the document this version does not know, by operation (a later version added them): refused as
-   * unknown properties, as its schema refuses them.
+   * unknown properties, as its schema refuses them. `outer.inner` names a field of a field, `list[].name` a field of
+   * a list's items.
    */
   readonly unknownBodyFields: { readonly [id in OperationId]?: readonly string[] };
   /**
@@ -246,8 +296,36 @@ export interface ServiceProfile {
    * own anonymous session over (`anon_refresh_token`, `mode`: `"anonymous-handover"`).
    */
   readonly cliLogin: "plain" | "anonymous-handover";
+  /** Whether the client's view of the project (`GET /projects/current`) lists its trusted domains (2.8.86). */
+  readonly clientProjectDomains: boolean;
   /** The CORS headers of every answer under `/api/`: a browser app sends only the request headers the version allows. */
   readonly cors: ServiceCors;
+  /**
+   * Whether projects have 2.8.86's additions: an e-mail theme (`config.email_theme`, one of the default themes,
+   * else a plain-text 400 "Invalid email theme"), four logo URLs, the dashboard's `onboarding_status`, each OAuth
+   * provider's `provider_config_id` and `apple_bundle_ids`, and `config.require_email_verification` on update.
+   * 2.8.11 has none of them (`unknownBodyFields`).
+   */
+  readonly projectThemesAndLogos: boolean;
+  /**
+   * How the service guesses where a request comes from (its `getEndUserInfo`), for the activity it logs: only a
+   * request whose user agent claims to be a browser (Mozilla, Chrome, Safari) and names a valid IP address. 2.8.11
+   * trusts every proxy header, Cloudflare's first (`cf-connecting-ip`, `x-vercel-forwarded-for`, `x-real-ip`,
+   * `x-forwarded-for`; the country from `cf-ipcountry`, else `x-vercel-ip-country`: `"trust-all"`). 2.8.86, with
+   * no trusted proxy configured (its development setup), reads the client's headers first (`x-real-ip`,
+   * `x-forwarded-for`, `x-vercel-forwarded-for`, `cf-connecting-ip`) and the country from `x-vercel-ip-country`,
+   * else `cf-ipcountry`, trimmed and upper-cased (`"no-trusted-proxy"`).
+   */
+  readonly endUserHeaders: "trust-all" | "no-trusted-proxy";
+  /**
+   * What `GET /internal/metrics` reads activity from. 2.8.11 its `$user-activity` event log, one event per access
+   * token issued: daily active users over the 30 days before now, a user's country from their latest event that has
+   * one, `recently_active` the five users with the latest events, less those deleted since (`"user-activity-events"`).
+   * 2.8.86 its `$token-refresh` events (in ClickHouse) for daily and monthly active users, countries and the
+   * overviews' activity, and the users' last activity for `recently_active`; it also answers `auth_overview`,
+   * `email_overview`, `payments_overview` and `analytics_overview` (`"token-refresh-events"`).
+   */
+  readonly activityMetrics: "user-activity-events" | "token-refresh-events";
 }
 
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
@@ -272,6 +350,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpVerificationUrl: "required-lenient",
     overriddenErrorStatuses: "all",
     normalizesContactEmails: false,
+    primaryEmailChange: "in-place",
+    signUpRisk: false,
+    emailTakenSaysVerification: false,
+    profileImages: "as-given",
+    magicLinkDisabledText: "Magic link is not enabled for this project",
     userListing: "every-user",
     sentEmailLog: "sent-emails",
     expiredTokenSaysWhose: false,
@@ -289,12 +372,18 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     cors: { allowedRequestHeaders: CORS_2_8_11, varyOnRequestHeaders: false },
     botChallenge: false,
     cliLogin: "plain",
+    clientProjectDomains: false,
     unknownBodyFields: {
       signUpWithPassword: BOT_CHALLENGE_FIELDS,
       sendMagicLinkCode: BOT_CHALLENGE_FIELDS,
       createCliLogin: ["anon_refresh_token"],
       completeCliLogin: ["mode"],
+      updateAdminProject: PROJECT_FIELDS_2_8_86,
+      createOwnedProject: PROJECT_FIELDS_2_8_86,
     },
+    projectThemesAndLogos: false,
+    endUserHeaders: "trust-all",
+    activityMetrics: "user-activity-events",
   },
   "2.8.86": {
     version: "2.8.86",
@@ -311,6 +400,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",
     normalizesContactEmails: true,
+    primaryEmailChange: "new-channel",
+    signUpRisk: true,
+    emailTakenSaysVerification: true,
+    profileImages: "stored",
+    magicLinkDisabledText: "OTP sign-in is not enabled for this project",
     userListing: "flags",
     sentEmailLog: "outbox",
     expiredTokenSaysWhose: true,
@@ -328,7 +422,11 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     cors: { allowedRequestHeaders: CORS_2_8_86, varyOnRequestHeaders: true },
     botChallenge: true,
     cliLogin: "anonymous-handover",
-    unknownBodyFields: {},
+    clientProjectDomains: true,
+    unknownBodyFields: { updateAdminProject: [OAUTH_PROVIDER_ENABLED], createOwnedProject: [OAUTH_PROVIDER_ENABLED] },
+    projectThemesAndLogos: true,
+    endUserHeaders: "no-trusted-proxy",
+    activityMetrics: "token-refresh-events",
   },
 };
 

@@ -163,6 +163,32 @@ function printSimple(value: unknown): string | null {
 }
 
 /**
+ * `shape` without the fields at `paths`, as a version that does not know them checks a body: `name` a field of the
+ * object, `outer.inner` a field of a field, `list[].name` a field of a list's every item.
+ */
+export function withoutFields(shape: Shape | undefined, paths: readonly string[]): Shape | undefined {
+  if (paths.length === 0 || shape === undefined) return shape;
+  if (typeof shape === "number") return withoutFields(shapes[shape] as Shape, paths);
+  if (Array.isArray(shape)) {
+    const [tag, ...args] = shape as unknown as readonly [string, ...unknown[]];
+    const inner = paths.filter((path) => path.startsWith("[]")).map((path) => path.slice(2).replace(/^\./, ""));
+    if (tag !== "a" || inner.length === 0) return shape;
+    return ["a", withoutFields(args[0] as Shape, inner)];
+  }
+  if (typeof shape !== "object") return shape;
+  const kept: Record<string, Shape> = {};
+  for (const [key, field] of Object.entries(shape as Record<string, Shape>)) {
+    const name = key.replace(/\?$/, "");
+    if (paths.includes(name)) continue;
+    const nested = paths
+      .filter((path) => path.startsWith(`${name}.`) || path.startsWith(`${name}[]`))
+      .map((path) => path.slice(name.length).replace(/^\./, ""));
+    kept[key] = nested.length === 0 ? field : (withoutFields(field, nested) as Shape);
+  }
+  return kept;
+}
+
+/**
  * What is wrong with a request's query for an operation that knows the names `known` (undefined: it takes any
  * query): its unknown names, in the order of the object the service makes of the query (`Object.fromEntries` of the
  * search parameters, whose keys list integer-like names first).

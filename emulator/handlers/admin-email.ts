@@ -20,7 +20,7 @@
 import { schemaError } from "../engine/errors.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import type { Answer } from "../engine/http.js";
-import { renderLayout, textToHtml } from "../engine/mail.js";
+import { renderLayout, textToHtml, type SharedEmailServer } from "../engine/mail.js";
 import { sendThroughSmtp, type SmtpConfig } from "../engine/smtp.js";
 import type { EmailRecord, EmailTemplateRecord, ProjectRecord } from "../engine/store.js";
 import { list } from "../engine/views.js";
@@ -53,13 +53,13 @@ export function templateOf(ctx: EmulatorContext, projectId: string, type: Templa
   return { type, subject: DEFAULT_TEMPLATES[type].subject, content: structuredClone(content), is_default: true };
 }
 
-/** The shared e-mail server of the emulator, as `/internal/emails` reports it. */
-const SHARED_SERVER = { host: "smtp.stackkit.local", port: 587, username: "emulator", sender_email: "noreply@stackkit.local" };
-
 /** The configuration a project's e-mail goes out with, without the password, as the sent-e-mail log shows it. */
-export function senderConfigOf(project: ProjectRecord): Record<string, unknown> {
+export function senderConfigOf(shared: SharedEmailServer, project: ProjectRecord): Record<string, unknown> {
   const c = project.config.email_config;
-  if (c.type !== "standard") return { type: "shared", ...SHARED_SERVER, sender_name: project.display_name };
+  if (c.type !== "standard") {
+    const { host, port, username, senderEmail } = shared;
+    return { type: "shared", host, port, username, sender_name: project.display_name, sender_email: senderEmail };
+  }
   return { type: "standard", host: c.host, port: c.port, username: c.username, sender_name: c.sender_name, sender_email: c.sender_email };
 }
 
@@ -86,7 +86,7 @@ export function sendTemplatedEmail(
     rendered = renderTemplate(template.subject, template.content, filled);
   }
   const sent = ctx.mail.send({ projectId: project.id, to, subject: rendered.subject, text: rendered.text, html: rendered.html });
-  const record: EmailRecord = { ...sent, sender_config: senderConfigOf(project) };
+  const record: EmailRecord = { ...sent, sender_config: senderConfigOf(ctx.mail.sharedServer, project) };
   ctx.store.insert("emails", record);
   return record;
 }
@@ -229,7 +229,7 @@ export const adminEmailHandlers = {
           subject: email.subject,
           sent_at_millis: email.sent_at_millis,
           to: [...email.to],
-          ...(outbox ? {} : { sender_config: email.sender_config ?? senderConfigOf(project) }),
+          ...(outbox ? {} : { sender_config: email.sender_config ?? senderConfigOf(ctx.mail.sharedServer, project) }),
           error: outbox ? outboxError(email.error) : email.error,
         })),
       ),

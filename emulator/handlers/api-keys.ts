@@ -6,7 +6,7 @@
 // permission (API_KEY_NOT_FOUND otherwise, not to reveal the team).
 import type { components } from "../../generated/schema.js";
 import type { EmulatorContext, EmulatorRequest, Handler, Handlers } from "../engine/context.js";
-import { fail, schemaError, statusFailure } from "../engine/errors.js";
+import { fail, handlerSchemaError, statusFailure } from "../engine/errors.js";
 import type { ApiKeyRecord, ProjectRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { heldPermissions, userIdParam, uuidParam } from "./permissions.js";
@@ -109,7 +109,8 @@ function handlersFor(type: KeyType): Record<"list" | "create" | "get" | "update"
     list: (request, ctx) => {
       const ownerId = queryOwner(request, type);
       requireEnabled(request.project, type);
-      if (ownerId === undefined) throw schemaError(request, "user_id is required for user API keys");
+      // Only a user key's owner can be missing here (a team's is required by the query's schema); the service's own words.
+      if (ownerId === undefined) throw handlerSchemaError("user_id is required for user API keys");
       requireManager(request, ctx, type, ownerId);
       const items = ctx.store
         .apiKeysOf(request.project.id)

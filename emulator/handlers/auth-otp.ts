@@ -11,9 +11,10 @@ import {
 import type { EmulatorContext, Handlers } from "../engine/context.js";
 import { fail, statusFailure } from "../engine/errors.js";
 import { allowsAnonymousSignUp } from "../engine/profile.js";
+import { requestCountryCode } from "../engine/sign-up-country.js";
 import type { ProjectRecord, UserRecord } from "../engine/store.js";
 import { anonymousCaller, checkEmailField, mfaRequired, redeem, requiresMfa, signInTokens, upgradeAnonymousUser } from "./auth-shared.js";
-import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
+import { checkCallbackUrl, CODE_LIFETIME_MS, createPersonalTeamIfEnabled, createUserRecord, emailTaken } from "./common.js";
 import { sendTemplatedEmail } from "./admin-email.js";
 import { admitSignUp } from "./sign-up-rules.js";
 
@@ -27,7 +28,8 @@ function userForMagicLink(ctx: EmulatorContext, project: ProjectRecord, email: s
   const channel = ctx.store.authChannelByEmail(project.id, email);
   const user = channel ? ctx.store.user(channel.user_id) : undefined;
   if (channel && user) {
-    if (!channel.is_verified) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: channel.value });
+    // Verifying the address would let the magic link in (2.8.86 says so).
+    if (!channel.is_verified) throw emailTaken(ctx, channel.value, true);
     ctx.store.updateUser(user.id, { otp_auth_enabled: true });
     return user;
   }
@@ -66,6 +68,7 @@ function mailMagicLink(
   callbackUrl: string,
   botChallenge: BotChallengeAssessment | undefined,
   linkOnly: boolean,
+  country: string | null,
 ): string {
   const code = ctx.issueCode({
     projectId: project.id,
@@ -73,7 +76,11 @@ function mailMagicLink(
     recipient: email,
     callbackUrl,
     lifetimeMs: CODE_LIFETIME_MS.magic_link,
-    data: botChallenge === undefined ? {} : { bot_challenge: botChallenge },
+    // A new user signs up from where the e-mail was asked for, not from where the code is redeemed.
+    data: {
+      ...(botChallenge === undefined ? {} : { bot_challenge: botChallenge }),
+      ...(country === null ? {} : { sign_up_country_code: country }),
+    },
   });
   const link = ctx.store.code(code)?.link ?? callbackUrl;
   const otp = code.slice(0, 6).toUpperCase();
@@ -86,12 +93,13 @@ export const otpHandlers = {
     const { project } = request;
     const { email, callback_url: callbackUrl, ...challenge } = request.body as { email: string; callback_url: string } & BotChallengeFields;
     checkEmailField(request, email);
-    if (!project.config.magic_link_enabled) throw statusFailure(403, "Magic link is not enabled for this project");
+    if (!project.config.magic_link_enabled) throw statusFailure(403, ctx.profile.magicLinkDisabledText);
     userForMagicLink(ctx, project, email);
     const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, challenge, "send_magic_link_email") : undefined;
     checkCallbackUrl(project, callbackUrl);
     const linkOnly = ctx.profile.linkOnlyMagicLinkForOldSdks && isLinkOnlySdk(request.headers.get("x-stack-client-version"));
-    const code = mailMagicLink(ctx, project, email, callbackUrl, botChallenge, linkOnly);
+    const country = ctx.profile.signUpRisk ? requestCountryCode(request.headers) : null;
+    const code = mailMagicLink(ctx, project, email, callbackUrl, botChallenge, linkOnly, country);
     return { body: { nonce: code.slice(6) } };
   },
 
@@ -112,7 +120,14 @@ export const otpHandlers = {
     const anonymous = user === null && ctx.profile.upgradesAnonymousUsers ? await anonymousCaller(request, ctx) : null;
     // Only a new user signs up; the code is spent whatever the rules decide.
     const admitted =
-      user === null ? admitSignUp(ctx, project, { email: record.recipient, authMethod: "otp", oauthProvider: null }) : undefined;
+      user === null
+        ? admitSignUp(ctx, project, {
+            email: record.recipient,
+            authMethod: "otp",
+            oauthProvider: null,
+            requestCountry: (record.data["sign_up_country_code"] as string | undefined) ?? null,
+          })
+        : undefined;
     if (anonymous) {
       // A new user's magic link redeemed in an anonymous session upgrades that user (2.8.86).
       user = anonymous;

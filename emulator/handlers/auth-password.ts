@@ -5,6 +5,7 @@
 import { assessBotChallenge, requireVisibleChallengePassed, type BotChallengeFields } from "../engine/bot-challenge.js";
 import type { EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
+import { requestCountryCode } from "../engine/sign-up-country.js";
 import type { ProjectRecord } from "../engine/store.js";
 import { hashPassword } from "../engine/tokens.js";
 import {
@@ -84,7 +85,12 @@ export const passwordHandlers = {
     checkPasswordRules(password);
     if (ctx.profile.botChallenge) requireVisibleChallengePassed(assessBotChallenge(request, challenge, "sign_up_with_credential"));
     // The rules come before the e-mail is checked for a user who has it already.
-    const admitted = admitSignUp(ctx, project, { email, authMethod: "password", oauthProvider: null });
+    const admitted = admitSignUp(ctx, project, {
+      email,
+      authMethod: "password",
+      oauthProvider: null,
+      requestCountry: requestCountryCode(request.headers),
+    });
 
     let user = request.user;
     if (user?.is_anonymous && ctx.profile.upgradesAnonymousUsers) {

@@ -8,7 +8,7 @@ import { fail, type EmulatorError, schemaError } from "../engine/errors.js";
 import type { CodeKind, CodeRecord, ProjectRecord, SessionRecord, UserRecord } from "../engine/store.js";
 import { checkPassword, hashPassword, randomId, verifyIssuedAccessToken } from "../engine/tokens.js";
 import { primaryChannelOf } from "../engine/views.js";
-import { redeemCode } from "./common.js";
+import { emailTaken, redeemCode, storedEmail } from "./common.js";
 
 /** The signed-in user of an operation whose schema requires one: the service answers SCHEMA_ERROR "auth.user must be defined" without. */
 export function signedInUser(request: EmulatorRequest): UserRecord {
@@ -165,7 +165,8 @@ export async function upgradeAnonymousUser(
   user: UserRecord,
   o: { readonly email: string; readonly emailVerified: boolean; readonly password?: string },
 ): Promise<void> {
-  if (ctx.store.authChannelByEmail(project.id, o.email)) throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
+  const email = storedEmail(ctx, o.email);
+  if (ctx.store.authChannelByEmail(project.id, email)) throw emailTaken(ctx, email);
   ctx.store.updateUser(user.id, { is_anonymous: false });
   if (o.password !== undefined) ctx.store.updateUser(user.id, { password_hash: await hashPassword(o.password) });
   for (const channel of ctx.store.channelsOf(user.id)) if (channel.is_primary) ctx.store.updateChannel(channel.id, { is_primary: false });
@@ -174,7 +175,7 @@ export async function upgradeAnonymousUser(
     project_id: project.id,
     user_id: user.id,
     type: "email",
-    value: o.email,
+    value: email,
     is_verified: o.emailVerified,
     is_primary: true,
     used_for_auth: true,

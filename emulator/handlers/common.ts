@@ -44,11 +44,39 @@ export interface NewUser {
   readonly serverMetadata?: unknown;
 }
 
+/** An e-mail address as the version stores it: trimmed and lower-cased on 2.8.86, as sent on 2.8.11. */
+export function storedEmail(ctx: EmulatorContext, email: string): string {
+  return ctx.profile.normalizesContactEmails ? email.trim().toLowerCase() : email;
+}
+
+/**
+ * USER_EMAIL_ALREADY_EXISTS for `email`, as the version details it: 2.8.86 always says whether the flow would have
+ * worked had the holder verified the address (`wouldWorkIfVerified`: a magic link to an unverified address).
+ */
+export function emailTaken(ctx: EmulatorContext, email: string, wouldWorkIfVerified = false) {
+  return fail("USER_EMAIL_ALREADY_EXISTS", {
+    email,
+    ...(ctx.profile.emailTakenSaysVerification ? { would_work_if_email_was_verified: wouldWorkIfVerified } : {}),
+  });
+}
+
+/**
+ * CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE, naming the address or not (null), as the version details it:
+ * 2.8.86 always says whether linking would have worked had the holder verified it (an OAuth merge by e-mail).
+ */
+export function authChannelTaken(ctx: EmulatorContext, value: string | null, wouldWorkIfVerified = false) {
+  return fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", {
+    type: "email",
+    contact_channel_value: value,
+    ...(ctx.profile.emailTakenSaysVerification ? { would_work_if_email_was_verified: wouldWorkIfVerified } : {}),
+  });
+}
+
 /** Makes a user (and their primary e-mail channel); USER_EMAIL_ALREADY_EXISTS when another user signs in with it. */
-export async function createUserRecord(ctx: EmulatorContext, project: ProjectRecord, o: NewUser): Promise<UserRecord> {
+export async function createUserRecord(ctx: EmulatorContext, project: ProjectRecord, options: NewUser): Promise<UserRecord> {
+  const o = { ...options, email: options.email ? storedEmail(ctx, options.email) : options.email };
   const emailAuth = o.emailAuth ?? true;
-  if (o.email && emailAuth && ctx.store.authChannelByEmail(project.id, o.email))
-    throw fail("USER_EMAIL_ALREADY_EXISTS", { email: o.email });
+  if (o.email && emailAuth && ctx.store.authChannelByEmail(project.id, o.email)) throw emailTaken(ctx, o.email);
   const now = ctx.now();
   const user: UserRecord = {
     id: randomId(),

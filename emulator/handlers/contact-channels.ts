@@ -10,7 +10,7 @@ import type { ContactChannelRecord, Store } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { contactChannelView, list, primaryChannelOf } from "../engine/views.js";
 import { redeem } from "./auth-shared.js";
-import { checkCallbackUrl, mailCode } from "./common.js";
+import { authChannelTaken, checkCallbackUrl, mailCode, storedEmail } from "./common.js";
 
 interface ChannelBody {
   user_id?: string;
@@ -56,22 +56,10 @@ function demoteOthers(store: Store, channel: ContactChannelRecord): void {
   }
 }
 
-/** An e-mail value as the version stores it: trimmed and lower-cased on 2.8.86, as sent on 2.8.11. */
-function normalized(ctx: EmulatorContext, value: string): string {
-  return ctx.profile.normalizesContactEmails ? value.trim().toLowerCase() : value;
-}
-
 /** CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE when another channel signs in with `value`. */
-function checkAuthFree(store: Store, projectId: string, value: string, self: string | undefined, showValue: boolean): void {
-  const taken = store.authChannelByEmail(projectId, value);
-  if (!taken || taken.id === self) return;
-  throw showValue
-    ? fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: value })
-    : fail(
-        "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
-        { type: "email", contact_channel_value: null },
-        "This email is already used for authentication by another account.",
-      );
+function checkAuthFree(ctx: EmulatorContext, projectId: string, value: string, self: string | undefined, showValue: boolean): void {
+  const taken = ctx.store.authChannelByEmail(projectId, value);
+  if (taken && taken.id !== self) throw authChannelTaken(ctx, showValue ? value : null);
 }
 
 /** E-mails the verification link of `email` (a channel of `userId`); `verifyEmail` redeems its code. */
@@ -94,14 +82,14 @@ export const contactChannelHandlers = {
   createContactChannel(request, ctx) {
     const { store } = ctx;
     const sent = request.body as ChannelBody & { user_id: string; value: string };
-    const body = { ...sent, value: normalized(ctx, sent.value) };
+    const body = { ...sent, value: storedEmail(ctx, sent.value) };
     checkClientBody(request, body);
     const userId = ownerId(request, body.user_id, forbidden("create")) as string;
     const user = store.user(userId);
     if (!user || user.project_id !== request.project.id) throw fail("USER_NOT_FOUND");
     if (store.channelsOf(userId).some((channel) => channel.value === body.value))
       throw statusFailure(400, "Contact channel already exists");
-    if (body.used_for_auth) checkAuthFree(store, request.project.id, body.value, undefined, true);
+    if (body.used_for_auth) checkAuthFree(ctx, request.project.id, body.value, undefined, true);
     const channel: ContactChannelRecord = {
       id: randomId(),
       project_id: request.project.id,
@@ -127,7 +115,7 @@ export const contactChannelHandlers = {
   updateContactChannel(request, ctx) {
     const { store } = ctx;
     const sent = (request.body ?? {}) as ChannelBody;
-    const body = sent.value === undefined ? sent : { ...sent, value: normalized(ctx, sent.value) };
+    const body = sent.value === undefined ? sent : { ...sent, value: storedEmail(ctx, sent.value) };
     checkClientBody(request, body);
     const userId = ownerId(request, request.params["user_id"], forbidden("update")) as string;
     const channel = channelOf(request, ctx, userId);
@@ -137,7 +125,7 @@ export const contactChannelHandlers = {
     if (value !== channel.value && store.channelsOf(userId).some((other) => other.id !== channel.id && other.value === value)) {
       throw statusFailure(400, "Contact channel already exists");
     }
-    if (usedForAuth) checkAuthFree(store, request.project.id, value, channel.id, false);
+    if (usedForAuth) checkAuthFree(ctx, request.project.id, value, channel.id, false);
     if (body.is_primary) demoteOthers(store, channel);
     const updated = store.updateChannel(channel.id, {
       value,

@@ -8,7 +8,7 @@ import type { EmulatorContext } from "../engine/context.js";
 import { fail, statusFailure } from "../engine/errors.js";
 import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { upgradeAnonymousUser } from "./auth-shared.js";
-import { createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
+import { authChannelTaken, createPersonalTeamIfEnabled, createUserRecord } from "./common.js";
 import { admitSignUp } from "./sign-up-rules.js";
 
 /** Who the user said they are at the fake provider. */
@@ -63,8 +63,13 @@ export async function signInOrUp(
   project: ProjectRecord,
   identity: Identity,
   scopes: readonly string[],
-  anonymousId: string | null = null,
-  botChallenge: BotChallengeAssessment | null = null,
+  o: {
+    /** The anonymous user whose token the flow carried (2.8.86 upgrades them). */
+    readonly anonymousId: string | null;
+    readonly botChallenge: BotChallengeAssessment | null;
+    /** The country of the callback's request, where the browser comes back from the provider. */
+    readonly requestCountry: string | null;
+  },
 ) {
   const owner = accountOwner(ctx.store, project.id, identity.provider, identity.account_id);
   if (owner) {
@@ -78,11 +83,12 @@ export async function signInOrUp(
     const channel = ctx.store.authChannelByEmail(project.id, identity.email);
     const existing = channel && ctx.store.user(channel.user_id);
     if (channel && existing) {
-      const taken = () =>
-        fail("CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", { type: "email", contact_channel_value: identity.email });
+      const taken = (wouldWorkIfVerified = false) => authChannelTaken(ctx, identity.email, wouldWorkIfVerified);
       switch (project.config.oauth_account_merge_strategy) {
         case "link_method":
-          if (!channel.is_verified || !identity.email_verified) throw taken();
+          // Linking would work once the holder verifies the address, not when the provider's is unverified.
+          if (!channel.is_verified) throw taken(true);
+          if (!identity.email_verified) throw taken();
           addAccount(ctx.store, existing, identity, scopes);
           return { user: existing, isNewUser: false };
         case "raise_error":
@@ -92,10 +98,15 @@ export async function signInOrUp(
       }
     }
   }
-  const anonymous = anonymousId === null ? undefined : ctx.store.user(anonymousId);
+  const anonymous = o.anonymousId === null ? undefined : ctx.store.user(o.anonymousId);
   const upgrading = anonymous?.is_anonymous && anonymous.project_id === project.id ? anonymous : undefined;
-  if (botChallenge) requireVisibleChallengePassed(botChallenge);
-  const admitted = admitSignUp(ctx, project, { email: identity.email, authMethod: "oauth", oauthProvider: identity.provider }, upgrading);
+  if (o.botChallenge) requireVisibleChallengePassed(o.botChallenge);
+  const admitted = admitSignUp(
+    ctx,
+    project,
+    { email: identity.email, authMethod: "oauth", oauthProvider: identity.provider, requestCountry: o.requestCountry },
+    upgrading,
+  );
   if (upgrading) {
     // The anonymous user of the flow's token becomes the account's user (2.8.86).
     if (identity.email)

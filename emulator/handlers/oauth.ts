@@ -15,6 +15,7 @@ import { assessBotChallenge, type BotChallengeAssessment } from "../engine/bot-c
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { EmulatorError, fail, statusFailure, StatusFailure } from "../engine/errors.js";
 import { errorResponse, statusResponse, toResponse } from "../engine/http.js";
+import { requestCountryCode } from "../engine/sign-up-country.js";
 import type { OAuthCodeRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId, randomString, verifyIssuedAccessToken } from "../engine/tokens.js";
 import { checkCallbackUrl } from "./common.js";
@@ -204,7 +205,7 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
  * a redirect to the app's redirect_uri with `code` and `state`, or the flow's
  * known error (redirected as errorTarget says, else answered as it is).
  */
-export async function oauthCallback(url: URL, store: Store, provider: string): Promise<Response> {
+export async function oauthCallback(url: URL, headers: Headers, store: Store, provider: string): Promise<Response> {
   const requestId = randomId();
   const ctx = contexts.get(store);
   const record = ctx && store.oauthCode(url.searchParams.get("state") ?? "");
@@ -223,7 +224,7 @@ export async function oauthCallback(url: URL, store: Store, provider: string): P
   const project = store.project(record.project_id);
   if (!project) return statusResponse(500, "Tenancy in outerInfo not found; has it been deleted?", requestId, false);
   try {
-    const code = await completeFlow(ctx, project, record, provider, url.searchParams);
+    const code = await completeFlow(ctx, project, record, provider, url.searchParams, headers);
     const target = new URL(flow.redirect_uri);
     target.searchParams.set("code", code);
     target.searchParams.set("state", flow.state);
@@ -273,6 +274,7 @@ async function completeFlow(
   record: OAuthCodeRecord,
   provider: string,
   query: URLSearchParams,
+  headers: Headers,
 ): Promise<string> {
   const flow = record.data as unknown as Flow;
   if (record.expires_at_millis <= ctx.now()) throw fail("OUTER_OAUTH_TIMEOUT");
@@ -299,7 +301,11 @@ async function completeFlow(
   const { user, isNewUser } =
     flow.type === "link"
       ? linkAccount(ctx, project, flow.user_id, identity, scopes)
-      : await signInOrUp(ctx, project, identity, scopes, flow.user_id, flow.bot_challenge);
+      : await signInOrUp(ctx, project, identity, scopes, {
+          anonymousId: flow.user_id,
+          botChallenge: flow.bot_challenge ?? null,
+          requestCountry: ctx.profile.signUpRisk ? requestCountryCode(headers) : null,
+        });
   const code = randomHex(40);
   const data: CodeData = {
     user_id: user.id,

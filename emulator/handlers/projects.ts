@@ -7,34 +7,22 @@
 import type { components } from "../../generated/schema.js";
 import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail, schemaError } from "../engine/errors.js";
+import { fail, schemaError, statusFailure } from "../engine/errors.js";
 import { DEFAULT_TEAM_PERMISSIONS, defaultConfig } from "../engine/seed.js";
-import type { ProjectConfigRecord, ProjectRecord, Store, UserRecord } from "../engine/store.js";
+import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { requireUser } from "./common.js";
+import { adminConfigView, checkEmailTheme, mergedConfig } from "./project-config.js";
 
 type Schemas = components["schemas"];
 type ConfigUpdate = Schemas["ProjectConfigUpdate"];
 
-/** The providers the service knows: any of them with the project's own OAuth app, a few with its shared development keys. */
-const STANDARD_PROVIDERS = [
-  "google",
-  "github",
-  "microsoft",
-  "spotify",
-  "facebook",
-  "discord",
-  "gitlab",
-  "bitbucket",
-  "linkedin",
-  "apple",
-  "x",
-];
-const SHARED_PROVIDERS = ["google", "github", "microsoft", "spotify"];
+const LOGO_FIELDS = ["logo_url", "logo_full_url", "logo_dark_mode_url", "logo_full_dark_mode_url"] as const;
+type LogoField = (typeof LOGO_FIELDS)[number];
 
 /**
  * The project as its admins see it: with its whole configuration, and the number of its users (2.8.11) or the
- * team that owns it (2.8.86), as the profile says.
+ * team that owns it (2.8.86), as the profile says; 2.8.86 adds the logos and the onboarding stage.
  */
 export function adminProjectView(ctx: EmulatorContext, project: ProjectRecord): Schemas["AdminProject"] {
   const userCount = ctx.store.usersOf(project.id).length;
@@ -45,70 +33,52 @@ export function adminProjectView(ctx: EmulatorContext, project: ProjectRecord): 
     created_at_millis: project.created_at_millis,
     ...(ctx.profile.projectView === "user-count" ? { user_count: userCount } : { owner_team_id: project.owner_team_id }),
     is_production_mode: project.is_production_mode,
-    config: structuredClone(project.config),
+    ...(ctx.profile.projectThemesAndLogos && {
+      ...Object.fromEntries(LOGO_FIELDS.map((field) => [field, project[field] ?? null])),
+      onboarding_status: project.onboarding_status ?? "completed",
+    }),
+    config: adminConfigView(ctx.profile, project.config),
   };
 }
 
-/**
- * What the service's schema says of a trusted domain (both versions): no spaces, a URL, and one starting with http://
- * or https:// — each failing test a line of its own, in that order; the last one's message does not name the field.
- */
-function domainProblems(path: string, domain: string): string[] {
-  const problems: string[] = [];
-  if (domain.includes(" ")) problems.push(`${path} contains spaces`);
-  if (!URL.canParse(domain)) problems.push(`${path} is not a valid URL`);
-  if (!/^https?:\/\//.test(domain)) problems.push("URL must start with http:// or https://");
-  return problems;
+/** The service's yup checks of a logo field: a URL without spaces, of at most a megabyte (its base64 image limit). */
+function logoProblems(body: ProjectFields): string[] {
+  return LOGO_FIELDS.flatMap((field) => {
+    const value = body[field];
+    if (typeof value !== "string") return [];
+    const path = `body.${field}`;
+    return [
+      ...(value.includes(" ") ? [`${path} contains spaces`] : []),
+      ...(URL.canParse(value) ? [] : [`${path} is not a valid URL`]),
+      ...(value.length > MAX_LOGO_LENGTH ? [`${path} must be at most ${MAX_LOGO_LENGTH} characters`] : []),
+    ];
+  });
 }
+const MAX_LOGO_LENGTH = 1_000_000;
 
 /**
- * `config` with the fields of `update` set: a field left out keeps its value, a
- * list given replaces the whole list. Every OAuth provider given is enabled.
+ * The logos a create or update sets: an http(s) URL as given, null to remove one; an image as a base64 `data:`
+ * URL is kept as given (the service stores it and answers its storage URL; the emulator has no storage). Anything
+ * else is the service's plain-text 400, worded as for profile images.
  */
-function mergedConfig(request: EmulatorRequest, config: ProjectConfigRecord, update: ConfigUpdate | undefined): ProjectConfigRecord {
-  if (update === undefined) return config;
-  if (update.domains !== undefined) {
-    const problems = update.domains.flatMap(({ domain }, index) => domainProblems(`body.config.domains[${index}].domain`, domain));
-    if (problems.length > 0) throw schemaError(request, ...problems);
+function logoFields(body: ProjectFields): Partial<Record<LogoField, string | null>> {
+  const set: Partial<Record<LogoField, string | null>> = {};
+  for (const field of LOGO_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (value !== null && !/^data:image\/[a-zA-Z0-9]+;base64,/.test(value) && !/^https?:\/\//.test(value))
+      throw statusFailure(400, "Invalid profile image URL");
+    set[field] = value;
   }
-  const next: ProjectConfigRecord = { ...config, ...structuredClone(update) };
-  if (update.oauth_providers !== undefined) {
-    next.oauth_providers = update.oauth_providers.map((provider, index) => {
-      if (provider.type === "shared" && !SHARED_PROVIDERS.includes(provider.id))
-        throw fail("INVALID_SHARED_OAUTH_PROVIDER_ID", { provider_id: provider.id });
-      if (provider.type === "standard") {
-        if (!STANDARD_PROVIDERS.includes(provider.id)) throw fail("INVALID_STANDARD_OAUTH_PROVIDER_ID", { provider_id: provider.id });
-        if (provider.client_id === undefined || provider.client_secret === undefined) {
-          throw schemaError(request, `body.config.oauth_providers[${index}] of type standard needs client_id and client_secret`);
-        }
-      }
-      const { id, type, client_id, client_secret, facebook_config_id, microsoft_tenant_id } = provider;
-      return {
-        id,
-        type,
-        ...(client_id === undefined ? {} : { client_id }),
-        ...(client_secret === undefined ? {} : { client_secret }),
-        ...(facebook_config_id === undefined ? {} : { facebook_config_id }),
-        ...(microsoft_tenant_id === undefined ? {} : { microsoft_tenant_id }),
-      };
-    });
-    next.enabled_oauth_providers = next.oauth_providers.map(({ id }) => ({ id }));
-  }
-  const email = update.email_config;
-  if (email?.type === "standard") {
-    const missing = (["host", "port", "username", "password", "sender_name", "sender_email"] as const).filter(
-      (field) => email[field] === undefined,
-    );
-    if (missing.length > 0) throw schemaError(request, `body.config.email_config of type standard needs ${missing.join(", ")}`);
-  }
-  return next;
+  return set;
 }
 
 /** What a create or update sets beside the config. */
-interface ProjectFields {
+interface ProjectFields extends Partial<Record<LogoField, string | null>> {
   readonly display_name?: string;
   readonly description?: string | null;
   readonly is_production_mode?: boolean;
+  readonly onboarding_status?: string;
   readonly config?: ConfigUpdate;
 }
 
@@ -125,10 +95,14 @@ function addDefaultPermissionDefinitions(store: Store, projectId: string): void 
   }
 }
 
-/** Only users of the internal project own projects: EXPECTED_INTERNAL_PROJECT elsewhere, USER_AUTHENTICATION_REQUIRED without a user. */
+/**
+ * Only users of the internal project own projects: USER_AUTHENTICATION_REQUIRED without a user, then (both versions
+ * check in this order) EXPECTED_INTERNAL_PROJECT on another project.
+ */
 function requireInternalUser(request: EmulatorRequest) {
+  const user = requireUser(request);
   if (request.project.id !== INTERNAL_PROJECT_ID) throw fail("EXPECTED_INTERNAL_PROJECT");
-  return requireUser(request);
+  return user;
 }
 
 /** `user`'s server metadata with `managedProjectIds` set to `ids`, its other fields kept (2.8.11's managed list). */
@@ -149,7 +123,7 @@ export const projectHandlers = {
     });
     return ctx.profile.accessTokens === "per-audience" ? { body, cacheControl: "public, max-age=3600" } : { body };
   },
-  getCurrentProject: ({ project }) => ({
+  getCurrentProject: ({ project }, ctx) => ({
     body: {
       id: project.id,
       display_name: project.display_name,
@@ -163,6 +137,7 @@ export const projectHandlers = {
         allow_user_api_keys: project.config.allow_user_api_keys,
         allow_team_api_keys: project.config.allow_team_api_keys,
         enabled_oauth_providers: project.config.enabled_oauth_providers,
+        ...(ctx.profile.clientProjectDomains && { domains: project.config.domains }),
       },
     },
   }),
@@ -186,6 +161,8 @@ export const projectHandlers = {
       throw schemaError(request, "body contains unknown properties: owner_team_id");
     if (ctx.profile.projectOwnerTeam === "required" && body.owner_team_id === undefined)
       throw schemaError(request, "body.owner_team_id must be defined");
+    const problems = logoProblems(body);
+    if (problems.length > 0) throw schemaError(request, ...problems);
     const config = mergedConfig(request, defaultConfig(), body.config);
     const now = ctx.now();
     let ownerTeamId: string | null = null;
@@ -203,6 +180,9 @@ export const projectHandlers = {
       is_production_mode: body.is_production_mode ?? false,
       config,
       owner_team_id: ownerTeamId,
+      ...logoFields(body),
+      ...(body.onboarding_status !== undefined && { onboarding_status: body.onboarding_status }),
+      ...(body.config?.require_email_verification !== undefined && { require_email_verification: body.config.require_email_verification }),
       // 2.8.86 makes projects without the requirement (its config's default); only older projects were given it.
       ...(ctx.profile.publishableClientKey === "per-project" ? { require_publishable_client_key: false } : {}),
     };
@@ -219,11 +199,21 @@ export const projectHandlers = {
   updateAdminProject: (request, ctx) => {
     const project = request.project;
     const body = (request.body ?? {}) as ProjectFields;
+    const problems = logoProblems(body);
+    if (problems.length > 0) throw schemaError(request, ...problems);
     const config = mergedConfig(request, project.config, body.config);
+    // 2.8.86's route checks the theme before it changes anything; the logos are stored next.
+    checkEmailTheme(body.config);
+    const logos = logoFields(body);
+    const required = body.config?.require_email_verification;
     ctx.store.updateProject(project.id, {
       ...(body.display_name !== undefined && { display_name: body.display_name }),
-      ...(body.description !== undefined && { description: body.description }),
+      // The service stores a null description as an empty one.
+      ...(body.description !== undefined && { description: body.description ?? "" }),
       ...(body.is_production_mode !== undefined && { is_production_mode: body.is_production_mode }),
+      ...logos,
+      ...(body.onboarding_status !== undefined && { onboarding_status: body.onboarding_status }),
+      ...(required !== undefined && { require_email_verification: required }),
       config,
     });
     return { body: adminProjectView(ctx, project) };

@@ -5,6 +5,7 @@
 // the same request fails with the same error.
 import type { EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
+import { isClientImage, storedPictureUrl } from "../engine/images.js";
 import type { ProjectRecord, Store, TeamRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
 import { list, memberProfileView, teamView } from "../engine/views.js";
@@ -43,6 +44,11 @@ function refuseServerFields(request: EmulatorRequest, body: TeamFields): void {
   }
 }
 
+/** A client's team picture must be a base64 image of a common type (both versions): a plain 400 otherwise. */
+function refuseClientPicture(body: TeamFields): void {
+  if (body.profile_image_url && !isClientImage(body.profile_image_url)) throw statusFailure(400, "Invalid profile image URL");
+}
+
 /** The signed-in user of a client request that needs one. */
 function clientUser(request: EmulatorRequest, code: "USER_AUTHENTICATION_REQUIRED" | "CANNOT_GET_OWN_USER_WITHOUT_USER") {
   if (!request.user) throw fail(code);
@@ -69,17 +75,19 @@ export const teamHandlers = {
     if (request.accessType === "client") {
       const user = clientUser(request, "USER_AUTHENTICATION_REQUIRED");
       if (!project.config.client_team_creation_enabled) throw statusFailure(403, "Client team creation is disabled for this project");
+      refuseClientPicture(body);
       if (creatorId !== null && creatorId !== user.id) {
         throw statusFailure(403, "You cannot create a team as a user that is not yourself. Make sure you set the creator_user_id to 'me'.");
       }
       creatorId = user.id;
     }
+    const picture = storedPictureUrl(ctx, project.id, body.profile_image_url, "team-profile-images");
     if (creatorId !== null) requireUserExists(store, project, creatorId);
     const team: TeamRecord = {
       id: randomId(),
       project_id: project.id,
       display_name: body.display_name,
-      profile_image_url: body.profile_image_url ?? null,
+      profile_image_url: picture ?? null,
       client_metadata: body.client_metadata ?? null,
       client_read_only_metadata: body.client_read_only_metadata ?? null,
       server_metadata: body.server_metadata ?? null,
@@ -98,17 +106,20 @@ export const teamHandlers = {
     return { body: teamView(requireTeam(store, request.project, teamId), request.accessType) };
   },
 
-  updateTeam: (request, { store }) => {
+  updateTeam: (request, ctx) => {
+    const { store } = ctx;
     const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
     const body = (request.body ?? {}) as TeamFields;
     refuseServerFields(request, body);
     if (request.accessType === "client") {
+      refuseClientPicture(body);
       requireTeamPermission(store, request.project, teamId, clientUser(request, "USER_AUTHENTICATION_REQUIRED").id, "$update_team");
     }
     const team = requireTeam(store, request.project, teamId);
+    const picture = storedPictureUrl(ctx, request.project.id, body.profile_image_url, "team-profile-images");
     store.updateTeam(team.id, {
       ...(body.display_name !== undefined && { display_name: body.display_name }),
-      ...(body.profile_image_url !== undefined && { profile_image_url: body.profile_image_url }),
+      ...(picture !== undefined && { profile_image_url: picture }),
       ...(body.client_metadata !== undefined && { client_metadata: body.client_metadata }),
       ...(body.client_read_only_metadata !== undefined && { client_read_only_metadata: body.client_read_only_metadata }),
       ...(body.server_metadata !== undefined && { server_metadata: body.server_metadata }),
@@ -186,7 +197,8 @@ export const teamHandlers = {
     return { body: memberProfileView(store, membership, request.accessType, profile) };
   },
 
-  updateTeamMemberProfile: (request, { store, profile }) => {
+  updateTeamMemberProfile: (request, ctx) => {
+    const { store, profile } = ctx;
     const teamId = uuidParam(request, "params.team_id", request.params["team_id"]);
     const userId = userIdParam(request, "params.user_id", request.params["user_id"]);
     if (request.accessType === "client" && userId !== clientUser(request, "CANNOT_GET_OWN_USER_WITHOUT_USER").id) {
@@ -194,9 +206,10 @@ export const teamHandlers = {
     }
     const membership = requireMembership(store, request.project, teamId, userId);
     const body = (request.body ?? {}) as { display_name?: string; profile_image_url?: string | null };
+    const picture = storedPictureUrl(ctx, request.project.id, body.profile_image_url, "team-member-profile-images");
     store.updateMembership(teamId, userId, {
       ...(body.display_name !== undefined && { display_name: body.display_name }),
-      ...(body.profile_image_url !== undefined && { profile_image_url: body.profile_image_url }),
+      ...(picture !== undefined && { profile_image_url: picture }),
     });
     return { body: memberProfileView(store, membership, request.accessType, profile) };
   },

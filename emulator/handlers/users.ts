@@ -5,11 +5,13 @@
 // field before changing anything, as the service's transaction does.
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
 import { fail, schemaError, statusFailure } from "../engine/errors.js";
+import { isClientImage, storedPictureUrl } from "../engine/images.js";
 import type { Changes, ProjectRecord, Store, UserRecord } from "../engine/store.js";
-import { hashPassword, randomId } from "../engine/tokens.js";
+import { hashPassword } from "../engine/tokens.js";
 import { primaryChannelOf, restrictedReasonOf, serverUserView, userView } from "../engine/views.js";
-import { checkPasswordRules, createPersonalTeamIfEnabled, createUserRecord, userOf } from "./common.js";
+import { createPersonalTeamIfEnabled, createUserRecord, emailTaken, storedEmail, userOf } from "./common.js";
 import { isImportableHash } from "./auth-shared.js";
+import { applyPrimaryEmail } from "./primary-email.js";
 
 /** What a client may change on itself; anything else in its PATCH /users/me is an unknown property. */
 const CLIENT_FIELDS: ReadonlySet<string> = new Set([
@@ -24,8 +26,6 @@ const CLIENT_FIELDS: ReadonlySet<string> = new Set([
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** A picture a client uploads itself: the service takes a base64 data URL only. */
-const BASE64_IMAGE = /^data:image\/[a-z0-9.+-]+;base64,[A-Za-z0-9+/]+={0,2}$/i;
 
 /** The fields of a user update or creation, as the wire names them. */
 interface UserBody {
@@ -58,6 +58,7 @@ function checkBody(request: EmulatorRequest, body: UserBody, clientFieldsOnly: b
     problems.push("body.totp_secret_base64 is not valid base64");
   if (typeof body.profile_image_url === "string" && !isUrl(body.profile_image_url))
     problems.push("body.profile_image_url is not a valid URL");
+  if (typeof body.password === "string" && body.password.length > 70) problems.push("body.password must be at most 70 characters");
   if (problems.length > 0) throw schemaError(request, ...problems);
 }
 
@@ -75,7 +76,7 @@ async function passwordHashOf(body: UserBody): Promise<string | null | undefined
   if (body.password !== undefined) {
     if (body.password_hash !== undefined) throw statusFailure(400, "Cannot set both password and password_hash at the same time.");
     if (body.password === null) return null;
-    checkPasswordRules(body.password);
+    // Server code sets any password up to the schema's 70 characters: the sign-up rules (8 or more) are not checked here.
     return hashPassword(body.password);
   }
   if (body.password_hash !== undefined) {
@@ -123,7 +124,7 @@ async function updateUserRecord(
     throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.selected_team_id, user_id: user.id });
   }
   const primary = primaryChannelOf(store, user.id);
-  const newEmail = body.primary_email;
+  const newEmail = body.primary_email ? storedEmail(ctx, body.primary_email) : body.primary_email;
   const removing = newEmail === null;
   const email = newEmail !== undefined ? newEmail : (primary?.value ?? null);
   const authEnabled = removing ? false : (body.primary_email_auth_enabled ?? primary?.used_for_auth ?? false);
@@ -131,7 +132,7 @@ async function updateUserRecord(
   checkEmailRules(email, authEnabled, verified);
   if (email && authEnabled) {
     const taken = store.authChannelByEmail(project.id, email);
-    if (taken && taken.id !== primary?.id) throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
+    if (taken && taken.id !== primary?.id) throw emailTaken(ctx, email);
   }
   if (body.otp_auth_enabled === true && !user.otp_auth_enabled && !project.config.magic_link_enabled) {
     throw statusFailure(400, "OTP auth not enabled in the project");
@@ -139,38 +140,10 @@ async function updateUserRecord(
   if (typeof passwordHash === "string" && user.password_hash === null && !project.config.credential_enabled) {
     throw statusFailure(400, "Password auth not enabled in the project");
   }
+  const picture = storedPictureUrl(ctx, project.id, body.profile_image_url, "user-profile-images");
 
   if (body.selected_team_id !== undefined) store.updateUser(user.id, { selected_team_id: body.selected_team_id });
-  if (removing) {
-    if (primary) store.deleteChannel(primary.id);
-  } else if (newEmail !== undefined) {
-    // The primary channel takes the new address in place (keeping its verification unless told);
-    // another channel of the user with that address becomes the primary one instead.
-    const same = store.channelsOf(user.id).find((channel) => channel.value === newEmail && channel.id !== primary?.id);
-    const target = same ?? primary;
-    if (same && primary) store.updateChannel(primary.id, { is_primary: false });
-    if (target) {
-      store.updateChannel(target.id, {
-        value: newEmail,
-        is_primary: true,
-        used_for_auth: authEnabled,
-        is_verified: body.primary_email_verified ?? target.is_verified,
-      });
-    } else {
-      store.insert("contactChannels", {
-        id: randomId(),
-        project_id: project.id,
-        user_id: user.id,
-        type: "email",
-        value: newEmail,
-        is_verified: body.primary_email_verified ?? false,
-        is_primary: true,
-        used_for_auth: authEnabled,
-      });
-    }
-  } else if (primary && (body.primary_email_verified !== undefined || body.primary_email_auth_enabled !== undefined)) {
-    store.updateChannel(primary.id, { is_verified: verified, used_for_auth: authEnabled });
-  }
+  applyPrimaryEmail(ctx, project, user, { email: newEmail, verifiedGiven: body.primary_email_verified, authEnabled, verified });
   const changes: Changes<UserRecord> = {};
   if (body.otp_auth_enabled !== undefined) changes.otp_auth_enabled = body.otp_auth_enabled;
   // Only registering a passkey turns passkey sign-in on; `true` here changes nothing.
@@ -183,7 +156,7 @@ async function updateUserRecord(
     changes.is_anonymous = false;
   }
   if (body.display_name !== undefined) changes.display_name = body.display_name || null;
-  if (body.profile_image_url !== undefined) changes.profile_image_url = body.profile_image_url;
+  if (picture !== undefined) changes.profile_image_url = picture;
   if (body.client_metadata !== undefined) changes.client_metadata = body.client_metadata;
   if (body.client_read_only_metadata !== undefined) changes.client_read_only_metadata = body.client_read_only_metadata;
   if (body.server_metadata !== undefined) changes.server_metadata = body.server_metadata;
@@ -247,8 +220,7 @@ export const userHandlers = {
     const body = (request.body ?? {}) as UserBody;
     const client = request.accessType === "client";
     checkBody(request, body, client);
-    if (client && body.profile_image_url && !BASE64_IMAGE.test(body.profile_image_url))
-      throw statusFailure(400, "Invalid profile image URL");
+    if (client && body.profile_image_url && !isClientImage(body.profile_image_url)) throw statusFailure(400, "Invalid profile image URL");
     if (!request.user) throw fail("CANNOT_GET_OWN_USER_WITHOUT_USER");
     await updateUserRecord(ctx, request.project, request.user, body, await passwordHashOf(body));
     return { body: userView(ctx.store, settled(ctx.store, request.user), request.accessType, ctx.profile) };
@@ -296,10 +268,11 @@ export const userHandlers = {
     const body = (request.body ?? {}) as UserBody;
     checkBody(request, body, false);
     const passwordHash = await passwordHashOf(body);
-    const email = body.primary_email ?? null;
+    const email = body.primary_email ? storedEmail(ctx, body.primary_email) : null;
     checkEmailRules(email, body.primary_email_auth_enabled ?? false, body.primary_email_verified ?? false);
-    if (email && body.primary_email_auth_enabled && ctx.store.authChannelByEmail(project.id, email))
-      throw fail("USER_EMAIL_ALREADY_EXISTS", { email });
+    if (email && body.primary_email_auth_enabled && ctx.store.authChannelByEmail(project.id, email)) throw emailTaken(ctx, email);
+    // Stored as the user is made, before the rest is checked (a later failure leaves the file, as the service's does).
+    const picture = storedPictureUrl(ctx, project.id, body.profile_image_url, "user-profile-images");
     for (const provider of body.oauth_providers ?? []) {
       if (!project.config.oauth_providers.some((p) => p.id === provider.id))
         throw statusFailure(400, `OAuth provider ${provider.id} not found`);
@@ -312,7 +285,7 @@ export const userHandlers = {
       emailVerified: body.primary_email_verified ?? false,
       emailAuth: body.primary_email_auth_enabled ?? false,
       displayName: body.display_name || null,
-      profileImageUrl: body.profile_image_url ?? null,
+      profileImageUrl: picture ?? null,
       isAnonymous: body.is_anonymous ?? false,
     });
     // The service stores what it is given and null for metadata not given.
@@ -325,8 +298,10 @@ export const userHandlers = {
       oauth_providers: (body.oauth_providers ?? []).map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null })),
     });
     // A TOTP secret given at creation does not turn multi-factor sign-in on (wire contract §16).
+    // Both versions answer the user as it was before its personal team was made: no team selected yet.
+    const created = serverUserView(ctx.store, user, ctx.profile);
     createPersonalTeamIfEnabled(ctx, project, user);
-    return { status: 201, body: serverUserView(ctx.store, user, ctx.profile) };
+    return { status: 201, body: created };
   },
 
   getUser(request, ctx) {

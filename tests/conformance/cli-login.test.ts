@@ -78,6 +78,10 @@ describe("command-line login on 2.8.11", () => {
     ]);
     const done = await complete(service, { login_code: attempt.body.login_code, refresh_token: "anything" });
     expect([done.status, done.body]).toEqual([200, { success: true }]);
+    // A code of another project is found, and refused for it.
+    const internal = await service.call("POST", "/auth/cli", { keys: INTERNAL_KEYS, body: {} });
+    const mismatch = await complete(service, { login_code: internal.body.login_code, refresh_token: "anything" });
+    expect([mismatch.status, mismatch.body]).toEqual([400, "Project ID mismatch; please ensure that you are using the correct app url."]);
   });
 });
 

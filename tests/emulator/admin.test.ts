@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../emulator/index.js";
 import { HttpError, isKnownError, StackClientApp } from "../../runtime/index.js";
-import { demoApps, useEmulator } from "../helpers/emulator.js";
+import { checkedEmulator, demoApps, useEmulator } from "../helpers/emulator.js";
 import { startSmtpServer } from "../conformance/smtp-server.js";
 
 // 2.8.11: the block-based e-mail templates (/email-templates) are its own; 2.8.86's TSX templates are tested in
@@ -190,12 +190,50 @@ describe("test e-mails and the sent-e-mail log", () => {
     expect(invitation?.text).toContain("Please click on the following button to join the team Compilers");
     expect(invitation?.sender_config).toMatchObject({ type: "shared", sender_name: "Demo" });
   });
+
+  it("shows the shared e-mail server the emulator was given (the service's STACK_EMAIL_* settings), and sends from its address", async () => {
+    const own = await checkedEmulator({
+      serviceVersion: "2.8.11",
+      sharedEmailServer: { host: "127.0.0.1", port: 2500, username: "inbucket", senderEmail: "noreply@example.org" },
+    });
+    await demoApps(own)
+      .client()
+      .signUpWithCredential({
+        email: "ada@example.com",
+        password: "correct horse battery",
+        verificationCallbackUrl: `${APP}/handler/email-verification`,
+      });
+    const [sent] = await demoApps(own).admin().listSentEmails();
+    const wire = (await own
+      .fetch(
+        new Request(`${own.apiOrigin}/api/v1/internal/emails`, {
+          headers: {
+            "x-stack-project-id": DEMO_KEYS.projectId,
+            "x-stack-access-type": "admin",
+            "x-stack-super-secret-admin-key": DEMO_KEYS.superSecretAdminKey,
+          },
+        }),
+      )
+      .then((r) => r.json())) as { items: { sender_config: unknown }[] };
+    expect(sent?.subject).toBe("Verify your email at Demo");
+    expect(wire.items[0]?.sender_config).toEqual({
+      type: "shared",
+      host: "127.0.0.1",
+      port: 2500,
+      username: "inbucket",
+      sender_name: "Demo",
+      sender_email: "noreply@example.org",
+    });
+    expect(own.control.emails()[0]?.from).toBe("Demo <noreply@example.org>");
+    expect(own.violations).toEqual([]);
+  });
 });
 
 describe("metrics", () => {
-  it("counts the users, their sign-ups and activity per day over 30 days, and their login methods", async () => {
+  it("counts the users, their sign-ups and activity (the access tokens issued) per day over 30 days, and their login methods", async () => {
     const { control } = emulator();
     const ada = await control.createUser({ projectId: DEMO_KEYS.projectId, email: "ada@example.com", password: "pw-123456789" });
+    await control.createSession(ada.id);
     control.advanceClock(2 * DAY);
     const bob = await control.createUser({ projectId: DEMO_KEYS.projectId, email: "bob@example.com" });
     control.advanceClock(1000);
@@ -214,7 +252,8 @@ describe("metrics", () => {
     expect(metrics.daily_users[30]).toEqual({ date: today, activity: 2 });
     expect(metrics.daily_users[28]).toEqual({ date: twoDaysAgo, activity: 1 });
     expect(metrics.daily_users.reduce((sum: number, p: { activity: number }) => sum + p.activity, 0)).toBe(3);
-    expect(metrics.daily_active_users[30]).toEqual({ date: today, activity: 3 });
+    // Bob and Carol were never issued a token: they were not active.
+    expect(metrics.daily_active_users[30]).toEqual({ date: today, activity: 1 });
     expect(metrics.daily_active_users[28]).toEqual({ date: twoDaysAgo, activity: 1 });
     expect(metrics.users_by_country).toEqual({});
     expect(metrics.recently_registered.map((u: { id: string }) => u.id)).toEqual([carol.id, bob.id, ada.id]);

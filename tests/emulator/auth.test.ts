@@ -314,7 +314,7 @@ describe("magic links", () => {
     demoProject().config.magic_link_enabled = false;
     const off = app.sendMagicLinkEmail("ada@example.com", { callbackUrl });
     await expect(off).rejects.toSatisfy(
-      (e) => e instanceof HttpError && e.status === 403 && e.body === "Magic link is not enabled for this project",
+      (e) => e instanceof HttpError && e.status === 403 && e.body === "OTP sign-in is not enabled for this project",
     );
     demoProject().config.magic_link_enabled = true;
 

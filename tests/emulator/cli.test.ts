@@ -52,13 +52,6 @@ function cliTool(onWait: (wait: number) => void | Promise<void> = () => {}) {
   });
 }
 
-/** The refresh token of a new session of a new user of the demo project: what a signed-in browser hands over. */
-async function liveRefreshToken(email: string): Promise<string> {
-  const { control } = emulator();
-  const record = await control.createUser({ projectId: DEMO_KEYS.projectId, email, password: "correct horse battery" });
-  return (await control.createSession(record.id)).refreshToken;
-}
-
 /** A browser app signed in as a new user of the demo project. */
 async function signedInBrowser(email: string) {
   const { control } = emulator();
@@ -66,6 +59,12 @@ async function signedInBrowser(email: string) {
   const tokens = await control.createSession(record.id);
   const app = new StackClientApp({ ...base(), environment: { fetch: emulator().fetch, now: () => control.now() }, tokenStore: tokens });
   return { app, record, tokens };
+}
+
+/** A signed-in browser's refresh token: 2.8.86 hands over only a live session of the project. */
+async function browserSession(email = "ada@example.com"): Promise<string> {
+  const user = await emulator().control.createUser({ projectId: DEMO_KEYS.projectId, email });
+  return (await emulator().control.createSession(user.id)).refreshToken;
 }
 
 /** A raw call of the CLI routes, as a client of `projectId`: the HTTP status (the override protocol undone) and the body. */
@@ -171,13 +170,12 @@ describe("the CLI routes", () => {
   });
 
   it("answer waiting, success once with 201, then used; expired wins over used", async () => {
+    const browser = await browserSession();
     const { body: attempt } = await call("/auth/cli", { expires_in_millis: HOUR });
     expect(await call("/auth/cli/poll", { polling_code: attempt.polling_code })).toMatchObject({
       status: 200,
       body: { status: "waiting" },
     });
-    // 2.8.86 (the default) takes only a live session's refresh token of the project.
-    const browser = await liveRefreshToken("browser@example.com");
     expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: browser })).toMatchObject({
       status: 200,
       body: { success: true },
@@ -202,11 +200,11 @@ describe("the CLI routes", () => {
   });
 
   it("refuse an unknown or already completed login code, and one of another project, with plain-text 400s", async () => {
-    const unknown = await call("/auth/cli/complete", { login_code: "nope", refresh_token: "rt" });
+    const [first, second] = [await browserSession("a@example.com"), await browserSession("b@example.com")];
+    const unknown = await call("/auth/cli/complete", { login_code: "nope", refresh_token: first });
     expect(unknown).toMatchObject({ status: 400, knownError: null, text: "Invalid login code or the code has expired" });
 
     const { body: attempt } = await call("/auth/cli", {});
-    const [first, second] = [await liveRefreshToken("one@example.com"), await liveRefreshToken("two@example.com")];
     await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: first });
     expect(await call("/auth/cli/complete", { login_code: attempt.login_code, refresh_token: second })).toMatchObject({
       status: 400,
@@ -218,7 +216,7 @@ describe("the CLI routes", () => {
       refresh_token: first,
     });
 
-    // 2.8.86 (the default) looks the code up in the request's project only (2.8.11 says "Project ID mismatch; …").
+    // 2.8.86 looks the code up in the request's project only (2.8.11's "Project ID mismatch": tests/conformance/cli-login).
     const { body: internal } = await call("/auth/cli", {}, INTERNAL_KEYS);
     expect(await call("/auth/cli/complete", { login_code: internal.login_code, refresh_token: first })).toMatchObject({
       status: 400,

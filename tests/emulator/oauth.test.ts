@@ -250,7 +250,12 @@ describe("account merging by e-mail", () => {
     const back = await oauth(fake, () => clientApp(fake).signInWithOAuth("github"), { email: "ada@example.com" });
     expect(back.landed?.pathname).toBe("/handler/oauth-callback");
     expect(errorOf(back)).toMatchObject({ error: "server_error", errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE" });
-    expect(JSON.parse(errorOf(back)["details"]!)).toEqual({ type: "email", contact_channel_value: "ada@example.com" });
+    // Verifying the address would let the account link: 2.8.86 says so.
+    expect(JSON.parse(errorOf(back)["details"]!)).toEqual({
+      type: "email",
+      contact_channel_value: "ada@example.com",
+      would_work_if_email_was_verified: true,
+    });
   });
 
   it("raise_error answers CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", async () => {
@@ -259,7 +264,7 @@ describe("account merging by e-mail", () => {
     const back = await oauth(fake, () => clientApp(fake).signInWithOAuth("github"), { email: "ada@example.com" });
     expect(errorOf(back)).toMatchObject({
       errorCode: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",
-      message: "The email (ada@example.com) is already used for authentication by another account.",
+      message: 'This email "(ada@example.com)" is already used for authentication by another account.',
     });
   });
 

@@ -34,6 +34,23 @@ async function owner(email: string) {
 }
 
 describe("owned projects", () => {
+  // The official SDK's apps pass `user._internalSession` as `projectOwnerSession` (its own tests/js do).
+  it("an admin app on the owner's _internalSession administers an owned project, until that session ends", async () => {
+    const { user } = await owner("admin@example.com");
+    const project = await user.createProject({ displayName: "Gamma" });
+    expect(Object.keys(user)).not.toContain("_internalSession");
+    const admin = new StackAdminApp({ ...base(project.id), tokenStore: null, projectOwnerSession: user._internalSession });
+    expect((await admin.getProject()).displayName).toBe("Gamma");
+    await admin.createUser({ primaryEmail: "staff@example.com" });
+    expect((await admin.listUsers()).map((u) => u.primaryEmail)).toEqual(["staff@example.com"]);
+    await user.signOut();
+    const ended = await admin.getProject().then(
+      () => "answered",
+      (error: unknown) => (error as Error).name,
+    );
+    expect(ended).toBe("SessionEndedError");
+  });
+
   it("creates a project with the service's defaults and the given config, and lists it for its owner only", async () => {
     const { user } = await owner("founder@example.com");
     const project = await user.createProject({

@@ -209,7 +209,8 @@ describe("the mailbox", () => {
     send("alice@example.com", "Not Bob's", "...");
 
     const list = await fetch(`${server.url}/api/v1/mailbox/bob`);
-    expect(list.headers.get("access-control-allow-origin")).toBe("*");
+    // For this machine only: no CORS grant to other pages (tests/emulator/local-only.test.ts).
+    expect(list.headers.get("access-control-allow-origin")).toBeNull();
     const headers = (await list.json()) as any[];
     expect(headers.map((h) => h.subject)).toEqual(["Verify your e-mail", "Reset your password"]);
     expect(headers[0]).toEqual({
@@ -327,7 +328,8 @@ describe("the data file", () => {
 
 describe("the stackkit-emulator bin", () => {
   it("starts from source, prints its URLs and keys, answers /health, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "0"], {
+    const shared = ["--shared-email-host", "127.0.0.1", "--shared-email-port", "2500", "--shared-email-sender", "noreply@example.com"];
+    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "0", ...shared], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -373,5 +375,17 @@ describe("the stackkit-emulator bin", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
     expect(said).toContain("--port takes a port number");
+  });
+
+  it("refuses a shared e-mail server port that is not one", async () => {
+    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--shared-email-port", "0"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let said = "";
+    child.stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(said).toContain("--shared-email-port takes a port number");
   });
 });

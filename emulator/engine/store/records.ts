@@ -22,6 +22,12 @@ export interface ProjectRecord {
   readonly require_publishable_client_key?: boolean;
   /** 2.8.86's auth.signUpRules and auth.signUpRulesDefaultAction. Absent: none, every sign-up allowed. */
   readonly sign_up_rules?: SignUpRulesConfig;
+  /** 2.8.86's logos (URLs) and the dashboard's onboarding stage. Absent: null, and `completed`. */
+  readonly logo_url?: string | null;
+  readonly logo_full_url?: string | null;
+  readonly logo_dark_mode_url?: string | null;
+  readonly logo_full_dark_mode_url?: string | null;
+  readonly onboarding_status?: string;
 }
 
 /** A key set of a project (`/internal/api-keys`): the keys apps authenticate with. */
@@ -54,6 +60,8 @@ export interface UserRecord {
   readonly restricted_by_admin?: boolean;
   /** What the server view shows of why (a restricting sign-up rule notes itself here); absent: null. */
   readonly restricted_by_admin_private_details?: string;
+  /** The country the user signed up from (2.8.86's `country_code`), when the sign-up told it; absent: null. */
+  readonly country_code?: string | null;
   readonly otp_auth_enabled: boolean;
   readonly passkey_auth_enabled: boolean;
   /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */
@@ -241,6 +249,45 @@ export interface EmailTemplateRecord {
   readonly content: unknown;
 }
 
+/** Where a request came from, as far as its headers tell the service (its end-user IP info). */
+export interface EndUserRecord {
+  readonly ip: string;
+  readonly country_code?: string;
+  readonly region_code?: string;
+  readonly city_name?: string;
+  readonly latitude?: number;
+  readonly longitude?: number;
+  readonly tz_identifier?: string;
+}
+
+/**
+ * An access token the service issued, as its event log keeps it (`$session-activity`, and on 2.8.86
+ * `$token-refresh`): what its metrics count as activity. Events outlive their user, as the service's do; they go
+ * with their project.
+ */
+export interface ActivityEventRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly user_id: string;
+  readonly session_id: string;
+  readonly at_millis: number;
+  /** Whether the user was anonymous when the token was issued. */
+  readonly is_anonymous: boolean;
+  readonly end_user: EndUserRecord | null;
+}
+
+/**
+ * A file in the emulator's storage (2.8.86 moves base64 profile images there): served at
+ * `/emulator/storage/<id>`, its id `<folder>/<uuid>.<format>` as the service names its stored files.
+ */
+export interface FileRecord {
+  readonly id: string;
+  readonly project_id: string;
+  readonly content_type: string;
+  readonly data_base64: string;
+  readonly created_at_millis: number;
+}
+
 /** Every table, by name (what `StateJson` lists). */
 export interface Tables {
   readonly projects: Map<string, ProjectRecord>;
@@ -262,6 +309,8 @@ export interface Tables {
   readonly emailTemplates: Map<string, EmailTemplateRecord>;
   readonly passkeys: Map<string, PasskeyRecord>;
   readonly oauthCodes: Map<string, OAuthCodeRecord>;
+  readonly activityEvents: Map<string, ActivityEventRecord>;
+  readonly files: Map<string, FileRecord>;
 }
 
 export type TableName = keyof Tables;
@@ -290,6 +339,8 @@ export const TABLE_NAMES: readonly TableName[] = [
   "emailTemplates",
   "passkeys",
   "oauthCodes",
+  "activityEvents",
+  "files",
 ];
 
 /** The state as JSON: every table as a list of records. */

@@ -3,14 +3,17 @@
 // to what goes (a user's sessions, channels, memberships, grants, keys,
 // passkeys, codes, CLI logins and OAuth steps; a team's memberships, grants,
 // keys and invitations; a project's every record), so that nothing is left
-// pointing at a record that is gone.
+// pointing at a record that is gone, but for the log of issued access tokens,
+// which outlives its users as the service's event log does.
 import type {
+  ActivityEventRecord,
   ApiKeyRecord,
   Changes,
   CliLoginRecord,
   CodeRecord,
   ContactChannelRecord,
   EmailRecord,
+  FileRecord,
   GrantRecord,
   KeySetRecord,
   MembershipRecord,
@@ -43,6 +46,7 @@ export class Store extends TableStore {
   apiKey = (id: string): ApiKeyRecord | undefined => this.row("apiKeys", id);
   code = (code: string): CodeRecord | undefined => this.row("codes", code);
   oauthCode = (id: string): OAuthCodeRecord | undefined => this.row("oauthCodes", id);
+  file = (id: string): FileRecord | undefined => this.row("files", id);
   emailTemplate = (key: string): RowOf<"emailTemplates"> | undefined => this.row("emailTemplates", key);
 
   // Lists, in the order the records were made.
@@ -77,6 +81,9 @@ export class Store extends TableStore {
   oauthCodes = (): OAuthCodeRecord[] => this.rows("oauthCodes");
   emails = (): EmailRecord[] => this.rows("emails");
   emailsOf = (projectId: string): EmailRecord[] => this.rows("emails").filter((email) => email.project_id === projectId);
+  /** A project's activity events, oldest first. */
+  activityEventsOf = (projectId: string): ActivityEventRecord[] =>
+    this.rows("activityEvents").filter((event) => event.project_id === projectId);
   cliLoginBy = (field: "polling_code" | "login_code", code: string): CliLoginRecord | undefined =>
     this.rows("cliLogins").find((login) => login[field] === code);
 

@@ -188,5 +188,7 @@ function emptyTables(): Tables {
     emailTemplates: new Map(),
     passkeys: new Map(),
     oauthCodes: new Map(),
+    activityEvents: new Map(),
+    files: new Map(),
   };
 }

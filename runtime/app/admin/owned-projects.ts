@@ -13,6 +13,7 @@ import { ServiceVersionError } from "../../http/request-errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { AdminOwnedProject } from "../internal-user.js";
 import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions } from "../objects/project.js";
+import { ownerSessionOf } from "../objects/user.js";
 import { serverContextOf, type ServerAppContext } from "../server/context.js";
 import { answered, assertAnswered, schemaProblems } from "../wire.js";
 import { adminProjectFromWire, adminProjectUpdateToWire } from "./project.js";
@@ -25,17 +26,12 @@ type WireAdminProject = components["schemas"]["AdminProject"];
  * view of the project acts through.
  */
 export function ownedProjectApp(ctx: ClientAppContext, projectId: string): { readonly app: StackAdminApp; readonly ctx: ServerAppContext } {
-  // Looked up on every request rather than kept: the user's context is bound to
-  // its session, so the project's admin app stops acting once it is over too.
-  const sessions = ctx.sessions();
+  // The user's context is bound to its session, so the project's admin app stops acting once it is over too.
   const app = new StackAdminApp({
     projectId,
     baseUrl: ctx.baseUrl,
     tokenStore: null,
-    projectOwnerSession: {
-      getTokens: (minMillisLeft) => sessions.current().getTokens(minMillisLeft),
-      markAccessTokenExpired: (accessToken) => sessions.current().markAccessTokenExpired(accessToken),
-    },
+    projectOwnerSession: ownerSessionOf(ctx),
     environment: ctx.env,
     browser: ctx.browser,
     redirectMethod: ctx.redirectMethod,

@@ -7,6 +7,7 @@ import type { components } from "../../../generated/schema.js";
 import type { AccessTokenRestrictedReason } from "../../sessions/verify/claims.js";
 import { checkAborted, untilAborted, type CallOptions } from "../call-options.js";
 import type { TokenPair } from "../../sessions/tokens/store.js";
+import type { OwnerSession } from "../../http/pipeline.js";
 import type { ClientAppContext } from "../context.js";
 import type { RegisterPasskeyError } from "../flows/passkey.js";
 import type { Result } from "../result.js";
@@ -99,6 +100,19 @@ export interface OwnedProjectMethods {
 
 /** What only the user of the session at hand can do: read its tokens and auth headers, sign out and register a passkey. Part of {@link CurrentUser} and {@link CurrentServerUser}. */
 export interface Auth {
+  /**
+   * The session this user was read in, as the official SDK names it: what `StackAdminApp` takes as
+   * `projectOwnerSession`, so that a project owner (a user of the internal project) administers their projects
+   * without the project's keys. Not enumerable: it is the session itself, not a field of the user. It acts only for
+   * that session, and rejects with a SessionEndedError once the session has ended or another sign-in replaced it.
+   *
+   * @example
+   * ```ts
+   * const owner = await internalApp.getUser({ or: "throw" });
+   * const admin = new StackAdminApp({ projectId, tokenStore: null, projectOwnerSession: owner._internalSession });
+   * ```
+   */
+  readonly _internalSession: OwnerSession;
   readonly currentSession: {
     /**
      * The tokens of the session this user was read in, the access token with at least 20 s of life.
@@ -198,8 +212,19 @@ function oauthProviderFromWire(p: WireClientUser["oauth_providers"][number]): OA
   return typeof p.email === "string" ? { id: p.id, accountId: p.account_id, email: p.email } : { id: p.id, accountId: p.account_id };
 }
 
+/**
+ * The session `ctx` is bound to, as an admin app acts on a project owner's: looked up on every call rather than
+ * kept, so that it stops acting once that session is over.
+ */
+export function ownerSessionOf(ctx: ClientAppContext): OwnerSession {
+  return Object.freeze({
+    getTokens: (minMillisLeft?: number) => ctx.sessions().current().getTokens(minMillisLeft),
+    markAccessTokenExpired: (accessToken: string) => ctx.sessions().current().markAccessTokenExpired(accessToken),
+  });
+}
+
 /** The session tokens, for the app's own backend: they need only the app's context. */
-function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "registerPasskey"> {
+function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "registerPasskey" | "_internalSession"> {
   const currentSession = {
     async getTokens(options?: CallOptions): Promise<TokenPair> {
       checkAborted(options);
@@ -220,7 +245,7 @@ function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "reg
 /** What every user of one context shares: the methods that need nothing but the context. */
 type SharedUserMethods = Omit<
   CurrentUser,
-  keyof BaseUser | "currentSession" | "selectedTeam" | "signOut" | "registerPasskey" | "sendVerificationEmail"
+  keyof BaseUser | "currentSession" | "selectedTeam" | "signOut" | "registerPasskey" | "sendVerificationEmail" | "_internalSession"
 > &
   Partial<OwnedProjectMethods>;
 
@@ -240,7 +265,7 @@ function sharedPartsOf(ctx: ClientAppContext, ownedProjects: OwnedProjectMethods
   let parts = sharedParts.get(ctx);
   if (parts === undefined) {
     const { currentSession, ...tokenMethods } = sessionTokenMethods(ctx);
-    const methods: SharedUserMethods = Object.freeze({
+    const methods: SharedUserMethods = {
       ...tokenMethods,
       ...profileMethods(ctx),
       ...userTeamMethods(ctx),
@@ -253,8 +278,10 @@ function sharedPartsOf(ctx: ClientAppContext, ownedProjects: OwnedProjectMethods
         createProject: (newProject: AdminProjectCreateOptions & CallOptions) => ownedProjects.createProject(newProject),
         listOwnedProjects: (options?: CallOptions) => ownedProjects.listOwnedProjects(options),
       }),
-    });
-    parts = { methods, currentSession };
+    };
+    // Not enumerable, so a user's fields and methods stay what they were; defined before the methods are frozen.
+    Object.defineProperty(methods, "_internalSession", { value: ownerSessionOf(ctx), enumerable: false });
+    parts = { methods: Object.freeze(methods), currentSession };
     sharedParts.set(ctx, parts);
   }
   return parts;

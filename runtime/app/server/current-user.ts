@@ -45,7 +45,7 @@ export function createCurrentServerUser(
     return server.getConnectedAccount(providerId, options);
   }
 
-  const user: CurrentServerUser = {
+  const user: Omit<CurrentServerUser, "_internalSession"> = {
     ...server,
     currentSession: client.currentSession,
     getAuthHeaders: client.getAuthHeaders,
@@ -63,6 +63,9 @@ export function createCurrentServerUser(
   };
   // A user of the internal project also owns projects (CurrentInternalServerUser): its client half has them.
   const owner = client as Partial<Record<"createProject" | "listOwnedProjects", unknown>>;
-  if (owner.createProject === undefined) return Object.freeze(user);
-  return Object.freeze({ ...user, createProject: owner.createProject, listOwnedProjects: owner.listOwnedProjects });
+  const whole =
+    owner.createProject === undefined ? user : { ...user, createProject: owner.createProject, listOwnedProjects: owner.listOwnedProjects };
+  // The session, not enumerable, as on the client half (objects/user.ts).
+  Object.defineProperty(whole, "_internalSession", { value: client._internalSession, enumerable: false });
+  return Object.freeze(whole as CurrentServerUser);
 }
