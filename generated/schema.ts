@@ -2329,6 +2329,7 @@ export interface components {
         };
         /** @description An OAuth provider as an update sets it. A `standard` provider needs a non-empty `client_id` and `client_secret`; a provider given twice counts once (the last). */
         OAuthProviderConfigUpdate: {
+            /** @description One of `google`, `github`, `microsoft`, `spotify`, `facebook`, `discord`, `gitlab`, `bitbucket`, `linkedin`, `apple`, `x`, and on 2.8.86 `twitch` (another is a `SCHEMA_ERROR`). Any of them may be `shared`: neither version checks which providers its shared keys cover. */
             id: string;
             /** @enum {string} */
             type: "shared" | "standard";
@@ -5659,19 +5660,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSWORD_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["REDIRECT_URL_NOT_WHITELISTED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, INVALID_SHARED_OAUTH_PROVIDER_ID, INVALID_STANDARD_OAUTH_PROVIDER_ID (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_e77dd820: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "INVALID_SHARED_OAUTH_PROVIDER_ID" | "INVALID_STANDARD_OAUTH_PROVIDER_ID";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["INVALID_SHARED_OAUTH_PROVIDER_ID"] | components["schemas"]["INVALID_STANDARD_OAUTH_PROVIDER_ID"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -10570,7 +10558,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["KnownErrors400_e77dd820"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_53105e0a"];
             403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_6d5f2534"];
@@ -10681,7 +10669,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminProject"];
                 };
             };
-            400: components["responses"]["KnownErrors400_e77dd820"];
+            400: components["responses"]["KnownErrors400_09e01f4b"];
             401: components["responses"]["KnownErrors401_61414206"];
             403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];

@@ -88,6 +88,21 @@ const PROJECT_FIELDS_2_8_86 = [
   "config.oauth_providers[].apple_bundle_ids",
 ] as const;
 
+// The OAuth providers each version's schema knows (its `allProviders`), in its order.
+const OAUTH_PROVIDERS_2_8_11 = [
+  "google",
+  "github",
+  "microsoft",
+  "spotify",
+  "facebook",
+  "discord",
+  "gitlab",
+  "bitbucket",
+  "linkedin",
+  "apple",
+  "x",
+];
+
 /** What differs between the service versions, as the emulator plays them. */
 export interface ServiceProfile {
   readonly version: ServiceVersion;
@@ -308,6 +323,11 @@ export interface ServiceProfile {
    */
   readonly projectThemesAndLogos: boolean;
   /**
+   * The OAuth provider ids a project's config takes, in the order the schema's SCHEMA_ERROR lists them ("… must be
+   * one of the following values: …"): 2.8.86 adds `twitch`. Each may use the service's shared keys or the project's.
+   */
+  readonly oauthProviders: readonly string[];
+  /**
    * How the service guesses where a request comes from (its `getEndUserInfo`), for the activity it logs: only a
    * request whose user agent claims to be a browser (Mozilla, Chrome, Safari) and names a valid IP address. 2.8.11
    * trusts every proxy header, Cloudflare's first (`cf-connecting-ip`, `x-vercel-forwarded-for`, `x-real-ip`,
@@ -382,6 +402,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
       createOwnedProject: PROJECT_FIELDS_2_8_86,
     },
     projectThemesAndLogos: false,
+    oauthProviders: OAUTH_PROVIDERS_2_8_11,
     endUserHeaders: "trust-all",
     activityMetrics: "user-activity-events",
   },
@@ -425,6 +446,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     clientProjectDomains: true,
     unknownBodyFields: { updateAdminProject: [OAUTH_PROVIDER_ENABLED], createOwnedProject: [OAUTH_PROVIDER_ENABLED] },
     projectThemesAndLogos: true,
+    oauthProviders: [...OAUTH_PROVIDERS_2_8_11, "twitch"],
     endUserHeaders: "no-trusted-proxy",
     activityMetrics: "token-refresh-events",
   },

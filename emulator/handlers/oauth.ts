@@ -48,6 +48,7 @@ const BASE_SCOPES: Readonly<Record<string, string>> = {
   linkedin: "openid profile email",
   apple: "name email",
   x: "users.read offline.access tweet.read",
+  twitch: "user:read:email",
 };
 
 /** Scopes of a space- (or comma-) separated list, each once. */

@@ -7,14 +7,14 @@
 //   id, domains by domain, comparing without case first;
 // - its schema wants a standard e-mail server's every field and a standard
 //   OAuth provider's client id and secret, none of the texts empty, and knows no
-//   other field there;
+//   other field there; a provider's id is one of the version's providers;
 // - 2.8.86 adds an e-mail theme (one of the project's themes: the emulator's
 //   projects have the three default ones; an unknown stored id reads as the
 //   default), each provider's `provider_config_id` (its key: the id) and Apple
 //   bundle ids, and the e-mail-verification requirement on update.
 import type { components } from "../../generated/schema.js";
 import type { EmulatorRequest } from "../engine/context.js";
-import { fail, schemaError, statusFailure } from "../engine/errors.js";
+import { schemaError, statusFailure } from "../engine/errors.js";
 import type { ServiceProfile } from "../engine/profile.js";
 import type { ProjectConfigRecord } from "../engine/store.js";
 import { EMAIL } from "./admin-email.js";
@@ -25,22 +25,6 @@ type ConfigUpdate = Schemas["ProjectConfigUpdate"];
 /** The default e-mail themes of 2.8.86, by id (light, dark, colorful); a new project has the light one. */
 export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
 const EMAIL_THEME_IDS = [DEFAULT_EMAIL_THEME_ID, "a0172b5d-cff0-463b-83bb-85124697373a", "c7e2d94f-8a1b-4e6d-b3f5-9d0a2e7c1b8f"];
-
-/** The providers the service knows: any of them with the project's own OAuth app, a few with its shared development keys. */
-const STANDARD_PROVIDERS = [
-  "google",
-  "github",
-  "microsoft",
-  "spotify",
-  "facebook",
-  "discord",
-  "gitlab",
-  "bitbucket",
-  "linkedin",
-  "apple",
-  "x",
-];
-const SHARED_PROVIDERS = ["google", "github", "microsoft", "spotify"];
 
 /** The service's order of names: without case first, then the lower-case one of two that differ only in case. */
 export function stringCompare(a: string, b: string): number {
@@ -98,28 +82,41 @@ function emailConfigProblems(email: ConfigUpdate["email_config"]): string[] {
   });
 }
 
-function oauthProviderProblems(providers: ConfigUpdate["oauth_providers"]): string[] {
+/**
+ * The schema's problems with the OAuth providers. Yup runs a provider's field tests in the reverse of their order (the
+ * client id and secret depend on the type), and its sort by field name cannot put them back: "id" is in every path
+ * under `oauth_providers`. So the secret comes before the id of the client, and the provider's id last.
+ */
+function oauthProviderProblems(profile: ServiceProfile, providers: ConfigUpdate["oauth_providers"]): string[] {
   return (providers ?? []).flatMap((provider, index) => {
-    if (provider.type !== "standard") return [];
     const path = `body.config.oauth_providers[${index}]`;
-    return [
-      ...requiredProblem(`${path}.client_id`, provider.client_id),
-      ...requiredProblem(`${path}.client_secret`, provider.client_secret),
-    ];
+    const problems =
+      provider.type === "standard"
+        ? [...requiredProblem(`${path}.client_secret`, provider.client_secret), ...requiredProblem(`${path}.client_id`, provider.client_id)]
+        : [];
+    if (!profile.oauthProviders.includes(provider.id))
+      problems.push(`${path}.id must be one of the following values: ${profile.oauthProviders.join(", ")}`);
+    return problems;
   });
 }
 
 /**
  * `config` with the fields of `update` set: a field left out keeps its value, a list given replaces the whole list.
- * Every OAuth provider given is enabled. The schema's problems come first, in its order of the fields (e-mail
- * server, domains, OAuth providers), as one SCHEMA_ERROR; then the provider ids.
+ * Every OAuth provider given is enabled, with the service's shared keys wherever it says `shared`: neither version
+ * checks which providers those keys cover. The schema's problems are one SCHEMA_ERROR, in its order of the fields
+ * (e-mail server, domains, OAuth providers).
  */
-export function mergedConfig(request: EmulatorRequest, config: ProjectConfigRecord, update: ConfigUpdate | undefined): ProjectConfigRecord {
+export function mergedConfig(
+  request: EmulatorRequest,
+  profile: ServiceProfile,
+  config: ProjectConfigRecord,
+  update: ConfigUpdate | undefined,
+): ProjectConfigRecord {
   if (update === undefined) return config;
   const problems = [
     ...emailConfigProblems(update.email_config),
     ...(update.domains ?? []).flatMap(({ domain }, index) => domainProblems(`body.config.domains[${index}].domain`, domain)),
-    ...oauthProviderProblems(update.oauth_providers),
+    ...oauthProviderProblems(profile, update.oauth_providers),
   ];
   if (problems.length > 0) throw schemaError(request, ...problems);
   const { require_email_verification: _setOnTheProject, ...fields } = structuredClone(update);
@@ -127,10 +124,6 @@ export function mergedConfig(request: EmulatorRequest, config: ProjectConfigReco
   if (update.oauth_providers !== undefined) {
     next.oauth_providers = byId(
       update.oauth_providers.map((provider) => {
-        if (provider.type === "shared" && !SHARED_PROVIDERS.includes(provider.id))
-          throw fail("INVALID_SHARED_OAUTH_PROVIDER_ID", { provider_id: provider.id });
-        if (provider.type === "standard" && !STANDARD_PROVIDERS.includes(provider.id))
-          throw fail("INVALID_STANDARD_OAUTH_PROVIDER_ID", { provider_id: provider.id });
         const { id, type, client_id, client_secret, facebook_config_id, microsoft_tenant_id, apple_bundle_ids } = provider;
         return {
           id,

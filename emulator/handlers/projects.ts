@@ -163,7 +163,7 @@ export const projectHandlers = {
       throw schemaError(request, "body.owner_team_id must be defined");
     const problems = logoProblems(body);
     if (problems.length > 0) throw schemaError(request, ...problems);
-    const config = mergedConfig(request, defaultConfig(), body.config);
+    const config = mergedConfig(request, ctx.profile, defaultConfig(), body.config);
     const now = ctx.now();
     let ownerTeamId: string | null = null;
     if (body.owner_team_id !== undefined) {
@@ -201,7 +201,7 @@ export const projectHandlers = {
     const body = (request.body ?? {}) as ProjectFields;
     const problems = logoProblems(body);
     if (problems.length > 0) throw schemaError(request, ...problems);
-    const config = mergedConfig(request, project.config, body.config);
+    const config = mergedConfig(request, ctx.profile, project.config, body.config);
     // 2.8.86's route checks the theme before it changes anything; the logos are stored next.
     checkEmailTheme(body.config);
     const logos = logoFields(body);

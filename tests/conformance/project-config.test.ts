@@ -23,6 +23,11 @@ const STANDARD_EMAIL = {
   sender_name: "Acme",
   sender_email: "noreply@acme.example",
 };
+// Each version's allProviders (packages/stack-shared/src/utils/oauth.tsx), in its order.
+const PROVIDERS = {
+  "2.8.11": ["google", "github", "microsoft", "spotify", "facebook", "discord", "gitlab", "bitbucket", "linkedin", "apple", "x"],
+  "2.8.86": ["google", "github", "microsoft", "spotify", "facebook", "discord", "gitlab", "bitbucket", "linkedin", "apple", "x", "twitch"],
+} as const;
 const LIGHT_THEME = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
 const DARK_THEME = "a0172b5d-cff0-463b-83bb-85124697373a";
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAD0lEQVR4AQEEAPv/ALHBwQRaAjRgT7lCAAAAAElFTkSuQmCC";
@@ -81,13 +86,55 @@ describe.each(SERVICE_VERSIONS)("a project's configuration on %s", (version) => 
     expect([answer.status, answer.body]).toEqual([400, schemaError(["body.config.oauth_providers[0].client_secret must not be empty"])]);
     const older = await update(service, { config: { oauth_providers: [{ id: "google", type: "shared", enabled: true }] } });
     expect(older.body).toEqual(schemaError(["body.config.oauth_providers[0] contains unknown properties: enabled"]));
+    // Yup runs a provider's field tests last field first, and its sort by field name leaves them so ("id" is in
+    // every path under oauth_providers).
     const missing = await update(service, { config: { oauth_providers: [{ id: "github", type: "standard" }] } });
     expect(missing.body).toEqual(
       schemaError([
-        "body.config.oauth_providers[0].client_id must be defined",
         "body.config.oauth_providers[0].client_secret must be defined",
+        "body.config.oauth_providers[0].client_id must be defined",
       ]),
     );
+  });
+
+  it("takes any provider it knows with shared keys; an unknown provider id is SCHEMA_ERROR, after the provider's other problems", async () => {
+    const service = await serviceOf(version);
+    const providers = PROVIDERS[version].join(", ");
+    const shared = await update(service, { config: { oauth_providers: [{ id: "discord", type: "shared" }] } });
+    expect([shared.status, shared.body.config.oauth_providers]).toEqual([
+      200,
+      [{ ...(version === "2.8.86" && { provider_config_id: "discord" }), id: "discord", type: "shared" }],
+    ]);
+    const unknown = await update(service, {
+      config: {
+        oauth_providers: [
+          { id: "github", type: "shared" },
+          { id: "myspace", type: "standard" },
+        ],
+      },
+    });
+    expect([unknown.status, unknown.body]).toEqual([
+      400,
+      schemaError([
+        "body.config.oauth_providers[1].client_secret must be defined",
+        "body.config.oauth_providers[1].client_id must be defined",
+        `body.config.oauth_providers[1].id must be one of the following values: ${providers}`,
+      ]),
+    ]);
+    expect((await service.call("GET", PATH, { as: "admin" })).body.config.oauth_providers.map((p: { id: string }) => p.id)).toEqual([
+      "discord",
+    ]);
+  });
+});
+
+describe("Twitch sign-in", () => {
+  it("is 2.8.86's: 2.8.11's schema does not know the provider", async () => {
+    const older = await update(await serviceOf("2.8.11"), { config: { oauth_providers: [{ id: "twitch", type: "shared" }] } });
+    expect(older.body).toEqual(
+      schemaError([`body.config.oauth_providers[0].id must be one of the following values: ${PROVIDERS["2.8.11"].join(", ")}`]),
+    );
+    const newer = await update(await serviceOf("2.8.86"), { config: { oauth_providers: [{ id: "twitch", type: "shared" }] } });
+    expect([newer.status, newer.body.config.enabled_oauth_providers]).toEqual([200, [{ id: "twitch" }]]);
   });
 });
 

@@ -104,14 +104,23 @@ describe("owned projects", () => {
     expect(listed).toMatchObject({ displayName: "Acme Inc." });
   });
 
-  it("refuses an OAuth provider the service does not share keys for", async () => {
+  it("takes any provider the service knows with shared keys, and refuses an unknown provider id with SCHEMA_ERROR", async () => {
     const { user } = await owner("founder@example.com");
     const created = await user.createProject({ displayName: "Acme" });
     const project = await created.app.getProject();
-    const error = await project.update({ config: { oauthProviders: [{ id: "gitlab", type: "shared" }] } }).catch((e: unknown) => e);
-    expect(isKnownError(error, "INVALID_SHARED_OAUTH_PROVIDER_ID")).toBe(true);
-    expect((error as { details?: unknown }).details).toEqual({ provider_id: "gitlab" });
-    expect((await created.app.getProject()).config.oauthProviders).toEqual([]);
+    // The service's shared keys cover four providers, but neither version checks that when the config is set.
+    await project.update({ config: { oauthProviders: [{ id: "gitlab", type: "shared" }] } });
+    expect((await created.app.getProject()).config.oauthProviders).toEqual([{ id: "gitlab", type: "shared" }]);
+
+    const error = await project.update({ config: { oauthProviders: [{ id: "myspace", type: "shared" }] } }).catch((e: unknown) => e);
+    expect(isKnownError(error, "SCHEMA_ERROR")).toBe(true);
+    expect((error as { details?: unknown }).details).toEqual({
+      message:
+        "Request validation failed on PATCH /api/v1/internal/projects/current:\n" +
+        "  - body.config.oauth_providers[0].id must be one of the following values: " +
+        "google, github, microsoft, spotify, facebook, discord, gitlab, bitbucket, linkedin, apple, x, twitch",
+    });
+    expect((await created.app.getProject()).config.oauthProviders).toEqual([{ id: "gitlab", type: "shared" }]);
   });
 
   it("deletes a project with its users and keys; its keys stop working and its owner no longer lists it", async () => {
