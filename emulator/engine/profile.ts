@@ -210,6 +210,11 @@ export interface ServiceProfile {
    * configuration, the error a string (`Send error: …`) or null (`"outbox"`).
    */
   readonly sentEmailLog: "sent-emails" | "outbox";
+  /**
+   * Whether `POST /internal/send-test-email` answers a message the server refused (EMESSAGE) as "Email server rejected
+   * the email: <the mailer's message>" (2.8.86); 2.8.11 gives it the unknown error's words.
+   */
+  readonly testEmailNamesRejection: boolean;
   /** Whether ACCESS_TOKEN_EXPIRED's details say whose token it was (`project_id`, `user_id`, `refresh_token_id`: 2.8.86) besides when it expired. */
   readonly expiredTokenSaysWhose: boolean;
   /**
@@ -377,6 +382,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     magicLinkDisabledText: "Magic link is not enabled for this project",
     userListing: "every-user",
     sentEmailLog: "sent-emails",
+    testEmailNamesRejection: false,
     expiredTokenSaysWhose: false,
     metricsCountAnonymous: "always",
     publishableClientKey: "always-required",
@@ -428,6 +434,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     magicLinkDisabledText: "OTP sign-in is not enabled for this project",
     userListing: "flags",
     sentEmailLog: "outbox",
+    testEmailNamesRejection: true,
     expiredTokenSaysWhose: true,
     metricsCountAnonymous: "when-asked",
     publishableClientKey: "per-project",

@@ -57,13 +57,20 @@ export function loopbackAddress(host: string): string | null {
 const serverResponse = (raw: Record<string, unknown>) =>
   typeof raw["response"] === "string" ? `\nResponse from the email server:\n${raw["response"]}` : "";
 
+/**
+ * Fields of a mailer error the service's record never has: the message and stack, which JSON leaves out of an Error,
+ * and what the emulator's nodemailer sets that the service's (6.9.13, both versions) does not (`originalCode`,
+ * `permanent`, `timeoutType`).
+ */
+const UNRECORDED_FIELDS = ["message", "stack", "originalCode", "permanent", "timeoutType"];
+
 /** The service's classification of a mailer error (its low-level send's catch). */
 export function classify(raw: Record<string, unknown> & { message?: string }): MailerError {
   const code = raw["code"];
   const responseCode = raw["responseCode"];
   const message = String(raw.message ?? "");
   const error = (errorType: string, canRetry: boolean, text: string): MailerError => ({
-    rawError: Object.fromEntries(Object.entries(raw).filter(([key]) => key !== "message" && key !== "stack")),
+    rawError: Object.fromEntries(Object.entries(raw).filter(([key]) => !UNRECORDED_FIELDS.includes(key))),
     errorType,
     canRetry,
     message: text,
@@ -107,11 +114,15 @@ export function classify(raw: Record<string, unknown> & { message?: string }): M
   return error("UNKNOWN", false, "An unknown error occurred while sending the email.");
 }
 
-/** What the route answers for a mailer error: its message, but its own words for a timeout and an unknown error. */
-function routeMessage(error: MailerError): string {
+/**
+ * What the route answers for a mailer error: its message, but its own words for a timeout and an unknown error, which
+ * it reads in the raw error's message; a message the server refused (EMESSAGE) is named only where `rejectionWords`.
+ */
+function routeMessage(error: MailerError, rawMessage: string, rejectionWords: boolean): string {
   if (error.errorType === "TIMEOUT") return ROUTE_TIMEOUT;
   if (error.errorType !== "UNKNOWN") return error.message;
-  if (error.rawError["code"] === "EMESSAGE") return `Email server rejected the email: ${String(error.rawError["message"] ?? "")}`;
+  if (rawMessage.includes("ETIMEDOUT")) return "Timed out. Make sure the email server is running and accepting connections.";
+  if (rejectionWords && error.rawError["code"] === "EMESSAGE") return `Email server rejected the email: ${rawMessage}`;
   return UNKNOWN_ROUTE;
 }
 
@@ -138,14 +149,18 @@ function offMachineError(host: string, port: number): Record<string, unknown> & 
   };
 }
 
-/** Sends the test message through `config`'s server, as the service's test-email route does. */
+/**
+ * Sends the test message through `config`'s server, as the service's test-email route does; `rejectionWords`: whether
+ * the route names a message the server refused (2.8.86) rather than calling it unknown.
+ */
 export async function sendThroughSmtp(
   config: SmtpConfig,
   message: { readonly to: string; readonly subject: string; readonly text: string },
+  rejectionWords: boolean,
 ): Promise<TestSendOutcome> {
   const fail = (raw: Record<string, unknown> & { message?: string }): TestSendOutcome => {
     const error = classify(raw);
-    return { error, errorMessage: routeMessage(error) };
+    return { error, errorMessage: routeMessage(error, String(raw.message ?? ""), rejectionWords) };
   };
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535)
     return fail({ message: `Port should be >= 0 and < 65536. Received ${config.port}.`, code: "ERR_SOCKET_BAD_PORT" });

@@ -188,7 +188,7 @@ export const adminEmailHandlers = {
       ...(EMAIL.test(config.sender_email) ? [] : ["body.email_config.sender_email must be a valid email"]),
     ];
     if (problems.length > 0) throw schemaError(request, ...problems);
-    const outcome = await sendThroughSmtp(config, { to, subject: TEST_SUBJECT, text: TEST_TEXT });
+    const outcome = await sendThroughSmtp(config, { to, subject: TEST_SUBJECT, text: TEST_TEXT }, ctx.profile.testEmailNamesRejection);
     // Logged (2.8.11 lists it; 2.8.86 does not), but not in the mailbox: it went to the server named, not the shared one.
     const sent = ctx.mail.send({
       projectId: request.project.id,

@@ -16,8 +16,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function sendTest(service: Service, config: { host: string; port: number; username?: string; password?: string }) {
-  const { adminToken, projectId } = await ownedProject(service);
+type Project = Awaited<ReturnType<typeof ownedProject>>;
+
+async function sendTest(service: Service, config: { host: string; port: number; username?: string; password?: string }, project?: Project) {
+  const { adminToken, projectId } = project ?? (await ownedProject(service));
   return service.call("POST", "/internal/send-test-email", {
     as: "admin",
     keys: { projectId },
@@ -36,6 +38,8 @@ async function sendTest(service: Service, config: { host: string; port: number; 
   });
 }
 
+const UNKNOWN = "Unknown error while sending test email. Make sure the email server is running and accepting connections.";
+
 describe.each(VERSIONS)("on %s", (version) => {
   it("delivers the test e-mail to an SMTP server on this machine and answers success", async () => {
     server = await startSmtpServer({ user: USER, pass: PASS });
@@ -52,7 +56,7 @@ describe.each(VERSIONS)("on %s", (version) => {
     const answer = await sendTest(await serviceOf(version), { host: "localhost", port: await closedPort() });
     expect(answer.body).toEqual({
       success: false,
-      error_message: "Unknown error while sending test email. Make sure the email server is running and accepting connections.",
+      error_message: UNKNOWN,
     });
   });
 
@@ -62,6 +66,16 @@ describe.each(VERSIONS)("on %s", (version) => {
     expect(answer.body).toEqual({
       success: false,
       error_message: "Failed to authenticate with the email server. Please check your email credentials configuration.",
+    });
+  });
+
+  it("answers a message the server refuses (EMESSAGE) in the version's words", async () => {
+    server = await startSmtpServer({ user: USER, pass: PASS, refuseMessage: "550 5.7.1 Message refused" });
+    const answer = await sendTest(await serviceOf(version), { host: "127.0.0.1", port: server.port });
+    expect(answer.body).toEqual({
+      success: false,
+      // 2.8.86's route names the mailer's message; 2.8.11's calls it unknown.
+      error_message: version === "2.8.86" ? "Email server rejected the email: Message failed: 550 5.7.1 Message refused" : UNKNOWN,
     });
   });
 
@@ -86,7 +100,39 @@ describe.each(VERSIONS)("on %s", (version) => {
     const answer = await sendTest(await serviceOf(version), { host: "192.0.2.1", port: 587 });
     expect(answer.body).toEqual({
       success: false,
-      error_message: "Unknown error while sending test email. Make sure the email server is running and accepting connections.",
+      error_message: UNKNOWN,
     });
+  });
+});
+
+describe("2.8.11's log of sent e-mails", () => {
+  // Its mailer's result, as JSON keeps it: the Error's own fields (nodemailer 6.9.13's, no message or stack), the
+  // service's classification, and its message.
+  it("records a failed test e-mail's error as {rawError, errorType, canRetry, message}", async () => {
+    const service = await serviceOf("2.8.11");
+    const project = await ownedProject(service);
+    server = await startSmtpServer({ user: USER, pass: PASS });
+    await sendTest(service, { host: "127.0.0.1", port: server.port, password: "wrong" }, project);
+    const port = await closedPort();
+    await sendTest(service, { host: "127.0.0.1", port }, project);
+    const log = await service.call("GET", "/internal/emails", {
+      as: "admin",
+      keys: { projectId: project.projectId },
+      adminToken: project.adminToken,
+    });
+    expect(log.body.items.map((email: { error: unknown }) => email.error)).toEqual([
+      {
+        rawError: { errno: -111, code: "ESOCKET", syscall: "connect", address: "127.0.0.1", port, command: "CONN" },
+        errorType: "UNKNOWN",
+        canRetry: false,
+        message: "An unknown error occurred while sending the email.",
+      },
+      {
+        rawError: { code: "EAUTH", response: "535 5.7.8 Authentication credentials invalid", responseCode: 535, command: "AUTH PLAIN" },
+        errorType: "AUTH_FAILED",
+        canRetry: false,
+        message: "Failed to authenticate with the email server. Please check your email credentials configuration.",
+      },
+    ]);
   });
 });

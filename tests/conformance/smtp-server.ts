@@ -1,6 +1,7 @@
 // A minimal SMTP server on a loopback port for the test-email cases: it greets,
 // takes AUTH PLAIN with one user and password (535 otherwise), and keeps what it
-// is sent. A server that never greets stands for one that does not answer.
+// is sent, or refuses the message with the reply given. A server that never
+// greets stands for one that does not answer.
 import { createServer, type Server, type Socket } from "node:net";
 
 export interface Received {
@@ -15,7 +16,7 @@ export interface SmtpServer {
   close(): Promise<void>;
 }
 
-export async function startSmtpServer(o: { user: string; pass: string; silent?: boolean }): Promise<SmtpServer> {
+export async function startSmtpServer(o: { user: string; pass: string; silent?: boolean; refuseMessage?: string }): Promise<SmtpServer> {
   const received: Received[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
@@ -38,6 +39,10 @@ export async function startSmtpServer(o: { user: string; pass: string; silent?: 
         if (inData) {
           if (line === ".") {
             inData = false;
+            if (o.refuseMessage !== undefined) {
+              reply(o.refuseMessage);
+              continue;
+            }
             received.push({ from, to, data });
             reply("250 OK queued");
           } else data += `${line.startsWith("..") ? line.slice(1) : line}\n`;
