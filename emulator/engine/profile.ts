@@ -251,9 +251,10 @@ export interface ServiceProfile {
   /**
    * `GET /auth/oauth/authorize/{provider}`: whether `after_callback_redirect_url` must be a URL on a trusted domain
    * (else REDIRECT_URL_NOT_WHITELISTED), `stack_response_mode=json` answers 200 `{ location }` instead of the
-   * redirect, and `provider_scope` with a provider of shared keys is refused on every flow, before the token is read
-   * (2.8.86, `"checked"`). 2.8.11 takes any string there, always redirects, and refuses extra scopes of shared keys
-   * only on a link, once its token was read (`"lenient"`).
+   * redirect, `provider_scope` with a provider of shared keys is refused on every flow, before the token is read, and
+   * a link without `token` is a plain-text 400 (2.8.86, `"checked"`). 2.8.11 takes any string there, always
+   * redirects, refuses extra scopes of shared keys only on a link, once its token was read, and reads a link's
+   * missing token as an empty one, UNPARSABLE_ACCESS_TOKEN (`"lenient"`).
    */
   readonly oauthAuthorize: "lenient" | "checked";
   /**

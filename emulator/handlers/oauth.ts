@@ -156,7 +156,11 @@ async function startOAuthAuthorization(request: EmulatorRequest, ctx: EmulatorCo
   if (invalid !== undefined) throw fail("INVALID_SCOPE", undefined, `The scope "${invalid}" is not a valid OAuth scope for Stack.`);
   const type = q["type"] === "link" ? "link" : "authenticate";
   const providerScope = q["provider_scope"] ?? null;
-  if (type === "link" && !q["token"]) throw statusFailure(400, "?token= query parameter is required for link type");
+  if (type === "link" && !q["token"]) {
+    // 2.8.86 asks for the token in words of its own; 2.8.11 decodes the schema's default, "", which is no JWT.
+    if (ctx.profile.oauthAuthorize === "checked") throw statusFailure(400, "?token= query parameter is required for link type");
+    throw fail("UNPARSABLE_ACCESS_TOKEN");
+  }
   checkAfterCallbackUrl(ctx, project, q);
   const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, q, "oauth_authenticate") : undefined;
   // Shared keys take no extra scopes: 2.8.86 refuses them on every flow before it reads the token, 2.8.11 on a link only, after.

@@ -108,3 +108,25 @@ describe("a token on a sign-in", () => {
     expect((await authorize(service, { token: "not-a-token" })).status).toBe(307);
   });
 });
+
+describe("a link without a token", () => {
+  const linkless = async (version: (typeof SERVICE_VERSIONS)[number]) => {
+    const service = await serviceOf(version);
+    const response = await service.emulator.fetch(
+      new Request(rawAuthorizeUrl(service.emulator.apiOrigin, { type: "link" }), { redirect: "manual" }),
+    );
+    return [response.status, response.headers.get("x-stack-known-error"), await response.text()];
+  };
+
+  it("is 2.8.86's plain-text 400, which asks for the token", async () => {
+    expect(await linkless("2.8.86")).toEqual([400, null, "?token= query parameter is required for link type"]);
+  });
+
+  it("is UNPARSABLE_ACCESS_TOKEN on 2.8.11, which decodes the schema's default token, the empty string", async () => {
+    expect(await linkless("2.8.11")).toEqual([
+      401,
+      "UNPARSABLE_ACCESS_TOKEN",
+      JSON.stringify({ code: "UNPARSABLE_ACCESS_TOKEN", error: "Access token is not parsable." }),
+    ]);
+  });
+});
