@@ -1,8 +1,8 @@
-// Profile images (users, teams, team member profiles). Both versions let a
-// client send only a base64 image of a common type (validateBase64Image);
-// 2.8.86 (s3.tsx, lib/images.tsx) moves every base64 image it is given to its
-// storage and keeps the stored file's URL instead, keeps an http(s) URL, and
-// refuses anything else. The emulator is its own storage: a file is a record
+// Profile images (users, teams, team member profiles) and 2.8.86's project
+// logos. Both versions let a client send only a base64 image of a common type
+// (validateBase64Image); 2.8.86 (s3.tsx, lib/images.tsx) moves every base64
+// image it is given to its storage and keeps the stored file's URL instead,
+// keeps an http(s) URL, and refuses anything else. The emulator is its own storage: a file is a record
 // of the state, served at `<origin>/emulator/storage/<folder>/<id>.<format>`.
 import type { EmulatorContext } from "./context.js";
 import { statusFailure } from "./errors.js";

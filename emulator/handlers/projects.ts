@@ -7,7 +7,8 @@
 import type { components } from "../../generated/schema.js";
 import { INTERNAL_PROJECT_ID, managedProjectIds } from "../engine/auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers } from "../engine/context.js";
-import { fail, schemaError, statusFailure } from "../engine/errors.js";
+import { fail, schemaError } from "../engine/errors.js";
+import { storedPictureUrl } from "../engine/images.js";
 import { DEFAULT_TEAM_PERMISSIONS, defaultConfig } from "../engine/seed.js";
 import type { ProjectRecord, Store, UserRecord } from "../engine/store.js";
 import { randomId } from "../engine/tokens.js";
@@ -57,18 +58,15 @@ function logoProblems(body: ProjectFields): string[] {
 const MAX_LOGO_LENGTH = 1_000_000;
 
 /**
- * The logos a create or update sets: an http(s) URL as given, null to remove one; an image as a base64 `data:`
- * URL is kept as given (the service stores it and answers its storage URL; the emulator has no storage). Anything
- * else is the service's plain-text 400, worded as for profile images.
+ * The logos a create or update sets, as 2.8.86 stores them (one after the other, in field order): an image as a
+ * base64 `data:` URL goes to the emulator's storage and the stored file's URL is kept, an http(s) URL as given, null
+ * removes one; anything else is the service's plain-text 400, worded as for profile images.
  */
-function logoFields(body: ProjectFields): Partial<Record<LogoField, string | null>> {
+function logoFields(ctx: EmulatorContext, projectId: string, body: ProjectFields): Partial<Record<LogoField, string | null>> {
   const set: Partial<Record<LogoField, string | null>> = {};
   for (const field of LOGO_FIELDS) {
     const value = body[field];
-    if (value === undefined) continue;
-    if (value !== null && !/^data:image\/[a-zA-Z0-9]+;base64,/.test(value) && !/^https?:\/\//.test(value))
-      throw statusFailure(400, "Invalid profile image URL");
-    set[field] = value;
+    if (value !== undefined) set[field] = storedPictureUrl(ctx, projectId, value, "project-logos");
   }
   return set;
 }
@@ -172,15 +170,16 @@ export const projectHandlers = {
         throw fail("TEAM_MEMBERSHIP_NOT_FOUND", { team_id: body.owner_team_id, user_id: user.id });
       ownerTeamId = body.owner_team_id;
     }
+    const id = randomId();
     const project: ProjectRecord = {
-      id: randomId(),
+      id,
       display_name: body.display_name,
       description: body.description ?? "",
       created_at_millis: now,
       is_production_mode: body.is_production_mode ?? false,
       config,
       owner_team_id: ownerTeamId,
-      ...logoFields(body),
+      ...logoFields(ctx, id, body),
       ...(body.onboarding_status !== undefined && { onboarding_status: body.onboarding_status }),
       ...(body.config?.require_email_verification !== undefined && { require_email_verification: body.config.require_email_verification }),
       // 2.8.86 makes projects without the requirement (its config's default); only older projects were given it.
@@ -204,7 +203,7 @@ export const projectHandlers = {
     const config = mergedConfig(request, ctx.profile, project.config, body.config);
     // 2.8.86's route checks the theme before it changes anything; the logos are stored next.
     checkEmailTheme(body.config);
-    const logos = logoFields(body);
+    const logos = logoFields(ctx, project.id, body);
     const required = body.config?.require_email_verification;
     ctx.store.updateProject(project.id, {
       ...(body.display_name !== undefined && { display_name: body.display_name }),

@@ -5,7 +5,8 @@
 // 2.8.86's update route (internal/projects/current/crud.tsx), with its own tests
 // (apps/e2e/tests/backend/endpoints/api/v1/projects.test.ts, internal/projects.test.ts).
 import { describe, expect, it } from "vitest";
-import { SERVICE_VERSIONS, serviceOf, type Service } from "./harness.js";
+import { INTERNAL_KEYS } from "../../emulator/index.js";
+import { SERVICE_VERSIONS, serviceOf, signUp, type Service } from "./harness.js";
 
 const PATH = "/internal/projects/current";
 const schemaError = (problems: readonly string[]) => {
@@ -30,6 +31,8 @@ const PROVIDERS = {
 } as const;
 const LIGHT_THEME = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
 const DARK_THEME = "a0172b5d-cff0-463b-83bb-85124697373a";
+const STORED_LOGO =
+  /^http:\/\/localhost:8102\/emulator\/storage\/project-logos\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
 const PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAAD0lEQVR4AQEEAPv/ALHBwQRaAjRgT7lCAAAAAElFTkSuQmCC";
 
 describe.each(SERVICE_VERSIONS)("a project's configuration on %s", (version) => {
@@ -164,13 +167,38 @@ describe("2.8.86's additions to a project", () => {
     const service = await serviceOf("2.8.86");
     const set = await update(service, { logo_url: PNG, logo_full_url: "https://acme.example/logo.svg", onboarding_status: "welcome" });
     expect(set.body).toMatchObject({ logo_full_url: "https://acme.example/logo.svg", onboarding_status: "welcome" });
-    expect(set.body.logo_url).toEqual(expect.any(String));
+    // The service uploads a base64 logo (s3.tsx uploadAndGetUrl, folder project-logos) and keeps the file's URL.
+    expect(set.body.logo_url).toMatch(STORED_LOGO);
+    const file = await service.emulator.fetch(new Request(set.body.logo_url));
+    expect([file.status, file.headers.get("content-type"), Buffer.from(await file.arrayBuffer()).toString("base64")]).toEqual([
+      200,
+      "image/png",
+      PNG.slice("data:image/png;base64,".length),
+    ]);
+    expect((await service.call("GET", PATH, { as: "admin" })).body.logo_url).toBe(set.body.logo_url);
+    const dark = await update(service, { logo_full_dark_mode_url: PNG });
+    expect([dark.body.logo_full_dark_mode_url, dark.body.logo_url]).toEqual([expect.stringMatching(STORED_LOGO), set.body.logo_url]);
+    expect(dark.body.logo_full_dark_mode_url).not.toBe(set.body.logo_url);
     const removed = await update(service, { logo_full_url: null });
     expect(removed.body.logo_full_url).toBeNull();
     const refused = await update(service, { logo_dark_mode_url: "ftp://acme.example/logo.png" });
     expect([refused.status, refused.body]).toEqual([400, "Invalid profile image URL"]);
     const notUrl = await update(service, { logo_url: "not a url" });
     expect(notUrl.body).toEqual(schemaError(["body.logo_url contains spaces", "body.logo_url is not a valid URL"]));
+  });
+
+  it("stores a base64 logo of a new project too, and answers its URL", async () => {
+    const service = await serviceOf("2.8.86");
+    const owner = await signUp(service, "owner@example.com", INTERNAL_KEYS);
+    const asOwner = { keys: INTERNAL_KEYS, token: owner.accessToken };
+    const team = await service.call("POST", "/teams", { ...asOwner, body: { display_name: "Owners", creator_user_id: "me" } });
+    const created = await service.call("POST", "/internal/projects", {
+      ...asOwner,
+      body: { display_name: "Acme", owner_team_id: team.body.id, logo_url: PNG, logo_dark_mode_url: "https://acme.example/dark.png" },
+    });
+    expect([created.status, created.body.logo_dark_mode_url]).toEqual([201, "https://acme.example/dark.png"]);
+    expect(created.body.logo_url).toMatch(STORED_LOGO);
+    expect((await service.emulator.fetch(new Request(created.body.logo_url))).status).toBe(200);
   });
 
   it("takes the e-mail-verification requirement in the config: unverified users are then restricted", async () => {
