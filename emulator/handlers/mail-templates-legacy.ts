@@ -2,100 +2,45 @@
 // still mails to apps of `@stackframe/stack` 2.5.37 or older: those SDKs sign in
 // by the magic link alone, so their magic-link e-mail carries no one-time code.
 // Only the magic link differs from version 2 (mail-templates.ts DEFAULT_TEMPLATES);
-// the subject is the same for both. The document is the service's default
-// (packages/stack-emails/src/templates/magic-link-old.tsx), key for key.
-import type { TemplateType } from "./mail-templates.js";
+// the subject is the same for both. The service's version 1
+// (packages/stack-emails/src/templates/magic-link-old.tsx) is version 2's
+// heading, greeting, divider and footer, the greeting asking for a click, and a
+// button with the link where version 2 has the code and the link's sentence: the
+// editor's button, as the other default templates have it.
+import { DEFAULT_TEMPLATES, type TemplateType } from "./mail-templates.js";
 
-const MAGIC_LINK_V1 = {
-  root: {
-    type: "EmailLayout",
-    data: {
-      backdropColor: "#FFFFFF",
-      canvasColor: "#FFFFFF",
-      textColor: "#242424",
-      fontFamily: "MODERN_SANS",
-      childrenIds: [
-        "block_BjpQ7DGTtvaEuYRMd7VE7w",
-        "block_xyg4GWmgGbJJEDRQc76bC",
-        "block_76VptLCZ47t3EkAarUufEJ",
-        "block_Gtk3kDYwsJqEmQf2XGWPRc",
-        "block_LACDCzUS2bsvEbmnq1KHuW",
-      ],
-    },
-  },
-  block_xyg4GWmgGbJJEDRQc76bC: {
-    type: "Text",
-    data: {
-      style: {
-        color: "#474849",
-        backgroundColor: null,
-        fontSize: 14,
-        fontFamily: null,
-        fontWeight: "normal",
-        textAlign: "center",
-        padding: { top: 8, bottom: 16, right: 24, left: 24 },
-      },
-      props: { text: "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! Please click on the following button to sign in." },
-    },
-  },
-  block_76VptLCZ47t3EkAarUufEJ: {
-    type: "Button",
-    data: {
-      style: {
-        backgroundColor: null,
-        fontSize: 14,
-        fontFamily: null,
-        fontWeight: "bold",
-        textAlign: "center",
-        padding: { top: 12, bottom: 12, right: 24, left: 24 },
-      },
-      props: {
-        buttonBackgroundColor: "#f0f0f0",
-        buttonStyle: "rounded",
-        buttonTextColor: "#000000",
-        fullWidth: false,
-        size: "medium",
-        text: "Sign in",
-        url: "{{ magicLink }}",
-      },
-    },
-  },
-  block_BjpQ7DGTtvaEuYRMd7VE7w: {
-    type: "Heading",
-    data: {
-      props: { text: "Sign in to {{ projectDisplayName }}", level: "h3" },
-      style: {
-        color: "#000000",
-        backgroundColor: null,
-        fontFamily: null,
-        fontWeight: "bold",
-        textAlign: "center",
-        padding: { top: 16, bottom: 16, right: 24, left: 24 },
-      },
-    },
-  },
-  block_Gtk3kDYwsJqEmQf2XGWPRc: {
-    data: {
-      props: { lineColor: "#EEEEEE", lineHeight: 1 },
-      style: { padding: { top: 16, left: 24, right: 24, bottom: 16 }, backgroundColor: null },
-    },
-    type: "Divider",
-  },
-  block_LACDCzUS2bsvEbmnq1KHuW: {
-    type: "Text",
-    data: {
-      style: {
-        color: "#474849",
-        backgroundColor: null,
-        fontSize: 12,
-        fontFamily: null,
-        fontWeight: "normal",
-        textAlign: "center",
-        padding: { top: 4, bottom: 24, right: 24, left: 24 },
-      },
-      props: { text: "If you were not expecting this email, you can safely ignore it." },
-    },
-  },
+interface Block {
+  readonly type: string;
+  readonly data: { readonly props: Readonly<Record<string, unknown>> } & Readonly<Record<string, unknown>>;
+}
+type Document = Readonly<Record<string, Block>>;
+
+const [HEADING, GREETING, BUTTON, DIVIDER, FOOTER] = [
+  "block_BjpQ7DGTtvaEuYRMd7VE7w",
+  "block_xyg4GWmgGbJJEDRQc76bC",
+  "block_76VptLCZ47t3EkAarUufEJ",
+  "block_Gtk3kDYwsJqEmQf2XGWPRc",
+  "block_LACDCzUS2bsvEbmnq1KHuW",
+] as const;
+
+/** `block` with `props` changed. */
+const withProps = (block: Block, props: Readonly<Record<string, unknown>>): Block => ({
+  ...block,
+  data: { ...block.data, props: { ...block.data.props, ...props } },
+});
+
+const v2 = DEFAULT_TEMPLATES.magic_link.content as Document;
+const button = (DEFAULT_TEMPLATES.email_verification.content as Document)[BUTTON]!;
+
+const MAGIC_LINK_V1: Document = {
+  root: { ...v2["root"]!, data: { ...v2["root"]!.data, childrenIds: [HEADING, GREETING, BUTTON, DIVIDER, FOOTER] } },
+  [GREETING]: withProps(v2[GREETING]!, {
+    text: "Hi{{#if userDisplayName}}, {{ userDisplayName }}{{/if}}! Please click on the following button to sign in.",
+  }),
+  [BUTTON]: withProps(button, { text: "Sign in", url: "{{ magicLink }}" }),
+  [HEADING]: v2[HEADING]!,
+  [DIVIDER]: v2[DIVIDER]!,
+  [FOOTER]: v2[FOOTER]!,
 };
 
 /** The default content version 1 of the types where it differs from version 2. */
