@@ -4,17 +4,8 @@
 // request claims to come from a browser and names the end user's IP address. In its development and test
 // environment, which the emulator plays as it plays the bot-challenge stub, an `@example.com` address tagged with a
 // country (`ada+CA@example.com`) wins over the headers, so that a test can sign a user up from anywhere.
-
-/** A user agent that claims a browser: every modern browser's names one of these. */
-const BROWSER_AGENT = /Mozilla|Chrome|Safari/;
-
-const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-/** Whether `text` is an IPv4 or IPv6 address (what the URL parser takes in brackets is a valid IPv6 address). */
-function isIpAddress(text: string): boolean {
-  if (IPV4.test(text)) return true;
-  return text.includes(":") && !/[[\]/]/.test(text) && URL.canParse(`http://[${text}]/`);
-}
+import { endUserOf } from "./activity.js";
+import type { ServiceProfile } from "./profile.js";
 
 /** A two-letter country code as the service normalises it (trimmed, upper case); null when it is none. */
 function countryCodeOf(raw: string): string | null {
@@ -23,20 +14,12 @@ function countryCodeOf(raw: string): string | null {
 }
 
 /**
- * The end user's country as the request tells it, or null: the request must claim a browser and carry a valid IP
- * address (`x-real-ip`, else the first of `x-forwarded-for`, else `x-vercel-forwarded-for`, else `cf-connecting-ip`);
- * the country is then `x-vercel-ip-country`, else `cf-ipcountry`.
+ * The end user's country as the request tells it (where the activity log has it from: activity.ts endUserOf, a
+ * browser's request that names a valid IP address), or null when it names none that is a country code.
  */
-export function requestCountryCode(headers: Headers): string | null {
-  if (!BROWSER_AGENT.test(headers.get("user-agent") ?? "")) return null;
-  const ip =
-    headers.get("x-real-ip") ??
-    headers.get("x-forwarded-for")?.split(",")[0] ??
-    headers.get("x-vercel-forwarded-for") ??
-    headers.get("cf-connecting-ip");
-  if (ip === null || !isIpAddress(ip)) return null;
-  const raw = headers.get("x-vercel-ip-country") ?? headers.get("cf-ipcountry");
-  return raw ? countryCodeOf(raw) : null;
+export function requestCountryCode(profile: ServiceProfile, headers: Headers): string | null {
+  const country = endUserOf(profile, headers)?.country_code;
+  return country === undefined ? null : countryCodeOf(country);
 }
 
 /** The country a sign-up records: an `@example.com` address's country tag, else the request's country, else null. */

@@ -98,7 +98,7 @@ export const otpHandlers = {
     const botChallenge = ctx.profile.botChallenge ? assessBotChallenge(request, challenge, "send_magic_link_email") : undefined;
     checkCallbackUrl(project, callbackUrl);
     const linkOnly = ctx.profile.linkOnlyMagicLinkForOldSdks && isLinkOnlySdk(request.headers.get("x-stack-client-version"));
-    const country = ctx.profile.signUpRisk ? requestCountryCode(request.headers) : null;
+    const country = ctx.profile.signUpRisk ? requestCountryCode(ctx.profile, request.headers) : null;
     const code = mailMagicLink(ctx, project, email, callbackUrl, botChallenge, linkOnly, country);
     return { body: { nonce: code.slice(6) } };
   },

@@ -89,7 +89,7 @@ export const passwordHandlers = {
       email,
       authMethod: "password",
       oauthProvider: null,
-      requestCountry: requestCountryCode(request.headers),
+      requestCountry: requestCountryCode(ctx.profile, request.headers),
     });
 
     let user = request.user;

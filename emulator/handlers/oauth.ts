@@ -309,7 +309,7 @@ async function completeFlow(
       : await signInOrUp(ctx, project, identity, scopes, {
           anonymousId: flow.user_id,
           botChallenge: flow.bot_challenge ?? null,
-          requestCountry: ctx.profile.signUpRisk ? requestCountryCode(headers) : null,
+          requestCountry: ctx.profile.signUpRisk ? requestCountryCode(ctx.profile, headers) : null,
         });
   const code = randomHex(40);
   const data: CodeData = {
