@@ -187,6 +187,35 @@ describe("the data file as a journal", () => {
   });
 });
 
+describe("at scale", () => {
+  it("a change appends the same bytes to a file of 20,000 users as to one of 10, and never rewrites it", async () => {
+    const emulator = await createEmulator();
+    const file = fresh("scale.jsonl");
+    const journal = new DataFile(file, readDataFile(file));
+    journal.follow(emulator.engine.ctx.store);
+    const { control, engine } = emulator;
+    // The bytes one user's creation appends: ids of one length, an e-mail and a time of fixed width.
+    const appended = async (n: number) => {
+      const before = statSync(file);
+      await control.createUser({ projectId: DEMO_KEYS.projectId, email: `probe-${String(n).padStart(6, "0")}@example.com` });
+      journal.flush();
+      const after = statSync(file);
+      expect(after.ino).toBe(before.ino);
+      return after.size - before.size;
+    };
+    for (let i = 0; i < 10; i++) await control.createUser({ projectId: DEMO_KEYS.projectId, email: `small-${i}@example.com` });
+    journal.flush();
+    const small = await appended(1);
+    for (let i = 0; i < 20_000; i++) await control.createUser({ projectId: DEMO_KEYS.projectId, email: `large-${i}@example.com` });
+    journal.flush();
+    const large = await appended(2);
+    expect(large).toBe(small);
+    expect(engine.ctx.store.usersOf(DEMO_KEYS.projectId)).toHaveLength(20_012);
+    expect(readStateFile(file)).toEqual(control.exportState());
+    journal.close();
+  }, 60_000);
+});
+
 describe("a SIGKILL in the middle of writes", () => {
   it("loses no change that was answered", async () => {
     const file = fresh("killed.jsonl");
