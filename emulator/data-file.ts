@@ -6,8 +6,9 @@
 // The file is lines of JSON. The first names the format; each other line is one
 // batch: the changes made in one turn of the event loop (a request's changes,
 // a cascading delete), as one array, written with one write before the request
-// is answered. A batch is ["put", table, key, record], ["patch", table, key,
-// changed fields], ["delete", table, key] or ["clear"] entries. A process killed in the middle of a write leaves at most
+// is answered. A batch is ["put", table, record] (the key is the record's own),
+// ["patch", table, key, changed fields], ["delete", table, key] or ["clear"]
+// entries. A process killed in the middle of a write leaves at most
 // a torn last line, which the next start drops: that batch was never answered.
 //
 // Node only: the server (server.ts) opens it; the store knows nothing of files.
@@ -27,7 +28,10 @@ const SNAPSHOT_BATCH = 500;
 const SLACK_ENTRIES = 10_000;
 
 type Entry =
-  ["put", TableName, string, unknown] | ["patch", TableName, string, Record<string, unknown>] | ["delete", TableName, string] | ["clear"];
+  | ["put", TableName, Readonly<Record<string, unknown>>]
+  | ["patch", TableName, string, Record<string, unknown>]
+  | ["delete", TableName, string]
+  | ["clear"];
 
 /** What a data file held at start. */
 export interface DataFileContents {
@@ -93,23 +97,21 @@ export function readDataFile(file: string): DataFileContents {
 
 function applyEntry(tables: Map<TableName, Map<string, unknown>>, entry: Entry): void {
   if (entry[0] === "clear") for (const rows of tables.values()) rows.clear();
-  else if (entry[0] === "put") tables.get(entry[1])?.set(entry[2], entry[3]);
+  else if (entry[0] === "put") tables.get(entry[1])?.set(recordKey(entry[1], entry[2]), entry[2]);
   else if (entry[0] === "patch") Object.assign(tables.get(entry[1])?.get(entry[2]) ?? {}, entry[3]);
   else tables.get(entry[1])?.delete(entry[2]);
 }
 
-/** The records of `state` with their tables and keys, as a snapshot writes them. */
-export function* stateEntries(state: StateJson): Generator<[TableName, string, unknown]> {
-  for (const name of TABLE_NAMES) {
-    for (const record of state.tables[name] ?? []) yield [name, recordKey(name, record as Readonly<Record<string, unknown>>), record];
-  }
+/** The records of `state` with their tables, as a snapshot writes them. */
+export function* stateEntries(state: StateJson): Generator<[TableName, unknown]> {
+  for (const name of TABLE_NAMES) for (const record of state.tables[name] ?? []) yield [name, record];
 }
 
 /**
  * Writes `records` to `file` as a journal holding nothing but them, through a temporary file and a rename, so that a
  * crash leaves either the old file or the new one. Answers how many entries it wrote.
  */
-export function writeSnapshot(file: string, records: Iterable<[TableName, string, unknown]>): number {
+export function writeSnapshot(file: string, records: Iterable<readonly [TableName, unknown]>): number {
   const temporary = `${file}.${process.pid}.tmp`;
   const fd = openSync(temporary, "w");
   let entries = 0;
@@ -122,8 +124,8 @@ export function writeSnapshot(file: string, records: Iterable<[TableName, string
       entries += batch.length;
       batch = [];
     };
-    for (const [name, key, record] of records) {
-      batch.push(JSON.stringify(["put", name, key, record]));
+    for (const [name, record] of records) {
+      batch.push(JSON.stringify(["put", name, record]));
       if (batch.length === SNAPSHOT_BATCH) flush();
     }
     flush();
@@ -175,7 +177,7 @@ export class DataFile {
           : // JSON has no undefined: a patch that sets a field to it is kept as the whole record, which leaves the field out.
             change.kind === "patch" && !Object.values(change.changes).includes(undefined)
             ? ["patch", change.table, change.key, change.changes as Record<string, unknown>]
-            : ["put", change.table, change.key, change.record];
+            : ["put", change.table, change.record as Readonly<Record<string, unknown>>];
     if (this.#pending.length === 0) queueMicrotask(() => this.flush());
     this.#pending.push(JSON.stringify(entry));
   }

@@ -135,7 +135,12 @@ export class TableStore {
     if (moved === key) {
       this.#unindex(table, key, before, false, record);
       this.#index(table, key, record, before);
-      this.#listener?.({ kind: "patch", table, key, changes, record });
+      if (this.#listener === undefined) return record;
+      // What a journal keeps of it: the fields that are not what they were.
+      const changed = Object.fromEntries(
+        Object.entries(changes).filter(([name, value]) => (before as Record<string, unknown>)[name] !== value),
+      );
+      if (Object.keys(changed).length > 0) this.#listener({ kind: "patch", table, key, changes: changed, record });
     } else {
       this.#unindex(table, key, before, true);
       this.#tables[table].delete(key);
@@ -230,9 +235,9 @@ export class TableStore {
     this.#listener?.({ kind: "clear" });
   }
 
-  /** Every record with its table and key, table by table in the order `toJSON` lists them: the live records, uncopied. */
-  *entries(): Generator<[TableName, string, unknown]> {
-    for (const name of TABLE_NAMES) for (const [key, record] of this.#tables[name]) yield [name, key, record];
+  /** Every record with its table, table by table in the order `toJSON` lists them: the live records, uncopied. */
+  *entries(): Generator<[TableName, unknown]> {
+    for (const name of TABLE_NAMES) for (const record of this.#tables[name].values()) yield [name, record];
   }
 
   toJSON(): StateJson {
