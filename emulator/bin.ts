@@ -19,7 +19,8 @@ describes as an OpenAPI document.
 Options:
   --port <n>        port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host <addr>     address to listen on (default 127.0.0.1)
-  --data <file>     keep the state in this JSON file: loaded at start, saved on every change
+  --data <file>     keep the state in this file: loaded at start, each change written
+                    to it before its request is answered
   --state <what>    the state to start from when there is no data file:
                     "default" (the internal and demo projects), "empty", or a JSON file
                     exported from GET /emulator/v1/state

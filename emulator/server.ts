@@ -2,8 +2,9 @@
 // `Request` for `emulator.fetch`, each `Response` is written back. It listens on
 // 127.0.0.1 unless told otherwise, sets the emulator's origin (token issuer,
 // links in e-mails) to where it listens, turns an injected dropped-connection
-// fault into a destroyed socket, and with `dataFile` keeps the state in a JSON
-// file across restarts. `stackkit/emulator/server`; the bin is emulator/bin.ts.
+// fault into a destroyed socket, and with `dataFile` keeps the state in a file
+// across restarts (data-file.ts: every change written before its request is
+// answered). `stackkit/emulator/server`; the bin is emulator/bin.ts.
 /**
  * The emulator of `stackkit/emulator` over HTTP, on Node.
  *
@@ -16,9 +17,9 @@
  * @module stackkit/emulator/server
  */
 
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { DataFile, readDataFile, stateEntries, writeSnapshot } from "./data-file.js";
 import { createEmulator, type Emulator, type EmulatorOptions } from "./emulator.js";
 import type { StateJson } from "./engine/store.js";
 
@@ -28,7 +29,7 @@ import type { StateJson } from "./engine/store.js";
  *
  * @example
  * ```ts
- * const server = await startEmulatorServer({ port: 0, dataFile: ".stack-emulator.json", saveDelayMs: 100 });
+ * const server = await startEmulatorServer({ port: 0, dataFile: ".stack-emulator.jsonl" });
  * console.log(server.url); // e.g. "http://127.0.0.1:53121"
  * ```
  */
@@ -38,13 +39,12 @@ export interface EmulatorServerOptions extends EmulatorOptions {
   /** Default 127.0.0.1: only this machine can reach it. */
   readonly host?: string;
   /**
-   * A JSON file holding the state (as `control.exportState()` writes it): read at
-   * start when it exists (it then wins over `state`), written shortly after every
-   * request that may change something and at `close()`.
+   * A file holding the state: read at start when it exists (it then wins over `state`). Every change is appended to
+   * it as it is made, and written before the request that made it is answered, so that a process killed at any
+   * moment loses no answered change; the file is rewritten whole when it has grown well past the state it holds.
+   * A file of the older form (the one JSON document `control.exportState()` answers) is read too, and rewritten.
    */
   readonly dataFile?: string;
-  /** How long after a change the data file is written; default 250 ms. */
-  readonly saveDelayMs?: number;
 }
 
 /** An emulator listening over HTTP: what {@link startEmulatorServer} answers. */
@@ -55,17 +55,18 @@ export interface EmulatorServer {
   readonly host: string;
   readonly emulator: Emulator;
   /**
-   * Writes the data file now (a no-op without one).
+   * Rewrites the data file as the state alone, leaving out every change since overwritten (a no-op without one).
+   * Never needed to keep a change: each is in the file before its request is answered.
    *
    * @example
    * ```ts
-   * await app.signUpWithCredential({ email, password, noRedirect: true });
-   * server.save(); // the new user is in the data file before the process is killed
+   * await server.emulator.control.reset();
+   * server.save(); // the file holds the fresh state only
    * ```
    */
   save(): void;
   /**
-   * Stops listening, drops open connections, and writes the data file.
+   * Stops listening, drops open connections, and closes the data file.
    *
    * @example
    * ```ts
@@ -84,8 +85,8 @@ export interface EmulatorServer {
 export const DEFAULT_PORT = 8102;
 
 /**
- * The state in `file` (as `control.exportState()` writes it), or undefined when there is no such
- * file; throws when the file is not JSON.
+ * The state in the data file `file`, or undefined when there is no such file; throws when the file is
+ * damaged anywhere but in its last line (a torn last write is left out).
  *
  * @example
  * ```ts
@@ -94,18 +95,12 @@ export const DEFAULT_PORT = 8102;
  * ```
  */
 export function readStateFile(file: string): StateJson | undefined {
-  if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, "utf8");
-  try {
-    return JSON.parse(text) as StateJson;
-  } catch (error) {
-    throw new Error(`The emulator's data file ${file} is not JSON: ${(error as Error).message}`);
-  }
+  return readDataFile(file).state;
 }
 
 /**
- * Writes `state` to `file` as JSON, through a temporary file and a rename, so that a crash never
- * leaves half a file.
+ * Writes `state` to `file` as a data file holding it, through a temporary file and a rename, so that
+ * a crash never leaves half a file.
  *
  * @example
  * ```ts
@@ -113,12 +108,8 @@ export function readStateFile(file: string): StateJson | undefined {
  * ```
  */
 export function writeStateFile(file: string, state: StateJson): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
-  renameSync(temporary, file);
+  writeSnapshot(file, stateEntries(state));
 }
-
-const READ_ONLY = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Starts the emulator and serves it over HTTP (Node only): on 127.0.0.1:8102 unless `port` and
@@ -139,32 +130,19 @@ const READ_ONLY = new Set(["GET", "HEAD", "OPTIONS"]);
  * ```
  */
 export async function startEmulatorServer(options: EmulatorServerOptions = {}): Promise<EmulatorServer> {
-  const { port: wantedPort = DEFAULT_PORT, host = "127.0.0.1", dataFile, saveDelayMs = 250, ...emulatorOptions } = options;
-  const saved = dataFile === undefined ? undefined : readStateFile(dataFile);
+  const { port: wantedPort = DEFAULT_PORT, host = "127.0.0.1", dataFile, ...emulatorOptions } = options;
+  const saved = dataFile === undefined ? undefined : readDataFile(dataFile);
 
   // Listen first: the emulator's origin names the port, which may be chosen by the kernel.
   let ready!: (emulator: Emulator) => void;
   const emulatorReady = new Promise<Emulator>((resolve) => (ready = resolve));
-  let saveTimer: ReturnType<typeof setTimeout> | undefined;
-  let emulator: Emulator | undefined;
-  const save = () => {
-    if (saveTimer !== undefined) clearTimeout(saveTimer);
-    saveTimer = undefined;
-    if (dataFile !== undefined && emulator) writeStateFile(dataFile, emulator.control.exportState());
-  };
-  const scheduleSave = () => {
-    if (dataFile === undefined || saveTimer !== undefined) return;
-    saveTimer = setTimeout(save, saveDelayMs);
-    saveTimer.unref?.();
-  };
+  let journal: DataFile | undefined;
 
   const server = createServer((req, res) => {
     void emulatorReady
-      .then((emulator) => answer(emulator, req, res, origin))
+      .then((emulator) => answer(emulator, req, res, origin, () => journal?.flush()))
       .then(
-        () => {
-          if (!READ_ONLY.has(req.method ?? "GET")) scheduleSave();
-        },
+        () => {},
         (error: unknown) => {
           // The engine throws a TypeError for an injected dropped connection: the client sees the socket close, as on a real network failure.
           if (error instanceof TypeError && /fetch failed/.test(error.message)) {
@@ -190,12 +168,19 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   const port = (server.address() as AddressInfo).port;
   const reachableHost = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   const origin = `http://${reachableHost}:${port}`;
+  let emulator: Emulator;
   try {
     emulator = await createEmulator({
       ...emulatorOptions,
       apiOrigin: emulatorOptions.apiOrigin ?? origin,
-      ...(saved ? { state: saved } : {}),
+      ...(saved?.state ? { state: "empty" } : {}),
     });
+    if (dataFile !== undefined && saved !== undefined) {
+      // The file's records were parsed for this store alone: it keeps them as they are.
+      if (saved.state) emulator.engine.ctx.store.load(saved.state, true);
+      journal = new DataFile(dataFile, saved);
+      journal.follow(emulator.engine.ctx.store);
+    }
   } catch (error) {
     server.close();
     throw error;
@@ -208,19 +193,25 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
     port,
     host,
     emulator,
-    save,
+    save: () => journal?.compact(),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }).then(save);
+      }).then(() => journal?.close());
       return closing;
     },
   };
 }
 
-/** One exchange: the Node request as a fetch Request, the Response written back. */
-async function answer(emulator: Emulator, req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+/** One exchange: the Node request as a fetch Request, the Response written back once `beforeAnswer` has run. */
+async function answer(
+  emulator: Emulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+  beforeAnswer: () => void,
+): Promise<void> {
   const method = req.method ?? "GET";
   const headers = new Headers();
   for (const [name, values] of Object.entries(req.headersDistinct)) {
@@ -249,6 +240,7 @@ async function answer(emulator: Emulator, req: IncomingMessage, res: ServerRespo
   if (cookies.length > 0) out["set-cookie"] = cookies;
   const bytes = method === "HEAD" || response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
   if (bytes !== undefined) out["content-length"] = String(bytes.length);
+  beforeAnswer();
   res.writeHead(response.status, response.statusText || undefined, out);
   res.end(bytes);
 }

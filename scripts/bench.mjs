@@ -6,14 +6,17 @@
 // The emulator is bundled once with esbuild (as the package ships it) and
 // measured in this process; the HTTP server runs in a child process, as
 // `stackkit-emulator` would, so that client and server do not share a core's time.
+// Then a population through the API: 100,000 users created with POST /users
+// against the HTTP server, in memory and with a data file, the rate of the last
+// thousand against the first, the file's size per user and the start on it.
 // Last, the SDK's own cost per call: an authenticated `getUser()` of a
 // StackClientApp (runtime/index.ts bundled the same way) against a bare `fetch`
 // of the same URL with the same headers, both against an instant loopback server.
 // Prints each figure with its budget; exits non-zero when one is over.
-// Usage: node --expose-gc scripts/bench.mjs [--quick] [--overhead-only]
+// Usage: node --expose-gc scripts/bench.mjs [--quick] [--overhead-only] [--population-only]
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -22,7 +25,11 @@ import { build } from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const quick = process.argv.includes("--quick");
 const overheadOnly = process.argv.includes("--overhead-only");
+const populationOnly = process.argv.includes("--population-only");
 const out = mkdtempSync(path.join(tmpdir(), "stackkit-bench-"));
+
+/** Users of another project made before a population is measured: what the server compiles on. */
+const WARM_UP_USERS = 2000;
 
 /** @type {{ name: string, value: number, unit: string, budget: number, better: "lower" | "higher" }[]} */
 const figures = [];
@@ -49,9 +56,16 @@ try {
     logLevel: "error",
   });
   writeFileSync(path.join(out, "package.json"), JSON.stringify({ type: "module" }));
-  if (!overheadOnly) await emulatorFigures();
+  if (!overheadOnly && !populationOnly) await emulatorFigures();
+  if (!overheadOnly) await populationFigures(path.join(out, "server.js"));
+  if (!populationOnly) await overheadFigures();
+} finally {
+  rmSync(out, { recursive: true, force: true });
+}
+report();
 
-  // 5. Per-call overhead of the SDK (issue 13 §5): sequential calls, so each figure is one call's latency.
+async function overheadFigures() {
+  // 6. Per-call overhead of the SDK (issue 13 §5): sequential calls, so each figure is one call's latency.
   const overhead = await measureOverhead(path.join(out, "runtime.js"), quick ? 500 : 2000);
   const ratio50 = overhead.sdk.p50 / overhead.bare.p50;
   const ratio95 = overhead.sdk.p95 / overhead.bare.p95;
@@ -67,8 +81,6 @@ try {
   record("bare fetch p95", overhead.bare.p95, "ms", Infinity, "lower");
   record("getUser() / bare fetch, p50", ratio50, "×", 1.25, "lower");
   record("getUser() / bare fetch, p95 (shown, no budget)", ratio95, "×", Infinity, "lower");
-} finally {
-  rmSync(out, { recursive: true, force: true });
 }
 
 async function emulatorFigures() {
@@ -137,17 +149,118 @@ async function emulatorFigures() {
   record(`whole process holding them (resident set)`, memory.rssBytes / 2 ** 20, "MB", 300, "lower");
 }
 
-let over = 0;
-console.log(`${"figure".padEnd(58)}${"value".padStart(12)}   budget`);
-for (const f of figures) {
-  const ok = f.better === "lower" ? f.value <= f.budget : f.value >= f.budget;
-  if (!ok) over++;
-  const value = `${f.value.toFixed(f.unit === "req/s" ? 0 : f.unit === "×" ? 2 : f.unit === "ms" && f.value < 10 ? 3 : 1)} ${f.unit}`;
-  const budget =
-    f.budget === Infinity ? "(no budget)" : `${f.better === "lower" ? "≤" : "≥"} ${f.budget} ${f.unit}  ${ok ? "ok" : "OVER BUDGET"}`;
-  console.log(`${f.name.padEnd(58)}${value.padStart(12)}   ${budget}`);
+/** Prints every figure against its budget; exits non-zero when one is over. */
+function report() {
+  let over = 0;
+  console.log(`${"figure".padEnd(66)}${"value".padStart(12)}   budget`);
+  for (const f of figures) {
+    const ok = f.better === "lower" ? f.value <= f.budget : f.value >= f.budget;
+    if (!ok) over++;
+    const digits = f.unit === "req/s" || f.unit === "B" ? 0 : f.unit === "×" ? 2 : f.unit === "ms" && f.value < 10 ? 3 : 1;
+    const value = `${f.value.toFixed(digits)} ${f.unit}`;
+    const budget =
+      f.budget === Infinity ? "(no budget)" : `${f.better === "lower" ? "≤" : "≥"} ${f.budget} ${f.unit}  ${ok ? "ok" : "OVER BUDGET"}`;
+    console.log(`${f.name.padEnd(66)}${value.padStart(12)}   ${budget}`);
+  }
+  process.exit(over === 0 ? 0 : 1);
 }
-process.exit(over === 0 ? 0 : 1);
+
+/**
+ * A population made through the API (issue 30): `count` users, each with its primary e-mail, created with
+ * POST /api/v1/users and the demo project's secret server key by eight clients at once, against the bundled server
+ * in a child process: once in memory, once with a data file. Before each run 2,000 users of the internal project warm
+ * the server up, so that the first thousand measured are not its compilation. Then the server is started again on
+ * the data file, and its start (spawn to the first /health answer) is timed.
+ * @param {string} file the bundled server
+ */
+async function populationFigures(file) {
+  const count = quick ? 10_000 : 100_000;
+  const { DEMO_KEYS, INTERNAL_KEYS } = await import(pathToFileURL(path.join(out, "emulator.js")).href);
+  const dir = mkdtempSync(path.join(tmpdir(), "stackkit-population-"));
+  try {
+    const memory = await populate(file, count, undefined, DEMO_KEYS, INTERNAL_KEYS);
+    const dataFile = path.join(dir, "state.jsonl");
+    const disk = await populate(file, count, dataFile, DEMO_KEYS, INTERNAL_KEYS);
+    const bytes = statSync(dataFile).size;
+    const restarted = await startServerProcess(file, dataFile);
+    const found = await fetch(`${restarted.url}/api/v1/users/${disk.lastId}`, { headers: populationHeaders(DEMO_KEYS) });
+    restarted.child.kill();
+    if (found.status !== 200) throw new Error(`the last user made was not there after a restart (${found.status})`);
+    const n = `${count.toLocaleString("en")} users through the API`;
+    console.log(
+      `${n}: in memory ${memory.rate.toFixed(0)}/s (first thousand ${memory.first.toFixed(0)}/s, last ${memory.last.toFixed(0)}/s); ` +
+        `on disk ${disk.rate.toFixed(0)}/s (first ${disk.first.toFixed(0)}/s, last ${disk.last.toFixed(0)}/s); ` +
+        `data file ${(bytes / 2 ** 20).toFixed(1)} MB`,
+    );
+    record(`${n}, in memory: last 1,000 / first 1,000`, memory.last / memory.first, "×", 0.8, "higher");
+    record(`${n}, data file: last 1,000 / first 1,000`, disk.last / disk.first, "×", 0.8, "higher");
+    record(`${n}: data file / in memory, whole run`, disk.rate / memory.rate, "×", 0.8, "higher");
+    record(`data file per user`, bytes / (count + WARM_UP_USERS), "B", Infinity, "lower");
+    record(`start on that file (spawn to first /health answer)`, restarted.readyMs, "ms", 5000, "lower");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** @param {{ projectId: string, secretServerKey: string }} keys */
+function populationHeaders(keys) {
+  return {
+    "content-type": "application/json",
+    "x-stack-project-id": keys.projectId,
+    "x-stack-access-type": "server",
+    "x-stack-secret-server-key": keys.secretServerKey,
+  };
+}
+
+/**
+ * Creates `count` users in a fresh server (with `dataFile`, or in memory); answers the whole run's rate, the first
+ * and last thousand's (by when each was answered), and the last user's id.
+ * @param {string} file @param {number} count @param {string | undefined} dataFile
+ * @param {{ projectId: string, secretServerKey: string }} measured the project the measured users are made in
+ * @param {{ projectId: string, secretServerKey: string }} warmUp the one the warm-up's are
+ */
+async function populate(file, count, dataFile, measured, warmUp) {
+  const server = await startServerProcess(file, dataFile);
+  try {
+    /** @param {number} n @param {{ projectId: string, secretServerKey: string }} keys @param {string} prefix @param {number[]} [done] */
+    const create = async (n, keys, prefix, done) => {
+      const headers = populationHeaders(keys);
+      let next = 0;
+      let lastId = "";
+      const client = async () => {
+        while (next < n) {
+          const i = next++;
+          const response = await fetch(`${server.url}/api/v1/users`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({
+              primary_email: `${prefix}${i}@example.com`,
+              primary_email_auth_enabled: true,
+              display_name: `User ${i}`,
+            }),
+          });
+          const body = await response.json();
+          if (response.status !== 201) throw new Error(`POST /users answered ${response.status}: ${JSON.stringify(body)}`);
+          done?.push(performance.now());
+          lastId = body.id;
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, client));
+      return lastId;
+    };
+    await create(WARM_UP_USERS, warmUp, "warm-up-");
+    /** @type {number[]} */ const done = [];
+    const started = performance.now();
+    const lastId = await create(count, measured, "user-", done);
+    const window = 1000;
+    const first = window / (((done[window - 1] ?? 0) - started) / 1000);
+    const last = window / (((done[count - 1] ?? 0) - (done[count - 1 - window] ?? 0)) / 1000);
+    return { rate: count / (((done[count - 1] ?? 0) - started) / 1000), first, last, lastId };
+  } finally {
+    server.child.kill();
+    await new Promise((resolve) => server.child.once("exit", resolve));
+  }
+}
 
 /**
  * Creates `count` users in a child process and reports what its heap grew by,
@@ -349,16 +462,23 @@ async function throughput(send, total, concurrency) {
   return total / ((performance.now() - t0) / 1000);
 }
 
-/** Spawns the bundled server on a free port and waits for /health. @param {string} file */
-async function startServerProcess(file) {
+/**
+ * Spawns the bundled server on a free port (with `dataFile` when given) and waits for /health.
+ * @param {string} file @param {string} [dataFile]
+ */
+async function startServerProcess(file, dataFile) {
   const runner = path.join(path.dirname(file), "run-server.mjs");
   writeFileSync(
     runner,
     `import { startEmulatorServer } from ${JSON.stringify(pathToFileURL(file).href)};\n` +
-      `const server = await startEmulatorServer({ port: 0 });\nconsole.log("URL " + server.url);\n`,
+      `const dataFile = process.argv[2];\n` +
+      `const server = await startEmulatorServer({ port: 0, ...(dataFile ? { dataFile } : {}) });\nconsole.log("URL " + server.url);\n`,
   );
   const started = performance.now();
-  const child = spawn(process.execPath, [runner], { stdio: ["ignore", "pipe", "inherit"], env: process.env });
+  const child = spawn(process.execPath, [runner, ...(dataFile ? [dataFile] : [])], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: process.env,
+  });
   const url = await new Promise((resolve, reject) => {
     let buffer = "";
     child.stdout.on("data", (chunk) => {

@@ -267,6 +267,71 @@ describe("the store's indexes", () => {
   });
 });
 
+describe("the store's lists, read from indexes", () => {
+  it("answer each list's records in the order they were made, and follow a record whose indexed value changes", () => {
+    const store = seeded();
+    const ada = userWithEverything(store, DEMO, "ada@example.com");
+    const bob = userWithEverything(store, DEMO, "bob@example.com");
+    const owner = userWithEverything(store, INTERNAL_KEYS.projectId, "owner@example.com");
+    expect(store.usersOf(DEMO).map((user) => user.id)).toEqual([ada.userId, bob.userId]);
+    expect(store.usersOf(INTERNAL_KEYS.projectId).map((user) => user.id)).toEqual([owner.userId]);
+    expect(
+      store
+        .teamsOf(DEMO)
+        .map((team) => team.id)
+        .slice(-2),
+    ).toEqual([ada.teamId, bob.teamId]);
+    expect(store.sessionsOf(ada.userId).map((session) => session.refresh_token)).toEqual([ada.refreshToken]);
+    expect(store.membershipsOfTeam(ada.teamId).map((m) => m.user_id)).toEqual([ada.userId]);
+
+    // Bob joins Ada's team and selects it: the lists by team, by user and by selected team follow.
+    store.insert("memberships", {
+      project_id: DEMO,
+      team_id: ada.teamId,
+      user_id: bob.userId,
+      display_name: null,
+      profile_image_url: null,
+    });
+    store.updateUser(bob.userId, { selected_team_id: ada.teamId });
+    expect(store.membershipsOfTeam(ada.teamId).map((m) => m.user_id)).toEqual([ada.userId, bob.userId]);
+    expect(store.teamsOfUser(bob.userId).map((team) => team.id)).toEqual([bob.teamId, ada.teamId]);
+    // A change that leaves the indexed value alone keeps the record's place.
+    store.updateUser(ada.userId, { display_name: "Ada" });
+    expect(store.usersOf(DEMO).map((user) => user.display_name)).toEqual(["Ada", null]);
+
+    // Deleting Ada's team clears both selections, found through the index of selected teams.
+    store.deleteTeam(ada.teamId);
+    expect(store.user(ada.userId)?.selected_team_id).toBeNull();
+    expect(store.user(bob.userId)?.selected_team_id).toBeNull();
+    expect(store.teamsOfUser(bob.userId).map((team) => team.id)).toEqual([bob.teamId]);
+    store.deleteUser(ada.userId);
+    expect(store.usersOf(DEMO).map((user) => user.id)).toEqual([bob.userId]);
+    expect(store.sessionsOf(ada.userId)).toEqual([]);
+  });
+
+  it("find a command-line login by either of its codes, and no longer once it is gone", () => {
+    const store = seeded();
+    store.insert("cliLogins", {
+      id: "login-1",
+      project_id: DEMO,
+      polling_code: "poll-1",
+      login_code: "login-code-1",
+      refresh_token: null,
+      created_at_millis: NOW,
+      expires_at_millis: NOW + 60_000,
+      used_at_millis: null,
+    });
+    expect(store.cliLoginBy("polling_code", "poll-1")?.id).toBe("login-1");
+    expect(store.cliLoginBy("login_code", "login-code-1")?.id).toBe("login-1");
+    expect(store.cliLoginBy("login_code", "poll-1")).toBeUndefined();
+    store.updateCliLogin("login-1", { polling_code: "poll-2" });
+    expect(store.cliLoginBy("polling_code", "poll-1")).toBeUndefined();
+    expect(store.cliLoginBy("polling_code", "poll-2")?.id).toBe("login-1");
+    store.deleteProject(DEMO);
+    expect(store.cliLoginBy("login_code", "login-code-1")).toBeUndefined();
+  });
+});
+
 describe("the store's export and import", () => {
   it("round-trips: an imported export exports the same, with its indexes rebuilt", () => {
     const store = seeded();

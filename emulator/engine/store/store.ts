@@ -23,12 +23,11 @@ import type {
   ProjectRecord,
   RowOf,
   SessionRecord,
-  TableName,
   TeamRecord,
   UserRecord,
 } from "./records.js";
 import { TABLE_NAMES } from "./records.js";
-import { TableStore } from "./tables.js";
+import { TableStore, type IndexName } from "./tables.js";
 
 type Scope = "team" | "project";
 
@@ -51,41 +50,39 @@ export class Store extends TableStore {
 
   // Lists, in the order the records were made.
   projects = (): ProjectRecord[] => this.rows("projects");
-  keySetsOf = (projectId: string): KeySetRecord[] => this.rows("keySets").filter((set) => set.project_id === projectId);
+  keySetsOf = (projectId: string): KeySetRecord[] => this.rowsBy("keySets", "project", projectId);
   users = (): UserRecord[] => this.rows("users");
-  usersOf = (projectId: string): UserRecord[] => this.rows("users").filter((user) => user.project_id === projectId);
-  channelsOfProject = (projectId: string): ContactChannelRecord[] =>
-    this.rows("contactChannels").filter((channel) => channel.project_id === projectId);
+  usersOf = (projectId: string): UserRecord[] => this.rowsBy("users", "project", projectId);
+  channelsOfProject = (projectId: string): ContactChannelRecord[] => this.rowsBy("contactChannels", "project", projectId);
   sessions = (): SessionRecord[] => this.rows("sessions");
-  sessionsOf = (userId: string): SessionRecord[] => this.rows("sessions").filter((session) => session.user_id === userId);
+  sessionsOf = (userId: string): SessionRecord[] => this.rowsBy("sessions", "user", userId);
   teams = (): TeamRecord[] => this.rows("teams");
-  teamsOf = (projectId: string): TeamRecord[] => this.rows("teams").filter((team) => team.project_id === projectId);
+  teamsOf = (projectId: string): TeamRecord[] => this.rowsBy("teams", "project", projectId);
   teamsOfUser = (userId: string): TeamRecord[] => this.membershipsOfUser(userId).flatMap((m) => this.team(m.team_id) ?? []);
   memberships = (): MembershipRecord[] => this.rows("memberships");
-  membershipsOfTeam = (teamId: string): MembershipRecord[] => this.rows("memberships").filter((m) => m.team_id === teamId);
-  membershipsOfUser = (userId: string): MembershipRecord[] => this.rows("memberships").filter((m) => m.user_id === userId);
+  membershipsOfTeam = (teamId: string): MembershipRecord[] => this.rowsBy("memberships", "team", teamId);
+  membershipsOfUser = (userId: string): MembershipRecord[] => this.rowsBy("memberships", "user", userId);
   permissionDefinitionsOf = (projectId: string, scope: Scope): PermissionDefinitionRecord[] =>
-    this.rows("permissionDefinitions").filter((d) => d.project_id === projectId && d.scope === scope);
+    this.rowsBy("permissionDefinitions", "project", projectId).filter((d) => d.scope === scope);
   grants = (): GrantRecord[] => this.rows("grants");
   grantsOf = (projectId: string, scope: Scope): GrantRecord[] =>
-    this.rows("grants").filter((g) => g.project_id === projectId && g.scope === scope);
-  apiKeysOf = (projectId: string): ApiKeyRecord[] => this.rows("apiKeys").filter((key) => key.project_id === projectId);
+    this.rowsBy("grants", "project", projectId).filter((g) => g.scope === scope);
+  apiKeysOf = (projectId: string): ApiKeyRecord[] => this.rowsBy("apiKeys", "project", projectId);
   /** The codes of a project, of one kind or all. */
   codesOf = (projectId: string, kind?: CodeRecord["kind"]): CodeRecord[] =>
-    this.rows("codes").filter((code) => code.project_id === projectId && (kind === undefined || code.kind === kind));
+    this.rowsBy("codes", "project", projectId).filter((code) => kind === undefined || code.kind === kind);
   codes = (): CodeRecord[] => this.rows("codes");
   passkeys = (): PasskeyRecord[] => this.rows("passkeys");
-  passkeysOf = (userId: string): PasskeyRecord[] => this.rows("passkeys").filter((passkey) => passkey.user_id === userId);
+  passkeysOf = (userId: string): PasskeyRecord[] => this.rowsBy("passkeys", "user", userId);
   passkeysByCredential = (projectId: string, credentialId: string): PasskeyRecord[] =>
-    this.rows("passkeys").filter((passkey) => passkey.project_id === projectId && passkey.credential_id === credentialId);
+    this.rowsBy("passkeys", "project", projectId).filter((passkey) => passkey.credential_id === credentialId);
   oauthCodes = (): OAuthCodeRecord[] => this.rows("oauthCodes");
   emails = (): EmailRecord[] => this.rows("emails");
-  emailsOf = (projectId: string): EmailRecord[] => this.rows("emails").filter((email) => email.project_id === projectId);
+  emailsOf = (projectId: string): EmailRecord[] => this.rowsBy("emails", "project", projectId);
   /** A project's activity events, oldest first. */
-  activityEventsOf = (projectId: string): ActivityEventRecord[] =>
-    this.rows("activityEvents").filter((event) => event.project_id === projectId);
+  activityEventsOf = (projectId: string): ActivityEventRecord[] => this.rowsBy("activityEvents", "project", projectId);
   cliLoginBy = (field: "polling_code" | "login_code", code: string): CliLoginRecord | undefined =>
-    this.rows("cliLogins").find((login) => login[field] === code);
+    this.rowsBy("cliLogins", field === "polling_code" ? "polling" : "login", code)[0];
 
   // Changes. Each changes the record in place and keeps the indexes current; undefined when there is none.
   updateProject = (id: string, changes: Changes<ProjectRecord>) => this.patch("projects", id, changes);
@@ -110,7 +107,7 @@ export class Store extends TableStore {
   deleteChannel = (id: string) => this.remove("contactChannels", id);
   deleteSession = (id: string) => this.remove("sessions", id);
   deleteSessionsOf = (userId: string, keep?: (session: SessionRecord) => boolean) =>
-    this.removeWhere("sessions", (session) => session.user_id === userId && !keep?.(session));
+    this.removeWhere("sessions", (session) => !keep?.(session), this.sessionsOf(userId));
   deleteGrant = (grant: GrantRecord) => this.remove("grants", this.keyOf("grants", grant));
   deleteGrantsWhere = (test: (grant: GrantRecord) => boolean) => this.removeWhere("grants", test);
   deleteCode = (code: string) => this.remove("codes", code);
@@ -127,22 +124,25 @@ export class Store extends TableStore {
    */
   deleteUser(id: string): void {
     const tokens = new Set(this.sessionsOf(id).map((session) => session.refresh_token));
-    this.removeWhere("cliLogins", (login) => login.refresh_token !== null && tokens.has(login.refresh_token));
-    this.removeWhere("sessions", (session) => session.user_id === id);
-    for (const channel of this.channelsOf(id)) this.remove("contactChannels", channel.id);
-    this.removeWhere("memberships", (m) => m.user_id === id);
-    this.removeWhere("grants", (g) => g.user_id === id);
-    this.removeWhere("apiKeys", (key) => key.type === "user" && key.user_id === id);
-    this.removeWhere("passkeys", (passkey) => passkey.user_id === id);
-    this.removeWhere("codes", (code) => code.data["user_id"] === id);
-    this.removeWhere("oauthCodes", (record) => record.data["user_id"] === id);
+    const user = this.user(id);
+    const logins = user === undefined ? [] : this.rowsBy("cliLogins", "project", user.project_id);
+    this.removeWhere("cliLogins", (login) => login.refresh_token !== null && tokens.has(login.refresh_token), logins);
+    const all = () => true;
+    this.removeWhere("sessions", all, this.sessionsOf(id));
+    this.removeWhere("contactChannels", all, this.channelsOf(id));
+    this.removeWhere("memberships", all, this.membershipsOfUser(id));
+    this.removeWhere("grants", all, this.rowsBy("grants", "user", id));
+    this.removeWhere("apiKeys", (key) => key.type === "user", this.rowsBy("apiKeys", "user", id));
+    this.removeWhere("passkeys", all, this.passkeysOf(id));
+    this.removeWhere("codes", all, this.rowsBy("codes", "user", id));
+    this.removeWhere("oauthCodes", all, this.rowsBy("oauthCodes", "user", id));
     this.remove("users", id);
   }
 
   /** Ends a membership: the member's permissions in the team go with it, and so does the team's selection. */
   deleteMembership(teamId: string, userId: string): void {
     this.remove("memberships", `${teamId}/${userId}`);
-    this.removeWhere("grants", (g) => g.scope === "team" && g.team_id === teamId && g.user_id === userId);
+    this.removeWhere("grants", (g) => g.scope === "team" && g.team_id === teamId, this.rowsBy("grants", "user", userId));
     if (this.user(userId)?.selected_team_id === teamId) this.patch("users", userId, { selected_team_id: null });
   }
 
@@ -156,16 +156,19 @@ export class Store extends TableStore {
       const contained = other.contained_permission_ids.filter((c) => c !== id);
       this.patch("permissionDefinitions", this.keyOf("permissionDefinitions", other), { contained_permission_ids: contained });
     }
-    this.removeWhere("grants", (g) => g.project_id === projectId && g.scope === scope && g.permission_id === id);
+    this.removeWhere("grants", (g) => g.scope === scope && g.permission_id === id, this.rowsBy("grants", "project", projectId));
   }
 
   /** Deletes a team and what hangs on it: memberships, grants, team API keys, invitations; no user keeps it selected. */
   deleteTeam(id: string): void {
-    this.removeWhere("memberships", (m) => m.team_id === id);
-    this.removeWhere("grants", (g) => g.team_id === id);
-    this.removeWhere("apiKeys", (key) => key.team_id === id);
-    this.removeWhere("codes", (code) => code.kind === "team_invitation" && code.data["team_id"] === id);
-    for (const user of this.rows("users")) if (user.selected_team_id === id) this.patch("users", user.id, { selected_team_id: null });
+    const team = this.team(id);
+    const all = () => true;
+    this.removeWhere("memberships", all, this.membershipsOfTeam(id));
+    this.removeWhere("grants", all, this.rowsBy("grants", "team", id));
+    this.removeWhere("apiKeys", all, this.rowsBy("apiKeys", "team", id));
+    const invitations = team === undefined ? [] : this.codesOf(team.project_id, "team_invitation");
+    this.removeWhere("codes", (code) => code.data["team_id"] === id, invitations);
+    for (const user of this.rowsBy("users", "selectedTeam", id)) this.patch("users", user.id, { selected_team_id: null });
     this.remove("teams", id);
   }
 
@@ -173,7 +176,8 @@ export class Store extends TableStore {
   deleteProject(id: string): void {
     for (const name of TABLE_NAMES) {
       if (name === "projects") continue;
-      this.removeWhere(name as TableName, (record) => (record as { project_id?: unknown }).project_id === id);
+      // Every table but the projects' is indexed by project.
+      this.removeWhere(name, () => true, this.rowsBy(name, "project" as IndexName<typeof name>, id));
     }
     this.remove("projects", id);
   }
