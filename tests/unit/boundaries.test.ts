@@ -52,12 +52,12 @@ describe("imports", () => {
   });
 
   // The emulator stands beside the runtime: generated/ and libraries only, never
-  // runtime/ or react/; and its engine stays free of Node's builtins, so that it
-  // also runs behind msw in a browser.
+  // runtime/ or react/; and all of it but the Node server, its data file and the
+  // bin stays free of Node's builtins, so that it also runs behind msw in a browser.
   it.each(sources("emulator"))("%s imports only generated/, its own modules and libraries", (file, text) => {
     const imports = importsOf(text);
     expect(imports.filter((i) => /(^|\/)(runtime|react|testing|tests)\//.test(i) || /^react|@tanstack/.test(i))).toEqual([]);
-    if (!/^emulator\/(server|bin)\.ts$/.test(file)) expect(imports.filter((i) => i.startsWith("node:"))).toEqual([]);
+    if (!/^emulator\/(server|data-file|bin)\.ts$/.test(file)) expect(imports.filter((i) => i.startsWith("node:"))).toEqual([]);
   });
 });
 
