@@ -35,6 +35,10 @@ Options:
                     name it (default smtp.stackkit.local, 587, emulator,
                     noreply@example.com): the sender of the shared server's e-mails,
                     and what 2.8.11's log of sent e-mails shows; nothing is sent there
+  --storage-url <url>  the base of stored pictures' and logos' URLs (2.8.86): the
+                    service's public storage endpoint and bucket, e.g.
+                    http://localhost:8121/stack-storage (default: the emulator's own
+                    /emulator/storage, the only place it serves them)
   --service-version <v> the service version to answer as: ${SERVICE_VERSIONS.join(" or ")}
                     (default ${DEFAULT_SERVICE_VERSION}, what the hosted service runs and apps
                     meet in production). 2.8.86 signs access tokens per kind of user
@@ -96,6 +100,12 @@ export function parseArgs(args: readonly string[]): BinOptions {
         const version = value();
         if (!isServiceVersion(version)) throw new Error(`--service-version takes ${SERVICE_VERSIONS.join(" or ")}, not "${version}"`);
         server.serviceVersion = version;
+        break;
+      }
+      case "--storage-url": {
+        const url = value();
+        if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new Error("--storage-url takes an http(s) URL");
+        server.storageUrl = url;
         break;
       }
       case "--allow-origin":

@@ -70,6 +70,12 @@ export interface EmulatorOptions {
    * `noreply@example.com`. Nothing is sent through it; e-mails are captured.
    */
   readonly sharedEmailServer?: Partial<SharedEmailServer>;
+  /**
+   * The base URL stored files are named under (2.8.86 moves base64 pictures and logos to its storage): the service's
+   * public storage endpoint and bucket, e.g. `http://localhost:8121/stack-storage`, for tests that expect the
+   * service's own URLs. Default the emulator's own `<apiOrigin>/emulator/storage`, the only place it serves them.
+   */
+  readonly storageUrl?: string;
 }
 
 /** An emulator of the Stack Auth API, in-process: what {@link createEmulator} answers. Give apps its `fetch` (or serve it over HTTP with `stackkit/emulator/server`); `control` prepares and inspects its state. */
@@ -159,6 +165,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     now,
     accessTokenLifetimeMs: options.accessTokenLifetimeMs ?? TEN_MINUTES,
     sharedEmailServer: { ...DEFAULT_SHARED_EMAIL_SERVER, ...options.sharedEmailServer },
+    ...(options.storageUrl === undefined ? {} : { storageUrl: options.storageUrl }),
     onExchange: options.onExchange,
     extraRoutes: (request, url) => extraRoutes(request, url, routeParts()),
   });

@@ -43,6 +43,8 @@ export interface EmulatorContext {
   now(): number;
   /** The API origin apps use (token issuers, links in e-mails). */
   readonly apiOrigin: string;
+  /** Where stored files' URLs point (2.8.86's pictures and logos): `<apiOrigin>/emulator/storage` unless told otherwise. */
+  readonly storageUrl: string;
   readonly accessTokenLifetimeMs: number;
   /** Starts a session for a user: a refresh token and a first access token. */
   signIn(user: UserRecord, options?: { readonly isImpersonation?: boolean; readonly expiresAtMillis?: number | null }): Promise<SignedIn>;

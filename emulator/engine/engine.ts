@@ -10,6 +10,7 @@ import { endUserOf, recordTokenIssue } from "./activity.js";
 import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
 import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
+import { STORAGE_PREFIX } from "./images.js";
 import { corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer, type SharedEmailServer } from "./mail.js";
 import { checkValue, queryProblems, withoutFields, type Checked } from "./request-schema.js";
@@ -55,6 +56,8 @@ export interface EngineOptions {
   readonly profile: ServiceProfile;
   readonly handlers: Handlers;
   readonly apiOrigin: string;
+  /** The base of stored files' URLs; default `<apiOrigin>/emulator/storage`, where the emulator serves them. */
+  readonly storageUrl?: string;
   readonly accessTokenLifetimeMs: number;
   /** The service's shared e-mail server (engine/mail.ts); default the emulator's own. */
   readonly sharedEmailServer?: SharedEmailServer;
@@ -362,6 +365,7 @@ function createContext(o: EngineOptions, endUser: EndUserRecord | null = null): 
     mail,
     now: o.now,
     apiOrigin: o.apiOrigin,
+    storageUrl: (o.storageUrl ?? `${o.apiOrigin}${STORAGE_PREFIX}`).replace(/\/+$/, ""),
     accessTokenLifetimeMs: o.accessTokenLifetimeMs,
     accessTokenFor,
     async signIn(user: UserRecord, options = {}): Promise<SignedIn> {

@@ -3,7 +3,8 @@
 // (validateBase64Image); 2.8.86 (s3.tsx, lib/images.tsx) moves every base64
 // image it is given to its storage and keeps the stored file's URL instead,
 // keeps an http(s) URL, and refuses anything else. The emulator is its own storage: a file is a record
-// of the state, served at `<origin>/emulator/storage/<folder>/<id>.<format>`.
+// of the state, served at `<origin>/emulator/storage/<folder>/<id>.<format>`, and named there unless the
+// emulator is told the service's storage URL (`storageUrl`), as a test suite of the service expects it.
 import type { EmulatorContext } from "./context.js";
 import { statusFailure } from "./errors.js";
 
@@ -49,7 +50,7 @@ export function storedPictureUrl<T extends string | null | undefined>(
     data_base64: encode(bytes),
     created_at_millis: ctx.now(),
   });
-  return `${ctx.apiOrigin}${STORAGE_PREFIX}${id}`;
+  return `${ctx.storageUrl}/${id}`;
 }
 
 /** Base64 decoded as Node's decoder does it: the URL-safe alphabet too, other characters skipped, up to the padding. */

@@ -51,6 +51,16 @@ describe.each(SERVICE_VERSIONS)("profile pictures on %s", (version) => {
 });
 
 describe("2.8.86's storage of pictures", () => {
+  it("names a stored picture under the service's storage URL when told it, and still serves it at its own", async () => {
+    const service = await serviceOf("2.8.86", { storageUrl: "http://localhost:8121/stack-storage/" });
+    const created = await service.call("POST", "/users", { ...server, body: { profile_image_url: GIF_URL } });
+    const url = created.body.profile_image_url as string;
+    const id = /^http:\/\/localhost:8121\/stack-storage\/(user-profile-images\/[0-9a-f-]{36}\.gif)$/.exec(url)?.[1];
+    expect(id).toBeDefined();
+    const file = await service.emulator.fetch(new Request(`http://localhost:8102/emulator/storage/${id}`));
+    expect([file.status, file.headers.get("content-type")]).toEqual([200, "image/gif"]);
+  });
+
   it("serves a stored picture at its URL, as its type, to anyone", async () => {
     const service = await serviceOf("2.8.86");
     const created = await service.call("POST", "/users", { ...server, body: { profile_image_url: GIF_URL } });
