@@ -130,7 +130,7 @@ describe("a hydrated user that is not the tab's", () => {
     log.length = 0;
     const tab = browserApp(emulator(), createMemoryTokenStore(bob.tokens));
     const { container, unmount } = await hydrate(html, page({ app: tab.app, dehydratedState: state }));
-    await settle();
+    await settle(30, () => container.textContent?.includes("user:Bobquery:Bob") === true);
     expect(container.textContent).toContain("user:Bobquery:Bob");
     expect(log).not.toContain("fallback");
     expect(tab.sent).toEqual(["GET /users/me"]);
@@ -145,7 +145,7 @@ describe("a hydrated user that is not the tab's", () => {
     const tab = browserApp(emulator(), createMemoryTokenStore(bob.tokens));
     const { container, errors, unmount } = await hydrate(html, page({ app: tab.app, dehydratedState: state }));
     expect(errors).toEqual([]);
-    await settle();
+    await settle(30, () => container.textContent?.includes("user:Bob") === true);
     expect(container.textContent).toContain("user:Bob");
     expect(log).not.toContain("fallback");
     unmount();

@@ -126,9 +126,15 @@ export async function hydrate(html: string, ui: ReactNode) {
   return { errors, container, unmount: () => act(() => root!.unmount()) };
 }
 
-/** Lets timers and promises run (the provider's check of a hydrated user, a sync) inside act. */
-export async function settle(ms = 30): Promise<void> {
-  await act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-  });
+/**
+ * Lets timers and promises run (the provider's check of a hydrated user, a sync) inside act: for `ms`, or, with
+ * `until`, as long as it takes that to hold (up to 10 s), since a request to the emulator has no fixed duration.
+ */
+export async function settle(ms = 30, until?: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  do {
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    });
+  } while (until !== undefined && !until() && Date.now() < deadline);
 }
