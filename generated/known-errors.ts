@@ -355,6 +355,7 @@ export type KnownErrorCode =
   | "TEAM_ALREADY_EXISTS"
   | "TEAM_MEMBERSHIP_NOT_FOUND"
   | "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"
+  | "TEAM_INVITATION_EMAIL_MISMATCH"
   | "EMAIL_TEMPLATE_ALREADY_EXISTS"
   | "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER"
   | "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER"
@@ -973,6 +974,18 @@ export interface TeamMembershipNotFound extends KnownError {
 export interface TeamInvitationRestrictedUserNotAllowed extends KnownError {
   readonly code: "TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED";
   readonly details: KnownErrorDetails<"TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED"> | undefined;
+}
+
+/**
+ * `TEAM_INVITATION_EMAIL_MISMATCH` (HTTP 403).
+ *
+ * Message: This team invitation was sent to a different email address. Sign in with the invited email, or add and verify that email on your account, then try again.
+ *
+ * Details: none.
+ */
+export interface TeamInvitationEmailMismatch extends KnownError {
+  readonly code: "TEAM_INVITATION_EMAIL_MISMATCH";
+  readonly details: KnownErrorDetails<"TEAM_INVITATION_EMAIL_MISMATCH"> | undefined;
 }
 
 /**
@@ -2259,6 +2272,7 @@ const catalogue = /* @__PURE__ */ defineKnownErrors([
   ["TEAM_ALREADY_EXISTS",409,"Team {team_id} already exists."],
   ["TEAM_MEMBERSHIP_NOT_FOUND",404,"User {user_id} is not found in team {team_id}."],
   ["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",403,"Restricted users cannot accept team invitations. Reason: {restricted_reason.type}. Please complete the onboarding process before accepting team invitations."],
+  ["TEAM_INVITATION_EMAIL_MISMATCH",403,"This team invitation was sent to a different email address. Sign in with the invited email, or add and verify that email on your account, then try again."],
   ["EMAIL_TEMPLATE_ALREADY_EXISTS",409,"Email template already exists."],
   ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",400,"The OAuth connection is not connected to any user.","","OAuthConnectionNotConnectedToUser"],
   ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",409,"The OAuth connection is already connected to another user.","","OAuthConnectionAlreadyConnectedToAnotherUser"],
@@ -3058,6 +3072,14 @@ export const KnownErrors = /* @__PURE__ */ classesOf(catalogue, "byName") as {
    */
   readonly TeamInvitationRestrictedUserNotAllowed: KnownErrorClassOf<"TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED">;
   /**
+   * `TEAM_INVITATION_EMAIL_MISMATCH` (HTTP 403).
+   *
+   * Message: This team invitation was sent to a different email address. Sign in with the invited email, or add and verify that email on your account, then try again.
+   *
+   * Details: none.
+   */
+  readonly TeamInvitationEmailMismatch: KnownErrorClassOf<"TEAM_INVITATION_EMAIL_MISMATCH">;
+  /**
    * `EMAIL_TEMPLATE_ALREADY_EXISTS` (HTTP 409).
    *
    * Message: Email template already exists.
@@ -3664,6 +3686,7 @@ export const TeamNotFound = /* @__PURE__ */ named("TeamNotFound");
 export const TeamAlreadyExists = /* @__PURE__ */ named("TeamAlreadyExists");
 export const TeamMembershipNotFound = /* @__PURE__ */ named("TeamMembershipNotFound");
 export const TeamInvitationRestrictedUserNotAllowed = /* @__PURE__ */ named("TeamInvitationRestrictedUserNotAllowed");
+export const TeamInvitationEmailMismatch = /* @__PURE__ */ named("TeamInvitationEmailMismatch");
 export const EmailTemplateAlreadyExists = /* @__PURE__ */ named("EmailTemplateAlreadyExists");
 export const OAuthConnectionNotConnectedToUser = /* @__PURE__ */ named("OAuthConnectionNotConnectedToUser");
 export const OAuthConnectionAlreadyConnectedToAnotherUser = /* @__PURE__ */ named("OAuthConnectionAlreadyConnectedToAnotherUser");
@@ -3814,6 +3837,7 @@ export interface KnownErrorsByCode {
   TEAM_ALREADY_EXISTS: TeamAlreadyExists;
   TEAM_MEMBERSHIP_NOT_FOUND: TeamMembershipNotFound;
   TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: TeamInvitationRestrictedUserNotAllowed;
+  TEAM_INVITATION_EMAIL_MISMATCH: TeamInvitationEmailMismatch;
   EMAIL_TEMPLATE_ALREADY_EXISTS: EmailTemplateAlreadyExists;
   OAUTH_CONNECTION_NOT_CONNECTED_TO_USER: OAuthConnectionNotConnectedToUser;
   OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER: OAuthConnectionAlreadyConnectedToAnotherUser;

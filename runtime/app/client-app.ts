@@ -533,7 +533,8 @@ export class StackClientApp {
   }
   /**
    * Joins the signed-in user to the invitation's team (`POST /team-invitations/accept`); the code works
-   * once. An unknown, expired or used code is a VerificationCodeError Result.
+   * once. An unknown, expired or used code is a VerificationCodeError Result; an invitation sent to an
+   * address the user has not verified, a TeamInvitationEmailMismatch Result (services since 2.8.102).
    *
    * @example
    * ```ts

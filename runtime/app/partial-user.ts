@@ -23,6 +23,8 @@ export interface TokenPartialUser {
   readonly isMultiFactorRequired: boolean;
   readonly isRestricted: boolean;
   readonly restrictedReason: RestrictedReason | null;
+  /** When the user signed up (`signed_up_at`, in seconds): sent since 2.8.86, null in older tokens. */
+  readonly signedUpAt: Date | null;
 }
 
 /**
@@ -87,6 +89,7 @@ export function partialUserOf(accessToken: string | null, now: number, or: "retu
     ...(typeof claims["is_restricted"] === "boolean" && { is_restricted: claims["is_restricted"] }),
     ...(reason && typeof reason.type === "string" && { restricted_reason: reason as RestrictedReason }),
   });
+  const signedUpAt = claims["signed_up_at"];
   const text = (name: string) => (typeof claims[name] === "string" ? (claims[name] as string) : null);
   return Object.freeze({
     id: claims.sub,
@@ -96,5 +99,6 @@ export function partialUserOf(accessToken: string | null, now: number, or: "retu
     isAnonymous,
     isMultiFactorRequired: claims["requires_totp_mfa"] === true,
     ...restriction,
+    signedUpAt: typeof signedUpAt === "number" && Number.isFinite(signedUpAt) ? new Date(signedUpAt * 1000) : null,
   });
 }

@@ -1,7 +1,9 @@
 // The typed error behind a known-error answer: the catalogue's class for the
-// code in the `x-stack-known-error` header, its details checked against the catalogue.
+// code in the `x-hexclave-known-error` or `x-stack-known-error` header (answer-headers.ts),
+// its details checked against the catalogue.
 import { createKnownError, type KnownError } from "../../generated/known-errors.js";
 import { StackAssertionError } from "../errors.js";
+import { answerHeader } from "./answer-headers.js";
 import { ResponseFormatError } from "./request-errors.js";
 import type { ReadResponse } from "./response.js";
 import { describeMismatch, detailsShapeOf, mismatchOf } from "./shape.js";
@@ -10,12 +12,12 @@ const MISMATCH = "Mismatch between x-stack-known-error header and error code in 
 
 /**
  * The typed error of a known-error answer, or undefined when the answer carries
- * no `x-stack-known-error` header. The header must equal the body's `code`, and
+ * no known-error header (`x-hexclave-known-error`, read first, or `x-stack-known-error`). The header must equal the body's `code`, and
  * the `details` must be what the catalogue says that code carries (`operation`
  * names the call in the error when they are not).
  */
 export function readKnownError(answer: ReadResponse, operation: string): KnownError | undefined {
-  const header = answer.headers.get("x-stack-known-error");
+  const header = answerHeader(answer.headers, "known-error");
   if (header === null) return undefined;
   let body: unknown;
   try {

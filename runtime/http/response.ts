@@ -3,12 +3,13 @@
 // document's shapes (the typed error behind a known-error code is
 // runtime/http/known-error-answer.ts).
 import type { OperationId } from "../../generated/operations.js";
+import { answerHeader } from "./answer-headers.js";
 import { ResponseFormatError } from "./request-errors.js";
 import { answerShapeOf, describeMismatch, mismatchOf, type View } from "./shape.js";
 
 /** A response read to the end, so several callers (or attempts) can use it. */
 export interface ReadResponse {
-  /** The real status: `x-stack-actual-status` when present, else the HTTP status. */
+  /** The real status: `x-hexclave-actual-status` or `x-stack-actual-status` when present (answer-headers.ts), else the HTTP status. */
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
@@ -22,7 +23,7 @@ export interface ReadResponse {
 
 export async function readResponse(response: Response): Promise<ReadResponse> {
   const text = await response.text();
-  const actual = response.headers.get("x-stack-actual-status");
+  const actual = answerHeader(response.headers, "actual-status");
   const status = actual !== null && /^\d{3}$/.test(actual.trim()) ? Number(actual.trim()) : response.status;
   return { status, headers: response.headers, text };
 }

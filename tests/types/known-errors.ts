@@ -116,7 +116,9 @@ export function methodsReturnTheirCodesClasses(): void {
   expectTrue<Equal<ResultError<App["resetPassword"]>, KnownErrors["VerificationCodeError"]>>();
   expectTrue<Equal<ResultError<App["sendForgotPasswordEmail"]>, KnownErrors["UserNotFound"]>>();
   expectTrue<Equal<ResultError<App["sendMagicLinkEmail"]>, KnownErrors["RedirectUrlNotWhitelisted"]>>();
-  expectTrue<Equal<ResultError<App["acceptTeamInvitation"]>, KnownErrors["VerificationCodeError"]>>();
+  expectTrue<
+    Equal<ResultError<App["acceptTeamInvitation"]>, KnownErrors["VerificationCodeError"] | KnownErrors["TeamInvitationEmailMismatch"]>
+  >();
   expectTrue<Equal<ResultError<App["getTeamInvitationDetails"]>, KnownErrors["VerificationCodeError"]>>();
   expectTrue<
     Equal<

@@ -1,6 +1,6 @@
 // The invitee's side of a team invitation: the page an invitation e-mail opens
 // checks the code, shows the team's name and accepts (for the signed-in user).
-import type { VerificationCodeError } from "../../../generated/known-errors.js";
+import type { TeamInvitationEmailMismatch, VerificationCodeError } from "../../../generated/known-errors.js";
 import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
@@ -8,6 +8,12 @@ import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
 
 const CODE_ERRORS = ["VERIFICATION_ERROR"] as const;
+/**
+ * Accepting also meets an invitation sent to another address (since 2.8.102): the
+ * user can act on it (sign in with that address, or add and verify it), so it is an
+ * answer, as the newest official SDK returns it, not a failure.
+ */
+const ACCEPT_ERRORS = [...CODE_ERRORS, "TEAM_INVITATION_EMAIL_MISMATCH"] as const;
 
 /** Checks an invitation code without using it up. */
 export async function verifyTeamInvitationCode(
@@ -26,11 +32,11 @@ export async function acceptTeamInvitation(
   ctx: ClientAppContext,
   code: string,
   options?: CallOptions,
-): Promise<Result<undefined, VerificationCodeError>> {
+): Promise<Result<undefined, VerificationCodeError | TeamInvitationEmailMismatch>> {
   return resultOf(async () => {
     await ctx.client.send("POST /team-invitations/accept", { body: { code }, ...signalOf(options) });
     return undefined;
-  }, CODE_ERRORS);
+  }, ACCEPT_ERRORS);
 }
 
 /** The name of the team an invitation code is for, without using the code up. */

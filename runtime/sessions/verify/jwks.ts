@@ -13,6 +13,7 @@ import { createLocalJWKSet, type JSONWebKeySet, type JWTVerifyGetKey } from "jos
 import { raceAbort } from "../../platform/abort.js";
 import type { Environment } from "../../platform/env.js";
 import { NetworkError } from "../../errors.js";
+import { answerHeader } from "../../http/answer-headers.js";
 import { HttpError, RequestTimeoutError, UnexpectedRedirectError } from "../../http/request-errors.js";
 import type { AudienceKind } from "./claims.js";
 import { AccessTokenInvalidError } from "./errors.js";
@@ -140,7 +141,7 @@ async function fetchKeySet(o: JwksCacheOptions, now: () => number): Promise<KeyS
       throw unavailable("its answer could not be read", new NetworkError(`The answer to ${describe} broke off.`, { cause }));
     }
     if (!response.ok) {
-      const code = response.headers.get("x-stack-known-error");
+      const code = answerHeader(response.headers, "known-error");
       const status = `HTTP ${response.status}${code ? ` (${code})` : ""}`;
       throw unavailable(`it was answered with ${status}`, new HttpError(response.status, text, `${describe} answered ${status}.`));
     }

@@ -29,7 +29,10 @@ export interface AccessTokenVerifierOptions {
   readonly baseUrl?: string;
   /**
    * The `iss` the service sets in its users' tokens; default
-   * `<baseUrl>/api/v1/projects/<projectId>`. Set it when the API is reached through a
+   * `<baseUrl>/api/v1/projects/<projectId>`, and for the hosted service the same
+   * under its other name (`https://api.stack-auth.com` and `https://api.hexclave.com`,
+   * likewise their `api.dev.` and `api.staging.` hosts), which issues tokens under
+   * whichever name a request came through. Given issuers are taken as they are. Set it when the API is reached through a
    * URL that is not the service's own (a proxy). Tokens of 2.8.11's form, whose `iss`
    * is `https://access-token.jwt-signature.stack-auth.com` for every project, are
    * accepted as well (their `aud` must be the project). The issuers of restricted and
@@ -70,6 +73,17 @@ export interface AccessTokenVerifierOptions {
 const DEFAULTS = { cacheMaxAgeMs: 600_000, cooldownMs: 30_000, timeoutMs: 5_000, clockToleranceSec: 5 } as const;
 /** The `iss` of every project's access tokens up to May 2025 (2.8.11 included); their `aud` is the project. */
 const GLOBAL_ISSUER = "https://access-token.jwt-signature.stack-auth.com";
+/**
+ * The hosted service answers under two names (Stack Auth's and Hexclave's, per
+ * environment) and sets `iss` from the host a request came through, so a
+ * project's tokens carry either name whichever one the app calls (stack-shared
+ * 2.8.109's cloud-hosts pairs). A self-hosted service has one name: no sibling.
+ */
+const CLOUD_API_HOST_PAIRS: readonly (readonly [string, string])[] = [
+  ["api.stack-auth.com", "api.hexclave.com"],
+  ["api.dev.stack-auth.com", "api.dev.hexclave.com"],
+  ["api.staging.stack-auth.com", "api.staging.hexclave.com"],
+];
 /** The path under the API of each kind of user's issuer (followed by `/<projectId>`), and the suffix of its audience. */
 export const KINDS: Readonly<
   Record<AudienceKind, { readonly issuerPath: string; readonly audienceSuffix: string; readonly query: string }>
@@ -151,14 +165,15 @@ export function settingsOf(o: AccessTokenVerifierOptions): Settings {
 /**
  * The issuers accepted with each kind's audience. The service makes them from its
  * API's URL: `<api>/api/v1/projects/<id>` and its `-restricted-users` and
- * `-anonymous-users` siblings; 2.8.11's global issuer goes with the project's
+ * `-anonymous-users` siblings, under the hosted service's other name too;
+ * 2.8.11's global issuer goes with the project's
  * own audience only (its `aud` is all that ties it to a project).
  */
 function issuersOf(projectId: string, baseUrl: string, given: readonly string[] | undefined): Record<AudienceKind, readonly string[]> {
   const normalPath = `${API_PREFIX}${KINDS.normal.issuerPath}/${projectId}`;
   const bases =
     given === undefined
-      ? [baseUrl]
+      ? [baseUrl, ...cloudSiblingsOf(baseUrl)]
       : given.filter((issuer) => issuer.endsWith(normalPath)).map((issuer) => issuer.slice(0, -normalPath.length));
   const issuersFor = (kind: AudienceKind) => bases.map((base) => `${base}${API_PREFIX}${KINDS[kind].issuerPath}/${projectId}`);
   return {
@@ -166,6 +181,16 @@ function issuersOf(projectId: string, baseUrl: string, given: readonly string[] 
     restricted: issuersFor("restricted"),
     anonymous: issuersFor("anonymous"),
   };
+}
+
+/**
+ * The other name of the hosted service whose API `baseUrl` is (its origin, as
+ * the service writes it into `iss`), or none for any other host.
+ */
+function cloudSiblingsOf(baseUrl: string): string[] {
+  const host = new URL(baseUrl).hostname.toLowerCase();
+  const pair = CLOUD_API_HOST_PAIRS.find((hosts) => hosts.includes(host));
+  return pair === undefined ? [] : pair.filter((other) => other !== host).map((other) => `https://${other}`);
 }
 
 function isHttpUrl(url: string): boolean {

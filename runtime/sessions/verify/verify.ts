@@ -13,6 +13,9 @@
 //   `…/projects-anonymous-users/<id>`; two keys per audience, those of the last
 //   two only with `?include_restricted=true` / `?include_anonymous=true` (which
 //   includes the restricted ones). The normal audience's first key is 2.8.11's.
+// - Since 2.8.102 the hosted service also answers as api.hexclave.com (and its
+//   dev and staging twins) and writes the host a request came through into
+//   `iss`: the hosted service's tokens carry either name (settings.ts).
 // A token is accepted only with the issuer that goes with its audience, and the
 // restricted and anonymous audiences only when the caller accepts those users.
 //

@@ -128,6 +128,7 @@ describe("getPartialUser({ from: 'token' })", () => {
       is_restricted: true,
       restricted_reason: { type: "email_not_verified" },
       requires_totp_mfa: true,
+      signed_up_at: 1_767_225_600,
     });
     const { app, service } = setup(() => json({}), { refreshToken: "rt", accessToken });
     expect(await app.getPartialUser({ from: "token" })).toEqual({
@@ -139,6 +140,7 @@ describe("getPartialUser({ from: 'token' })", () => {
       isMultiFactorRequired: true,
       isRestricted: true,
       restrictedReason: { type: "email_not_verified" },
+      signedUpAt: new Date(1_767_225_600_000),
     });
     expect(service.requests).toEqual([]);
   });
@@ -155,6 +157,7 @@ describe("getPartialUser({ from: 'token' })", () => {
       isMultiFactorRequired: false,
       isRestricted: false,
       restrictedReason: null,
+      signedUpAt: null,
     });
   });
 

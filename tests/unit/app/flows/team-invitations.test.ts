@@ -49,6 +49,16 @@ describe("acceptTeamInvitation", () => {
     expect(((await acceptTeamInvitation(ctx, "inv-1")) as { error: unknown }).error).toBeInstanceOf(cls);
   });
 
+  it("returns TEAM_INVITATION_EMAIL_MISMATCH (services since 2.8.102) as a Result error of its own class", async () => {
+    const message =
+      "This team invitation was sent to a different email address. Sign in with the invited email, or add and verify that email on your account, then try again.";
+    const { ctx } = testAppContext(() => knownError(403, "TEAM_INVITATION_EMAIL_MISMATCH", message));
+    const result = await acceptTeamInvitation(ctx, "inv-1");
+    if (result.status !== "error") throw new Error("expected a Result error");
+    expect(result.error).toBeInstanceOf(KnownErrors.TeamInvitationEmailMismatch);
+    expect([result.error.code, result.error.status, result.error.message]).toEqual(["TEAM_INVITATION_EMAIL_MISMATCH", 403, message]);
+  });
+
   it("throws USER_AUTHENTICATION_REQUIRED", async () => {
     const { ctx } = testAppContext(() =>
       knownError(401, "USER_AUTHENTICATION_REQUIRED", "User authentication required for this endpoint."),
