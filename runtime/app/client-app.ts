@@ -263,6 +263,41 @@ export class StackClientApp {
     return { "x-stack-auth": JSON.stringify(await this.getAuthJson(options)) };
   }
 
+  /**
+   * The access token of the signed-in user of the app's session, or of `tokenStore`: the user is
+   * read as `getUser({ tokenStore })` reads it (`GET /users/me`), then its `getAccessToken()`,
+   * refreshed first when less than 20 s are left. Null when getUser answers null: nobody signed
+   * in, and also an anonymous or restricted user, whom getUser leaves out by default.
+   *
+   * @example
+   * ```ts
+   * const accessToken = await app.getAccessToken();
+   * if (accessToken !== null) {
+   *   await fetch("https://api.example.com/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+   * }
+   * ```
+   */
+  async getAccessToken(options: { readonly tokenStore?: TokenStoreInit } & CallOptions = {}): Promise<string | null> {
+    const user = await this.getUser(options);
+    return user === null ? null : user.getAccessToken(options);
+  }
+
+  /**
+   * The refresh token of the signed-in user of the app's session, or of `tokenStore`, read as
+   * {@link StackClientApp.getAccessToken} reads the user; null when getUser answers null, and for a
+   * session held by an access token alone.
+   *
+   * @example
+   * ```ts
+   * const refreshToken = await app.getRefreshToken();
+   * if (refreshToken !== null) await saveForTheCommandLineTool(refreshToken);
+   * ```
+   */
+  async getRefreshToken(options: { readonly tokenStore?: TokenStoreInit } & CallOptions = {}): Promise<string | null> {
+    const user = await this.getUser(options);
+    return user === null ? null : user.getRefreshToken(options);
+  }
+
   // THE PROJECT
 
   /**

@@ -272,6 +272,37 @@ describe("the constructor", () => {
   });
 });
 
+describe("getAccessToken and getRefreshToken", () => {
+  it("read the signed-in user (GET /users/me) and answer its session's tokens", async () => {
+    const signedIn = signedInTokens("rt-ada");
+    const { app, service } = setup(() => json(exampleUser), { tokens: signedIn });
+    expect(await app.getAccessToken()).toBe(signedIn.accessToken);
+    expect(await app.getRefreshToken()).toBe("rt-ada");
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/users/me", "GET /api/v1/users/me"]);
+  });
+
+  it("answer null without a request when nobody is signed in", async () => {
+    const { app, service } = setup(() => json(exampleUser));
+    expect(await app.getAccessToken()).toBeNull();
+    expect(await app.getRefreshToken()).toBeNull();
+    expect(service.requests).toEqual([]);
+  });
+
+  it("answer null for an anonymous user, whom getUser leaves out", async () => {
+    const { app } = setup(() => json({ ...exampleUser, is_anonymous: true }), { tokens: signedInTokens() });
+    expect(await app.getAccessToken()).toBeNull();
+    expect(await app.getRefreshToken()).toBeNull();
+  });
+
+  it("read the tokens of the token store named in the call", async () => {
+    const other = signedInTokens("rt-other");
+    const { app, service } = setup(() => json(exampleUser));
+    expect(await app.getAccessToken({ tokenStore: other })).toBe(other.accessToken);
+    expect(await app.getRefreshToken({ tokenStore: other })).toBe("rt-other");
+    expect(service.requests.map((r) => r.headers["x-stack-access-token"])).toEqual([other.accessToken, other.accessToken]);
+  });
+});
+
 describe("onSessionChange", () => {
   it("tells of sign-in and sign-out, not of access-token refreshes of the same session", () => {
     const { app, store } = setup(() => json({}));
