@@ -15,7 +15,7 @@ import { StackConfigurationError } from "../errors.js";
 import { lazy } from "../platform/lazy.js";
 import type { TokenPair } from "../sessions/tokens/store.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
-import { VERSION } from "../version.js";
+import { CLIENT_VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
 import { runtimeClientOf, surroundingsOf, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app-options.js";
 import { createClientAppContext, type ClientAppContext } from "./context.js";
@@ -63,7 +63,12 @@ export interface StackClientApp extends RedirectMethods {}
  */
 export class StackClientApp {
   readonly projectId: string;
-  readonly version = VERSION;
+  /**
+   * What the app sends as `x-stack-client-version`: `js stackkit@<version>`. The official SDK's
+   * `version` is likewise its header's value (`js @stackframe/js@<version>`); the package's own
+   * version alone is `VERSION`.
+   */
+  readonly version = CLIENT_VERSION;
   readonly urls: HandlerUrls;
   /** Typed calls over every operation of the API, with this app's headers, tokens and retries. */
   readonly api: Client<paths>;

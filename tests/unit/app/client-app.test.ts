@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
 import { StackClientApp, type StackClientAppOptions } from "../../../runtime/app/client-app.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../../runtime/errors.js";
+import { VERSION } from "../../../runtime/version.js";
 import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import type { TokenPair } from "../../../runtime/sessions/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
@@ -210,6 +211,13 @@ describe("the app", () => {
     });
     await app.api.GET("/projects/current");
     expect(service.requests[0]!.url).toBe("https://auth.example.com/api/v1/projects/current");
+  });
+
+  it("answers as its version the x-stack-client-version it sends", async () => {
+    const { app, service } = setup(answerAsDocumented);
+    await app.api.GET("/projects/current");
+    expect(app.version).toBe(`js stackkit@${VERSION}`);
+    expect(service.requests[0]!.headers["x-stack-client-version"]).toBe(app.version);
   });
 
   it("exposes the typed low-level client with the app's headers", async () => {
