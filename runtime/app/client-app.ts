@@ -91,7 +91,8 @@ export class StackClientApp {
     setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
     this.ownSession = tokenStoreContextOf(this.ctx);
-    if (!options.noAutomaticPrefetch && browser) this.getProject().catch(() => undefined);
+    // Nothing is fetched here: the project is read when something asks for it (getProject, and
+    // what reads it), as the official SDK does; a page load that never needs it pays no request.
   }
 
   /**

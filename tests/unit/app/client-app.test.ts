@@ -198,11 +198,23 @@ describe("the app", () => {
     });
   });
 
-  it("prefetches the project once unless told not to, and getProject reuses it", async () => {
-    const { app, service } = setup(() => json(doc.components.examples["ClientProject"]!.value), { app: { noAutomaticPrefetch: false } });
+  it("sends nothing when constructed in a browser, and reads the project once, when asked", async () => {
+    const { app, service } = setup(() => json(doc.components.examples["ClientProject"]!.value), {
+      app: { noAutomaticPrefetch: false },
+    });
+    await settle(Promise.resolve());
+    expect(service.requests).toEqual([]);
     const project = await app.getProject();
     expect(project.config.signUpEnabled).toBe(true);
-    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/projects/current"]);
+    expect((await app.getProject()).displayName).toBe(project.displayName);
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/projects/current"]);
+  });
+
+  it("sends only GET /users/me on a page load that asks for the user", async () => {
+    const { app, service } = setup(() => json(exampleUser), { tokens: signedInTokens(), app: { noAutomaticPrefetch: false } });
+    await app.getUser();
+    await app.getPartialUser({ from: "token" });
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/users/me"]);
   });
 
   it("picks the browser base URL in a browser", async () => {
