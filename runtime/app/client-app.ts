@@ -27,7 +27,7 @@ import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
 import { resetPassword, sendForgotPasswordEmail, verifyPasswordResetCode } from "./flows/password-reset.js";
 import { signInWithCredential } from "./flows/password.js";
 import { signOut, type SignOutRedirects } from "./flows/sign-out.js";
-import { signUpWithCredential } from "./flows/sign-up.js";
+import { signUpWithCredential, type SignUpWithCredentialOptions } from "./flows/sign-up.js";
 import { acceptTeamInvitation, getTeamInvitationDetails, verifyTeamInvitationCode } from "./flows/team-invitations.js";
 import { verifyEmail } from "./flows/verification.js";
 import { partialUser, type GetPartialUserOptions, type TokenPartialUser } from "./partial-user.js";
@@ -351,8 +351,9 @@ export class StackClientApp {
    * Creates a user with e-mail and password and signs it in (`POST /auth/password/sign-up`); a signed-in
    * anonymous user is upgraded instead. Unless `noRedirect`, goes to the after-sign-up page. The
    * verification e-mail links to `verificationCallbackUrl` (default: the app's e-mail-verification
-   * page). A taken address (UserWithEmailAlreadyExists) and a weak password (PasswordRequirementsNotMet)
-   * come back as error Results.
+   * page, left out when the service does not trust its domain); `noVerificationCallback: true` sends
+   * no URL and so no e-mail (2.8.11 services require one). A taken address (UserWithEmailAlreadyExists)
+   * and a weak password (PasswordRequirementsNotMet) come back as error Results.
    *
    * @example
    * ```ts
@@ -362,14 +363,7 @@ export class StackClientApp {
    * }
    * ```
    */
-  signUpWithCredential(
-    options: {
-      readonly email: string;
-      readonly password: string;
-      readonly noRedirect?: boolean;
-      readonly verificationCallbackUrl?: string;
-    } & CallOptions,
-  ) {
+  signUpWithCredential(options: SignUpWithCredentialOptions & { readonly noRedirect?: boolean } & CallOptions) {
     return signUpWithCredential(this.ctx, options, this.afterAuth);
   }
   /**
