@@ -76,6 +76,12 @@ const SERVER_USER = [
   ...USER_METHODS,
   "lastActiveAt",
   "serverMetadata",
+  // Not in 2.8.11's objects: the official SDK's since, for the server-only fields services since 2.8.86 answer.
+  "restrictedByAdmin",
+  "restrictedByAdminReason",
+  "restrictedByAdminPrivateDetails",
+  "countryCode",
+  "riskScores",
   "setPrimaryEmail",
   "grantPermission",
   "revokePermission",
