@@ -45,8 +45,9 @@ test: install typecheck check-format
 build: install
 	npm run build --silent
 
-# The packed package as published: publint (strict) and Are the Types Wrong (esm-only profile: stackkit
-# is ESM-only). `make test` runs both on the tarball as well (tests/package/tarball.test.ts).
+# The packed package as published: publint (strict) and Are the Types Wrong in node10 (a tsconfig's
+# "moduleResolution": "Node"), node16 from ESM and bundler; `require` from CommonJS is left out, as
+# stackkit is ESM-only. `make test` runs both on the tarball as well (tests/package/tarball.test.ts).
 check-package: install
 	npm run check-package --silent
 

@@ -40,6 +40,8 @@ const USER_FIELDS: { readonly [K in UserCopiedField]: true } = {
 const USER_METHODS: { readonly [K in MethodKey<CurrentUser>]: true } = {
   getAuthJson: true,
   getAuthHeaders: true,
+  getAccessToken: true,
+  getRefreshToken: true,
   signOut: true,
   registerPasskey: true,
   update: true,

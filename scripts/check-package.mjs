@@ -3,8 +3,10 @@
 // `make check-package` (`npm run check-package`): packs stackkit as `npm publish`
 // would (`prepack` builds dist/ first) and lints the tarball with publint
 // (strict: warnings fail too) and Are the Types Wrong. stackkit is ESM-only, so
-// attw runs with its esm-only profile, which leaves out node10 and node16 from
-// CommonJS (`require`). Exit 1 when either reports a problem.
+// attw ignores the one rule about `require` from CommonJS under node16
+// (cjs-resolves-to-esm) and checks the rest: node10 too, the resolution of a
+// tsconfig with `"moduleResolution": "Node"`, which reads `types` and
+// `typesVersions` instead of `exports`. Exit 1 when either reports a problem.
 // Usage: node scripts/check-package.mjs
 
 import { spawnSync } from "node:child_process";
@@ -29,13 +31,13 @@ try {
   const types = step(process.execPath, [
     path.join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"),
     file,
-    "--profile",
-    "esm-only",
+    "--ignore-rules",
+    "cjs-resolves-to-esm",
   ]);
   ok = lint && types;
   console.log(
     ok
-      ? `${tarball}: publint and attw (esm-only) find no problem`
+      ? `${tarball}: publint and attw (node10, node16 from ESM, bundler) find no problem`
       : `${tarball}: ${lint ? "" : "publint "}${types ? "" : "attw "}reported problems`,
   );
 } catch (error) {

@@ -81,7 +81,10 @@ export interface StackClientAppOptions {
   readonly extraRequestHeaders?: Readonly<Record<string, string>>;
   /** Extra provider scopes asked for at OAuth sign-in, per provider. */
   readonly oauthScopesOnSignIn?: Readonly<Partial<Record<string, readonly string[]>>>;
-  /** Do not fetch the project when the app is constructed. */
+  /**
+   * Kept for apps written for the official SDK, which takes it and ignores it too: the app never
+   * fetches the project when constructed, only when something asks for it (getProject).
+   */
   readonly noAutomaticPrefetch?: boolean;
   /** Replaces parts of the platform (fetch, clock, timers, randomness). */
   readonly environment?: Partial<Environment>;

@@ -15,7 +15,7 @@ import { StackConfigurationError } from "../errors.js";
 import { lazy } from "../platform/lazy.js";
 import type { TokenPair } from "../sessions/tokens/store.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
-import { VERSION } from "../version.js";
+import { CLIENT_VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
 import { runtimeClientOf, surroundingsOf, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app-options.js";
 import { createClientAppContext, type ClientAppContext } from "./context.js";
@@ -27,7 +27,7 @@ import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
 import { resetPassword, sendForgotPasswordEmail, verifyPasswordResetCode } from "./flows/password-reset.js";
 import { signInWithCredential } from "./flows/password.js";
 import { signOut, type SignOutRedirects } from "./flows/sign-out.js";
-import { signUpWithCredential } from "./flows/sign-up.js";
+import { signUpWithCredential, type SignUpWithCredentialOptions } from "./flows/sign-up.js";
 import { acceptTeamInvitation, getTeamInvitationDetails, verifyTeamInvitationCode } from "./flows/team-invitations.js";
 import { verifyEmail } from "./flows/verification.js";
 import { partialUser, type GetPartialUserOptions, type TokenPartialUser } from "./partial-user.js";
@@ -63,7 +63,12 @@ export interface StackClientApp extends RedirectMethods {}
  */
 export class StackClientApp {
   readonly projectId: string;
-  readonly version = VERSION;
+  /**
+   * What the app sends as `x-stack-client-version`: `js stackkit@<version>`. The official SDK's
+   * `version` is likewise its header's value (`js @stackframe/js@<version>`); the package's own
+   * version alone is `VERSION`.
+   */
+  readonly version = CLIENT_VERSION;
   readonly urls: HandlerUrls;
   /** Typed calls over every operation of the API, with this app's headers, tokens and retries. */
   readonly api: Client<paths>;
@@ -86,7 +91,8 @@ export class StackClientApp {
     setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
     this.ownSession = tokenStoreContextOf(this.ctx);
-    if (!options.noAutomaticPrefetch && browser) this.getProject().catch(() => undefined);
+    // Nothing is fetched here: the project is read when something asks for it (getProject, and
+    // what reads it), as the official SDK does; a page load that never needs it pays no request.
   }
 
   /**
@@ -263,6 +269,41 @@ export class StackClientApp {
     return { "x-stack-auth": JSON.stringify(await this.getAuthJson(options)) };
   }
 
+  /**
+   * The access token of the signed-in user of the app's session, or of `tokenStore`: the user is
+   * read as `getUser({ tokenStore })` reads it (`GET /users/me`), then its `getAccessToken()`,
+   * refreshed first when less than 20 s are left. Null when getUser answers null: nobody signed
+   * in, and also an anonymous or restricted user, whom getUser leaves out by default.
+   *
+   * @example
+   * ```ts
+   * const accessToken = await app.getAccessToken();
+   * if (accessToken !== null) {
+   *   await fetch("https://api.example.com/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+   * }
+   * ```
+   */
+  async getAccessToken(options: { readonly tokenStore?: TokenStoreInit } & CallOptions = {}): Promise<string | null> {
+    const user = await this.getUser(options);
+    return user === null ? null : user.getAccessToken(options);
+  }
+
+  /**
+   * The refresh token of the signed-in user of the app's session, or of `tokenStore`, read as
+   * {@link StackClientApp.getAccessToken} reads the user; null when getUser answers null, and for a
+   * session held by an access token alone.
+   *
+   * @example
+   * ```ts
+   * const refreshToken = await app.getRefreshToken();
+   * if (refreshToken !== null) await saveForTheCommandLineTool(refreshToken);
+   * ```
+   */
+  async getRefreshToken(options: { readonly tokenStore?: TokenStoreInit } & CallOptions = {}): Promise<string | null> {
+    const user = await this.getUser(options);
+    return user === null ? null : user.getRefreshToken(options);
+  }
+
   // THE PROJECT
 
   /**
@@ -310,8 +351,9 @@ export class StackClientApp {
    * Creates a user with e-mail and password and signs it in (`POST /auth/password/sign-up`); a signed-in
    * anonymous user is upgraded instead. Unless `noRedirect`, goes to the after-sign-up page. The
    * verification e-mail links to `verificationCallbackUrl` (default: the app's e-mail-verification
-   * page). A taken address (UserWithEmailAlreadyExists) and a weak password (PasswordRequirementsNotMet)
-   * come back as error Results.
+   * page, left out when the service does not trust its domain); `noVerificationCallback: true` sends
+   * no URL and so no e-mail (2.8.11 services require one). A taken address (UserWithEmailAlreadyExists)
+   * and a weak password (PasswordRequirementsNotMet) come back as error Results.
    *
    * @example
    * ```ts
@@ -321,14 +363,7 @@ export class StackClientApp {
    * }
    * ```
    */
-  signUpWithCredential(
-    options: {
-      readonly email: string;
-      readonly password: string;
-      readonly noRedirect?: boolean;
-      readonly verificationCallbackUrl?: string;
-    } & CallOptions,
-  ) {
+  signUpWithCredential(options: SignUpWithCredentialOptions & { readonly noRedirect?: boolean } & CallOptions) {
     return signUpWithCredential(this.ctx, options, this.afterAuth);
   }
   /**

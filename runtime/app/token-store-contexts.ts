@@ -64,7 +64,8 @@ function storeFor(init: TokenStoreInit, projectId: string): { store: TokenStoreI
   const found = classifyTokenStore(init);
   switch (found.kind) {
     case "cookie":
-      return { store: init, key: init };
+      // "nextjs-cookie" is the same cookies as "cookie": one context for both.
+      return { store: init, key: "cookie" };
     case "store":
       return { store: found.store, key: found.store };
     case "request":

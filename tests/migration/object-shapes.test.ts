@@ -32,7 +32,17 @@ const BASE_USER = [
   "restrictedReason",
   "toClientJson",
 ];
-const AUTH = ["_internalSession", "currentSession", "getAuthHeaders", "getAuthJson", "registerPasskey", "signOut"];
+// getAccessToken and getRefreshToken: not in 2.8.11's objects; the official SDK's since (2.8.77 has them).
+const AUTH = [
+  "_internalSession",
+  "currentSession",
+  "getAuthHeaders",
+  "getAuthJson",
+  "getAccessToken",
+  "getRefreshToken",
+  "registerPasskey",
+  "signOut",
+];
 const USER_METHODS = [
   "getActiveSessions",
   "revokeSession",
@@ -66,6 +76,12 @@ const SERVER_USER = [
   ...USER_METHODS,
   "lastActiveAt",
   "serverMetadata",
+  // Not in 2.8.11's objects: the official SDK's since, for the server-only fields services since 2.8.86 answer.
+  "restrictedByAdmin",
+  "restrictedByAdminReason",
+  "restrictedByAdminPrivateDetails",
+  "countryCode",
+  "riskScores",
   "setPrimaryEmail",
   "grantPermission",
   "revokePermission",

@@ -25,7 +25,7 @@ export async function serverCodeWrittenForTheReferenceSdk(request: Request): Pro
     const lastActiveAt: Date = me.lastActiveAt;
     console.info(lastActiveAt.toISOString(), me.serverMetadata, me.primaryEmail);
     await me.setServerMetadata({ plan: "pro" });
-    console.info((await me.getAuthJson()).accessToken);
+    console.info((await me.getAuthJson()).accessToken, await me.getAccessToken(), await app.getRefreshToken({ tokenStore: request }));
   }
   const required = await app.getUser({ tokenStore: request, or: "throw" });
   console.info(required.id);

@@ -1,33 +1,59 @@
 // Sign-up with e-mail and password (endpoints.md §A), loaded on first use. A
 // refused e-mail or password is a Result, as in the reference SDK.
 import type { PasswordRequirementsNotMet, UserWithEmailAlreadyExists } from "../../../generated/known-errors.js";
+import { StackConfigurationError } from "../../errors.js";
+import { isKnownError } from "../../../generated/known-error-guard.js";
 import { signalOf } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
 import { completeSignIn, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
+/** What signUpWithCredential takes besides the call's own options. */
+export interface SignUpWithCredentialOptions {
+  readonly email: string;
+  readonly password: string;
+  readonly verificationCallbackUrl?: string | undefined;
+  /** Sends no verification URL, so the service e-mails no link (a 2.8.11 service requires one). */
+  readonly noVerificationCallback?: boolean | undefined;
+}
+
 /**
  * Creates a user with e-mail and password and signs it in (an anonymous user
  * signed in now is upgraded instead). The verification e-mail links to
- * `verificationCallbackUrl`, by default this app's e-mail-verification page.
+ * `verificationCallbackUrl`, by default this app's e-mail-verification page;
+ * `noVerificationCallback` sends no URL, and so no e-mail. When the default
+ * page is not on a trusted domain (2.8.86 refuses the sign-up with
+ * REDIRECT_URL_NOT_WHITELISTED), the sign-up is sent again without it, as the
+ * official SDK does: the user is signed up, unverified, as 2.8.11 would have
+ * done. A URL the app named is not dropped: that error is thrown.
  */
 export async function signUpWithCredential(
   ctx: ClientAppContext,
-  options: { readonly email: string; readonly password: string; readonly verificationCallbackUrl?: string | undefined } & SignInOptions,
+  options: SignUpWithCredentialOptions & SignInOptions,
   redirects: AfterAuthRedirects,
 ): Promise<Result<undefined, UserWithEmailAlreadyExists | PasswordRequirementsNotMet>> {
+  if (options.noVerificationCallback && options.verificationCallbackUrl !== undefined) {
+    throw new StackConfigurationError("signUpWithCredential takes verificationCallbackUrl or noVerificationCallback: true, not both.");
+  }
   ctx.sessions();
-  const body = {
-    email: options.email,
-    password: options.password,
-    verification_callback_url: ctx.absoluteUrl(options.verificationCallbackUrl ?? ctx.urls.emailVerification),
-  };
+  const credentials = { email: options.email, password: options.password };
+  const send = (verificationUrl: string | undefined) =>
+    ctx.client.send("POST /auth/password/sign-up", {
+      body: verificationUrl === undefined ? credentials : { ...credentials, verification_callback_url: verificationUrl },
+      ...signalOf(options),
+    });
+  const defaultUrl = options.verificationCallbackUrl === undefined && !options.noVerificationCallback;
+  const url = options.noVerificationCallback ? undefined : ctx.absoluteUrl(options.verificationCallbackUrl ?? ctx.urls.emailVerification);
   // A brand-new user has no second factor yet, so MULTI_FACTOR_AUTHENTICATION_REQUIRED is not an expected answer here.
-  const result = await resultOf(
-    async () => tokensOf((await ctx.client.send("POST /auth/password/sign-up", { body, ...signalOf(options) })).data),
-    ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"],
-  );
+  const result = await resultOf(async () => {
+    try {
+      return tokensOf((await send(url)).data);
+    } catch (error) {
+      if (!defaultUrl || !isKnownError(error, "REDIRECT_URL_NOT_WHITELISTED")) throw error;
+      return tokensOf((await send(undefined)).data);
+    }
+  }, ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"]);
   if (result.status === "error") return result;
   return completeSignIn(ctx, result.data, "sign-up", options, redirects);
 }

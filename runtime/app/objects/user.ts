@@ -155,6 +155,30 @@ export interface Auth {
    */
   getAuthJson(options?: CallOptions): Promise<TokenPair>;
   /**
+   * The session's access token (the `accessToken` of `currentSession.getTokens()`): refreshed first
+   * when it has less than 20 s left, null when the session has none and cannot get one. A
+   * SessionEndedError once this user's session has ended or was replaced.
+   *
+   * @example
+   * ```ts
+   * const accessToken = await user.getAccessToken();
+   * await fetch("https://api.example.com/me", { headers: { Authorization: `Bearer ${accessToken}` } });
+   * ```
+   */
+  getAccessToken(options?: CallOptions): Promise<string | null>;
+  /**
+   * The session's refresh token (the `refreshToken` of `currentSession.getTokens()`), null for a
+   * session held by an access token alone. A SessionEndedError once this user's session has ended
+   * or was replaced.
+   *
+   * @example
+   * ```ts
+   * const refreshToken = await user.getRefreshToken();
+   * if (refreshToken !== null) await saveForTheCommandLineTool(refreshToken);
+   * ```
+   */
+  getRefreshToken(options?: CallOptions): Promise<string | null>;
+  /**
    * Signs the user out of the session it was read in: ends it on the service
    * (`DELETE /auth/sessions/current`), clears the token store, then goes to `redirectUrl` or the
    * app's after-sign-out page. If the service cannot be told, this device is signed out anyway
@@ -239,6 +263,8 @@ function sessionTokenMethods(ctx: ClientAppContext): Omit<Auth, "signOut" | "reg
       return { "x-stack-auth": JSON.stringify(await currentSession.getTokens(options)) };
     },
     getAuthJson: (options) => currentSession.getTokens(options),
+    getAccessToken: async (options) => (await currentSession.getTokens(options)).accessToken,
+    getRefreshToken: async (options) => (await currentSession.getTokens(options)).refreshToken,
   };
 }
 

@@ -55,6 +55,8 @@ export interface ServerListUsersOptions {
    * project that requires verified e-mails). 2.8.11 has no restricted users beyond anonymous ones.
    */
   readonly includeRestricted?: boolean;
+  /** Anonymous users only (`only_anonymous`); needs `includeAnonymous: true`, as the service does. */
+  readonly onlyAnonymous?: boolean;
 }
 
 /** The user with this id (`GET /users/{id}`), or null when there is none. */
@@ -91,8 +93,11 @@ export async function listUsers(
   requireOptions(
     options,
     "listUsers",
-    '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId?, includeAnonymous?, includeRestricted? }',
+    '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId?, includeAnonymous?, includeRestricted?, onlyAnonymous? }',
   );
+  if (options.onlyAnonymous === true && options.includeAnonymous !== true) {
+    throw new StackConfigurationError("listUsers takes onlyAnonymous: true only with includeAnonymous: true.");
+  }
   if (options.orderBy !== undefined && options.orderBy !== "signedUpAt") {
     throw new StackConfigurationError(`listUsers can order by "signedUpAt" only, not ${JSON.stringify(options.orderBy)}.`);
   }
@@ -109,6 +114,7 @@ export async function listUsers(
   const flags = {
     ...(options.includeAnonymous === true && { include_anonymous: "true" as const }),
     ...(options.includeRestricted === true && { include_restricted: "true" as const }),
+    ...(options.onlyAnonymous === true && { only_anonymous: "true" as const }),
   };
   const list = (withFlags: boolean) =>
     ctx.client.send("GET /users", { params: { query: withFlags ? { ...query, ...flags } : query }, ...signalOf(options) });
@@ -123,7 +129,7 @@ export async function listUsers(
   const users = itemsOf(data, "GET /users")
     .map((wire) => asServerUser(wire, "GET /users"))
     // 2.8.11 lists anonymous users whatever was asked; they are left out here as 2.8.86 leaves them out.
-    .filter((wire) => options.includeAnonymous === true || !wire.is_anonymous)
+    .filter((wire) => (options.onlyAnonymous === true ? wire.is_anonymous : options.includeAnonymous === true || !wire.is_anonymous))
     .map((wire) => createServerUser(ctx, wire));
   return Object.assign(users, { nextCursor: data?.pagination?.next_cursor ?? null });
 }

@@ -50,6 +50,8 @@ export function createCurrentServerUser(
     currentSession: client.currentSession,
     getAuthHeaders: client.getAuthHeaders,
     getAuthJson: client.getAuthJson,
+    getAccessToken: client.getAccessToken,
+    getRefreshToken: client.getRefreshToken,
     signOut: client.signOut,
     registerPasskey: client.registerPasskey,
     updatePassword: client.updatePassword,

@@ -28,6 +28,31 @@ export interface ServerBaseUser {
   readonly lastActiveAt: Date;
   // `any`, as in the reference, so that code reading its own metadata shape compiles unchanged.
   readonly serverMetadata: any;
+  /** Whether an administrator or a sign-up rule restricted the user (2.8.86; false from 2.8.11, which cannot). */
+  readonly restrictedByAdmin: boolean;
+  /** The reason the user may be shown for that restriction, if any. */
+  readonly restrictedByAdminReason: string | null;
+  /** What only server code sees of the restriction (which sign-up rule, say). */
+  readonly restrictedByAdminPrivateDetails: string | null;
+  /** The two-letter country the user signed up from, as far as the service could tell (2.8.86; null from 2.8.11). */
+  readonly countryCode: string | null;
+  /**
+   * How the service rated the sign-up, each score from 0 to 100 (2.8.86). A 2.8.11 service rates
+   * nothing: its users read 0, as 2.8.86 reads users made before it rated sign-ups.
+   */
+  readonly riskScores: { readonly signUp: { readonly bot: number; readonly freeTrialAbuse: number } };
+}
+
+/** The server-only fields of `wire` that 2.8.86 added, read as 2.8.11 would have them when absent. */
+function serverFieldsOf(wire: WireServerUser): Omit<ServerBaseUser, "lastActiveAt" | "serverMetadata"> {
+  const signUp = wire.risk_scores?.sign_up;
+  return {
+    restrictedByAdmin: wire.restricted_by_admin ?? false,
+    restrictedByAdminReason: wire.restricted_by_admin_reason ?? null,
+    restrictedByAdminPrivateDetails: wire.restricted_by_admin_private_details ?? null,
+    countryCode: wire.country_code ?? null,
+    riskScores: Object.freeze({ signUp: Object.freeze({ bot: signUp?.bot ?? 0, freeTrialAbuse: signUp?.free_trial_abuse ?? 0 }) }),
+  };
 }
 
 export interface ServerUserProfileMethods {
@@ -249,6 +274,7 @@ export function createServerUser(ctx: ServerAppContext, wire: WireServerUser): S
     ...baseUserOf(ctx, wire),
     lastActiveAt: new Date(wire.last_active_at_millis),
     serverMetadata: wire.server_metadata ?? null,
+    ...serverFieldsOf(wire),
     ...profileMethods(ctx, wire),
     ...serverUserTeamMethods(ctx, userId),
     ...serverUserApiKeyMethods(ctx, userId),

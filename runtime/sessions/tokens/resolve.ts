@@ -13,8 +13,10 @@ import { createRequestTokenStore, type RequestLike } from "./request.js";
 /**
  * Where a session's tokens live: `"cookie"` (browser), `"memory"`, a request of
  * the app's own backend, explicit tokens, a custom store, or `null` for no user.
+ * `"nextjs-cookie"`, the official SDK's name for Next.js apps, is `"cookie"` in a
+ * browser; on a server it is refused (see {@link resolveTokenStore}).
  */
-export type TokenStoreInit = "cookie" | "memory" | TokenPair | RequestLike | TokenStore | null;
+export type TokenStoreInit = "cookie" | "nextjs-cookie" | "memory" | TokenPair | RequestLike | TokenStore | null;
 
 /** What a `tokenStore` option is, its parts read and checked. */
 export type TokenStoreKind =
@@ -43,7 +45,8 @@ export interface ResolveTokenStoreOptions {
   readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
 }
 
-const VALID_VALUES = '"cookie", "memory", a request object with headers (e.g. a Request), { accessToken, refreshToken }, or a TokenStore';
+const VALID_VALUES =
+  '"cookie" (or "nextjs-cookie", the same in a browser), "memory", a request object with headers (e.g. a Request), { accessToken, refreshToken }, or a TokenStore';
 
 /**
  * The error for a call that needs a user when the app was made with
@@ -82,10 +85,24 @@ function unknownInit(init: unknown): StackConfigurationError {
   return new StackConfigurationError(`Unknown tokenStore ${shown}. Valid values are ${VALID_VALUES}, or null for no user.`);
 }
 
+/**
+ * `"nextjs-cookie"` on a server: the official SDK reads and writes it through Next.js's
+ * `cookies()`, which stackkit does not use (it has no dependency on Next.js), and its
+ * `@stackframe/js` throws there too. The request's cookies are what a server reads.
+ */
+function nextjsCookieOnServer(): StackConfigurationError {
+  return new StackConfigurationError(
+    'The "nextjs-cookie" token store works only in a browser, as "cookie": stackkit cannot reach Next.js\'s cookies() by itself. ' +
+      "On a server, pass the request (anything with headers.get, e.g. a Request), " +
+      "or await nextCookiesTokenStore(cookies, { projectId }) with cookies from next/headers.",
+  );
+}
+
 /** What `init` is; a value that is none of the valid ones is a StackConfigurationError. */
 export function classifyTokenStore(init: TokenStoreInit): TokenStoreKind {
   if (init === null) return { kind: "none" };
   if (init === "cookie" || init === "memory") return { kind: init };
+  if (init === "nextjs-cookie") return { kind: "cookie" };
   if (!isObject(init)) throw unknownInit(init);
   // A store first: it is the more specific shape, and it is used as given.
   if (typeof init["get"] === "function" && typeof init["set"] === "function" && typeof init["subscribe"] === "function") {
@@ -121,6 +138,7 @@ export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenSto
     case "none":
       return null;
     case "cookie": {
+      if (init === "nextjs-cookie" && (globalThis as { document?: unknown }).document === undefined) throw nextjsCookieOnServer();
       const { projectId, env } = options;
       return createCookieTokenStore(env === undefined ? { projectId } : { projectId, env });
     }

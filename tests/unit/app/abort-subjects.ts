@@ -88,6 +88,8 @@ const clientApp: Table<StackClientApp> = {
   onSessionChange: "sync",
   getAuthJson: { call: (a, signal) => a.getAuthJson({ signal }), stale: true, shared: true },
   getAuthHeaders: { call: (a, signal) => a.getAuthHeaders({ signal }), stale: true, shared: true },
+  getAccessToken: { call: (a, signal) => a.getAccessToken({ signal }) },
+  getRefreshToken: { call: (a, signal) => a.getRefreshToken({ signal }) },
   getProject: { call: (a, signal) => a.getProject({ signal }), shared: true },
   signInWithCredential: { call: (a, signal) => a.signInWithCredential({ email, password: "pw", signal }) },
   signUpWithCredential: { call: (a, signal) => a.signUpWithCredential({ email, password: "pw", signal }) },
@@ -176,9 +178,13 @@ const adminAppTable: Table<StackAdminApp> = {
 
 // WHAT THE CLIENT APP HANDS OUT
 
-const authTable: Table<Pick<CurrentUser, "getAuthHeaders" | "getAuthJson" | "signOut" | "registerPasskey">> = {
+const authTable: Table<
+  Pick<CurrentUser, "getAuthHeaders" | "getAuthJson" | "getAccessToken" | "getRefreshToken" | "signOut" | "registerPasskey">
+> = {
   getAuthHeaders: { call: (u, signal) => u.getAuthHeaders({ signal }), stale: true, shared: true },
   getAuthJson: { call: (u, signal) => u.getAuthJson({ signal }), stale: true, shared: true },
+  getAccessToken: { call: (u, signal) => u.getAccessToken({ signal }), stale: true, shared: true },
+  getRefreshToken: { call: (u, signal) => u.getRefreshToken({ signal }), stale: true, shared: true },
   signOut: { call: (u, signal) => u.signOut({ signal }) },
   registerPasskey: { call: (u, signal) => u.registerPasskey({ signal }) },
 };

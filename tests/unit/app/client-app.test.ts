@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../helpers/lazy-modules.js";
 import { StackClientApp, type StackClientAppOptions } from "../../../runtime/app/client-app.js";
 import { StackConfigurationError, UserNotSignedInError } from "../../../runtime/errors.js";
+import { VERSION } from "../../../runtime/version.js";
 import { createMemoryTokenStore } from "../../../runtime/sessions/tokens/memory.js";
 import type { TokenPair } from "../../../runtime/sessions/tokens/store.js";
 import { doc } from "../../fixtures/document.js";
@@ -197,11 +198,23 @@ describe("the app", () => {
     });
   });
 
-  it("prefetches the project once unless told not to, and getProject reuses it", async () => {
-    const { app, service } = setup(() => json(doc.components.examples["ClientProject"]!.value), { app: { noAutomaticPrefetch: false } });
+  it("sends nothing when constructed in a browser, and reads the project once, when asked", async () => {
+    const { app, service } = setup(() => json(doc.components.examples["ClientProject"]!.value), {
+      app: { noAutomaticPrefetch: false },
+    });
+    await settle(Promise.resolve());
+    expect(service.requests).toEqual([]);
     const project = await app.getProject();
     expect(project.config.signUpEnabled).toBe(true);
-    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/projects/current"]);
+    expect((await app.getProject()).displayName).toBe(project.displayName);
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/projects/current"]);
+  });
+
+  it("sends only GET /users/me on a page load that asks for the user", async () => {
+    const { app, service } = setup(() => json(exampleUser), { tokens: signedInTokens(), app: { noAutomaticPrefetch: false } });
+    await app.getUser();
+    await app.getPartialUser({ from: "token" });
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/users/me"]);
   });
 
   it("picks the browser base URL in a browser", async () => {
@@ -210,6 +223,13 @@ describe("the app", () => {
     });
     await app.api.GET("/projects/current");
     expect(service.requests[0]!.url).toBe("https://auth.example.com/api/v1/projects/current");
+  });
+
+  it("answers as its version the x-stack-client-version it sends", async () => {
+    const { app, service } = setup(answerAsDocumented);
+    await app.api.GET("/projects/current");
+    expect(app.version).toBe(`js stackkit@${VERSION}`);
+    expect(service.requests[0]!.headers["x-stack-client-version"]).toBe(app.version);
   });
 
   it("exposes the typed low-level client with the app's headers", async () => {
@@ -269,6 +289,37 @@ describe("the constructor", () => {
     await app.api.GET("/projects/current");
     expect(service.requests[0]!.headers["x-stack-access-type"]).toBe("client");
     expect(JSON.stringify(service.requests[0])).not.toContain("-leak");
+  });
+});
+
+describe("getAccessToken and getRefreshToken", () => {
+  it("read the signed-in user (GET /users/me) and answer its session's tokens", async () => {
+    const signedIn = signedInTokens("rt-ada");
+    const { app, service } = setup(() => json(exampleUser), { tokens: signedIn });
+    expect(await app.getAccessToken()).toBe(signedIn.accessToken);
+    expect(await app.getRefreshToken()).toBe("rt-ada");
+    expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /api/v1/users/me", "GET /api/v1/users/me"]);
+  });
+
+  it("answer null without a request when nobody is signed in", async () => {
+    const { app, service } = setup(() => json(exampleUser));
+    expect(await app.getAccessToken()).toBeNull();
+    expect(await app.getRefreshToken()).toBeNull();
+    expect(service.requests).toEqual([]);
+  });
+
+  it("answer null for an anonymous user, whom getUser leaves out", async () => {
+    const { app } = setup(() => json({ ...exampleUser, is_anonymous: true }), { tokens: signedInTokens() });
+    expect(await app.getAccessToken()).toBeNull();
+    expect(await app.getRefreshToken()).toBeNull();
+  });
+
+  it("read the tokens of the token store named in the call", async () => {
+    const other = signedInTokens("rt-other");
+    const { app, service } = setup(() => json(exampleUser));
+    expect(await app.getAccessToken({ tokenStore: other })).toBe(other.accessToken);
+    expect(await app.getRefreshToken({ tokenStore: other })).toBe("rt-other");
+    expect(service.requests.map((r) => r.headers["x-stack-access-token"])).toEqual([other.accessToken, other.accessToken]);
   });
 });
 

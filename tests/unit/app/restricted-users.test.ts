@@ -218,4 +218,27 @@ describe("listUsers and anonymous users", () => {
     expect(users.map((u) => u.id)).toEqual([SERVER_USER["id"], anonymous.id]);
     expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/users?include_anonymous=true", "/api/v1/users"]);
   });
+
+  it("2.8.86: onlyAnonymous is sent as only_anonymous beside include_anonymous", async () => {
+    const { app, service } = server(() => page([anonymous]));
+    const users = await app.listUsers({ includeAnonymous: true, onlyAnonymous: true });
+    expect(users.map((u) => u.id)).toEqual([anonymous.id]);
+    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/users?include_anonymous=true&only_anonymous=true"]);
+  });
+
+  it("2.8.11: onlyAnonymous keeps the anonymous users of the list asked for again without the flags", async () => {
+    const { app, service } = server((r) =>
+      r.path.includes("_anonymous") ? knownError(400, "SCHEMA_ERROR", "Request validation failed") : page([SERVER_USER, anonymous]),
+    );
+    const users = await app.listUsers({ includeAnonymous: true, onlyAnonymous: true });
+    expect(users.map((u) => u.id)).toEqual([anonymous.id]);
+    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/users?include_anonymous=true&only_anonymous=true", "/api/v1/users"]);
+  });
+
+  it("refuses onlyAnonymous without includeAnonymous, sending nothing, as the service would answer 400", async () => {
+    const { app, service } = server(() => page([anonymous]));
+    const error = await rejectionOf(app.listUsers({ onlyAnonymous: true }));
+    expect((error as Error).message).toBe("listUsers takes onlyAnonymous: true only with includeAnonymous: true.");
+    expect(service.requests).toEqual([]);
+  });
 });

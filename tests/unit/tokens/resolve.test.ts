@@ -17,6 +17,7 @@ describe("classifyTokenStore", () => {
     const request = { headers: new Headers() };
     expect(classifyTokenStore(null)).toEqual({ kind: "none" });
     expect(classifyTokenStore("cookie")).toEqual({ kind: "cookie" });
+    expect(classifyTokenStore("nextjs-cookie")).toEqual({ kind: "cookie" });
     expect(classifyTokenStore("memory")).toEqual({ kind: "memory" });
     expect(classifyTokenStore(store)).toEqual({ kind: "store", store });
     expect(classifyTokenStore(request)).toEqual({ kind: "request", request });
@@ -121,7 +122,7 @@ describe("resolveTokenStore", () => {
     [{} as TokenStoreInit, "Unknown tokenStore an object without tokens or headers."],
   ])("rejects the unknown value %j, naming the valid ones", (init, start) => {
     expect(thrownBy(() => resolveTokenStore(init, options)).message).toBe(
-      `${start} Valid values are "cookie", "memory", a request object with headers (e.g. a Request), ` +
+      `${start} Valid values are "cookie" (or "nextjs-cookie", the same in a browser), "memory", a request object with headers (e.g. a Request), ` +
         "{ accessToken, refreshToken }, or a TokenStore, or null for no user.",
     );
   });
@@ -131,6 +132,16 @@ describe("resolveTokenStore", () => {
       'The "cookie" token store works only in a browser: there is no document here to hold cookies. ' +
         'On a server, pass tokenStore: "memory", a request object (anything with headers.get, e.g. a Request), ' +
         "or { accessToken, refreshToken }.",
+    );
+  });
+
+  it('refuses "nextjs-cookie" on a server, naming what a server passes instead', () => {
+    const error = thrownBy(() => resolveTokenStore("nextjs-cookie", options));
+    expect(isStackError(error, "StackConfigurationError")).toBe(true);
+    expect(error.message).toBe(
+      'The "nextjs-cookie" token store works only in a browser, as "cookie": stackkit cannot reach Next.js\'s cookies() by itself. ' +
+        "On a server, pass the request (anything with headers.get, e.g. a Request), " +
+        "or await nextCookiesTokenStore(cookies, { projectId }) with cookies from next/headers.",
     );
   });
 
@@ -147,7 +158,7 @@ describe("noTokenStoreError", () => {
     expect(isStackError(error, "StackConfigurationError")).toBe(true);
     expect(error.message).toBe(
       "This call needs a user, but the app has no token store (tokenStore is null). " +
-        'Set the tokenStore option to "cookie", "memory", a request object with headers (e.g. a Request), ' +
+        'Set the tokenStore option to "cookie" (or "nextjs-cookie", the same in a browser), "memory", a request object with headers (e.g. a Request), ' +
         "{ accessToken, refreshToken }, or a TokenStore, or pass one to this call.",
     );
   });

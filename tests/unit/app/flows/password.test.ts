@@ -5,7 +5,7 @@ import type { AfterAuthKind } from "../../../../runtime/app/flows/sign-in.js";
 import { setPassword, signInWithCredential, updatePassword } from "../../../../runtime/app/flows/password.js";
 import { resetPassword, sendForgotPasswordEmail, verifyPasswordResetCode } from "../../../../runtime/app/flows/password-reset.js";
 import { signUpWithCredential } from "../../../../runtime/app/flows/sign-up.js";
-import { isStackError } from "../../../../runtime/errors.js";
+import { isStackError, StackConfigurationError } from "../../../../runtime/errors.js";
 import { NO_TOKENS } from "../../../../runtime/sessions/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
@@ -113,6 +113,45 @@ describe("signUpWithCredential", () => {
     const { ctx, service, redirects } = signedOut(() => issued());
     await signUpWithCredential(ctx, { email: "a@example.com", password: "pw-1", verificationCallbackUrl: "/verify?x=1" }, redirects);
     expect(sent(service.requests[0]!).body.verification_callback_url).toBe("https://app.example.com/verify?x=1");
+  });
+
+  it("sends no verification URL with noVerificationCallback", async () => {
+    const { ctx, service, redirects } = signedOut(() => issued());
+    await signUpWithCredential(ctx, { email: "a@example.com", password: "pw-1", noVerificationCallback: true }, redirects);
+    expect(service.requests.map(sent)).toEqual([
+      { method: "POST", path: "/api/v1/auth/password/sign-up", body: { email: "a@example.com", password: "pw-1" } },
+    ]);
+  });
+
+  it("refuses noVerificationCallback with a verificationCallbackUrl, sending nothing", async () => {
+    const { ctx, service, redirects } = signedOut(() => issued());
+    const options = { email: "a@example.com", password: "pw-1", noVerificationCallback: true, verificationCallbackUrl: "/verify" };
+    const error = await rejectionOf(signUpWithCredential(ctx, options, redirects));
+    expect(error).toBeInstanceOf(StackConfigurationError);
+    expect((error as Error).message).toBe("signUpWithCredential takes verificationCallbackUrl or noVerificationCallback: true, not both.");
+    expect(service.requests).toEqual([]);
+  });
+
+  it("signs up again without the default verification URL when the service does not trust it", async () => {
+    const { ctx, service, store, redirects } = signedOut((r) =>
+      r.body.includes("verification_callback_url") ? knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Not trusted.") : issued(),
+    );
+    expect(await signUpWithCredential(ctx, { email: "a@example.com", password: "pw-1" }, redirects)).toEqual({
+      status: "ok",
+      data: undefined,
+    });
+    expect(service.requests.map((r) => sent(r).body)).toEqual([
+      { email: "a@example.com", password: "pw-1", verification_callback_url: "https://app.example.com/handler/email-verification" },
+      { email: "a@example.com", password: "pw-1" },
+    ]);
+    expect(store!.get().refreshToken).toBe("rt-new");
+  });
+
+  it("throws REDIRECT_URL_NOT_WHITELISTED for a verificationCallbackUrl the app named, without a second request", async () => {
+    const { ctx, service, redirects } = signedOut(() => knownError(400, "REDIRECT_URL_NOT_WHITELISTED", "Not trusted."));
+    const options = { email: "a@example.com", password: "pw-1", verificationCallbackUrl: "https://elsewhere.example/verify" };
+    expect(await rejectionOf(signUpWithCredential(ctx, options, redirects))).toBeInstanceOf(KnownErrors.RedirectUrlNotWhitelisted);
+    expect(service.requests).toHaveLength(1);
   });
 
   it("stores the tokens, then goes to after-sign-up", async () => {

@@ -284,6 +284,32 @@ describe("tokens for the app's own backend", () => {
     expect(await user.getAuthJson()).toEqual({ accessToken: fresh, refreshToken: "rt-user" });
     expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token"]);
   });
+
+  it("getAccessToken and getRefreshToken give one token each, without a request while the access token lives", async () => {
+    const { user, store, service } = setup();
+    const { accessToken, refreshToken } = store!.get();
+    expect(await user.getAccessToken()).toBe(accessToken);
+    expect(await user.getRefreshToken()).toBe(refreshToken);
+    expect(service.requests).toEqual([]);
+  });
+
+  it("getAccessToken refreshes an access token with less than 20 s of life first", async () => {
+    const fresh = jwt({ exp: inSeconds(600) });
+    const { user, service } = setup({
+      tokens: { refreshToken: "rt-user", accessToken: jwt({ exp: inSeconds(19) }) },
+      handler: (r) => (r.path === "/api/v1/auth/oauth/token" ? json({ access_token: fresh }) : json({ success: true })),
+    });
+    expect(await user.getAccessToken()).toBe(fresh);
+    expect(await user.getRefreshToken()).toBe("rt-user");
+    expect(service.requests.map((r) => r.path)).toEqual(["/api/v1/auth/oauth/token"]);
+  });
+
+  it("getRefreshToken is null for a session held by an access token alone", async () => {
+    const accessToken = jwt({ exp: inSeconds(600) });
+    const { user } = setup({ tokens: { refreshToken: null, accessToken } });
+    expect(await user.getAccessToken()).toBe(accessToken);
+    expect(await user.getRefreshToken()).toBeNull();
+  });
 });
 
 describe("signOut and registerPasskey", () => {

@@ -45,6 +45,52 @@ describe("the fields", () => {
     expect(user.lastActiveAt).toBeInstanceOf(Date);
   });
 
+  it("map the server-only fields 2.8.86 added: the administrator's restriction, the country and the risk scores", async () => {
+    const { user } = await withServerUser(
+      {},
+      {
+        restricted_by_admin: true,
+        restricted_by_admin_reason: "Paused",
+        restricted_by_admin_private_details: "rule: disposable e-mail",
+        country_code: "GB",
+        risk_scores: { sign_up: { bot: 12, free_trial_abuse: 85 } },
+      },
+    );
+    expect({
+      restrictedByAdmin: user.restrictedByAdmin,
+      restrictedByAdminReason: user.restrictedByAdminReason,
+      restrictedByAdminPrivateDetails: user.restrictedByAdminPrivateDetails,
+      countryCode: user.countryCode,
+      riskScores: user.riskScores,
+    }).toEqual({
+      restrictedByAdmin: true,
+      restrictedByAdminReason: "Paused",
+      restrictedByAdminPrivateDetails: "rule: disposable e-mail",
+      countryCode: "GB",
+      riskScores: { signUp: { bot: 12, freeTrialAbuse: 85 } },
+    });
+  });
+
+  it("read a 2.8.11 user, which has none of them, as unrestricted, without a country, scored 0", async () => {
+    const { user } = await withServerUser(
+      {},
+      {
+        restricted_by_admin: undefined,
+        restricted_by_admin_reason: undefined,
+        restricted_by_admin_private_details: undefined,
+        country_code: undefined,
+        risk_scores: undefined,
+      },
+    );
+    expect([user.restrictedByAdmin, user.restrictedByAdminReason, user.restrictedByAdminPrivateDetails, user.countryCode]).toEqual([
+      false,
+      null,
+      null,
+      null,
+    ]);
+    expect(user.riskScores).toEqual({ signUp: { bot: 0, freeTrialAbuse: 0 } });
+  });
+
   it("give selectedTeam as a ServerTeam, or null without one", async () => {
     const { user } = await withServerUser();
     expect(user.selectedTeam).toMatchObject({
