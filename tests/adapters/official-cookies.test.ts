@@ -18,16 +18,7 @@ import {
 import { parse as parseCookie } from "cookie";
 import { NO_TOKENS, type TokenPair } from "../../runtime/sessions/tokens/index.js";
 import { useEmulator } from "../helpers/emulator.js";
-import {
-  browserCookies,
-  names,
-  readAs2811,
-  readAs2877,
-  readAs28108,
-  READERS,
-  writesOf2811,
-  writesOfJson,
-} from "../helpers/official-cookies.js";
+import { browserCookies, names, readAs2811, readAs2877, readAs28108, officialPage, READERS } from "../helpers/official-cookies.js";
 import { PAST_EXPIRY_MS, PROJECT_ID, refreshCount, setCookies, signedIn } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
@@ -44,15 +35,7 @@ type Version = "2.8.11" | "2.8.102" | "2.8.108";
 /** A browser in which an official SDK page at `href` holds `tokens`. */
 function browserOf(version: Version, tokens: TokenPair, href = HTTPS, parentDomain?: string): Browser {
   const browser = browserCookies();
-  const { document } = browser.page(href);
-  const lines =
-    version === "2.8.11"
-      ? writesOf2811(tokens, PROJECT_ID)
-      : writesOfJson(version, parseCookie(document.cookie), tokens, PROJECT_ID, {
-          secure: href.startsWith("https:"),
-          ...(parentDomain !== undefined && { parentDomain }),
-        });
-  for (const line of lines) document.cookie = line;
+  officialPage(browser, href, version, tokens, PROJECT_ID, parentDomain);
   return browser;
 }
 

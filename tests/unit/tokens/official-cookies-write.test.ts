@@ -3,51 +3,36 @@
 // in a browser cookie jar that applies Secure, Domain and `__Host-`; 2.8.108's
 // clean-up of the legacy names; and a sign-out that leaves no token cookie of
 // any version behind.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parse as parseCookie } from "cookie";
 import { createCookieTokenStore } from "../../../runtime/sessions/tokens/cookie.js";
 import { createRequestTokenStore } from "../../../runtime/sessions/tokens/request.js";
-import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/sessions/tokens/store.js";
+import { NO_TOKENS } from "../../../runtime/sessions/tokens/store.js";
 import { fakeBrowser } from "../../helpers/app-context.js";
+import { browserCookies, names, officialPage, readAs28108, READERS, refreshJson, writesOfJson } from "../../helpers/official-cookies.js";
 import {
-  browserCookies,
-  names,
-  officialPage,
-  readAs28108,
-  READERS,
-  refreshJson,
-  writesOfJson,
-  type OfficialVersion,
-} from "../../helpers/official-cookies.js";
-
-const projectId = "proj-1";
-const n = names(projectId);
-const hx = names(projectId, "hexclave");
-const NOW = Date.UTC(2026, 0, 15, 12);
-const HTTP = "http://app.example.com/";
-const HTTPS = "https://app.example.com/";
-const SIBLING = "https://admin.example.com/";
-const ONE: TokenPair = { refreshToken: "rt-1", accessToken: "at-1" };
-const TWO: TokenPair = { refreshToken: "rt-2", accessToken: "at-2" };
-const VERSIONS = Object.keys(READERS) as OfficialVersion[];
+  HTTP,
+  HTTPS,
+  hx,
+  n,
+  NOW,
+  ONE,
+  projectId,
+  SIBLING,
+  stackkitStore,
+  TWO,
+  useFrozenClock,
+  VERSIONS,
+} from "../../helpers/official-site.js";
 
 type Browser = ReturnType<typeof browserCookies>;
-
-function stackkitStore(browser: Browser, href: string): TokenStore {
-  const { document, location } = browser.page(href);
-  return createCookieTokenStore({ projectId, document, location, broadcastChannel: null });
-}
 
 /** Every official version's reading of the cookies a page at `href` sees. */
 const readings = (browser: Browser, href: string) => VERSIONS.map((version) => READERS[version](browser.decoded(href), projectId));
 
 const names_ = (lines: readonly string[]) => lines.map((line) => line.slice(0, line.indexOf("=")));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(NOW);
-});
-afterEach(() => vi.useRealTimers());
+useFrozenClock();
 
 describe("stackkit writes, every official version reads", () => {
   it.each([

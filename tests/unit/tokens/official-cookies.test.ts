@@ -3,11 +3,11 @@
 // browser cookie store and by a request store from the Cookie header; and which
 // cookie wins when several versions have written. The other direction is in
 // official-cookies-write.test.ts.
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse as parseCookie } from "cookie";
 import { createCookieTokenStore } from "../../../runtime/sessions/tokens/cookie.js";
 import { createRequestTokenStore } from "../../../runtime/sessions/tokens/request.js";
-import { NO_TOKENS, type TokenPair, type TokenStore } from "../../../runtime/sessions/tokens/store.js";
+import { NO_TOKENS } from "../../../runtime/sessions/tokens/store.js";
 import {
   browserCookies,
   crockfordBase32,
@@ -18,19 +18,21 @@ import {
   refreshJson,
   writesOf2811,
   writesOfJson,
-  type OfficialVersion,
 } from "../../helpers/official-cookies.js";
-
-const projectId = "proj-1";
-const n = names(projectId);
-const hx = names(projectId, "hexclave");
-const NOW = Date.UTC(2026, 0, 15, 12);
-const HTTP = "http://app.example.com/";
-const HTTPS = "https://app.example.com/";
-const SIBLING = "https://admin.example.com/";
-const ONE: TokenPair = { refreshToken: "rt-1", accessToken: "at-1" };
-const TWO: TokenPair = { refreshToken: "rt-2", accessToken: "at-2" };
-const VERSIONS = Object.keys(READERS) as OfficialVersion[];
+import {
+  HTTP,
+  HTTPS,
+  hx,
+  n,
+  NOW,
+  ONE,
+  projectId,
+  SIBLING,
+  stackkitStore,
+  TWO,
+  useFrozenClock,
+  VERSIONS,
+} from "../../helpers/official-site.js";
 
 /** The tokens and clock of the official packages' worked examples. */
 const RT = "rt_123";
@@ -39,20 +41,9 @@ const AT_1700 = 1_700_000_000_000;
 const JSON_1700 = "{%22refresh_token%22:%22rt_123%22%2C%22updated_at_millis%22:1700000000000}";
 const PAIR_1700 = "[%22rt_123%22%2C%22at.jwt.sig%22]";
 
-type Browser = ReturnType<typeof browserCookies>;
-
-function stackkitStore(browser: Browser, href: string): TokenStore {
-  const { document, location } = browser.page(href);
-  return createCookieTokenStore({ projectId, document, location, broadcastChannel: null });
-}
-
 const requestStore = (cookie: string, id = projectId) => createRequestTokenStore({ headers: new Headers({ cookie }) }, id);
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  vi.setSystemTime(NOW);
-});
-afterEach(() => vi.useRealTimers());
+useFrozenClock();
 
 describe("the official SDKs' cookies, byte for byte", () => {
   it("names a custom-domain cookie by the Crockford base32 of the lower-cased domain", () => {
