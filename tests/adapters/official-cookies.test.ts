@@ -1,5 +1,5 @@
 // The server adapters and the official SDK's token cookies, both ways: a
-// request whose Cookie header a browser running the 2.8.11 or the current
+// request whose Cookie header a browser running the 2.8.11, 2.8.102 or 2.8.108
 // official SDK sends is read by every adapter; the Set-Cookie lines an adapter
 // answers, once a browser applies them, are read by each official version's
 // reading rule (tests/helpers/official-cookies.ts), and a sign-out leaves none
@@ -18,31 +18,24 @@ import {
 import { parse as parseCookie } from "cookie";
 import { NO_TOKENS, type TokenPair } from "../../runtime/sessions/tokens/index.js";
 import { useEmulator } from "../helpers/emulator.js";
-import { browserCookies, names, readAs2811, readAsCurrent, writesOf2811, writesOfCurrent } from "../helpers/official-cookies.js";
+import { browserCookies, names, readAs2811, readAs2877, readAs28108, officialPage, READERS } from "../helpers/official-cookies.js";
 import { PAST_EXPIRY_MS, PROJECT_ID, refreshCount, setCookies, signedIn } from "./helpers.js";
 
 const require = createRequire(import.meta.url);
 const n = names(PROJECT_ID);
+const hx = names(PROJECT_ID, "hexclave");
 const HTTPS = "https://app.example.com/dashboard";
 const SIBLING = "https://admin.example.com/";
 const ONE: TokenPair = { refreshToken: "rt-1", accessToken: "at-1" };
 const TWO: TokenPair = { refreshToken: "rt-2", accessToken: "at-2" };
 
 type Browser = ReturnType<typeof browserCookies>;
-type Version = "2.8.11" | "current";
+type Version = "2.8.11" | "2.8.102" | "2.8.108";
 
 /** A browser in which an official SDK page at `href` holds `tokens`. */
 function browserOf(version: Version, tokens: TokenPair, href = HTTPS, parentDomain?: string): Browser {
   const browser = browserCookies();
-  const { document } = browser.page(href);
-  const lines =
-    version === "2.8.11"
-      ? writesOf2811(tokens, PROJECT_ID)
-      : writesOfCurrent(parseCookie(document.cookie), tokens, PROJECT_ID, {
-          secure: href.startsWith("https:"),
-          ...(parentDomain !== undefined && { parentDomain }),
-        });
-  for (const line of lines) document.cookie = line;
+  officialPage(browser, href, version, tokens, PROJECT_ID, parentDomain);
   return browser;
 }
 
@@ -86,8 +79,10 @@ describe.each(Object.keys(adapters))("%s", (adapter) => {
 
   it.each([
     ["2.8.11", undefined],
-    ["current", undefined],
-    ["current", "example.com"],
+    ["2.8.102", undefined],
+    ["2.8.102", "example.com"],
+    ["2.8.108", undefined],
+    ["2.8.108", "example.com"],
   ] as const)("reads the session a %s official SDK wrote (custom domain: %s)", async (version, parentDomain) => {
     const browser = browserOf(version, ONE, parentDomain === undefined ? HTTPS : SIBLING, parentDomain);
     const { store } = await open(browser, HTTPS);
@@ -95,25 +90,37 @@ describe.each(Object.keys(adapters))("%s", (adapter) => {
     expect(store.get()).toEqual(parentDomain === undefined ? ONE : { refreshToken: "rt-1", accessToken: null });
   });
 
-  it("signs in so that both official versions read the session from what the browser keeps", async () => {
+  it("signs in so that every official version reads the session from what the browser keeps", async () => {
     const browser = browserCookies();
     const { store, lines } = await open(browser, HTTPS);
     store.set(ONE);
     const set = setCookies(lines());
-    expect(Object.keys(set)).toEqual([n.plain, n.hostDefault, "stack-access"]);
-    expect(set[n.hostDefault]?.attributes).toMatchObject({ path: "/", "max-age": "31536000" });
-    expect(set[n.hostDefault]?.attributes).toHaveProperty("secure");
-    expect(set[n.hostDefault]?.attributes).not.toHaveProperty("domain");
+    expect(Object.keys(set)).toEqual([n.plain, "stack-access"]);
+    expect(set[n.plain]?.attributes).toMatchObject({ path: "/", "max-age": "31536000" });
+    expect(set[n.plain]?.attributes).toHaveProperty("secure");
+    expect(set[n.plain]?.attributes).not.toHaveProperty("domain");
     browser.receive(HTTPS, lines());
     expect(browser.refused).toEqual([]);
-    expect(readAs2811(browser.decoded(HTTPS), PROJECT_ID)).toEqual(ONE);
-    expect(readAsCurrent(browser.decoded(HTTPS), PROJECT_ID)).toEqual(ONE);
+    for (const read of [readAs2811, readAs2877, readAs28108]) expect(read(browser.decoded(HTTPS), PROJECT_ID)).toEqual(ONE);
+  });
+
+  it("signs in over a 2.8.108 session under its names too, so that every version reads the new one", async () => {
+    const browser = browserOf("2.8.108", ONE);
+    const { store, lines } = await open(browser, HTTPS);
+    store.set(TWO);
+    // Sorted: Next's cookie store lists the names the request carried first.
+    expect(Object.keys(setCookies(lines())).sort()).toEqual([hx.hostDefault, "hexclave-access", "stack-access", n.plain]);
+    browser.receive(HTTPS, lines());
+    expect(browser.refused).toEqual([]);
+    for (const read of [readAs2811, readAs2877, readAs28108]) expect(read(browser.decoded(HTTPS), PROJECT_ID)).toEqual(TWO);
   });
 
   it.each([
     ["2.8.11", undefined],
-    ["current", undefined],
-    ["current", "example.com"],
+    ["2.8.102", undefined],
+    ["2.8.102", "example.com"],
+    ["2.8.108", undefined],
+    ["2.8.108", "example.com"],
   ] as const)(
     "signs out leaving none of the refresh cookies a %s official SDK wrote (custom domain: %s)",
     async (version, parentDomain) => {
@@ -124,21 +131,23 @@ describe.each(Object.keys(adapters))("%s", (adapter) => {
       browser.receive(HTTPS, lines());
       expect(browser.refused).toEqual([]);
       expect(browser.stored).toEqual([]);
-      expect(readAsCurrent(browser.decoded(SIBLING), PROJECT_ID)).toEqual(NO_TOKENS);
+      expect(readAs28108(browser.decoded(SIBLING), PROJECT_ID)).toEqual(NO_TOKENS);
     },
   );
 
-  it("a new sign-in over a current official SDK's session replaces it for both versions", async () => {
-    const browser = browserOf("current", ONE, SIBLING, "example.com");
-    const { store, lines } = await open(browser, HTTPS);
-    store.set(TWO);
-    browser.receive(HTTPS, lines());
-    expect(browser.refused).toEqual([]);
-    expect(readAsCurrent(browser.decoded(HTTPS), PROJECT_ID)).toEqual(TWO);
-    expect(readAs2811(browser.decoded(HTTPS), PROJECT_ID)).toEqual(TWO);
-    // The sibling subdomain's page follows through the custom-domain cookie.
-    expect(readAsCurrent(browser.decoded(SIBLING), PROJECT_ID).refreshToken).toBe("rt-2");
-  });
+  it.each(["2.8.102", "2.8.108"] as const)(
+    "a new sign-in over a %s official SDK's custom-domain session replaces it for every version",
+    async (version) => {
+      const browser = browserOf(version, ONE, SIBLING, "example.com");
+      const { store, lines } = await open(browser, HTTPS);
+      store.set(TWO);
+      browser.receive(HTTPS, lines());
+      expect(browser.refused).toEqual([]);
+      for (const read of [readAs2811, readAs2877, readAs28108]) expect(read(browser.decoded(HTTPS), PROJECT_ID)).toEqual(TWO);
+      // The sibling subdomain's page follows through the custom-domain cookie.
+      expect(READERS[version](browser.decoded(SIBLING), PROJECT_ID).refreshToken).toBe("rt-2");
+    },
+  );
 });
 
 describe("getSessionFromRequest and a current official SDK's cookies", () => {
@@ -156,7 +165,7 @@ describe("getSessionFromRequest and a current official SDK's cookies", () => {
 
   it("verifies the session, and refreshes an expired one writing stack-access only", async () => {
     const { user, tokens } = await signedIn(emulator(), "ada@example.com");
-    const browser = browserOf("current", tokens);
+    const browser = browserOf("2.8.102", tokens);
     const fresh = await getSessionFromRequest(new Request(HTTPS, { headers: { cookie: browser.header(HTTPS) } }), options());
     expect(fresh).toMatchObject({ session: { userId: user.id }, setCookie: [], error: null });
 
@@ -166,22 +175,22 @@ describe("getSessionFromRequest and a current official SDK's cookies", () => {
     expect(refreshCount(emulator())).toBe(1);
     expect(Object.keys(setCookies(refreshed.setCookie))).toEqual(["stack-access"]);
     browser.receive(HTTPS, refreshed.setCookie);
-    expect(readAsCurrent(browser.decoded(HTTPS), PROJECT_ID).refreshToken).toBe(tokens.refreshToken);
+    expect(readAs2877(browser.decoded(HTTPS), PROJECT_ID).refreshToken).toBe(tokens.refreshToken);
     // The app behind gets the JSON cookie as it came and the new pair.
-    expect(readAsCurrent(parseCookie(refreshed.requestHeaders?.get("cookie") ?? ""), PROJECT_ID)).toEqual(
-      readAsCurrent(browser.decoded(HTTPS), PROJECT_ID),
+    expect(readAs2877(parseCookie(refreshed.requestHeaders?.get("cookie") ?? ""), PROJECT_ID)).toEqual(
+      readAs2877(browser.decoded(HTTPS), PROJECT_ID),
     );
   });
 
   it("deletes every refresh cookie of a refresh token the service no longer knows", async () => {
     const { tokens } = await signedIn(emulator(), "ada@example.com");
     emulator().control.advanceClock(PAST_EXPIRY_MS);
-    const browser = browserOf("current", { ...tokens, refreshToken: `${tokens.refreshToken}x` }, SIBLING, "example.com");
+    const browser = browserOf("2.8.102", { ...tokens, refreshToken: `${tokens.refreshToken}x` }, SIBLING, "example.com");
     const result = await getSessionFromRequest(new Request(HTTPS, { headers: { cookie: browser.header(HTTPS) } }), options());
     expect(result).toMatchObject({ session: null, error: null });
     browser.receive(HTTPS, result.setCookie);
     expect(browser.refused).toEqual([]);
-    expect(readAsCurrent(browser.decoded(HTTPS), PROJECT_ID)).toEqual(NO_TOKENS);
-    expect(readAsCurrent(browser.decoded(SIBLING), PROJECT_ID)).toEqual(NO_TOKENS);
+    expect(readAs2877(browser.decoded(HTTPS), PROJECT_ID)).toEqual(NO_TOKENS);
+    expect(readAs2877(browser.decoded(SIBLING), PROJECT_ID)).toEqual(NO_TOKENS);
   });
 });

@@ -1,11 +1,13 @@
-// The official SDK's token cookies, as its two generations write and read them
-// (facts from its source: packages/template/src/lib/stack-app/apps/implementations/
-// client-app-impl.ts and packages/template/src/lib/cookie.ts, at 2.8.11 and at
-// 2.8.86; shared/reference/service-versions.md §4), and a browser cookie jar that
-// keeps cookies by name, domain and path and applies the attribute rules these
-// cookies depend on (Secure, Domain, the `__Host-` prefix, expiry). Small
-// re-statements for tests: the official code itself is not used.
+// The official SDK's token cookies, as its versions write and read them (facts
+// from the published packages @stackframe/js 2.8.77, 2.8.102 and 2.8.108,
+// dist/lib/stack-app/apps/implementations/client-app-impl.js and dist/lib/cookie.js,
+// and from the 2.8.11 source; shared/reference/service-versions.md §4 and §6),
+// and a browser cookie jar that keeps cookies by name, domain and path and
+// applies the attribute rules these cookies depend on (Secure, Domain, the
+// `__Host-` prefix, expiry). Small re-statements for tests: the official code
+// itself is not used.
 
+import { parse as parseCookie } from "cookie";
 import type { TokenPair } from "../../runtime/sessions/tokens/store.js";
 
 const DAY_MS = 86_400_000;
@@ -29,23 +31,26 @@ export function crockfordBase32(text: string): string {
   return bits > 0 ? out + CROCKFORD[(value << (5 - bits)) & 31] : out;
 }
 
-/** The refresh cookie names of `projectId` across the versions. */
-export function names(projectId: string) {
+/** The refresh cookie names of `projectId` across the versions: `stack-refresh-…` up to 2.8.102, `hexclave-refresh-…` in 2.8.108. */
+export function names(projectId: string, stem: "stack" | "hexclave" = "stack") {
+  const base = `${stem}-refresh-${projectId}`;
   return {
     plain: `stack-refresh-${projectId}`,
-    default: `stack-refresh-${projectId}--default`,
-    hostDefault: `__Host-stack-refresh-${projectId}--default`,
-    custom: (domain: string) => `stack-refresh-${projectId}--custom-${crockfordBase32(domain.toLowerCase())}`,
+    default: `${base}--default`,
+    hostDefault: `__Host-${base}--default`,
+    custom: (domain: string) => `${base}--custom-${crockfordBase32(domain.toLowerCase())}`,
   };
 }
 
-/** The JSON a current official SDK keeps in its refresh cookies. */
+/** The JSON every official SDK since 2.8.49 keeps in its refresh cookies. */
 export function refreshJson(refreshToken: string, updatedAtMillis: number): string {
   return JSON.stringify({ refresh_token: refreshToken, updated_at_millis: updatedAtMillis });
 }
 
-function accessOf(cookies: Readonly<Record<string, string | undefined>>, refreshToken: string | null): string | null {
-  const value = cookies["stack-access"];
+type Cookies = Readonly<Record<string, string | undefined>>;
+
+/** The access token of an access-pair value that starts with `["`, is two strings and names `refreshToken`. */
+function accessOf(value: string | undefined, refreshToken: string | null): string | null {
   if (!value?.startsWith('["')) return null;
   let pair: unknown;
   try {
@@ -57,43 +62,68 @@ function accessOf(cookies: Readonly<Record<string, string | undefined>>, refresh
   return pair[0] === refreshToken ? pair[1] : null;
 }
 
+/** Of the cookies named with one of `prefixes` whose JSON has a non-empty string `refresh_token`, the first with the greatest numeric `updated_at_millis` (none below any). */
+function newestJson(cookies: Cookies, prefixes: readonly string[]): string | null {
+  let found: string | null = null;
+  let newest = -Infinity;
+  for (const [name, value] of Object.entries(cookies)) {
+    if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
+    let data: unknown;
+    try {
+      data = JSON.parse(value ?? "");
+    } catch {
+      continue;
+    }
+    if (typeof data !== "object" || data === null) continue;
+    const { refresh_token: token, updated_at_millis: at } = data as { refresh_token?: unknown; updated_at_millis?: unknown };
+    if (typeof token !== "string" || token === "") continue;
+    const updatedAt = typeof at === "number" ? at : -Infinity;
+    if (found === null || updatedAt > newest) [found, newest] = [token, updatedAt];
+  }
+  return found;
+}
+
+const prefixesOf = (stem: string, projectId: string) => [`${stem}-refresh-${projectId}--`, `__Host-${stem}-refresh-${projectId}--`];
+
 /**
  * The tokens a 2.8.11 official SDK reads from decoded cookies: the plain
  * per-project cookie, else `stack-refresh`; `stack-access` when its first
  * element is that refresh token.
  */
-export function readAs2811(cookies: Readonly<Record<string, string | undefined>>, projectId: string): TokenPair {
+export function readAs2811(cookies: Cookies, projectId: string): TokenPair {
   const refreshToken = cookies[`stack-refresh-${projectId}`] || cookies["stack-refresh"] || null;
-  return { refreshToken, accessToken: accessOf(cookies, refreshToken) };
+  return { refreshToken, accessToken: accessOf(cookies["stack-access"], refreshToken) };
 }
 
 /**
- * The tokens a current official SDK reads: the plain names first (per project,
- * then `stack-refresh`); else, of the cookies named `stack-refresh-<id>--…` or
- * `__Host-stack-refresh-<id>--…` whose JSON object has a string `refresh_token`,
- * the first with the greatest numeric `updated_at_millis` (none below any).
+ * The tokens a 2.8.77 or 2.8.102 official SDK reads: the plain names first (per
+ * project, then `stack-refresh`); else the newest JSON cookie named
+ * `stack-refresh-<id>--…` or `__Host-stack-refresh-<id>--…`; `stack-access`.
  */
-export function readAsCurrent(cookies: Readonly<Record<string, string | undefined>>, projectId: string): TokenPair {
-  let refreshToken = cookies[`stack-refresh-${projectId}`] || cookies["stack-refresh"] || null;
-  if (refreshToken === null) {
-    let newest = -Infinity;
-    for (const [name, value] of Object.entries(cookies)) {
-      if (!name.startsWith(`stack-refresh-${projectId}--`) && !name.startsWith(`__Host-stack-refresh-${projectId}--`)) continue;
-      let data: unknown;
-      try {
-        data = JSON.parse(value ?? "");
-      } catch {
-        continue;
-      }
-      if (typeof data !== "object" || data === null) continue;
-      const { refresh_token: token, updated_at_millis: at } = data as { refresh_token?: unknown; updated_at_millis?: unknown };
-      if (typeof token !== "string" || token === "") continue;
-      const updatedAt = typeof at === "number" ? at : -Infinity;
-      if (refreshToken === null || updatedAt > newest) [refreshToken, newest] = [token, updatedAt];
-    }
-  }
-  return { refreshToken, accessToken: accessOf(cookies, refreshToken) };
+export function readAs2877(cookies: Cookies, projectId: string): TokenPair {
+  const refreshToken =
+    cookies[`stack-refresh-${projectId}`] || cookies["stack-refresh"] || newestJson(cookies, prefixesOf("stack", projectId));
+  return { refreshToken, accessToken: accessOf(cookies["stack-access"], refreshToken) };
 }
+
+/**
+ * The tokens a 2.8.108 official SDK reads: the newest JSON `hexclave-refresh-<id>--…`
+ * (`__Host-` or not); else the plain names; else the newest JSON of all four
+ * stems; the access pair from `hexclave-access`, or `stack-access` when that is absent.
+ */
+export function readAs28108(cookies: Cookies, projectId: string): TokenPair {
+  const legacy = prefixesOf("stack", projectId);
+  const hexclave = prefixesOf("hexclave", projectId);
+  const refreshToken =
+    newestJson(cookies, hexclave) ||
+    cookies[`stack-refresh-${projectId}`] ||
+    cookies["stack-refresh"] ||
+    newestJson(cookies, [...hexclave, ...legacy]);
+  return { refreshToken, accessToken: accessOf(cookies["hexclave-access"] ?? cookies["stack-access"], refreshToken) };
+}
+
+/** Each official version's reading rule, by version. */
+export const READERS = { "2.8.11": readAs2811, "2.8.77": readAs2877, "2.8.102": readAs2877, "2.8.108": readAs28108 } as const;
 
 type Attributes = Record<string, string | boolean | undefined>;
 
@@ -130,7 +160,7 @@ export function writesOf2811(tokens: TokenPair, projectId: string, now = Date.no
   ];
 }
 
-export interface CurrentWriteOptions {
+export interface JsonWriteOptions {
   /** The page is https. */
   readonly secure: boolean;
   /** The project's trusted parent domain, when its config has `**.<domain>` (the custom-domain cookie). */
@@ -139,25 +169,29 @@ export interface CurrentWriteOptions {
 }
 
 /**
- * The `document.cookie` assignments of a current official SDK's browser store
- * when its tokens become `tokens`, given the (decoded) cookies the page sees:
- * the JSON `--default` cookie (`__Host-` on https) and `stack-access`, with
- * SameSite=Lax and Secure on https; every other refresh cookie it knows
- * removed (a custom one on its domain too); then, with a trusted parent domain,
- * its follow-up step: the custom cookie written on that domain and the default
- * one removed. (Its removals also repeat with `partitioned`, which this jar
- * does not model.)
+ * The `document.cookie` assignments of a 2.8.77, 2.8.102 or 2.8.108 official
+ * SDK's browser store when its tokens become `tokens`, given the (decoded)
+ * cookies the page sees: the JSON `--default` cookie (`__Host-` on https) and the
+ * access pair (`stack-` names up to 2.8.102, `hexclave-` names in 2.8.108), with
+ * SameSite=Lax and Secure on https; every other refresh cookie it knows removed
+ * (2.8.108 knows both stems; from 2.8.102 a custom one on its decoded domain
+ * too); then, with a trusted parent domain, its follow-up step: the custom
+ * cookie written on that domain and the default one removed. (Its removals also
+ * repeat with `partitioned`, which this jar does not model.)
  */
-export function writesOfCurrent(
-  seen: Readonly<Record<string, string | undefined>>,
+export function writesOfJson(
+  version: "2.8.77" | "2.8.102" | "2.8.108",
+  seen: Cookies,
   tokens: TokenPair,
   projectId: string,
-  options: CurrentWriteOptions,
+  options: JsonWriteOptions,
 ): string[] {
   const { refreshToken, accessToken } = tokens;
   const { secure } = options;
   const now = options.now ?? Date.now();
-  const n = names(projectId);
+  const stem = version === "2.8.108" ? "hexclave" : "stack";
+  const n = names(projectId, stem);
+  const access = `${stem}-access`;
   const main = secure ? n.hostDefault : n.default;
   const json = refreshToken === null ? null : refreshJson(refreshToken, now);
   const lines = [
@@ -165,18 +199,17 @@ export function writesOfCurrent(
       ? jsCookieRemove(main, { secure }, now)
       : jsCookieLine(main, json, { expires: expiresIn(now, 31_536_000), secure, sameSite: "Lax" }),
     refreshToken !== null && accessToken !== null
-      ? jsCookieLine("stack-access", JSON.stringify([refreshToken, accessToken]), {
-          expires: expiresIn(now, 86_400),
-          secure,
-          sameSite: "Lax",
-        })
-      : jsCookieRemove("stack-access", { secure }, now),
+      ? jsCookieLine(access, JSON.stringify([refreshToken, accessToken]), { expires: expiresIn(now, 86_400), secure, sameSite: "Lax" })
+      : jsCookieRemove(access, { secure }, now),
   ];
+  const prefixes =
+    version === "2.8.108" ? [...prefixesOf("hexclave", projectId), ...prefixesOf("stack", projectId)] : prefixesOf("stack", projectId);
   const stale = [n.plain, "stack-refresh"].filter((name) => seen[name]);
-  for (const name of Object.keys(seen)) if (name.startsWith(`${n.plain}--`) || name.startsWith(`__Host-${n.plain}--`)) stale.push(name);
+  for (const name of Object.keys(seen)) if (prefixes.some((prefix) => name.startsWith(prefix))) stale.push(name);
   for (const name of new Set(stale)) {
     if (name === main) continue;
-    const domain = name.startsWith(`${n.plain}--custom-`) ? decodeCrockford(name.slice(`${n.plain}--custom-`.length)) : undefined;
+    const code = /^(?:stack|hexclave)-refresh-.+--custom-(.+)$/.exec(name)?.[1];
+    const domain = code === undefined || version === "2.8.77" ? undefined : decodeCrockford(code);
     if (domain !== undefined) lines.push(jsCookieRemove(name, { domain, secure }, now));
     lines.push(jsCookieRemove(name, { secure }, now));
   }
@@ -312,4 +345,31 @@ export function browserCookies() {
       for (const line of lines) apply(href, line);
     },
   };
+}
+
+/** The official versions whose cookies the tests write and read. */
+export type OfficialVersion = keyof typeof READERS;
+
+/**
+ * A page of the official SDK `version` at `href` in `browser` whose tokens
+ * become `tokens`: its assignments applied to the cookies that page sees.
+ */
+export function officialPage(
+  browser: ReturnType<typeof browserCookies>,
+  href: string,
+  version: OfficialVersion,
+  tokens: TokenPair,
+  projectId: string,
+  parentDomain?: string,
+): void {
+  const { document } = browser.page(href);
+  const seen = parseCookie(document.cookie);
+  const lines =
+    version === "2.8.11"
+      ? writesOf2811(tokens, projectId)
+      : writesOfJson(version, seen, tokens, projectId, {
+          secure: href.startsWith("https:"),
+          ...(parentDomain !== undefined && { parentDomain }),
+        });
+  for (const line of lines) document.cookie = line;
 }

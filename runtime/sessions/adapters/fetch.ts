@@ -20,8 +20,8 @@ import { cameOverHttps, createResponseTokenStore, type ResponseTokenStore } from
 export interface FetchRequestTokenStoreOptions {
   /**
    * The project whose token cookies are read and written: `stack-refresh-<projectId>`
-   * and the JSON `stack-refresh-<projectId>--default` (`__Host-…` when Secure) of
-   * current official SDKs, as the browser cookie store reads and writes them.
+   * and the JSON `hexclave-refresh-<projectId>--default` (`__Host-…` when Secure),
+   * as the browser cookie store reads and writes them.
    */
   readonly projectId: string;
   /**

@@ -56,8 +56,8 @@ export interface NodeResponseLike {
 export interface NodeRequestTokenStoreOptions {
   /**
    * The project whose token cookies are read and written: `stack-refresh-<projectId>`
-   * and the JSON `stack-refresh-<projectId>--default` (`__Host-…` when Secure) of
-   * current official SDKs, as the browser cookie store reads and writes them.
+   * and the JSON `hexclave-refresh-<projectId>--default` (`__Host-…` when Secure),
+   * as the browser cookie store reads and writes them.
    */
   readonly projectId: string;
   /**

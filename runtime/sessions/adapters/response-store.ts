@@ -19,7 +19,7 @@ export interface CookieChange {
     readonly secure: boolean;
     readonly maxAge: number;
     readonly expires?: Date;
-    /** Set only for the official SDK's `stack-refresh-<projectId>--custom-…` cookies, which live on that domain. */
+    /** Set only for the official SDK's `…-refresh-<projectId>--custom-…` cookies, which live on that domain. */
     readonly domain?: string;
   };
   /** The same change as a `Set-Cookie` header value. */
@@ -63,10 +63,10 @@ export interface ResponseTokenStore extends TokenStore {
  * The cookie changes that make `cookies` hold `tokens`, with their attributes:
  * the browser cookie store's writes (tokens/cookie-format.ts), as name, value
  * and options for a framework's cookie API and as a `Set-Cookie` line. A new
- * refresh token is written both as `stack-refresh-<projectId>` (plain, read by
- * official SDKs up to 2.8.48) and as JSON in `stack-refresh-<projectId>--default`
- * (`__Host-…` when `secure`; read by current ones); a sign-out deletes every
- * refresh cookie of the project that `cookies` holds, the official SDK's
+ * refresh token is written both as `stack-refresh-<projectId>` (plain, read first
+ * by official SDKs up to 2.8.102) and as JSON in `hexclave-refresh-<projectId>--default`
+ * (`__Host-…` when `secure`; read first by 2.8.108); a sign-out deletes every
+ * token cookie of the project that `cookies` holds, the official SDK's
  * `--custom-` ones on their domain included. Empty when the cookies hold the
  * tokens already.
  *

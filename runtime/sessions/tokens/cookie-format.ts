@@ -1,32 +1,44 @@
 // The token cookies' names and values (wire contract §7), as pure functions
 // shared by the browser cookie store and the server's request stores.
 //
-// The official SDKs keep the refresh token under two sets of names
-// (service-versions §4):
-// - up to 2.8.48 (2.8.11 among them): `stack-refresh-<projectId>`,
-//   the plain token, and before that `stack-refresh` for every project;
-// - from 2.8.49 (November 2025): JSON `{"refresh_token", "updated_at_millis"}` in
-//   `stack-refresh-<projectId>--default` (`__Host-stack-refresh-<projectId>--default`
-//   on https) and, for a custom cookie domain, in
-//   `stack-refresh-<projectId>--custom-<Crockford base32 of the domain>` set on
-//   that domain. These SDKs still read the plain names first, and delete them
-//   whenever they write.
-// `stack-access` is the same for both.
+// The official SDKs keep the refresh token under three sets of names
+// (service-versions §4 and §6):
+// - up to 2.8.48 (2.8.11 among them): `stack-refresh-<projectId>`, the plain
+//   token, and before that `stack-refresh` for every project;
+// - 2.8.49 to 2.8.102: JSON `{"refresh_token", "updated_at_millis"}` in
+//   `stack-refresh-<projectId>--default` (`__Host-…` on https) and, for a custom
+//   cookie domain, `stack-refresh-<projectId>--custom-<Crockford base32 of the
+//   domain>` set on that domain; they read the plain names first;
+// - 2.8.108: the same JSON under `hexclave-refresh-<projectId>--…`, read before
+//   every older name, and every `stack-refresh*` cookie deleted on each write.
+// The access pair is `stack-access` up to 2.8.102 and `hexclave-access` in
+// 2.8.108, which reads `stack-access` only when `hexclave-access` is absent.
 //
-// Reading follows the current official SDK: `stack-refresh-<projectId>`, then
-// `stack-refresh`, then of the JSON cookies (`stack-refresh-<projectId>--…`,
-// with or without `__Host-`) the one with the greatest `updated_at_millis`
-// (none counts as oldest; on a tie the first in the cookie header wins). An older
-// SDK that writes the plain cookie is thus read even under an older JSON one,
-// and a current SDK that wrote JSON has deleted the plain cookie.
+// Reading follows 2.8.108: the newest `hexclave-refresh-<projectId>--…` JSON
+// cookie (greatest `updated_at_millis`, none counting as oldest, the first in the
+// header on a tie), else `stack-refresh-<projectId>`, else `stack-refresh`, else
+// the newest `stack-refresh-<projectId>--…` JSON cookie. So a session 2.8.108
+// wrote is found after its clean-up of the legacy names, and one an older SDK
+// wrote is found as long as no hexclave cookie is there.
 //
-// Writing: a new refresh token goes to both `stack-refresh-<projectId>` (the only
-// name an older SDK reads) and `--default` (what current SDKs write, so the session
-// stays when a later SDK stops reading the plain name); a `--custom-` cookie gets
-// the new token on its own domain, so sibling subdomains follow as with the
-// official SDK; every other refresh cookie of the project, and `stack-refresh`,
-// is deleted. Sign-out deletes every one of them. An access-token refresh leaves
-// the refresh cookies as they are and rewrites `stack-access` only.
+// Writing: a new refresh token goes to the plain `stack-refresh-<projectId>`,
+// which every version reads before its legacy JSON names (so a legacy
+// `--default` cookie would be read by none and is deleted), and the access pair
+// to `stack-access`. Once a 2.8.108 SDK has written on the site (a hexclave
+// refresh cookie or `hexclave-access` is there), the token also goes to
+// `hexclave-refresh-<projectId>--default` (`__Host-…` on https) and the pair to
+// `hexclave-access`, which 2.8.108 and stackkit read first. Not before: a
+// hexclave cookie hides from stackkit and 2.8.108 whatever an SDK up to 2.8.102
+// writes later (its sign-out, a sign-in as someone else), as those SDKs neither
+// write nor delete it; and 2.8.108 needs none, since it reads the plain cookie
+// and, within one poll, copies it to its own names itself (deleting the legacy
+// ones), which stackkit then reads first. Every `--custom-` cookie present, of
+// either name, gets the new token on its domain (and a legacy one its hexclave
+// twin once 2.8.108 is in use), so sibling subdomains follow whichever SDK runs
+// there; every other refresh cookie of the project is deleted. The refresh
+// cookies are left alone while stackkit reads the wanted token from them and no
+// version reads another (readByEveryVersion), so an access-token refresh
+// rewrites only the access pair. Sign-out deletes every token cookie present.
 
 import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../../constants.js";
 import { usableToken } from "./check.js";
@@ -36,7 +48,11 @@ import { serialize as serializeCookie } from "cookie";
 /** Cookies by name, decoded, as parseCookie returns them. */
 export type CookieJar = Record<string, string | undefined>;
 
-export const ACCESS_COOKIE = "stack-access";
+/** The access pair as 2.8.108 names it, read before the older name. */
+export const ACCESS_COOKIE = "hexclave-access";
+/** The access pair as official SDKs up to 2.8.102 name it. */
+export const LEGACY_ACCESS_COOKIE = "stack-access";
+const ACCESS_COOKIES = [ACCESS_COOKIE, LEGACY_ACCESS_COOKIE] as const;
 /** Written by older versions for every project alike; read only when the per-project cookie is absent. */
 export const LEGACY_REFRESH_COOKIE = "stack-refresh";
 const HOST = "__Host-";
@@ -47,24 +63,38 @@ export function refreshCookieName(projectId: string): string {
   return `stack-refresh-${projectId}`;
 }
 
-/** The JSON refresh cookie current official SDKs write: `__Host-` prefixed on https, which requires Secure, Path=/ and no Domain. */
-export function defaultRefreshCookieName(projectId: string, secure: boolean): string {
-  return `${secure ? HOST : ""}${refreshCookieName(projectId)}--default`;
+/** The stem of 2.8.108's JSON refresh cookies. */
+function hexclaveRefreshName(projectId: string): string {
+  return `hexclave-refresh-${projectId}`;
 }
 
-/** True for the project's JSON refresh cookies: `--default`, `--custom-…`, with or without `__Host-`. */
-function isJsonRefreshCookie(name: string, projectId: string): boolean {
-  const prefix = `${refreshCookieName(projectId)}--`;
-  return name.startsWith(prefix) || name.startsWith(HOST + prefix);
+/** The JSON refresh cookie stackkit writes: `__Host-` prefixed on https, which requires Secure, Path=/ and no Domain. */
+export function defaultRefreshCookieName(projectId: string, secure: boolean): string {
+  return `${secure ? HOST : ""}${hexclaveRefreshName(projectId)}--default`;
+}
+
+/** True for the project's JSON refresh cookies named after `stem`: `--default`, `--custom-…`, with or without `__Host-`. */
+function isJsonRefreshCookie(name: string, stem: string): boolean {
+  return name.startsWith(`${stem}--`) || name.startsWith(`${HOST}${stem}--`);
+}
+
+/** True for any refresh cookie of the project, of any version. */
+function isRefreshCookie(name: string, projectId: string): boolean {
+  return (
+    name === LEGACY_REFRESH_COOKIE ||
+    name === refreshCookieName(projectId) ||
+    isJsonRefreshCookie(name, refreshCookieName(projectId)) ||
+    isJsonRefreshCookie(name, hexclaveRefreshName(projectId))
+  );
 }
 
 /**
- * The domain a `--custom-<base32>` refresh cookie lives on, decoded from its
- * name; undefined for any other name, or when the decoded text is no plain
- * lower-case host name (it then cannot be put in a Domain attribute).
+ * The domain a `--custom-<base32>` refresh cookie (either name) lives on,
+ * decoded from its name; undefined for any other name, or when the decoded text
+ * is no plain lower-case host name (it then cannot be put in a Domain attribute).
  */
 export function customCookieDomain(name: string): string | undefined {
-  const code = /^stack-refresh-.+--custom-([\dA-HJKMNP-TV-Z]+)$/.exec(name)?.[1] ?? "";
+  const code = /^(?:stack|hexclave)-refresh-.+--custom-([\dA-HJKMNP-TV-Z]+)$/.exec(name)?.[1] ?? "";
   let domain = "";
   let bits = 0;
   let value = 0;
@@ -87,27 +117,34 @@ function jsonRefresh(value: string | undefined): [string, number] | null {
   }
 }
 
-/** The refresh token the official SDK's reading rule finds (see the top of this file), the plain cookies tried being `plain`. */
-function readRefresh(cookies: CookieJar, projectId: string, plain: readonly string[]): string | null {
-  for (const name of plain) {
-    const token = usableToken(cookies[name]);
-    if (token !== null) return token;
-  }
+/** The token of the newest readable JSON refresh cookie named after `stem`; the first in `cookies` on a tie. */
+function newestJson(cookies: CookieJar, stem: string): string | null {
   let found: [string, number] | null = null;
   for (const name in cookies) {
-    const entry = isJsonRefreshCookie(name, projectId) ? jsonRefresh(cookies[name]) : null;
+    const entry = isJsonRefreshCookie(name, stem) ? jsonRefresh(cookies[name]) : null;
     if (entry !== null && (found === null || entry[1] > found[1])) found = entry;
   }
   return found && found[0];
 }
 
-/** `stack-access` holds `[refreshToken, accessToken]`: it is shared by all projects on the host, so the pair says whose it is. */
+/** The refresh token 2.8.108's reading rule finds (see the top of this file). */
+function readRefresh(cookies: CookieJar, projectId: string): string | null {
+  const hexclave = newestJson(cookies, hexclaveRefreshName(projectId));
+  if (hexclave !== null) return hexclave;
+  for (const name of [refreshCookieName(projectId), LEGACY_REFRESH_COOKIE]) {
+    const token = usableToken(cookies[name]);
+    if (token !== null) return token;
+  }
+  return newestJson(cookies, refreshCookieName(projectId));
+}
+
+/** The access pair holds `[refreshToken, accessToken]`: it is shared by all projects on the host, so the pair says whose it is. */
 export function encodeAccessPair(refreshToken: string, accessToken: string): string {
   return JSON.stringify([refreshToken, accessToken]);
 }
 
 /**
- * The two elements of a `stack-access` value, or null when it is not a JSON
+ * The two elements of an access-pair value, or null when it is not a JSON
  * `[refreshToken, accessToken]` pair of usable tokens (check.ts).
  */
 function accessPairOf(value: string): readonly [string, string] | null {
@@ -123,7 +160,7 @@ function accessPairOf(value: string): readonly [string, string] | null {
 }
 
 /**
- * The access token of a `stack-access` value, or null when the value is
+ * The access token of an access-pair value, or null when the value is
  * malformed or pairs the token with another refresh token. A pair without a
  * refresh token is never used: nothing would tie it to this project.
  */
@@ -135,23 +172,29 @@ export function decodeAccessPair(value: string | undefined, refreshToken: string
 
 /**
  * The tokens the cookies hold for `projectId`, whichever official SDK version
- * wrote them (see the top of this file for which cookie wins). A cookie whose
- * value cannot be a token (the string "undefined", an empty value, a character
- * a header cannot carry, a JSON cookie without `refresh_token`, a `stack-access`
- * that is not a pair of tokens) reads as absent: the cookies are the browser's,
- * and whatever they hold must not lock anyone out. Never throws.
+ * wrote them (see the top of this file for which cookie wins). The access token
+ * is that of the first of `hexclave-access`, `stack-access` whose pair names the
+ * refresh token found: 2.8.108 looks at `stack-access` only when
+ * `hexclave-access` is absent, but a stale `hexclave-access` beside a matching
+ * `stack-access` (an older SDK wrote last) only costs it a refresh, and need
+ * not cost one here. A cookie whose value cannot be a token (the string
+ * "undefined", an empty value, a character a header cannot carry, a JSON cookie
+ * without `refresh_token`, an access cookie that is not a pair of tokens) reads
+ * as absent: the cookies are the browser's, and whatever they hold must not
+ * lock anyone out. Never throws.
  */
 export function readTokenCookies(cookies: CookieJar, projectId: string): TokenPair {
-  const refreshToken = readRefresh(cookies, projectId, [refreshCookieName(projectId), LEGACY_REFRESH_COOKIE]);
-  const accessToken = decodeAccessPair(cookies[ACCESS_COOKIE], refreshToken);
+  const refreshToken = readRefresh(cookies, projectId);
+  let accessToken: string | null = null;
+  for (const name of ACCESS_COOKIES) accessToken ??= decodeAccessPair(cookies[name], refreshToken);
   return { refreshToken, accessToken };
 }
 
 /**
  * The names of the plain token cookies present whose values can never be read
  * (readTokenCookies reads them as absent), for the cookie store to delete. A
- * well-formed `stack-access` pair of another project's refresh token is not
- * among them: that cookie is shared by every project on the host. A JSON refresh
+ * well-formed access pair of another project's refresh token is not among
+ * them: those cookies are shared by every project on the host. A JSON refresh
  * cookie that cannot be read is left to the next write, as the official SDK does.
  */
 export function unusableTokenCookies(cookies: CookieJar, projectId: string): string[] {
@@ -160,8 +203,10 @@ export function unusableTokenCookies(cookies: CookieJar, projectId: string): str
     const value = cookies[name];
     if (value !== undefined && usableToken(value) === null) names.push(name);
   }
-  const access = cookies[ACCESS_COOKIE];
-  if (access !== undefined && accessPairOf(access) === null) names.push(ACCESS_COOKIE);
+  for (const name of ACCESS_COOKIES) {
+    const access = cookies[name];
+    if (access !== undefined && accessPairOf(access) === null) names.push(name);
+  }
   return names;
 }
 
@@ -176,8 +221,9 @@ export type CookieWrite = readonly [name: string, value: string | null];
  */
 export function tokenCookieOptions(name: string, value: string | null, secure: boolean) {
   const domain = customCookieDomain(name);
+  const access = (ACCESS_COOKIES as readonly string[]).includes(name);
   return {
-    maxAge: value === null ? 0 : name === ACCESS_COOKIE ? ACCESS_COOKIE_MAX_AGE_S : REFRESH_COOKIE_MAX_AGE_S,
+    maxAge: value === null ? 0 : access ? ACCESS_COOKIE_MAX_AGE_S : REFRESH_COOKIE_MAX_AGE_S,
     ...(domain !== undefined && { domain }),
     path: "/" as const,
     ...(value === null && { expires: new Date(0) }),
@@ -192,11 +238,57 @@ export function tokenCookieLine([name, value]: CookieWrite, secure: boolean): st
 }
 
 /**
+ * True when stackkit (and so 2.8.108) reads `refreshToken` from `cookies` and no
+ * official version reads another token: 2.8.11's rule (the plain cookie) and
+ * that up to 2.8.102 (the plain cookie, else the newest legacy JSON one) find it
+ * or nothing. `stack-refresh` is left out, as every write deletes it. A version
+ * that finds nothing is one the last writer already left behind (2.8.11 after a
+ * JSON-writing SDK, any older one after 2.8.108's clean-up), and rewriting for it
+ * would only be undone by that writer's next write.
+ */
+function readByEveryVersion(cookies: CookieJar, projectId: string, refreshToken: string): boolean {
+  const own: CookieJar = { ...cookies, [LEGACY_REFRESH_COOKIE]: undefined };
+  const plain = usableToken(own[refreshCookieName(projectId)]);
+  const upTo28102 = plain ?? newestJson(own, refreshCookieName(projectId));
+  return readRefresh(own, projectId) === refreshToken && [plain, upTo28102].every((token) => token === null || token === refreshToken);
+}
+
+/** True once a 2.8.108 SDK has written on the site: a hexclave refresh cookie of the project, or `hexclave-access`, is there. */
+function hexclaveInUse(cookies: CookieJar, projectId: string): boolean {
+  return Object.keys(cookies).some((name) => name === ACCESS_COOKIE || isJsonRefreshCookie(name, hexclaveRefreshName(projectId)));
+}
+
+/** The writes that give the refresh cookies `refreshToken`, or delete them all when it is null (see the top of this file). */
+function refreshWrites(cookies: CookieJar, refreshToken: string | null, projectId: string, secure: boolean, now: number): CookieWrite[] {
+  if (refreshToken === null)
+    return Object.keys(cookies).flatMap((name) => (isRefreshCookie(name, projectId) ? [[name, null] as const] : []));
+  const plain = refreshCookieName(projectId);
+  // Every version reads the token already: only a leftover `stack-refresh` goes, as 2.8.11's writes delete it.
+  if (readByEveryVersion(cookies, projectId, refreshToken)) {
+    return cookies[LEGACY_REFRESH_COOKIE] === undefined ? [] : [[LEGACY_REFRESH_COOKIE, null]];
+  }
+  const json = JSON.stringify({ refresh_token: refreshToken, updated_at_millis: now });
+  const hexclave = hexclaveInUse(cookies, projectId);
+  const writes = new Map<string, string | null>([[plain, refreshToken]]);
+  if (hexclave) writes.set(defaultRefreshCookieName(projectId, secure), json);
+  const legacyCustom = `${plain}--custom-`;
+  for (const name in cookies) {
+    if (writes.has(name) || !isRefreshCookie(name, projectId)) continue;
+    const custom = customCookieDomain(name) !== undefined;
+    writes.set(name, custom ? json : null);
+    if (hexclave && custom && name.startsWith(legacyCustom)) {
+      writes.set(`${hexclaveRefreshName(projectId)}--custom-${name.slice(legacyCustom.length)}`, json);
+    }
+  }
+  return [...writes];
+}
+
+/**
  * The writes that make `cookies` hold `tokens`, and only those (see the top of
- * this file): the refresh cookies change only when the refresh token they give
- * is not the one wanted, and a cookie that already has the wanted value is not
- * rewritten. An access token without a refresh token is not written (see
- * decodeAccessPair). `now` is the JSON cookies' `updated_at_millis`.
+ * this file): the refresh cookies change only when some version would not read
+ * the wanted refresh token from them, and a cookie that already has the wanted
+ * value is not rewritten. An access token without a refresh token is not
+ * written (see decodeAccessPair). `now` is the JSON cookies' `updated_at_millis`.
  */
 export function tokenCookieWrites(
   cookies: CookieJar,
@@ -206,22 +298,10 @@ export function tokenCookieWrites(
   now = Date.now(),
 ): CookieWrite[] {
   const { refreshToken, accessToken } = tokens;
-  const writes: CookieWrite[] = [];
-  const plain = refreshCookieName(projectId);
-  const main = defaultRefreshCookieName(projectId, secure);
-  // The project's own cookies already giving the token: only a leftover `stack-refresh` goes.
-  if (refreshToken !== null && readRefresh(cookies, projectId, [plain]) === refreshToken) {
-    if (cookies[LEGACY_REFRESH_COOKIE] !== undefined) writes.push([LEGACY_REFRESH_COOKIE, null]);
-  } else {
-    const json = refreshToken && JSON.stringify({ refresh_token: refreshToken, updated_at_millis: now });
-    if (refreshToken !== null) writes.push([plain, refreshToken], [main, json]);
-    for (const name in cookies) {
-      if (name !== LEGACY_REFRESH_COOKIE && name !== plain && !isJsonRefreshCookie(name, projectId)) continue;
-      if (refreshToken === null) writes.push([name, null]);
-      else if (name !== plain && name !== main) writes.push([name, customCookieDomain(name) ? json : null]);
-    }
-  }
-  const pair = refreshToken !== null && accessToken !== null ? encodeAccessPair(refreshToken, accessToken) : null;
-  if (cookies[ACCESS_COOKIE] !== (pair ?? undefined)) writes.push([ACCESS_COOKIE, pair]);
+  const writes = refreshWrites(cookies, refreshToken, projectId, secure, now);
+  const pair = refreshToken !== null && accessToken !== null ? encodeAccessPair(refreshToken, accessToken) : undefined;
+  if (cookies[LEGACY_ACCESS_COOKIE] !== pair) writes.push([LEGACY_ACCESS_COOKIE, pair ?? null]);
+  // 2.8.108 reads `hexclave-access` whenever it is there, so one that is there must hold the pair too.
+  if (hexclaveInUse(cookies, projectId) && cookies[ACCESS_COOKIE] !== pair) writes.push([ACCESS_COOKIE, pair ?? null]);
   return writes;
 }

@@ -63,11 +63,13 @@ export interface BroadcastChannelLike {
 export interface CookieTokenStoreOptions {
   /**
    * The project whose tokens are kept; it names the refresh-token cookies. Read:
-   * those of every official SDK version (`stack-refresh-<projectId>` first, then
+   * those of every official SDK version (the newest JSON
+   * `hexclave-refresh-<projectId>--…` first, then `stack-refresh-<projectId>`, then
    * the newest JSON `stack-refresh-<projectId>--…`, `__Host-` prefixed or not).
    * Written: a new refresh token goes to both `stack-refresh-<projectId>` and
-   * `stack-refresh-<projectId>--default` (`__Host-…` on https), so official SDKs
-   * old and new find the session; sign-out deletes all of them.
+   * `hexclave-refresh-<projectId>--default` (`__Host-…` on https), the access
+   * pair to `hexclave-access` and `stack-access`, so official SDKs old and new
+   * find the session; sign-out deletes all of them.
    */
   readonly projectId: string;
   /** Defaults to `globalThis.document`. */

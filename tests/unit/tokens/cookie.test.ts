@@ -12,10 +12,8 @@ const timers = {
   clearTimeout: (id: unknown) => clearTimeout(id as ReturnType<typeof setTimeout>),
 };
 const DELETED = "Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax";
-/** The clock while a test runs: the JSON refresh cookie's updated_at_millis. */
+/** The clock while a test runs. */
 const NOW = Date.UTC(2026, 0, 15, 12);
-/** The JSON refresh cookie of `rt-1` written at NOW, percent-encoded as written. */
-const RT1_JSON = encodeURIComponent(JSON.stringify({ refresh_token: "rt-1", updated_at_millis: NOW }));
 
 /** One browser's cookies, as stored: raw (encoded) values by name. */
 type Jar = Map<string, string>;
@@ -95,9 +93,7 @@ describe("createCookieTokenStore on a jsdom document", () => {
 
   it("keeps the tokens in the cookies, where a new store finds them", () => {
     storeOn(document).set({ refreshToken: "rt-1", accessToken: "at-1" });
-    expect(document.cookie).toBe(
-      `stack-refresh-proj-1=rt-1; stack-refresh-proj-1--default=${RT1_JSON}; stack-access=%5B%22rt-1%22%2C%22at-1%22%5D`,
-    );
+    expect(document.cookie).toBe("stack-refresh-proj-1=rt-1; stack-access=%5B%22rt-1%22%2C%22at-1%22%5D");
     expect(storeOn(document).get()).toEqual({ refreshToken: "rt-1", accessToken: "at-1" });
   });
 
@@ -110,22 +106,20 @@ describe("createCookieTokenStore on a jsdom document", () => {
 });
 
 describe("cookies written", () => {
-  it("names the refresh cookies after the project, plain and as JSON, and pairs the access token with the refresh token", () => {
+  it("names the refresh cookie after the project, and pairs the access token with the refresh token", () => {
     const doc = fakeDocument(new Map());
     storeOn(doc).set({ refreshToken: "rt-1", accessToken: "at-1" });
     expect(doc.writes).toEqual([
       "stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; SameSite=Lax",
-      `stack-refresh-proj-1--default=${RT1_JSON}; Max-Age=31536000; Path=/; SameSite=Lax`,
       "stack-access=%5B%22rt-1%22%2C%22at-1%22%5D; Max-Age=86400; Path=/; SameSite=Lax",
     ]);
   });
 
-  it("adds Secure on https, where the JSON cookie is the __Host- one", () => {
+  it("adds Secure on https", () => {
     const doc = fakeDocument(new Map());
     storeOn(doc, { location: https }).set({ refreshToken: "rt-1", accessToken: "at-1" });
     expect(doc.writes).toEqual([
       "stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; Secure; SameSite=Lax",
-      `__Host-stack-refresh-proj-1--default=${RT1_JSON}; Max-Age=31536000; Path=/; Secure; SameSite=Lax`,
       "stack-access=%5B%22rt-1%22%2C%22at-1%22%5D; Max-Age=86400; Path=/; Secure; SameSite=Lax",
     ]);
   });
@@ -166,11 +160,7 @@ describe("cookies written", () => {
   it("deletes the legacy stack-refresh cookie on a write", () => {
     const doc = fakeDocument(new Map([["stack-refresh", "legacy-rt"]]));
     storeOn(doc).set({ refreshToken: "rt-1", accessToken: null });
-    expect(doc.writes).toEqual([
-      "stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; SameSite=Lax",
-      `stack-refresh-proj-1--default=${RT1_JSON}; Max-Age=31536000; Path=/; SameSite=Lax`,
-      `stack-refresh=; ${DELETED}`,
-    ]);
+    expect(doc.writes).toEqual(["stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; SameSite=Lax", `stack-refresh=; ${DELETED}`]);
   });
 
   it("deletes only a leftover stack-refresh when the project's cookies hold the token already", () => {
