@@ -16,6 +16,7 @@ export type { RedirectTo } from "./redirect-methods.js";
 export type { RedirectToOptions } from "./redirect.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
+export type { SignUpWithCredentialOptions } from "./flows/sign-up.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
 export type { Auth, CurrentUser, RestrictedReason } from "./objects/user.js";
 export type { UserUpdateOptions } from "./objects/user-profile.js";

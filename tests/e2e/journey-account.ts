@@ -229,6 +229,9 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       expect(typeof json.refreshToken).toBe("string");
       expect(await user.getAuthJson()).toEqual(json);
       expect(await user.currentSession.getTokens()).toEqual(json);
+      const tokens = [json.accessToken, json.refreshToken];
+      expect([await cast.ada.getAccessToken(), await cast.ada.getRefreshToken()]).toEqual(tokens);
+      expect([await user.getAccessToken(), await user.getRefreshToken()]).toEqual(tokens);
       const headers = await cast.ada.getAuthHeaders();
       expect(JSON.parse(headers["x-stack-auth"])).toEqual(json);
       expect(await user.getAuthHeaders()).toEqual(headers);
@@ -237,6 +240,11 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       const backend = e.server({ tokenStore: null });
       const request = new Request(`${SITE}/api/profile`, { headers });
       const me = await backend.getUser({ tokenStore: request, or: "throw" });
+      expect([await backend.getAccessToken({ tokenStore: request }), await backend.getRefreshToken({ tokenStore: request })]).toEqual(
+        tokens,
+      );
+      const admin = e.admin();
+      expect([await admin.getAccessToken({ tokenStore: request }), await admin.getRefreshToken({ tokenStore: request })]).toEqual(tokens);
       expect([me.id, me.displayName, me.serverMetadata]).toEqual([cast.adaId, "Augusta Ada King", { stripeCustomer: "cus_123" }]);
     });
   });

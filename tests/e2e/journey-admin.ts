@@ -368,6 +368,7 @@ export function adminJourney(world: () => E2E, cast: Cast): void {
       expect((await hedy.getActiveSessions()).map((s) => s.id)).not.toContain(laptopSession);
       const json = await hedy.getAuthJson();
       expect(claimsOf(json.accessToken).sub).toBe(hedy.id);
+      expect([await hedy.getAccessToken(), await hedy.getRefreshToken()]).toEqual([json.accessToken, json.refreshToken]);
       expect(JSON.parse((await hedy.getAuthHeaders())["x-stack-auth"])).toEqual(json);
 
       // E-mail: GitHub's address is verified already; a second one is added.

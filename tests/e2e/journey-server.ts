@@ -155,6 +155,7 @@ async function exerciseServerUser(
   if ("currentSession" in u) {
     const json = await u.getAuthJson();
     expect(claimsOf(json.accessToken).sub).toBe(u.id);
+    expect([await u.getAccessToken(), await u.getRefreshToken()]).toEqual([json.accessToken, json.refreshToken]);
     expect(await u.currentSession.getTokens()).toEqual(json);
     expect(JSON.parse((await u.getAuthHeaders())["x-stack-auth"])).toEqual(json);
     expect(await u.updatePassword({ oldPassword: "wrong", newPassword: "changed by the user 1" })).toBeInstanceOf(

@@ -9,10 +9,21 @@ import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
 import { completeSignIn, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
-/** What signUpWithCredential takes besides the call's own options. */
+/**
+ * What signUpWithCredential takes besides the call's own options.
+ *
+ * @example
+ * ```ts
+ * const result = await app.signUpWithCredential({ email: "ada@example.com", password: "correct horse battery staple", noVerificationCallback: true });
+ * if (result.status === "error") showError(result.error);
+ * ```
+ */
 export interface SignUpWithCredentialOptions {
+  /** The new user's e-mail address, which they sign in with. */
   readonly email: string;
+  /** Their password, held to the project's password rules. */
   readonly password: string;
+  /** The page the verification e-mail links to; by default this app's e-mail-verification page. */
   readonly verificationCallbackUrl?: string | undefined;
   /** Sends no verification URL, so the service e-mails no link (a 2.8.11 service requires one). */
   readonly noVerificationCallback?: boolean | undefined;

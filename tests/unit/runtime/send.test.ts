@@ -20,7 +20,7 @@ function clientWith(handler: Handler) {
     projectId: "p-1",
     publishableClientKey: "pck-1",
     baseUrl: BASE,
-    tokenStore: createMemoryTokenStore({ refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) }),
+    tokenStore: createMemoryTokenStore({ refreshToken: "rt-1", accessToken: jwt({ exp: 2e9 }) }),
     environment: env,
   });
   return { client, requests: service.requests, seen };
