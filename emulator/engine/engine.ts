@@ -369,13 +369,14 @@ function createContext(o: EngineOptions, endUser: EndUserRecord | null = null): 
     accessTokenLifetimeMs: o.accessTokenLifetimeMs,
     accessTokenFor,
     async signIn(user: UserRecord, options = {}): Promise<SignedIn> {
+      const now = o.now();
       const session: SessionRecord = {
         id: randomId(),
         project_id: user.project_id,
         user_id: user.id,
         refresh_token: randomString(45),
-        created_at_millis: o.now(),
-        last_used_at_millis: o.now(),
+        created_at_millis: now,
+        last_used_at_millis: now,
         expires_at_millis: options.expiresAtMillis ?? null,
         is_impersonation: options.isImpersonation ?? false,
       };
@@ -385,12 +386,14 @@ function createContext(o: EngineOptions, endUser: EndUserRecord | null = null): 
     issueCode(c: IssueCode): string {
       const code = randomString(45);
       const link = c.callbackUrl === null ? null : withCode(c.callbackUrl, code);
+      // One reading of the clock: a code lives exactly its lifetime, even across a millisecond's tick.
+      const now = o.now();
       o.store.insert("codes", {
         code,
         project_id: c.projectId,
         kind: c.kind,
-        created_at_millis: o.now(),
-        expires_at_millis: o.now() + c.lifetimeMs,
+        created_at_millis: now,
+        expires_at_millis: now + c.lifetimeMs,
         used_at_millis: null,
         attempts: 0,
         recipient: c.recipient,
