@@ -363,8 +363,12 @@ describe("the stackkit-emulator bin", () => {
     expect(await exited).toBe(0);
   });
 
-  it("says what is wrong with its options", async () => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--port", "nope"], {
+  it.each([
+    [["--port", "nope"], "--port takes a port number"],
+    [["--shared-email-port", "0"], "--shared-email-port takes a port number"],
+    [["--storage-url", "ftp://files.example.com"], "--storage-url takes an http(s) URL"],
+  ])("refuses %j, saying what is wrong", async (args, message) => {
+    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), ...args], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -372,18 +376,6 @@ describe("the stackkit-emulator bin", () => {
     child.stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(2);
-    expect(said).toContain("--port takes a port number");
-  });
-
-  it("refuses a shared e-mail server port that is not one", async () => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/emulator.mjs"), "--shared-email-port", "0"], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let said = "";
-    child.stderr.on("data", (chunk: Buffer) => (said += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    expect(code).toBe(2);
-    expect(said).toContain("--shared-email-port takes a port number");
+    expect(said).toContain(message);
   });
 });
