@@ -57,11 +57,15 @@ export interface paths {
         };
         /**
          * Start an OAuth sign-in or account link
-         * @description A browser navigation, not a fetch: the client builds this URL and sends the browser to it,
-         *     without `x-stack-*` headers. The service redirects to the provider, and after the provider's
+         * @description A browser navigation: the client builds this URL and sends the browser to it, without
+         *     `x-stack-*` headers. The service redirects to the provider, and after the provider's
          *     consent finally to `redirect_uri?code=…&state=…`; the client then exchanges `code` with
          *     `exchangeOAuthToken` (`grant_type=authorization_code`). Before navigating, the client keeps
          *     the PKCE verifier in the cookie `stack-oauth-outer-<state>`.
+         *
+         *     Since 2.8.86 a client may instead fetch it (still without `x-stack-*` headers) with
+         *     `stack_response_mode=json` and navigate to the `location` answered: so it reads a refusal,
+         *     such as the bot challenge's `BOT_CHALLENGE_REQUIRED`, before the browser leaves the page.
          *
          *     `type=authenticate` signs a user in (or up); `type=link` connects a provider account to the
          *     signed-in user, whose access token travels in `token` (the one place a token goes into a
@@ -3447,7 +3451,7 @@ export interface components {
             };
         };
         /**
-         * @description The sign-up needs a visible bot challenge to be completed first. Since 2.8.86.
+         * @description The invisible bot challenge sent with a sign-up, a magic-link e-mail or an OAuth sign-in (`bot_challenge_phase=invisible`) did not pass; nothing was done. Ask again with the token of a visible challenge (`bot_challenge_phase=visible`). Since 2.8.86.
          * @example {
          *       "code": "BOT_CHALLENGE_REQUIRED",
          *       "error": "An additional bot challenge is required before sign-up can continue."
@@ -3463,7 +3467,7 @@ export interface components {
             error: string;
         };
         /**
-         * @description The bot challenge sent with a sign-up could not be verified. Since 2.8.86.
+         * @description The visible bot challenge sent with a sign-up, a magic-link e-mail or an OAuth sign-in did not pass, or a user would be signed up after the challenge could not be shown (`bot_challenge_unavailable`). Since 2.8.86.
          * @example {
          *       "code": "BOT_CHALLENGE_FAILED",
          *       "error": "Visible bot challenge verification failed",
@@ -5484,6 +5488,19 @@ export interface components {
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
+        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, MULTI_FACTOR_AUTHENTICATION_REQUIRED, BOT_CHALLENGE_FAILED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
+        KnownErrors400_78b18b2c: {
+            headers: {
+                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
+                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED" | "BOT_CHALLENGE_FAILED";
+                "x-stack-actual-status": components["headers"]["ActualStatus"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"] | components["schemas"]["BOT_CHALLENGE_FAILED"];
+                "text/plain": components["schemas"]["StatusErrorMessage"];
+            };
+        };
         /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, REDIRECT_URL_NOT_WHITELISTED, CANNOT_GET_OWN_USER_WITHOUT_USER, USER_ID_DOES_NOT_EXIST (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
         KnownErrors400_85e251e5: {
             headers: {
@@ -5559,19 +5576,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["PASSKEY_REGISTRATION_FAILED"] | components["schemas"]["PASSKEY_AUTHENTICATION_FAILED"] | components["schemas"]["PASSKEY_WEBAUTHN_ERROR"] | components["schemas"]["PASSKEY_AUTHENTICATION_NOT_ENABLED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"];
-                "text/plain": components["schemas"]["StatusErrorMessage"];
-            };
-        };
-        /** @description Known error: SCHEMA_ERROR, BODY_PARSING_ERROR, CURRENT_PROJECT_NOT_FOUND, BRANCH_DOES_NOT_EXIST, PROJECT_KEY_WITHOUT_ACCESS_TYPE, INVALID_ACCESS_TYPE, ACCESS_TYPE_WITHOUT_PROJECT_ID, ACCESS_TYPE_REQUIRED, VERIFICATION_CODE_EXPIRED, VERIFICATION_CODE_MAX_ATTEMPTS_REACHED, MULTI_FACTOR_AUTHENTICATION_REQUIRED (JSON, with `x-stack-known-error`), or a status error of the service (plain text, without it). With `x-stack-override-error-status` it arrives as HTTP 200 and this status is in `x-stack-actual-status`. */
-        KnownErrors400_ad627d86: {
-            headers: {
-                /** @description The known-error code, always equal to the body's `code`; present exactly when the body is a JSON known error. */
-                "x-stack-known-error"?: "SCHEMA_ERROR" | "BODY_PARSING_ERROR" | "CURRENT_PROJECT_NOT_FOUND" | "BRANCH_DOES_NOT_EXIST" | "PROJECT_KEY_WITHOUT_ACCESS_TYPE" | "INVALID_ACCESS_TYPE" | "ACCESS_TYPE_WITHOUT_PROJECT_ID" | "ACCESS_TYPE_REQUIRED" | "VERIFICATION_CODE_EXPIRED" | "VERIFICATION_CODE_MAX_ATTEMPTS_REACHED" | "MULTI_FACTOR_AUTHENTICATION_REQUIRED";
-                "x-stack-actual-status": components["headers"]["ActualStatus"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["SCHEMA_ERROR"] | components["schemas"]["BODY_PARSING_ERROR"] | components["schemas"]["CURRENT_PROJECT_NOT_FOUND"] | components["schemas"]["BRANCH_DOES_NOT_EXIST"] | components["schemas"]["PROJECT_KEY_WITHOUT_ACCESS_TYPE"] | components["schemas"]["INVALID_ACCESS_TYPE"] | components["schemas"]["ACCESS_TYPE_WITHOUT_PROJECT_ID"] | components["schemas"]["ACCESS_TYPE_REQUIRED"] | components["schemas"]["VERIFICATION_CODE_EXPIRED"] | components["schemas"]["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED"] | components["schemas"]["MULTI_FACTOR_AUTHENTICATION_REQUIRED"];
                 "text/plain": components["schemas"]["StatusErrorMessage"];
             };
         };
@@ -6458,7 +6462,7 @@ export interface operations {
                  */
                 stack_response_mode?: "json" | "redirect";
                 /**
-                 * @description The bot challenge's token for the OAuth sign-in; a sign-up at the callback must have passed it. Since 2.8.86.
+                 * @description The bot challenge's token (a Cloudflare Turnstile response) for the action `oauth_authenticate`; without `bot_challenge_phase` it is only recorded. A user the callback would sign up is refused (`BOT_CHALLENGE_FAILED`, sent to the app's callback page) when the challenge was unavailable. Since 2.8.86; 2.8.11 refuses the parameter (`SCHEMA_ERROR`).
                  * @example 0.ZqP3-turnstile-response
                  */
                 bot_challenge_token?: string;
@@ -6841,7 +6845,7 @@ export interface operations {
                      * @description Absolute URL of the app's e-mail-verification page; must be a trusted domain. Required by 2.8.11, optional on 2.8.86.
                      */
                     verification_callback_url?: string;
-                    /** @description The bot challenge's token (a Cloudflare Turnstile response) for this flow's action. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    /** @description The bot challenge's token (a Cloudflare Turnstile response) for the action `sign_up_with_credential`. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
                     bot_challenge_token?: string;
                     /**
                      * @description Which challenge the token answers: `invisible` (a failure is `BOT_CHALLENGE_REQUIRED`: show a visible one and ask again) or `visible` (a failure is `BOT_CHALLENGE_FAILED`). Without it the token is only recorded. Since 2.8.86.
@@ -6922,7 +6926,7 @@ export interface operations {
                      * @description Absolute URL of the app's magic-link-callback page; must be a trusted domain.
                      */
                     callback_url: string;
-                    /** @description The bot challenge's token (a Cloudflare Turnstile response) for this flow's action. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    /** @description The bot challenge's token (a Cloudflare Turnstile response) for the action `send_magic_link_email`. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
                     bot_challenge_token?: string;
                     /**
                      * @description Which challenge the token answers: `invisible` (a failure is `BOT_CHALLENGE_REQUIRED`: show a visible one and ask again) or `visible` (a failure is `BOT_CHALLENGE_FAILED`). Without it the token is only recorded. Since 2.8.86.
@@ -6930,7 +6934,7 @@ export interface operations {
                      */
                     bot_challenge_phase?: "invisible" | "visible";
                     /**
-                     * @description `true` when the challenge could not be shown at all; never with a token or phase. A sign-up then fails with `BOT_CHALLENGE_FAILED`. Since 2.8.86.
+                     * @description `true` when the challenge could not be shown at all; never with a token or phase. The e-mail is still sent, but a sign-in with its code that would create a user fails with `BOT_CHALLENGE_FAILED`. Since 2.8.86.
                      * @enum {string}
                      */
                     bot_challenge_unavailable?: "true";
@@ -6988,7 +6992,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignInTokensWithIsNewUser"];
                 };
             };
-            400: components["responses"]["KnownErrors400_ad627d86"];
+            400: components["responses"]["KnownErrors400_78b18b2c"];
             401: components["responses"]["KnownErrors401_6eb8ab48"];
             403: components["responses"]["KnownErrors403_d9752163"];
             404: components["responses"]["KnownErrors404_d1468792"];
