@@ -8,6 +8,7 @@ import type { Environment } from "../platform/env.js";
 import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import type { RuntimeClientSettings } from "./app-internals.js";
+import type { BotChallengeProvider } from "./bot-challenge-options.js";
 import type { AppSurroundings, RedirectMethod } from "./context.js";
 import { createAppNavigator } from "./redirect-methods.js";
 import type { HandlerUrls } from "./urls.js";
@@ -82,6 +83,14 @@ export interface StackClientAppOptions {
   /** Extra provider scopes asked for at OAuth sign-in, per provider. */
   readonly oauthScopesOnSignIn?: Readonly<Partial<Record<string, readonly string[]>>>;
   /**
+   * The app's bot challenge (Cloudflare Turnstile, which services since 2.8.86 check on sign-up, the magic-link
+   * e-mail and OAuth sign-in): a function that runs the app's widget for `{ action, phase }` and resolves its token,
+   * or null when it could not. stackkit loads no script of its own; without this option (and without a call's own
+   * `botChallengeToken`) no challenge is sent. A 2.8.11 service has no challenge and refuses one: there the calls
+   * reject with a `ServiceVersionError`. See {@link BotChallengeProvider}.
+   */
+  readonly botChallenge?: BotChallengeProvider;
+  /**
    * Kept for apps written for the official SDK, which takes it and ignores it too: the app never
    * fetches the project when constructed, only when something asks for it (getProject).
    */
@@ -148,10 +157,17 @@ export function surroundingsOf(
     oauthScopesOnSignIn: Object.fromEntries(
       Object.entries(options.oauthScopesOnSignIn ?? {}).filter((e): e is [string, readonly string[]] => Array.isArray(e[1])),
     ),
+    botChallenge: botChallengeOf(options.botChallenge),
     browser,
     redirect: createAppNavigator({ redirectMethod, browser, env, urls }),
     absoluteUrl: (pathOrUrl) => absoluteUrl(pathOrUrl, browser),
   };
+}
+
+/** The `botChallenge` option, checked when the app is made rather than on the first sign-up. */
+function botChallengeOf(option: unknown): BotChallengeProvider | undefined {
+  if (option === undefined || typeof option === "function") return option as BotChallengeProvider | undefined;
+  throw new StackConfigurationError("botChallenge must be a function ({ action, phase, signal }) => the challenge's token, or null.");
 }
 
 function pickBaseUrl(option: StackClientAppOptions["baseUrl"], browser: Browser | null): string | undefined {

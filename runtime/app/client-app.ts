@@ -17,6 +17,7 @@ import type { TokenPair } from "../sessions/tokens/store.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import { CLIENT_VERSION } from "../version.js";
 import { runtimeSettingsOf, setInternals, type RuntimeClientSettings } from "./app-internals.js";
+import type { BotChallengeOptions } from "./bot-challenge-options.js";
 import { runtimeClientOf, surroundingsOf, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app-options.js";
 import { createClientAppContext, type ClientAppContext } from "./context.js";
 import type { PromptCliLoginOptions } from "./flows/cli.js";
@@ -355,6 +356,12 @@ export class StackClientApp {
    * no URL and so no e-mail (2.8.11 services require one). A taken address (UserWithEmailAlreadyExists)
    * and a weak password (PasswordRequirementsNotMet) come back as error Results.
    *
+   * The bot challenge (services since 2.8.86) is the call's `botChallengeToken` and `botChallengePhase`
+   * (or `botChallengeUnavailable`), sent once as given, else the app's `botChallenge` provider's tokens.
+   * A failed invisible challenge (BotChallengeRequired: nothing was done, ask again with a visible
+   * challenge's token) and a failed visible one (BotChallengeFailed) come back as error Results; a 2.8.11
+   * service refuses the challenge, and the call rejects with a ServiceVersionError.
+   *
    * @example
    * ```ts
    * const result = await app.signUpWithCredential({ email, password, noRedirect: true });
@@ -428,7 +435,9 @@ export class StackClientApp {
    * E-mails a magic link to `callbackUrl` (default: the app's magic-link-callback page) and a one-time
    * code (`POST /auth/otp/send-sign-in-code`). The answer's `nonce`, appended to the code the user types,
    * makes the code signInWithMagicLink takes. A callback URL the project does not allow is a
-   * RedirectUrlNotWhitelisted error Result.
+   * RedirectUrlNotWhitelisted error Result. The bot challenge goes with it as with signUpWithCredential
+   * (`botChallengeToken`, `botChallengePhase`, `botChallengeUnavailable`, or the app's `botChallenge`), its
+   * refusals BotChallengeRequired and BotChallengeFailed as error Results.
    *
    * @example
    * ```ts
@@ -438,7 +447,7 @@ export class StackClientApp {
    * await app.signInWithMagicLink(typed + result.data.nonce);
    * ```
    */
-  sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string } & CallOptions) {
+  sendMagicLinkEmail(email: string, options?: { readonly callbackUrl?: string } & BotChallengeOptions & CallOptions) {
     return sendMagicLinkEmail(this.ctx, email, options);
   }
   /**
@@ -496,6 +505,13 @@ export class StackClientApp {
    * and comes back to the oauth-callback page, where callOAuthCallback finishes. `returnTo` is where to
    * land afterwards instead of after-sign-in / after-sign-up. Needs a browser.
    *
+   * With a bot challenge (the call's `botChallengeToken` and `botChallengePhase`, or
+   * `botChallengeUnavailable`, or the app's `botChallenge` provider; services since 2.8.86), the
+   * authorize call is fetched first (`stack_response_mode=json`) and the browser leaves only once it
+   * passed. As the reference SDK's signInWithOAuth, it returns nothing and throws its failures:
+   * BotChallengeRequired (ask again with a visible challenge's token) and BotChallengeFailed, the
+   * browser still on the page; a ServiceVersionError from a 2.8.11 service, which has no challenge.
+   *
    * @example
    * ```ts
    * document.querySelector("#github")?.addEventListener("click", async () => {
@@ -503,7 +519,7 @@ export class StackClientApp {
    * });
    * ```
    */
-  signInWithOAuth(provider: string, options?: { readonly returnTo?: string } & CallOptions) {
+  signInWithOAuth(provider: string, options?: { readonly returnTo?: string } & BotChallengeOptions & CallOptions) {
     return loadOAuth().then((m) => m.signInWithOAuth(this.ctx, provider, options));
   }
   /**

@@ -2,6 +2,7 @@
 // options, the browser (when there is one) and navigation. Flows and objects
 // are functions of this context, so each can be tested on its own.
 import type { StackClient } from "../http/client.js";
+import type { BotChallengeProvider } from "./bot-challenge-options.js";
 import type { Browser } from "../platform/browser.js";
 import type { CallOptions } from "./call-options.js";
 import type { Environment } from "../platform/env.js";
@@ -21,6 +22,8 @@ export interface ClientAppContext {
   readonly urls: HandlerUrls;
   readonly redirectMethod: RedirectMethod;
   readonly oauthScopesOnSignIn: Readonly<Record<string, readonly string[]>>;
+  /** The app's bot challenge (its `botChallenge` option), asked for tokens by the flows that take one; none by default. */
+  readonly botChallenge?: BotChallengeProvider | undefined;
   /** Null outside a browser (and in tests that give none). */
   readonly browser: Browser | null;
   /** The session manager; throws the tokenStore error when the app has no token store. */
@@ -43,7 +46,7 @@ export interface ClientAppContext {
 /** What an app's contexts share whatever client they run on: its pages, browser and navigation. */
 export type AppSurroundings = Pick<
   ClientAppContext,
-  "urls" | "redirectMethod" | "oauthScopesOnSignIn" | "browser" | "redirect" | "absoluteUrl"
+  "urls" | "redirectMethod" | "oauthScopesOnSignIn" | "botChallenge" | "browser" | "redirect" | "absoluteUrl"
 >;
 
 /**
@@ -62,6 +65,7 @@ export function createClientAppContext(client: StackClient, app: AppSurroundings
     urls: app.urls,
     redirectMethod: app.redirectMethod,
     oauthScopesOnSignIn: app.oauthScopesOnSignIn,
+    botChallenge: app.botChallenge,
     browser: app.browser,
     sessions: () => client.requireSessions(),
     signIn: (tokens) => void client.requireSessions().signIn({ refreshToken: tokens.refresh_token, accessToken: tokens.access_token }),

@@ -17,6 +17,13 @@ export type { RedirectToOptions } from "./redirect.js";
 export type { CliLoginError, PromptCliLoginOptions } from "./flows/cli.js";
 export type { SignInOptions } from "./flows/sign-in.js";
 export type { SignUpWithCredentialOptions } from "./flows/sign-up.js";
+export type {
+  BotChallengeAction,
+  BotChallengeOptions,
+  BotChallengePhase,
+  BotChallengeProvider,
+  BotChallengeRequest,
+} from "./bot-challenge-options.js";
 export type { RegisterPasskeyError, SignInWithPasskeyError } from "./flows/passkey.js";
 export type { Auth, CurrentUser, RestrictedReason } from "./objects/user.js";
 export type { UserUpdateOptions } from "./objects/user-profile.js";

@@ -3,6 +3,7 @@
 // navigation recorded instead of performed.
 import { createStackClient } from "../../runtime/http/client.js";
 import type { Browser } from "../../runtime/platform/browser.js";
+import type { BotChallengeProvider } from "../../runtime/app/bot-challenge-options.js";
 import { createClientAppContext, type ClientAppContext, type RedirectMethod } from "../../runtime/app/context.js";
 import { resolveHandlerUrls, type HandlerUrls } from "../../runtime/app/urls.js";
 import { createMemoryTokenStore } from "../../runtime/sessions/tokens/memory.js";
@@ -16,6 +17,8 @@ export interface TestAppOptions {
   readonly redirectMethod?: RedirectMethod;
   readonly oauthScopesOnSignIn?: Record<string, string[]>;
   readonly accessType?: "client" | "server" | "admin";
+  /** The app's bot challenge provider (the app's `botChallenge` option); none by default. */
+  readonly botChallenge?: BotChallengeProvider;
 }
 
 /** Tokens of a signed-in user whose access token is good for an hour. */
@@ -45,6 +48,7 @@ export function testAppContext(handler: Handler, options: TestAppOptions = {}) {
     urls: resolveHandlerUrls(options.urls),
     redirectMethod: options.redirectMethod ?? "none",
     oauthScopesOnSignIn: options.oauthScopesOnSignIn ?? {},
+    botChallenge: options.botChallenge,
     browser,
     sessions: () => client.requireSessions(),
     signIn: (tokens) => client.requireSessions().signIn({ refreshToken: tokens.refresh_token, accessToken: tokens.access_token }),

@@ -107,7 +107,13 @@ export function methodsReturnTheirCodesClasses(): void {
   type App = StackClientApp;
   expectTrue<Equal<ResultError<App["signInWithCredential"]>, KnownErrors["EmailPasswordMismatch"] | Mfa>>();
   expectTrue<
-    Equal<ResultError<App["signUpWithCredential"]>, KnownErrors["UserWithEmailAlreadyExists"] | KnownErrors["PasswordRequirementsNotMet"]>
+    Equal<
+      ResultError<App["signUpWithCredential"]>,
+      | KnownErrors["UserWithEmailAlreadyExists"]
+      | KnownErrors["PasswordRequirementsNotMet"]
+      | KnownErrors["BotChallengeRequired"]
+      | KnownErrors["BotChallengeFailed"]
+    >
   >();
   expectTrue<Equal<ResultError<App["signInWithMfa"]>, KnownErrors["InvalidTotpCode"] | KnownErrors["VerificationCodeError"]>>();
   expectTrue<Equal<ResultError<App["signInWithMagicLink"]>, KnownErrors["VerificationCodeError"] | Mfa>>();
@@ -115,7 +121,12 @@ export function methodsReturnTheirCodesClasses(): void {
   expectTrue<Equal<ResultError<App["verifyPasswordResetCode"]>, KnownErrors["VerificationCodeError"]>>();
   expectTrue<Equal<ResultError<App["resetPassword"]>, KnownErrors["VerificationCodeError"]>>();
   expectTrue<Equal<ResultError<App["sendForgotPasswordEmail"]>, KnownErrors["UserNotFound"]>>();
-  expectTrue<Equal<ResultError<App["sendMagicLinkEmail"]>, KnownErrors["RedirectUrlNotWhitelisted"]>>();
+  expectTrue<
+    Equal<
+      ResultError<App["sendMagicLinkEmail"]>,
+      KnownErrors["RedirectUrlNotWhitelisted"] | KnownErrors["BotChallengeRequired"] | KnownErrors["BotChallengeFailed"]
+    >
+  >();
   expectTrue<
     Equal<ResultError<App["acceptTeamInvitation"]>, KnownErrors["VerificationCodeError"] | KnownErrors["TeamInvitationEmailMismatch"]>
   >();

@@ -7,8 +7,11 @@ import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "
 import { API_PREFIX } from "../../constants.js";
 import { sleep } from "../../platform/env.js";
 import { createKnownError, type KnownError } from "../../../generated/known-errors.js";
+import type { operations } from "../../../generated/schema.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { BotChallengeOptions } from "../bot-challenge-options.js";
 import type { ClientAppContext } from "../context.js";
+import { hasOwnChallenge, withBotChallenge } from "./bot-challenge.js";
 import { consumeVerifier, createPkcePair, pkceChallenge, saveVerifier } from "./pkce.js";
 
 /** Where a completed sign-in goes: the app's after-sign-in / after-sign-up page, or a URL the server named. */
@@ -124,13 +127,15 @@ function joinScopes(...lists: (readonly string[] | undefined)[]): string | undef
  * Starts a flow: saves the verifier under its state, then leaves for the
  * authorize URL. That URL is on the API's origin, not the app's, so it does not
  * go through ctx.redirect (which allows only the app's origins); it is checked
- * against the API origin here instead.
+ * against the API origin here instead. With a bot challenge (`challenge`), the
+ * authorize call is fetched first and the browser goes where it answers.
  */
 async function startFlow(
   ctx: ClientAppContext,
   browser: Browser,
   options: Omit<OAuthAuthorizeOptions, "state" | "codeChallenge">,
   call: CallOptions,
+  challenge?: BotChallengeOptions,
 ) {
   const pair = createPkcePair(ctx.env);
   const codeChallenge = await pkceChallenge(pair.verifier);
@@ -139,27 +144,63 @@ async function startFlow(
   if (new URL(url).origin !== root.origin || !url.startsWith(`${root.href}/`)) {
     throw new StackAssertionError(`The OAuth authorize URL left the API root ${root.href}`);
   }
+  const target = challenge === undefined ? url : await providerPageOf(ctx, new URL(url), challenge, call);
   // Once the browser is sent away the call cannot be taken back: check before, not after.
   checkAborted(call);
   saveVerifier(browser, pair);
-  browser.location.assign(url);
+  browser.location.assign(target);
   await sleep(ctx.env, NAVIGATION_WAIT_MS, call.signal);
+}
+
+/**
+ * The provider's page a flow goes to, asked of the authorize call with `stack_response_mode=json` (2.8.86) and the
+ * bot challenge. A navigation would show the service's refusal (BOT_CHALLENGE_REQUIRED, which wants a visible
+ * challenge and another try) to the user as a bare JSON page; a fetch reads it first. Still no x-stack headers, as
+ * for the navigation (the operation takes none), and a GET, so nothing is done twice whatever is sent again.
+ */
+async function providerPageOf(ctx: ClientAppContext, url: URL, challenge: BotChallengeOptions, call: CallOptions): Promise<string> {
+  const provider = decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1));
+  // The navigation's query, in its order: the operation's required parameters are all in it.
+  const query = Object.fromEntries(url.searchParams) as operations["startOAuthAuthorization"]["parameters"]["query"];
+  const location = await withBotChallenge(
+    ctx,
+    "StackClientApp.signInWithOAuth",
+    "oauth_authenticate",
+    { ...challenge, ...call },
+    async (fields) => {
+      const { data } = await ctx.client.send("GET /auth/oauth/authorize/{provider}", {
+        params: { path: { provider }, query: { ...query, stack_response_mode: "json", ...fields } },
+        ...signalOf(call),
+      });
+      return (data as { location?: unknown } | undefined)?.location;
+    },
+  );
+  // The page is the provider's, on its own origin; only an http(s) URL may take the browser there.
+  const page = typeof location === "string" && URL.canParse(location) ? new URL(location) : undefined;
+  if (page?.protocol !== "https:" && page?.protocol !== "http:") {
+    throw new StackAssertionError("GET /auth/oauth/authorize/{provider} answered a location that is not an http(s) URL");
+  }
+  return page.toString();
 }
 
 /**
  * Signs in with an OAuth provider: the browser leaves for the provider and
  * comes back to the oauth-callback page (see callOAuthCallback). `returnTo` is
  * where to land after the callback instead of after-sign-in / after-sign-up.
+ * With a bot challenge (the call's own, or the app's provider), the authorize
+ * call is fetched first: BOT_CHALLENGE_REQUIRED and BOT_CHALLENGE_FAILED are
+ * thrown as typed known errors, and the browser stays on the page.
  */
 export async function signInWithOAuth(
   ctx: ClientAppContext,
   provider: string,
-  options: { readonly returnTo?: string } & CallOptions = {},
+  options: { readonly returnTo?: string } & BotChallengeOptions & CallOptions = {},
 ): Promise<void> {
   const browser = requireBrowser(ctx.browser, "signInWithOAuth");
   const scopes = typeof provider === "string" ? ctx.oauthScopesOnSignIn[provider] : undefined;
   const flow = { provider, type: "authenticate" as const, afterCallbackRedirectUrl: options?.returnTo, providerScope: joinScopes(scopes) };
-  await startFlow(ctx, browser, flow, callOf(options));
+  const challenged = hasOwnChallenge(options) || ctx.botChallenge !== undefined;
+  await startFlow(ctx, browser, flow, callOf(options), challenged ? options : undefined);
 }
 
 /**

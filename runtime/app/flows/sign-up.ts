@@ -1,12 +1,19 @@
 // Sign-up with e-mail and password (endpoints.md §A), loaded on first use. A
 // refused e-mail or password is a Result, as in the reference SDK.
-import type { PasswordRequirementsNotMet, UserWithEmailAlreadyExists } from "../../../generated/known-errors.js";
+import type {
+  BotChallengeFailed,
+  BotChallengeRequired,
+  PasswordRequirementsNotMet,
+  UserWithEmailAlreadyExists,
+} from "../../../generated/known-errors.js";
 import { StackConfigurationError } from "../../errors.js";
 import { isKnownError } from "../../../generated/known-error-guard.js";
+import type { BotChallengeOptions } from "../bot-challenge-options.js";
 import { signalOf } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import type { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
+import { withBotChallenge } from "./bot-challenge.js";
 import { completeSignIn, tokensOf, type AfterAuthRedirects, type SignInOptions } from "./sign-in.js";
 
 /**
@@ -18,7 +25,7 @@ import { completeSignIn, tokensOf, type AfterAuthRedirects, type SignInOptions }
  * if (result.status === "error") showError(result.error);
  * ```
  */
-export interface SignUpWithCredentialOptions {
+export interface SignUpWithCredentialOptions extends BotChallengeOptions {
   /** The new user's e-mail address, which they sign in with. */
   readonly email: string;
   /** Their password, held to the project's password rules. */
@@ -38,33 +45,45 @@ export interface SignUpWithCredentialOptions {
  * REDIRECT_URL_NOT_WHITELISTED), the sign-up is sent again without it, as the
  * official SDK does: the user is signed up, unverified, as 2.8.11 would have
  * done. A URL the app named is not dropped: that error is thrown.
+ *
+ * The bot challenge (withBotChallenge) goes with every request: the call's
+ * own, or the app's provider's. BOT_CHALLENGE_REQUIRED and BOT_CHALLENGE_FAILED
+ * come back as Result errors; a 2.8.11 service's refusal of the challenge is a
+ * ServiceVersionError.
  */
 export async function signUpWithCredential(
   ctx: ClientAppContext,
   options: SignUpWithCredentialOptions & SignInOptions,
   redirects: AfterAuthRedirects,
-): Promise<Result<undefined, UserWithEmailAlreadyExists | PasswordRequirementsNotMet>> {
+): Promise<Result<undefined, UserWithEmailAlreadyExists | PasswordRequirementsNotMet | BotChallengeRequired | BotChallengeFailed>> {
   if (options.noVerificationCallback && options.verificationCallbackUrl !== undefined) {
     throw new StackConfigurationError("signUpWithCredential takes verificationCallbackUrl or noVerificationCallback: true, not both.");
   }
   ctx.sessions();
   const credentials = { email: options.email, password: options.password };
-  const send = (verificationUrl: string | undefined) =>
-    ctx.client.send("POST /auth/password/sign-up", {
-      body: verificationUrl === undefined ? credentials : { ...credentials, verification_callback_url: verificationUrl },
-      ...signalOf(options),
-    });
-  const defaultUrl = options.verificationCallbackUrl === undefined && !options.noVerificationCallback;
-  const url = options.noVerificationCallback ? undefined : ctx.absoluteUrl(options.verificationCallbackUrl ?? ctx.urls.emailVerification);
+  let url = options.noVerificationCallback ? undefined : ctx.absoluteUrl(options.verificationCallbackUrl ?? ctx.urls.emailVerification);
+  let defaultUrl = options.verificationCallbackUrl === undefined && !options.noVerificationCallback;
+  const send = async (challenge: object) => {
+    const body = url === undefined ? { ...credentials, ...challenge } : { ...credentials, verification_callback_url: url, ...challenge };
+    return tokensOf((await ctx.client.send("POST /auth/password/sign-up", { body, ...signalOf(options) })).data);
+  };
   // A brand-new user has no second factor yet, so MULTI_FACTOR_AUTHENTICATION_REQUIRED is not an expected answer here.
-  const result = await resultOf(async () => {
-    try {
-      return tokensOf((await send(url)).data);
-    } catch (error) {
-      if (!defaultUrl || !isKnownError(error, "REDIRECT_URL_NOT_WHITELISTED")) throw error;
-      return tokensOf((await send(undefined)).data);
-    }
-  }, ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET"]);
+  const result = await resultOf(
+    () =>
+      withBotChallenge(ctx, "StackClientApp.signUpWithCredential", "sign_up_with_credential", options, async (challenge) => {
+        try {
+          return await send(challenge);
+        } catch (error) {
+          if (!defaultUrl || !isKnownError(error, "REDIRECT_URL_NOT_WHITELISTED")) throw error;
+          // Dropped for good: a sign-up asked again with a visible challenge need not be refused for it first.
+          url = undefined;
+          defaultUrl = false;
+          // The service checks the URL before the challenge, so the challenge's token is still unused.
+          return await send(challenge);
+        }
+      }),
+    ["USER_EMAIL_ALREADY_EXISTS", "PASSWORD_REQUIREMENTS_NOT_MET", "BOT_CHALLENGE_REQUIRED", "BOT_CHALLENGE_FAILED"],
+  );
   if (result.status === "error") return result;
   return completeSignIn(ctx, result.data, "sign-up", options, redirects);
 }

@@ -65,6 +65,7 @@ export function resolveServerAppOptions(options: StackServerAppOptions): StackCl
     urls: ctx.urls,
     redirectMethod: ctx.redirectMethod,
     oauthScopesOnSignIn: ctx.oauthScopesOnSignIn,
+    ...(ctx.botChallenge !== undefined && { botChallenge: ctx.botChallenge }),
     browser: ctx.browser,
     environment: runtime.env,
     requestTimeoutMs: runtime.policy.requestTimeoutMs,
