@@ -56,6 +56,7 @@ export type {
 // The server app's objects (the class itself: runtime/index.ts).
 export type {
   ServerGetUserOptions,
+  ServerListTeamsOptions,
   ServerListUsersOptions,
   StackServerAppOptions,
   VerifiedServerUser,
