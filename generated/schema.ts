@@ -632,7 +632,8 @@ export interface paths {
          *     2.8.11 lists every user. 2.8.86 lists only the normal ones by default: never anonymous
          *     users, and not the restricted ones when the project requires e-mail verification;
          *     `include_anonymous`, `include_restricted` and `only_anonymous` widen or narrow the list
-         *     (2.8.11 refuses them with `SCHEMA_ERROR`).
+         *     (2.8.11 refuses them with `SCHEMA_ERROR`). Since 2.8.102 the hosted service also orders by
+         *     `last_active_at`.
          */
         get: operations["listUsers"];
         put?: never;
@@ -690,7 +691,16 @@ export interface paths {
         };
         /**
          * List teams
-         * @description A client must send `user_id=me` and gets the teams of the signed-in user, in the client view (`ClientTeam`). Server and admin code may pass any user id (or `me` with an access token) to list that user's teams, or omit `user_id` to list every team of the project; they get the server view (`ServerTeam`).
+         * @description A client must send `user_id=me` and gets the teams of the signed-in user,
+         *     in the client view (`ClientTeam`). Server and admin code may pass any user id (or `me`
+         *     with an access token) to list that user's teams, or omit `user_id` to list every team
+         *     of the project; they get the server view (`ServerTeam`).
+         *
+         *     Since 2.8.102 the hosted service answers the list one page at a time when asked:
+         *     `limit`, `cursor`, `query`, `order_by` and `desc` page, search and sort it, and the answer's
+         *     `pagination.next_cursor` reads the next page (`null` on the last). 2.8.86 and 2.8.11 take
+         *     none of these (`SCHEMA_ERROR` "query contains unknown properties: …") and answer every
+         *     team at once, oldest first, without `pagination`.
          */
         get: operations["listTeams"];
         put?: never;
@@ -2308,7 +2318,20 @@ export interface components {
             /** @enum {string} */
             oauth_account_merge_strategy: "link_method" | "raise_error" | "allow_duplicates";
         };
-        /** @description The project as its admins see it. 2.8.11 answers `user_count`; 2.8.86 leaves it out and adds the owning team, the logos and the dashboard's onboarding stage. */
+        /** @description What the project's owner chose in the dashboard's setup (2.8.102 on). Each choice is a string here, so that one a later version adds still reads; the values 2.8.102 knows are named. */
+        ProjectOnboardingState: {
+            /** @description `create-new` (a new configuration) or `link-existing` (one kept in a repository). */
+            selected_config_choice: string;
+            /** @description The ids of the dashboard's apps chosen (`authentication`, `teams`, `payments`, `emails`, …). */
+            selected_apps: string[];
+            /** @description `credential`, `magicLink`, `passkey`, `google`, `github`, `microsoft`. */
+            selected_sign_in_methods: string[];
+            /** @description The e-mail theme chosen; null for none. */
+            selected_email_theme_id: string | null;
+            /** @description `US` or `OTHER`. */
+            selected_payments_country: string;
+        };
+        /** @description The project as its admins see it. 2.8.11 answers `user_count`; 2.8.86 leaves it out and adds the owning team, the logos and the dashboard's onboarding stage; the hosted service since 2.8.102 adds whether the project is a development environment and the setup's choices. */
         AdminProject: {
             id: string;
             display_name: string;
@@ -2330,6 +2353,21 @@ export interface components {
             logo_full_dark_mode_url?: string | null;
             /** @description 2.8.86 on (absent from 2.8.11); how far the project's owner got in the dashboard's setup: `config_choice`, `apps_selection`, `auth_setup`, `domain_setup`, `email_theme_setup`, `payments_setup`, `welcome` or `completed` (a string, so that a later stage still reads). */
             onboarding_status?: string;
+            /** @description 2.8.102 on (absent from 2.8.86 and 2.8.11); whether the project was created as a development environment (`is_development_environment` of `POST /internal/projects`). It is set when the project is created: no update changes it. */
+            is_development_environment?: boolean;
+            /** @description 2.8.102 on (absent from 2.8.86 and 2.8.11); the choices the project's owner made in the dashboard's setup so far, which `onboarding_status` says how far went; null or absent when none is recorded. */
+            onboarding_state?: components["schemas"]["ProjectOnboardingState"] | null;
+        };
+        /** @description The dashboard's setup choices to record (2.8.102 on), all of them at once. */
+        ProjectOnboardingStateUpdate: {
+            /** @enum {string} */
+            selected_config_choice: "create-new" | "link-existing";
+            /** @description The ids of the dashboard's apps chosen; the service refuses an id it does not know. */
+            selected_apps: string[];
+            selected_sign_in_methods: ("credential" | "magicLink" | "passkey" | "google" | "github" | "microsoft")[];
+            selected_email_theme_id: string | null;
+            /** @enum {string} */
+            selected_payments_country: "US" | "OTHER";
         };
         /** @description An OAuth provider as an update sets it. A `standard` provider needs a non-empty `client_id` and `client_secret`; a provider given twice counts once (the last). */
         OAuthProviderConfigUpdate: {
@@ -7843,10 +7881,10 @@ export interface operations {
                  */
                 desc?: "true" | "false";
                 /**
-                 * @description The field to sort by.
+                 * @description The field to sort by. `last_active_at` (when each user was last active) is the hosted service's since 2.8.102; 2.8.86 and 2.8.11 take `signed_up_at` only and refuse any other value (`SCHEMA_ERROR` "query.order_by must be one of the following values: signed_up_at").
                  * @example signed_up_at
                  */
-                order_by?: "signed_up_at";
+                order_by?: "signed_up_at" | "last_active_at";
                 /**
                  * @description Free-text search over the users.
                  * @example ada
@@ -8111,6 +8149,31 @@ export interface operations {
                  * @example me
                  */
                 user_id?: components["parameters"]["OptionalUserIdQuery"];
+                /**
+                 * @description The `next_cursor` of the previous page. 2.8.102 on; 2.8.86 and 2.8.11 refuse the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example 9c2b7e4a-1f3d-4a6b-8e5c-2d7f9a1b3c5e
+                 */
+                cursor?: string;
+                /**
+                 * @description The largest number of teams on one page. 2.8.102 on; 2.8.86 and 2.8.11 refuse the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Free-text search over the teams, matched against a team's id (the exact UUID) and its display name. 2.8.102 on; 2.8.86 and 2.8.11 refuse the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example acme
+                 */
+                query?: string;
+                /**
+                 * @description The field to sort by. 2.8.102 on; 2.8.86 and 2.8.11 refuse the parameter (`SCHEMA_ERROR`) and list the oldest team first.
+                 * @example created_at
+                 */
+                order_by?: "created_at";
+                /**
+                 * @description Sort in descending order. 2.8.102 on; 2.8.86 and 2.8.11 refuse the parameter (`SCHEMA_ERROR`), so send it only to a service that has it.
+                 * @example true
+                 */
+                desc?: "true" | "false";
             };
             header?: {
                 /**
@@ -8138,6 +8201,7 @@ export interface operations {
                     "application/json": {
                         items: (components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"])[];
                         is_paginated?: boolean;
+                        /** @description 2.8.102 on, for a paged list; 2.8.86 and 2.8.11 answer every team without it. */
                         pagination?: components["schemas"]["Pagination"];
                     };
                 };
@@ -10572,6 +10636,10 @@ export interface operations {
                      * @enum {string}
                      */
                     onboarding_status?: "config_choice" | "apps_selection" | "auth_setup" | "domain_setup" | "email_theme_setup" | "payments_setup" | "welcome" | "completed";
+                    /** @description 2.8.102 on; the choices made in the dashboard's setup, all at once, or null for none. 2.8.86 and 2.8.11 refuse the field (`SCHEMA_ERROR`). */
+                    onboarding_state?: components["schemas"]["ProjectOnboardingStateUpdate"] | null;
+                    /** @description 2.8.102 on; makes the project a development environment (it stays one: no update changes it). 2.8.86 and 2.8.11 refuse the field (`SCHEMA_ERROR`). */
+                    is_development_environment?: boolean;
                     config?: components["schemas"]["ProjectConfigUpdate"];
                     /**
                      * Format: uuid
@@ -10688,6 +10756,8 @@ export interface operations {
                      * @enum {string}
                      */
                     onboarding_status?: "config_choice" | "apps_selection" | "auth_setup" | "domain_setup" | "email_theme_setup" | "payments_setup" | "welcome" | "completed";
+                    /** @description 2.8.102 on; the choices made in the dashboard's setup, all at once, or null for none. 2.8.86 and 2.8.11 refuse the field (`SCHEMA_ERROR`). */
+                    onboarding_state?: components["schemas"]["ProjectOnboardingStateUpdate"] | null;
                     config?: components["schemas"]["ProjectConfigUpdate"];
                 };
             };

@@ -88,6 +88,11 @@ const PROJECT_FIELDS_2_8_86 = [
   "config.oauth_providers[].apple_bundle_ids",
 ] as const;
 
+// The fields of a project's bodies that the hosted service added in 2.8.102 (the dashboard's setup choices; a
+// development-environment project, chosen at creation only), which neither version knows.
+const PROJECT_UPDATE_FIELDS_2_8_102 = ["onboarding_state"] as const;
+const PROJECT_CREATE_FIELDS_2_8_102 = ["onboarding_state", "is_development_environment"] as const;
+
 // The OAuth providers each version's schema knows (its `allProviders`), in its order.
 const OAUTH_PROVIDERS_2_8_11 = [
   "google",
@@ -405,8 +410,8 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
       sendMagicLinkCode: BOT_CHALLENGE_FIELDS,
       createCliLogin: ["anon_refresh_token"],
       completeCliLogin: ["mode"],
-      updateAdminProject: PROJECT_FIELDS_2_8_86,
-      createOwnedProject: PROJECT_FIELDS_2_8_86,
+      updateAdminProject: [...PROJECT_FIELDS_2_8_86, ...PROJECT_UPDATE_FIELDS_2_8_102],
+      createOwnedProject: [...PROJECT_FIELDS_2_8_86, ...PROJECT_CREATE_FIELDS_2_8_102],
     },
     projectThemesAndLogos: false,
     oauthProviders: OAUTH_PROVIDERS_2_8_11,
@@ -452,7 +457,10 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     botChallenge: true,
     cliLogin: "anonymous-handover",
     clientProjectDomains: true,
-    unknownBodyFields: { updateAdminProject: [OAUTH_PROVIDER_ENABLED], createOwnedProject: [OAUTH_PROVIDER_ENABLED] },
+    unknownBodyFields: {
+      updateAdminProject: [OAUTH_PROVIDER_ENABLED, ...PROJECT_UPDATE_FIELDS_2_8_102],
+      createOwnedProject: [OAUTH_PROVIDER_ENABLED, ...PROJECT_CREATE_FIELDS_2_8_102],
+    },
     projectThemesAndLogos: true,
     oauthProviders: [...OAUTH_PROVIDERS_2_8_11, "twitch"],
     endUserHeaders: "no-trusted-proxy",

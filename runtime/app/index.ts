@@ -63,6 +63,7 @@ export type {
 // The server app's objects (the class itself: runtime/index.ts).
 export type {
   ServerGetUserOptions,
+  ServerListTeamsOptions,
   ServerListUsersOptions,
   StackServerAppOptions,
   VerifiedServerUser,
@@ -81,7 +82,7 @@ export type {
 export type { CreateSessionOptions, CreatedSession } from "./server/user-sessions.js";
 // What the admin app hands out (the class itself: runtime/index.ts).
 export type { StackAdminAppOptions } from "./admin-app.js";
-export type { AdminProject, AdminProjectUpdateOptions } from "./admin/project.js";
+export type { AdminProject, AdminProjectOnboardingState, AdminProjectUpdateOptions } from "./admin/project.js";
 export type {
   AdminProjectConfig,
   AdminProjectConfigUpdateOptions,

@@ -19,12 +19,14 @@ import { serverContextOf, type ServerAppContext } from "./server/context.js";
 import type { CurrentServerUser } from "./server/current-user.js";
 import { resolveServerAppOptions, type StackServerAppOptions } from "./server/inherit.js";
 import type { ServerTeam, ServerTeamCreateOptions } from "./server/server-team.js";
+import type { ServerListTeamsOptions } from "./server/team-listing.js";
 import type { ServerUser } from "./server/server-user.js";
 import type { ServerUserCreateOptions } from "./server/user-options.js";
 import type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 import type { AccessTokenVerification, VerifyAccessTokenCallOptions } from "../sessions/verify/verify.js";
 
 export type { ServerListUsersOptions } from "./server/app-methods.js";
+export type { ServerListTeamsOptions } from "./server/team-listing.js";
 export type { StackServerAppOptions } from "./server/inherit.js";
 export type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 
@@ -273,7 +275,10 @@ export class StackServerApp extends StackClientApp {
   }
 
   /**
-   * Every team of the project (`GET /teams`).
+   * The project's teams (`GET /teams`): without options every team, with them one page, searched
+   * and sorted, whose `nextCursor` reads the next page (null on the last page, and for the whole
+   * list). The options are the hosted service's since 2.8.102: a 2.8.86 or 2.8.11 service refuses
+   * them, and the call rejects with a `ServiceVersionError` (nothing is sent again without them).
    *
    * @example
    * ```ts
@@ -281,9 +286,11 @@ export class StackServerApp extends StackClientApp {
    * for (const team of teams) {
    *   console.log(team.id, team.displayName, team.createdAt.toISOString());
    * }
+   * const newest = await app.listTeams({ limit: 10, orderBy: "createdAt", desc: true });
+   * const next = newest.nextCursor === null ? [] : await app.listTeams({ limit: 10, orderBy: "createdAt", desc: true, cursor: newest.nextCursor });
    * ```
    */
-  listTeams(options?: CallOptions): Promise<ServerTeam[]> {
+  listTeams(options?: ServerListTeamsOptions & CallOptions): Promise<ServerTeam[] & { nextCursor: string | null }> {
     return loadServer().then((m) => m.listTeams(this.serverCtx, options));
   }
 

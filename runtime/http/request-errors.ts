@@ -70,10 +70,10 @@ export class ResponseFormatError extends StackError {
 /**
  * The service's version cannot do what the call asks, and nothing was changed: an operation
  * that version removed with no equivalent (2.8.86's e-mail templates are TSX source, not
- * 2.8.11's documents), or an option it does not know (2.8.11 has no owner teams). The version
- * is read from the service's answer (a route it no longer has, a field it refuses or
- * requires), never configured. `message` says all of it: the method, the version and what to
- * do instead.
+ * 2.8.11's documents), or an option it does not know (2.8.11 has no owner teams; 2.8.86 does
+ * not page teams, which the hosted service does since 2.8.102). The version is read from the
+ * service's answer (a route it no longer has, a field it refuses or requires), never
+ * configured. `message` says all of it: the method, the version and what to do instead.
  *
  * @example
  * ```ts
@@ -89,7 +89,11 @@ export class ServiceVersionError extends StackError {
   readonly name = "ServiceVersionError" as const;
   /** The method that cannot work there, as an app calls it: `"StackAdminApp.listEmailTemplates"`. */
   readonly method: string;
-  /** The service version whose behaviour the answer showed: `"2.8.86"` (and later) or `"2.8.11"`. */
+  /**
+   * The service version whose behaviour the answer showed: `"2.8.11"`, or `"2.8.86"` (for what
+   * 2.8.86 removed, 2.8.86 and later; for an option the hosted service took in 2.8.102, which
+   * 2.8.86 and 2.8.11 refuse alike, any service before 2.8.102).
+   */
   readonly serviceVersion: string;
   /** What to use instead on that version. */
   readonly replacement: string;

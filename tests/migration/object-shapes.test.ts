@@ -123,6 +123,10 @@ const ADMIN_PROJECT = [
   "createdAt",
   "userCount",
   "isProductionMode",
+  // Not in 2.8.11's objects: the newest official SDK's (2.8.102), for what the hosted service answers since;
+  // onboardingState is the service's field beside it, which that SDK does not read.
+  "isDevelopmentEnvironment",
+  "onboardingState",
   "config",
   "update",
   "delete",

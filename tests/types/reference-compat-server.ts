@@ -38,6 +38,11 @@ export async function serverCodeWrittenForTheReferenceSdk(request: Request): Pro
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   const found: ServerUser[] = await app.listUsers({ query: "ada" });
+  // The official SDK 2.8.102's orders and pages (the hosted service's since 2.8.102).
+  const active = await app.listUsers({ orderBy: "lastActiveAt", desc: true, limit: 10 });
+  const teamPage = await app.listTeams({ query: "acme", orderBy: "createdAt", desc: true, limit: 10 });
+  const nextTeams: ServerTeam[] = teamPage.nextCursor === null ? [] : await app.listTeams({ cursor: teamPage.nextCursor });
+  console.info(active.nextCursor, nextTeams.length);
   console.info(found.length);
 
   // Create users and a team; add a user.
@@ -97,6 +102,8 @@ export async function serverCodeWrittenForTheReferenceSdk(request: Request): Pro
   await ada.setClientReadOnlyMetadata({ plan: "pro" });
   await ada.setDisplayName("Countess");
   const teams: ServerTeam[] = await ada.listTeams();
+  const adaTeamPage = await ada.listTeams({ limit: 5, orderBy: "createdAt" });
+  console.info(adaTeamPage.nextCursor);
   if (teams[0]) await ada.leaveTeam(teams[0]);
   const channel = await ada.createContactChannel({ value: "ada@work.example", type: "email", usedForAuth: false, isVerified: true });
   await channel.update({ isPrimary: true });

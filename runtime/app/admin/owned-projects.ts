@@ -78,6 +78,14 @@ export async function listOwnedProjects(ctx: ClientAppContext, options?: CallOpt
 const OWNER_TEAM_REQUIRED = /^- body\.owner_team_id must be defined$/;
 const OWNER_TEAM_UNKNOWN = /^- body contains unknown properties: owner_team_id$/;
 
+// The hosted service's since 2.8.102; both versions list it among the body's unknown properties.
+const DEVELOPMENT_ENVIRONMENT_UNKNOWN = /^- body contains unknown properties: (.+, )?is_development_environment(, .+)?$/;
+
+/** Whether `error` is a SCHEMA_ERROR with a problem of the form `problem` among others. */
+function refusedAmong(error: unknown, problem: RegExp): boolean {
+  return (schemaProblems(error) ?? []).some((line) => problem.test(line));
+}
+
 /** Whether `error` is a SCHEMA_ERROR whose every problem is of the form `problem`. */
 function refusedOnlyFor(error: unknown, problem: RegExp): boolean {
   const problems = schemaProblems(error) ?? [];
@@ -115,11 +123,18 @@ export async function createProject(ctx: ClientAppContext, options: AdminProject
     typeof options !== "object" ||
     options === null ||
     typeof options.displayName !== "string" ||
-    (options.teamId !== undefined && typeof options.teamId !== "string")
+    (options.teamId !== undefined && typeof options.teamId !== "string") ||
+    (options.isDevelopmentEnvironment !== undefined && typeof options.isDevelopmentEnvironment !== "boolean")
   ) {
-    throw new StackConfigurationError("createProject needs options: { displayName, teamId?, description?, isProductionMode?, config? }.");
+    throw new StackConfigurationError(
+      "createProject needs options: { displayName, teamId?, isDevelopmentEnvironment?, description?, isProductionMode?, config? }.",
+    );
   }
-  const body = { ...adminProjectUpdateToWire(options, "createProject"), display_name: options.displayName };
+  const body = {
+    ...adminProjectUpdateToWire(options, "createProject"),
+    display_name: options.displayName,
+    ...(options.isDevelopmentEnvironment !== undefined && { is_development_environment: options.isDevelopmentEnvironment }),
+  };
   const create = (ownerTeamId: string | undefined) =>
     ctx.client.send("POST /internal/projects", {
       body: ownerTeamId === undefined ? body : { ...body, owner_team_id: ownerTeamId },
@@ -129,6 +144,15 @@ export async function createProject(ctx: ClientAppContext, options: AdminProject
   try {
     answer = await create(options.teamId);
   } catch (error) {
+    // Refused by 2.8.86 and 2.8.11 alike, beside whatever else they say of the owner team.
+    if (options.isDevelopmentEnvironment !== undefined && refusedAmong(error, DEVELOPMENT_ENVIRONMENT_UNKNOWN)) {
+      throw new ServiceVersionError(
+        "user.createProject",
+        "2.8.86",
+        "it has no development-environment projects and refused is_development_environment (isDevelopmentEnvironment, which came with 2.8.102), so no project was created",
+        "leave isDevelopmentEnvironment out",
+      );
+    }
     if (options.teamId === undefined && refusedOnlyFor(error, OWNER_TEAM_REQUIRED)) {
       answer = await create(await defaultOwnerTeam(ctx, options.displayName, options));
     } else if (options.teamId !== undefined && refusedOnlyFor(error, OWNER_TEAM_UNKNOWN)) {

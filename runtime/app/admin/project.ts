@@ -29,6 +29,19 @@ export interface AdminProject {
    */
   readonly userCount: number | undefined;
   readonly isProductionMode: boolean;
+  /**
+   * Whether the project was created as a development environment (`is_development_environment`),
+   * as the newest official SDK's AdminProject has it; set at creation
+   * (`createProject({ isDevelopmentEnvironment })`), never updated. `undefined` when the service
+   * does not say: the hosted service answers it since 2.8.102, 2.8.86 and 2.8.11 do not.
+   */
+  readonly isDevelopmentEnvironment: boolean | undefined;
+  /**
+   * The choices the project's owner made in the dashboard's setup (`onboarding_state`, the
+   * hosted service's since 2.8.102); read only here, as the official SDK neither reads nor sets it.
+   * `null` when none is recorded, which is also how a 2.8.86 or 2.8.11 service reads (they have none).
+   */
+  readonly onboardingState: AdminProjectOnboardingState | null;
   readonly config: AdminProjectConfig;
   /**
    * Changes the project (`PATCH /internal/projects/current`, only the fields
@@ -81,6 +94,29 @@ export interface AdminProject {
    * ```
    */
   useProductionModeErrors(): ProductionModeError[];
+}
+
+/**
+ * What a project's owner chose in the dashboard's setup (`AdminProject.onboardingState`). Each
+ * choice is the service's string, so that one a later version adds still reads.
+ *
+ * @example
+ * ```ts
+ * const { onboardingState } = await admin.getProject();
+ * if (onboardingState?.selectedApps.includes("teams")) console.log("the owner chose teams");
+ * ```
+ */
+export interface AdminProjectOnboardingState {
+  /** `"create-new"` (a new configuration) or `"link-existing"` (one kept in a repository). */
+  readonly selectedConfigChoice: "create-new" | "link-existing" | (string & {});
+  /** The ids of the dashboard's apps chosen: `"authentication"`, `"teams"`, `"payments"`, `"emails"`, … */
+  readonly selectedApps: readonly string[];
+  /** The sign-in methods chosen: `"credential"`, `"magicLink"`, `"passkey"`, `"google"`, `"github"`, `"microsoft"`. */
+  readonly selectedSignInMethods: readonly string[];
+  /** The e-mail theme chosen, or null for none. */
+  readonly selectedEmailThemeId: string | null;
+  /** Where the owner takes payments: `"US"` or `"OTHER"`. */
+  readonly selectedPaymentsCountry: "US" | "OTHER" | (string & {});
 }
 
 /**
@@ -161,6 +197,8 @@ export function adminProjectFromWire(ctx: ClientAppContext, wire: components["sc
     createdAt: new Date(wire.created_at_millis),
     userCount: wire.user_count,
     isProductionMode: wire.is_production_mode,
+    isDevelopmentEnvironment: wire.is_development_environment,
+    onboardingState: onboardingStateOf(wire.onboarding_state),
     config,
     update: (update) => updateAdminProject(ctx, update),
     delete: (options) => deleteAdminProject(ctx, options),
@@ -172,4 +210,15 @@ export function adminProjectFromWire(ctx: ClientAppContext, wire: components["sc
     useProductionModeErrors: () => getProductionModeErrors({ id: wire.id, config }),
   };
   return Object.freeze(project);
+}
+
+function onboardingStateOf(wire: components["schemas"]["AdminProject"]["onboarding_state"]): AdminProjectOnboardingState | null {
+  if (wire === undefined || wire === null) return null;
+  return Object.freeze({
+    selectedConfigChoice: wire.selected_config_choice,
+    selectedApps: Object.freeze([...wire.selected_apps]),
+    selectedSignInMethods: Object.freeze([...wire.selected_sign_in_methods]),
+    selectedEmailThemeId: wire.selected_email_theme_id,
+    selectedPaymentsCountry: wire.selected_payments_country,
+  });
 }

@@ -54,6 +54,13 @@ export interface AdminProjectCreateOptions extends AdminProjectUpdateOptions {
    * `ServiceVersionError` and creates nothing.
    */
   readonly teamId?: string;
+  /**
+   * Creates the project as a development environment (`is_development_environment`), as the
+   * newest official SDK's `createProject({ isDevelopmentEnvironment })`; it stays one
+   * (`AdminProject.isDevelopmentEnvironment`). The hosted service's since 2.8.102: a 2.8.86 or
+   * 2.8.11 service refuses it, and the call rejects with a `ServiceVersionError` and creates nothing.
+   */
+  readonly isDevelopmentEnvironment?: boolean;
 }
 
 export const INTERNAL_PROJECT_ID = "internal";

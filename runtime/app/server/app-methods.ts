@@ -4,8 +4,9 @@
 import { isKnownError } from "../../../generated/known-error-guard.js";
 import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
+import { ServiceVersionError } from "../../http/request-errors.js";
 import { checkApiKey } from "./api-key-check.js";
-import { answered } from "../wire.js";
+import { answered, schemaProblems } from "../wire.js";
 import { isUuid, itemsOf, requireOptions } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 import {
@@ -16,6 +17,7 @@ import {
   type ServerTeamCreateOptions,
 } from "./server-team.js";
 import { asServerUser, createServerUser, type ServerUser } from "./server-user.js";
+import { listTeamPage, type ServerListTeamsOptions } from "./team-listing.js";
 import { serverUserCreateToWire, type ServerUserCreateOptions } from "./user-options.js";
 
 export { createCurrentServerUser } from "./current-user.js";
@@ -40,8 +42,12 @@ export interface ServerListUsersOptions {
   readonly cursor?: string;
   /** The most users the page holds; default the service's page size. */
   readonly limit?: number;
-  /** The order of the users: `"signedUpAt"`, the only one; default the service's order. */
-  readonly orderBy?: "signedUpAt";
+  /**
+   * The order of the users: by when they signed up (`"signedUpAt"`), or by when they were last
+   * active (`"lastActiveAt"`, the hosted service's since 2.8.102: a 2.8.86 or 2.8.11 service
+   * refuses it, and the call rejects with a `ServiceVersionError`); default the service's order.
+   */
+  readonly orderBy?: "signedUpAt" | "lastActiveAt";
   /** Sorts in descending order (newest first with `orderBy: "signedUpAt"`); default false. */
   readonly desc?: boolean;
   /** Free-text search over the users. */
@@ -57,6 +63,27 @@ export interface ServerListUsersOptions {
   readonly includeRestricted?: boolean;
   /** Anonymous users only (`only_anonymous`); needs `includeAnonymous: true`, as the service does. */
   readonly onlyAnonymous?: boolean;
+}
+
+/** The wire's name of a user order (undefined for none, and for what is no order). */
+function userOrderOf(orderBy: unknown): "signed_up_at" | "last_active_at" | undefined {
+  if (orderBy === "signedUpAt") return "signed_up_at";
+  if (orderBy === "lastActiveAt") return "last_active_at";
+  return undefined;
+}
+
+/** Whether `error` is a service's refusal of the order asked (2.8.86 and 2.8.11 order by signed_up_at only). */
+function isOrderRefused(error: unknown): boolean {
+  return (schemaProblems(error) ?? []).some((line) => line.startsWith("- query.order_by must be one of the following values:"));
+}
+
+function lastActiveAtRefused(): ServiceVersionError {
+  return new ServiceVersionError(
+    "StackServerApp.listUsers",
+    "2.8.86",
+    'it orders users by when they signed up only, and refused order_by=last_active_at (orderBy: "lastActiveAt" came with 2.8.102)',
+    'orderBy: "signedUpAt", or no orderBy; to find the users active last, read the pages and sort them by lastActiveAt',
+  );
 }
 
 /** The user with this id (`GET /users/{id}`), or null when there is none. */
@@ -93,18 +120,21 @@ export async function listUsers(
   requireOptions(
     options,
     "listUsers",
-    '{ cursor?, limit?, orderBy?: "signedUpAt", desc?, query?, teamId?, includeAnonymous?, includeRestricted?, onlyAnonymous? }',
+    '{ cursor?, limit?, orderBy?: "signedUpAt" | "lastActiveAt", desc?, query?, teamId?, includeAnonymous?, includeRestricted?, onlyAnonymous? }',
   );
   if (options.onlyAnonymous === true && options.includeAnonymous !== true) {
     throw new StackConfigurationError("listUsers takes onlyAnonymous: true only with includeAnonymous: true.");
   }
-  if (options.orderBy !== undefined && options.orderBy !== "signedUpAt") {
-    throw new StackConfigurationError(`listUsers can order by "signedUpAt" only, not ${JSON.stringify(options.orderBy)}.`);
+  const orderBy = userOrderOf(options.orderBy);
+  if (options.orderBy !== undefined && orderBy === undefined) {
+    throw new StackConfigurationError(
+      `listUsers can order by "signedUpAt" or "lastActiveAt" only, not ${JSON.stringify(options.orderBy)}.`,
+    );
   }
   const query = {
     ...(options.cursor !== undefined && { cursor: options.cursor }),
     ...(options.limit !== undefined && { limit: options.limit }),
-    ...(options.orderBy !== undefined && { order_by: "signed_up_at" as const }),
+    ...(orderBy !== undefined && { order_by: orderBy }),
     ...(options.desc !== undefined && { desc: options.desc ? ("true" as const) : ("false" as const) }),
     ...(options.query !== undefined && { query: options.query }),
     ...(options.teamId !== undefined && { team_id: options.teamId }),
@@ -122,6 +152,8 @@ export async function listUsers(
   try {
     ({ data } = await list(true));
   } catch (error) {
+    // The service lists every problem at once: an order it refuses is refused here, with or without the flags.
+    if (orderBy === "last_active_at" && isOrderRefused(error)) throw lastActiveAtRefused();
     // A service without the flags (2.8.11): it has no restricted users, and lists anonymous ones.
     if (!isKnownError(error, "SCHEMA_ERROR") || Object.keys(flags).length === 0) throw error;
     ({ data } = await list(false));
@@ -162,8 +194,12 @@ export async function getTeam(
   }
 }
 
-/** Every team of the project. */
-export async function listTeams(ctx: ServerAppContext, options?: CallOptions): Promise<ServerTeam[]> {
-  const { data } = await ctx.client.send("GET /teams", signalOf(options));
-  return itemsOf(data, "GET /teams").map((team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
+/** The project's teams: all of them, or a page of them (`options`, services since 2.8.102). */
+export function listTeams(
+  ctx: ServerAppContext,
+  options: (ServerListTeamsOptions & CallOptions) | undefined,
+): Promise<ServerTeam[] & { nextCursor: string | null }> {
+  return listTeamPage(ctx, undefined, options, "StackServerApp.listTeams", (team) =>
+    createServerTeamObject(ctx, asServerTeam(team, "GET /teams")),
+  );
 }

@@ -2,12 +2,12 @@
 // team with them as its first member, leaving one, and their team profile.
 // Leaving is a server request for this user (DELETE /team-memberships/{team}/{user});
 // the reference sends it as a client request without the secret key (wire contract §14).
-import { signalOf, type CallOptions } from "../call-options.js";
+import { callOf, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "../objects/received-invitations.js";
 import type { EditableTeamMemberProfile } from "../objects/user-teams.js";
 import { answered } from "../wire.js";
-import { itemsOf, requireOptions, teamIdOf } from "./common.js";
+import { requireOptions, teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 import {
   asServerTeam,
@@ -16,19 +16,25 @@ import {
   type ServerTeam,
   type ServerTeamCreateOptions,
 } from "./server-team.js";
+import { listTeamPage, type ServerListTeamsOptions } from "./team-listing.js";
 
 export interface ServerUserTeamMethods {
   /**
-   * The teams the user is a member of (`GET /teams?user_id=`), as server teams.
+   * The teams the user is a member of (`GET /teams?user_id=`), as server teams: without options
+   * all of them, with them one page, searched and sorted, whose `nextCursor` reads the next page
+   * (null on the last page, and for the whole list). The options are the hosted service's since
+   * 2.8.102: a 2.8.86 or 2.8.11 service refuses them, and the call rejects with a
+   * `ServiceVersionError`.
    *
    * @example
    * ```ts
    * const user = await app.getUser(userId);
    * const teams = (await user?.listTeams()) ?? [];
    * console.log(teams.map((team) => team.displayName));
+   * const newest = await user?.listTeams({ limit: 5, orderBy: "createdAt", desc: true });
    * ```
    */
-  listTeams(options?: CallOptions): Promise<ServerTeam[]>;
+  listTeams(options?: ServerListTeamsOptions & CallOptions): Promise<ServerTeam[] & { nextCursor: string | null }>;
   /**
    * The team if the user is a member of it, else null; read from the user's teams (`GET /teams?user_id=`).
    *
@@ -97,16 +103,14 @@ export interface ServerUserTeamMethods {
 }
 
 export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): ServerUserTeamMethods {
-  const listTeams = async (options?: CallOptions) => {
-    const { data } = await ctx.client.send("GET /teams", { params: { query: { user_id: userId } }, ...signalOf(options) });
-    return itemsOf(data, "GET /teams").map((team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
-  };
+  const listTeams = (options?: ServerListTeamsOptions & CallOptions) =>
+    listTeamPage(ctx, userId, options, "user.listTeams", (team) => createServerTeamObject(ctx, asServerTeam(team, "GET /teams")));
   return {
     listTeams,
     listTeamInvitations: (options) => listReceivedTeamInvitations(ctx, userId, "user.listTeamInvitations", options),
     async getTeam(teamId, options) {
-      // Membership is what is asked, so the answer comes from the user's own teams.
-      return (await listTeams(options)).find((team) => team.id === teamId) ?? null;
+      // Membership is what is asked, so the answer comes from the user's own teams, all of them.
+      return (await listTeams(callOf(options))).find((team) => team.id === teamId) ?? null;
     },
     async createTeam(data) {
       requireOptions(data, "user.createTeam", "{ displayName, profileImageUrl? }");

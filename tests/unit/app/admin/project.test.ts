@@ -86,6 +86,8 @@ describe("getAdminProject", () => {
       createdAt: new Date(1763251200000),
       userCount: 42,
       isProductionMode: false,
+      isDevelopmentEnvironment: undefined,
+      onboardingState: null,
       config: {
         signUpEnabled: true,
         credentialEnabled: true,
@@ -120,8 +122,8 @@ describe("getAdminProject", () => {
       ...methods,
     });
     expect(project.createdAt).toBeInstanceOf(Date);
-    // The reference's members (2.8.11's _adminProjectFromCrud), no more; each standard OAuth provider has
-    // both provider-specific fields, undefined where they do not apply.
+    // The reference's members (2.8.11's _adminProjectFromCrud), and the two the hosted service added in
+    // 2.8.102; each standard OAuth provider has both provider-specific fields, undefined where they do not apply.
     expect(Object.keys(project).sort()).toEqual([
       "config",
       "createdAt",
@@ -130,7 +132,9 @@ describe("getAdminProject", () => {
       "displayName",
       "getProductionModeErrors",
       "id",
+      "isDevelopmentEnvironment",
       "isProductionMode",
+      "onboardingState",
       "update",
       "useProductionModeErrors",
       "userCount",
