@@ -16,6 +16,7 @@ import { createMailer, type SharedEmailServer } from "./mail.js";
 import { checkValue, queryProblems, withoutFields, type Checked } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
+import { RequestLog } from "./request-log.js";
 import type { EndUserRecord, SessionRecord, Store, UserRecord } from "./store.js";
 import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
 import { primaryChannelOf, restrictedReasonOf } from "./views.js";
@@ -93,29 +94,16 @@ export interface Exchange {
   readonly response: Response;
 }
 
-/** One request the emulator answered, from its log (`control.requests()`). */
-export interface LoggedRequest {
-  readonly at: number;
-  readonly method: string;
-  readonly path: string;
-  readonly operationId: OperationId | null;
-  readonly status: number;
-  readonly knownError: string | null;
-}
-
 export interface Engine {
   readonly fetch: (request: Request) => Promise<Response>;
   readonly ctx: EmulatorContext;
   readonly faults: FaultRule[];
-  readonly log: LoggedRequest[];
+  readonly log: RequestLog;
 }
-
-/** Requests kept in the log; older ones are dropped. */
-const LOG_LIMIT = 10_000;
 
 export function createEngine(o: EngineOptions): Engine {
   const faults: FaultRule[] = [];
-  const log: LoggedRequest[] = [];
+  const log = new RequestLog();
   const ctx = createContext(o);
   const cors = Object.entries(corsHeaders(o.profile.cors));
 
@@ -193,23 +181,34 @@ export function createEngine(o: EngineOptions): Engine {
     faults,
     log,
     async fetch(request) {
+      const started = performance.now();
       const url = new URL(request.url);
-      const copy = o.onExchange ? request.clone() : undefined;
+      const path = apiPathOf(url.pathname);
+      const logged = path !== undefined && path !== "/" && request.method !== "OPTIONS";
+      // The log keeps the request's body, and onExchange sees a copy: the engine reads the original.
+      const copy = logged ? request.clone() : undefined;
       const response = keptServerErrorStatus(o.profile, await handle(request));
       // The service's middleware puts its CORS headers on every answer under /api/, whatever answered.
       if (isApiPath(url.pathname)) for (const [name, value] of cors) response.headers.set(name, value);
-      const path = apiPathOf(url.pathname);
-      if (path !== undefined && path !== "/" && request.method !== "OPTIONS") {
-        if (copy) await o.onExchange?.({ request: copy, response: response.clone() });
-        log.push({
-          at: ctx.now(),
-          method: request.method,
-          path: path + redactedSearch(url),
-          operationId: route(request.method, path)?.operationId ?? null,
-          status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
-          knownError: response.headers.get("x-stack-known-error"),
-        });
-        if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+      if (logged && copy) {
+        const requestBody = await copy.clone().text();
+        const responseBody = await response.clone().text();
+        if (o.onExchange) await o.onExchange({ request: copy, response: response.clone() });
+        log.add(
+          {
+            id: log.nextId(),
+            at: ctx.now(),
+            method: request.method,
+            path: path + redactedSearch(url),
+            operationId: route(request.method, path)?.operationId ?? null,
+            projectId: request.headers.get("x-stack-project-id"),
+            accessType: request.headers.get("x-stack-access-type"),
+            status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
+            knownError: response.headers.get("x-stack-known-error"),
+            durationMs: Math.round((performance.now() - started) * 10) / 10,
+          },
+          { requestHeaders: [...copy.headers], requestBody, responseHeaders: [...response.headers], responseBody },
+        );
       }
       return response;
     },
