@@ -30,13 +30,16 @@ import { INSPECTION_ROUTES } from "./control-routes-inspect.js";
 import { localOnlyRefusal, localPreflight, withLocalCors, type LocalOnlyPolicy } from "./local-only.js";
 import { MAILBOX_API_PREFIX, MAILBOX_PAGE, mailboxApi, mailboxPage } from "./mailbox.js";
 import { OAUTH_PROVIDER_PREFIX, oauthProviderRoutes } from "./oauth-provider.js";
+import { isPagePath, mailboxOnPage, pageAnswer, type PageFiles } from "./page.js";
 
 export interface RouteParts {
   readonly store: Store;
   readonly control: EmulatorControl;
   readonly signers: Signers;
-  /** Who may use the control API and the mailbox (emulator/local-only.ts). */
+  /** Who may use the control API, the mailbox and the page (emulator/local-only.ts). */
   readonly localOnly: LocalOnlyPolicy;
+  /** The page's built files, when whoever serves the emulator has them (emulator/page.ts). */
+  readonly page?: PageFiles | undefined;
 }
 
 export const CONTROL_PREFIX = "/emulator/v1/";
@@ -55,9 +58,14 @@ function openPreflight(): Response {
 
 export async function extraRoutes(request: Request, url: URL, parts: RouteParts): Promise<Response | undefined> {
   if (isLocalOnlyPath(url.pathname)) {
-    return localOnly(request, url, parts, () =>
-      url.pathname.startsWith(CONTROL_PREFIX) ? controlApi(request, url, parts.control) : mailboxPage(request, url, parts.store),
-    );
+    return localOnly(request, url, parts, () => {
+      if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
+      if (isPagePath(url.pathname)) return pageAnswer(request, url, parts.page);
+      // With the page there, the mailbox is its e-mail view; the plain page stays for an emulator without it (in-process).
+      if (parts.page?.read("index.html") !== undefined && (request.method === "GET" || request.method === "HEAD"))
+        return new Response(null, { status: 302, headers: { location: mailboxOnPage(url, MAILBOX_PAGE), "cache-control": "no-store" } });
+      return mailboxPage(request, url, parts.store);
+    });
   }
   if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
@@ -72,10 +80,11 @@ export async function extraRoutes(request: Request, url: URL, parts: RouteParts)
   return undefined;
 }
 
-/** The control API and the mailbox (API and page): for this machine only. */
+/** The control API, the mailbox (API and page) and the emulator's page: for this machine only. */
 function isLocalOnlyPath(pathname: string): boolean {
   return (
     pathname.startsWith(CONTROL_PREFIX) ||
+    isPagePath(pathname) ||
     pathname.startsWith(MAILBOX_API_PREFIX) ||
     pathname === MAILBOX_PAGE ||
     pathname.startsWith(`${MAILBOX_PAGE}/`)
