@@ -128,7 +128,8 @@ function State({ onStateChanged }: { onStateChanged: () => void }) {
       link.href = URL.createObjectURL(new Blob([JSON.stringify(state, null, 2)], { type: "application/json" }));
       link.download = "stack-emulator-state.json";
       link.click();
-      URL.revokeObjectURL(link.href);
+      // The download has started from the URL by the time this runs.
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
       setNote("Exported.");
     });
   const importState = (file: File) =>
