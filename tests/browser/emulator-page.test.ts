@@ -290,5 +290,20 @@ describe.skipIf(chromium.skip).each(SERVICE_VERSIONS)(
       await shoot("project");
       onlyOwnOrigin();
     });
+
+    it("keeps to one page from the emulator with 20,000 users", async () => {
+      for (let i = 0; i < 20_000; i++)
+        await server.emulator.control.createUser({ projectId: DEMO_KEYS.projectId, email: `many${i}@example.com` });
+      const { total } = await control("GET", `projects/${DEMO_KEYS.projectId}/users?limit=1`);
+      expect(total).toBeGreaterThanOrEqual(20_000);
+      const answer = page.waitForResponse((response) => response.url().includes(`/emulator/v1/projects/${DEMO_KEYS.projectId}/users?`));
+      await open("users");
+      const body = (await (await answer).json()) as { items: unknown[]; total: number };
+      // The browser gets the page it shows, never the whole table.
+      expect([body.items.length, body.total]).toEqual([25, total]);
+      await expect.poll(() => page.getByTestId("users-range").textContent()).toBe(`1–25 of ${total}`);
+      await expect(page.locator("tbody tr").first().textContent()).resolves.toContain("many19999@example.com");
+      onlyOwnOrigin();
+    }, 120_000);
   },
 );
