@@ -39,7 +39,7 @@ export interface TeamSummary {
 }
 
 /** One page of a list, and the cursor of the next page (null after the last). */
-export interface Page<T> {
+export interface ListPage<T> {
   readonly items: readonly T[];
   readonly nextCursor: string | null;
   /** How many there are in all; null when a query filters them (counting would read every one). */

@@ -13,7 +13,7 @@ import { primaryChannelOf, restrictedReasonOf, serverTeamView, serverUserView } 
 import { heldPermissions } from "./handlers/permissions.js";
 import type {
   ListPageOptions,
-  Page,
+  ListPage,
   PendingFault,
   ProjectSummary,
   SessionSummary,
@@ -54,7 +54,7 @@ export interface EmulatorInspection {
    * const next = first.nextCursor && emulator.control.listUsers(DEMO_KEYS.projectId, { query: "ada", cursor: first.nextCursor });
    * ```
    */
-  listUsers(projectId: string, options?: ListPageOptions): Page<UserSummary>;
+  listUsers(projectId: string, options?: ListPageOptions): ListPage<UserSummary>;
   /**
    * A user as the server API shows them (`GET /users/{user_id}` with a server key, in the version played). Throws a RangeError when there is none.
    *
@@ -118,7 +118,7 @@ export interface EmulatorInspection {
    * const { items } = emulator.control.listTeams(DEMO_KEYS.projectId, { query: "design" });
    * ```
    */
-  listTeams(projectId: string, options?: ListPageOptions): Page<TeamSummary>;
+  listTeams(projectId: string, options?: ListPageOptions): ListPage<TeamSummary>;
   /**
    * A team, its members and the team permissions each holds. Throws a RangeError when there is no such team.
    *
@@ -156,7 +156,12 @@ export const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;
 
 /** The records from `cursor` on (an offset, as the page before answered it), newest first, `limit` of those `matches` picks. */
-function pageOf<T, S>(all: T[], options: ListPageOptions, matches: (record: T, query: string) => boolean, view: (record: T) => S): Page<S> {
+function pageOf<T, S>(
+  all: T[],
+  options: ListPageOptions,
+  matches: (record: T, query: string) => boolean,
+  view: (record: T) => S,
+): ListPage<S> {
   const limit = options.limit ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE)
     throw new RangeError(`"limit" must be a whole number from 1 to ${MAX_PAGE_SIZE}`);
@@ -318,7 +323,7 @@ export function createInspection(engine: Engine, store: Store): EmulatorInspecti
 
 export type {
   ListPageOptions,
-  Page,
+  ListPage,
   PendingFault,
   ProjectSummary,
   SessionSummary,

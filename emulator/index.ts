@@ -21,7 +21,7 @@ export type { CreateUserOptions, EmulatorControl } from "./control.js";
 export type {
   EmulatorInspection,
   ListPageOptions,
-  Page,
+  ListPage,
   PendingFault,
   ProjectSummary,
   SessionSummary,

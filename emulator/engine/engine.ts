@@ -188,10 +188,12 @@ export function createEngine(o: EngineOptions): Engine {
       // The log keeps the request's body, and onExchange sees a copy: the engine reads the original.
       const copy = logged ? request.clone() : undefined;
       const response = keptServerErrorStatus(o.profile, await handle(request));
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
       // The service's middleware puts its CORS headers on every answer under /api/, whatever answered.
       if (isApiPath(url.pathname)) for (const [name, value] of cors) response.headers.set(name, value);
       if (logged && copy) {
-        const requestBody = await copy.clone().text();
+        // onExchange reads the copy too: the log reads a copy of it then.
+        const requestBody = await (o.onExchange ? copy.clone() : copy).text();
         const responseBody = await response.clone().text();
         if (o.onExchange) await o.onExchange({ request: copy, response: response.clone() });
         log.add(
@@ -205,7 +207,7 @@ export function createEngine(o: EngineOptions): Engine {
             accessType: request.headers.get("x-stack-access-type"),
             status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
             knownError: response.headers.get("x-stack-known-error"),
-            durationMs: Math.round((performance.now() - started) * 10) / 10,
+            durationMs,
           },
           { requestHeaders: [...copy.headers], requestBody, responseHeaders: [...response.headers], responseBody },
         );

@@ -2,7 +2,7 @@
 // Every action of the page is a request a test or another language can send too.
 import type { LoggedExchange, LoggedRequest } from "../engine/request-log.js";
 import type {
-  Page,
+  ListPage,
   PendingFault,
   ProjectSummary,
   SessionSummary,
@@ -51,7 +51,7 @@ export type ServerUser = Record<string, unknown> & { id: string; display_name: s
 export const api = {
   projects: () => control<{ serviceVersion: string; projects: ProjectSummary[] }>("GET", "projects"),
   users: (projectId: string, o: { query?: string; cursor?: string; limit?: number }) =>
-    control<Page<UserSummary>>("GET", `projects/${id(projectId)}/users${query(o)}`),
+    control<ListPage<UserSummary>>("GET", `projects/${id(projectId)}/users${query(o)}`),
   createUser: (body: Record<string, unknown>) => control<{ id: string }>("POST", "users", body),
   user: (userId: string) => control<ServerUser>("GET", `users/${id(userId)}`),
   updateUser: (userId: string, changes: Record<string, unknown>) => control<ServerUser>("PATCH", `users/${id(userId)}`, changes),
@@ -61,7 +61,7 @@ export const api = {
   sessions: (userId: string) => control<SessionSummary[]>("GET", `users/${id(userId)}/sessions`),
   revokeSession: (sessionId: string) => control("DELETE", `sessions/${id(sessionId)}`),
   teams: (projectId: string, o: { query?: string; cursor?: string; limit?: number }) =>
-    control<Page<TeamSummary>>("GET", `projects/${id(projectId)}/teams${query(o)}`),
+    control<ListPage<TeamSummary>>("GET", `projects/${id(projectId)}/teams${query(o)}`),
   team: (teamId: string) => control<TeamDetails>("GET", `teams/${id(teamId)}`),
   emails: (projectId: string) => control<EmailRecord[]>("GET", `emails${query({ project_id: projectId })}`),
   codes: (recipient: string) => control<CodeRecord[]>("GET", `codes${query({ recipient })}`),
