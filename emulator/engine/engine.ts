@@ -11,12 +11,12 @@ import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
 import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
 import { STORAGE_PREFIX } from "./images.js";
-import { corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
+import { bodyTextOf, corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer, type SharedEmailServer } from "./mail.js";
 import { checkValue, queryProblems, withoutFields, type Checked } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
-import { RequestLog } from "./request-log.js";
+import { readAnswer, redactedSearch, RequestLog } from "./request-log.js";
 import type { EndUserRecord, SessionRecord, Store, UserRecord } from "./store.js";
 import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
 import { primaryChannelOf, restrictedReasonOf } from "./views.js";
@@ -185,17 +185,21 @@ export function createEngine(o: EngineOptions): Engine {
       const url = new URL(request.url);
       const path = apiPathOf(url.pathname);
       const logged = path !== undefined && path !== "/" && request.method !== "OPTIONS";
-      // The log keeps the request's body, and onExchange sees a copy: the engine reads the original.
-      const copy = logged ? request.clone() : undefined;
-      const response = keptServerErrorStatus(o.profile, await handle(request));
+      // The log keeps the request's body, and onExchange sees a copy: the engine reads the original. A request
+      // without a body needs a copy only for onExchange.
+      const copy = logged && (request.body !== null || o.onExchange) ? request.clone() : undefined;
+      const handled = await handle(request);
+      const answeredText = bodyTextOf(handled);
+      let response = keptServerErrorStatus(o.profile, handled);
       const durationMs = Math.round((performance.now() - started) * 10) / 10;
       // The service's middleware puts its CORS headers on every answer under /api/, whatever answered.
       if (isApiPath(url.pathname)) for (const [name, value] of cors) response.headers.set(name, value);
-      if (logged && copy) {
+      if (logged) {
         // onExchange reads the copy too: the log reads a copy of it then.
-        const requestBody = await (o.onExchange ? copy.clone() : copy).text();
-        const responseBody = await response.clone().text();
-        if (o.onExchange) await o.onExchange({ request: copy, response: response.clone() });
+        const requestBody = copy === undefined ? "" : await (o.onExchange ? copy.clone() : copy).text();
+        const answer = await readAnswer(response, answeredText);
+        response = answer.response;
+        if (o.onExchange && copy) await o.onExchange({ request: copy, response: response.clone() });
         log.add(
           {
             id: log.nextId(),
@@ -209,7 +213,7 @@ export function createEngine(o: EngineOptions): Engine {
             knownError: response.headers.get("x-stack-known-error"),
             durationMs,
           },
-          { requestHeaders: [...copy.headers], requestBody, responseHeaders: [...response.headers], responseBody },
+          { requestHeaders: [...request.headers], requestBody, responseHeaders: [...response.headers], responseBody: answer.text },
         );
       }
       return response;
@@ -410,14 +414,4 @@ function withCode(callbackUrl: string, code: string): string {
   const url = new URL(callbackUrl);
   url.searchParams.set("code", code);
   return url.toString();
-}
-
-/** Query values that are credentials (the link flow's access token, codes, secrets) never enter the log. */
-const SECRET_QUERY = /^(token|code|code_verifier|client_secret|refresh_token|access_token|state)$/;
-
-function redactedSearch(url: URL): string {
-  if (url.search === "") return "";
-  const params = new URLSearchParams(url.search);
-  for (const name of [...new Set(params.keys())]) if (SECRET_QUERY.test(name)) params.set(name, "[redacted]");
-  return `?${params.toString()}`;
 }

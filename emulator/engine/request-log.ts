@@ -31,6 +31,7 @@ export interface LoggedExchange extends LoggedRequest {
   readonly response: { readonly headers: Readonly<Record<string, string>>; readonly body: string | null };
 }
 
+/** What the log keeps of an exchange besides its line: its headers (copied: a Headers object would hold on to its request) and bodies. */
 interface KeptBodies {
   readonly requestHeaders: readonly [string, string][];
   readonly requestBody: string;
@@ -79,6 +80,27 @@ export class RequestLog {
       response: { headers: maskedHeaders(kept.responseHeaders), body: maskedBody(kept.responseBody) },
     };
   }
+}
+
+/**
+ * The text of an answer, for the log: the text it was made of when engine/http.ts made it (`madeOf`), else read once,
+ * the answer then made again from what was read (cheaper than a copy of its stream).
+ */
+export async function readAnswer(response: Response, madeOf: string | undefined): Promise<{ response: Response; text: string }> {
+  if (response.body === null) return { response, text: "" };
+  if (madeOf !== undefined) return { response, text: madeOf };
+  const text = await response.text();
+  return { response: new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), text };
+}
+
+/** Query values that are credentials (the link flow's access token, codes, secrets) never enter the log. */
+const SECRET_QUERY = /^(token|code|code_verifier|client_secret|refresh_token|access_token|state)$/;
+
+export function redactedSearch(url: URL): string {
+  if (url.search === "") return "";
+  const params = new URLSearchParams(url.search);
+  for (const name of [...new Set(params.keys())]) if (SECRET_QUERY.test(name)) params.set(name, MASK);
+  return `?${params.toString()}`;
 }
 
 function cut(body: string): string {

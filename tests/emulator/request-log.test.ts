@@ -2,7 +2,7 @@
 // `GET /emulator/v1/requests/{id}` show of an exchange never holds a credential, and holds
 // everything else as it was.
 import { describe, expect, it } from "vitest";
-import { MASK, maskedBody, maskedHeaders, RequestLog } from "../../emulator/engine/request-log.js";
+import { MASK, maskedBody, maskedHeaders, readAnswer, redactedSearch, RequestLog } from "../../emulator/engine/request-log.js";
 
 describe("the request log's masking", () => {
   it("masks credential headers and keeps the others", () => {
@@ -104,5 +104,25 @@ describe("the request log's masking", () => {
     log.clear();
     expect([log.lines, log.exchange(501)]).toEqual([[], undefined]);
     expect(log.nextId()).toBe(502);
+  });
+
+  it("reads an answer's text from what it was made of, else once, answering a Response that can still be read", async () => {
+    const made = new Response("kept");
+    expect(await readAnswer(made, "made of")).toEqual({ response: made, text: "made of" });
+    const read = await readAnswer(new Response('{"a":1}', { status: 201, headers: { "x-a": "b" } }), undefined);
+    expect([read.text, read.response.status, read.response.headers.get("x-a"), await read.response.text()]).toEqual([
+      '{"a":1}',
+      201,
+      "b",
+      '{"a":1}',
+    ]);
+    expect((await readAnswer(new Response(null, { status: 204 }), undefined)).text).toBe("");
+  });
+
+  it("redacts credentials in the query string of a logged path", () => {
+    expect(redactedSearch(new URL("http://x/api/v1/a?code=abc&state=s&user_id=u"))).toBe(
+      "?code=%5Bredacted%5D&state=%5Bredacted%5D&user_id=u",
+    );
+    expect(redactedSearch(new URL("http://x/api/v1/a"))).toBe("");
   });
 });
