@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsdown";
+import { buildEmulatorPage } from "./scripts/lib/emulator-page.mjs";
 
 /**
  * The modules stackkit/react takes values from (errors, Result, the session-ended
@@ -99,4 +100,11 @@ export default defineConfig({
   },
   clean: true,
   outDir: "dist",
+  hooks: {
+    // The emulator's page (emulator/ui/, React inlined) is built apart, by esbuild, into dist/emulator-ui/, where the
+    // server (a chunk in dist/) looks for it: no entry imports it, so no app that imports stackkit loads any of it.
+    "build:done": async () => {
+      await buildEmulatorPage("dist/emulator-ui");
+    },
+  },
 });

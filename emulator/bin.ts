@@ -171,7 +171,8 @@ export async function main(args: readonly string[]): Promise<void> {
   const lines = [
     "Stack Auth emulator",
     `  API:      ${server.url}/api/v1   (give apps baseUrl: "${server.url}")`,
-    `  Mailbox:  ${server.url}/mailbox   (Inbucket API: ${server.url}/api/v1/mailbox/{name})`,
+    `  Page:     ${server.url}/emulator/ui/   (users, sessions, teams, e-mails, requests, clock, faults, keys)`,
+    `  Mailbox:  ${server.url}/mailbox   (the page's e-mails; Inbucket API: ${server.url}/api/v1/mailbox/{name})`,
     `  Control:  ${server.url}/emulator/v1/…   (OpenAPI document: ${server.url}/emulator/v1/openapi.json)`,
     `  Service:  ${server.emulator.serviceVersion}   (--service-version ${SERVICE_VERSIONS.join(" | ")})`,
     options.server.dataFile === undefined ? "  State:    in memory (--data <file> keeps it)" : `  State:    ${options.server.dataFile}`,

@@ -4,7 +4,9 @@
 // form (`/emulator/v1/…`, emulator/routes.ts) calls these same functions.
 import type { KnownErrorCode } from "../generated/known-errors.js";
 import type { OperationId } from "../generated/operations.js";
-import type { Engine, Fault, LoggedRequest } from "./engine/engine.js";
+import { createInspection, type EmulatorInspection } from "./control-inspect.js";
+import type { Engine, Fault } from "./engine/engine.js";
+import type { LoggedRequest } from "./engine/request-log.js";
 import { mailboxOf } from "./engine/mail.js";
 import { parseSignUpRules, type SignUpRuleCondition, type SignUpRulesConfig } from "./engine/sign-up-rules.js";
 import type { CodeRecord, EmailRecord, StateJson, Store, UserRecord } from "./engine/store.js";
@@ -49,7 +51,7 @@ export interface CreateUserOptions {
 }
 
 /** What a test does to the emulator's state (`emulator.control`): reset, snapshot and restore it, create users and sessions, read the e-mails and codes it sent, move its clock, inject faults and read the request log. */
-export interface EmulatorControl {
+export interface EmulatorControl extends EmulatorInspection {
   /**
    * Back to the default projects (or nothing, with `{ empty: true }`): every user, session, code and e-mail gone.
    * Also clears the injected faults, the request log and a fixed passkey challenge.
@@ -132,17 +134,19 @@ export interface EmulatorControl {
    */
   clearFaults(): void;
   /**
-   * Every request answered under /api/v1 since the last clear, oldest first, optionally only those of one operation:
-   * method, path, operationId, status and known error of each.
+   * Every request answered under /api/v1 since the last clear, oldest first, optionally only those of one operation,
+   * or only those after the line numbered `since` (what a reader polling the log last saw): number, method, path,
+   * operationId, project, access type, status, known error and duration of each.
    *
    * @example
    * ```ts
    * await signInAs(app, user);
    * const signIns = emulator.control.requests({ operationId: "signInWithPassword" });
    * expect(signIns.map((request) => request.status)).toEqual([200]);
+   * const newer = emulator.control.requests({ since: signIns.at(-1)!.id });
    * ```
    */
-  requests(filter?: { readonly operationId?: OperationId }): readonly LoggedRequest[];
+  requests(filter?: { readonly operationId?: OperationId; readonly since?: number }): readonly LoggedRequest[];
   /**
    * Empties the request log, so that requests() shows only what follows.
    *
@@ -282,10 +286,11 @@ export function createControl(p: ControlParts): EmulatorControl {
   const { engine, store } = p;
   const ctx = engine.ctx;
   return {
+    ...createInspection(engine, store),
     reset(options = {}) {
       store.clear();
       engine.faults.length = 0;
-      engine.log.length = 0;
+      engine.log.clear();
       setFixedChallenge(store, null);
       if (!options.empty) p.seed();
     },
@@ -302,9 +307,14 @@ export function createControl(p: ControlParts): EmulatorControl {
     clearFaults() {
       engine.faults.length = 0;
     },
-    requests: (filter = {}) => engine.log.filter((entry) => filter.operationId === undefined || entry.operationId === filter.operationId),
+    requests: (filter = {}) =>
+      engine.log.lines.filter(
+        (entry) =>
+          (filter.operationId === undefined || entry.operationId === filter.operationId) &&
+          (filter.since === undefined || entry.id > filter.since),
+      ),
     clearRequests() {
-      engine.log.length = 0;
+      engine.log.clear();
     },
     emails(filter = {}) {
       const wanted = filter.to?.toLowerCase();

@@ -11,6 +11,7 @@ import { serviceProfile, type ServiceVersion } from "./engine/profile.js";
 import { Signers } from "./engine/tokens.js";
 import { handlers } from "./handlers/index.js";
 import { MAILBOX_API_PREFIX } from "./mailbox.js";
+import type { PageFiles } from "./page.js";
 import { extraRoutes, routesBeforeEngine, type RouteParts } from "./routes.js";
 
 /**
@@ -76,6 +77,8 @@ export interface EmulatorOptions {
    * service's own URLs. Default the emulator's own `<apiOrigin>/emulator/storage`, the only place it serves them.
    */
   readonly storageUrl?: string;
+  /** @internal The emulator page's built files (the HTTP server reads them from the package); without them `/emulator/ui/` says it is not built. */
+  readonly page?: PageFiles;
 }
 
 /** An emulator of the Stack Auth API, in-process: what {@link createEmulator} answers. Give apps its `fetch` (or serve it over HTTP with `stackkit/emulator/server`); `control` prepares and inspects its state. */
@@ -155,7 +158,7 @@ export async function createEmulator(options: EmulatorOptions = {}): Promise<Emu
     hosts: [new URL(apiOrigin).hostname],
     origins: (options.allowedOrigins ?? []).map(originOf),
   };
-  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signers, localOnly });
+  const routeParts = (): RouteParts => ({ store, control: control as EmulatorControl, signers, localOnly, page: options.page });
   const engine = createEngine({
     store,
     signers,

@@ -18,7 +18,21 @@
 
 export { createEmulator, DEFAULT_API_ORIGIN, type Emulator, type EmulatorOptions } from "./emulator.js";
 export type { CreateUserOptions, EmulatorControl } from "./control.js";
-export type { Exchange, Fault, LoggedRequest } from "./engine/engine.js";
+export type {
+  EmulatorInspection,
+  ListPageOptions,
+  ListPage,
+  PendingFault,
+  ProjectSummary,
+  SessionSummary,
+  SignInAs,
+  TeamDetails,
+  TeamSummary,
+  UpdateUserOptions,
+  UserSummary,
+} from "./control-inspect.js";
+export type { Exchange, Fault } from "./engine/engine.js";
+export type { LoggedExchange, LoggedRequest } from "./engine/request-log.js";
 export type { StateJson, EmailRecord, CodeKind, CodeRecord, UserRecord } from "./engine/store.js";
 export { DEMO_KEYS, INTERNAL_KEYS } from "./engine/seed.js";
 export { DEFAULT_SERVICE_VERSION, SERVICE_VERSIONS, type ServiceVersion } from "./engine/profile.js";

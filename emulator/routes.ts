@@ -16,16 +16,30 @@ import { parseSignUpRules } from "./engine/sign-up-rules.js";
 import type { CodeKind, StateJson, Store, UserRecord } from "./engine/store.js";
 import type { Signers } from "./engine/tokens.js";
 import type { Fault } from "./engine/engine.js";
+import {
+  bodyOf,
+  ControlError,
+  matchControlRoute,
+  ok,
+  optionalBoolean,
+  optionalString,
+  type ControlMethod,
+  type ControlRoutes,
+} from "./control-http.js";
+import { INSPECTION_ROUTES } from "./control-routes-inspect.js";
 import { localOnlyRefusal, localPreflight, withLocalCors, type LocalOnlyPolicy } from "./local-only.js";
 import { MAILBOX_API_PREFIX, MAILBOX_PAGE, mailboxApi, mailboxPage } from "./mailbox.js";
 import { OAUTH_PROVIDER_PREFIX, oauthProviderRoutes } from "./oauth-provider.js";
+import { isPagePath, mailboxOnPage, pageAnswer, type PageFiles } from "./page.js";
 
 export interface RouteParts {
   readonly store: Store;
   readonly control: EmulatorControl;
   readonly signers: Signers;
-  /** Who may use the control API and the mailbox (emulator/local-only.ts). */
+  /** Who may use the control API, the mailbox and the page (emulator/local-only.ts). */
   readonly localOnly: LocalOnlyPolicy;
+  /** The page's built files, when whoever serves the emulator has them (emulator/page.ts). */
+  readonly page?: PageFiles | undefined;
 }
 
 export const CONTROL_PREFIX = "/emulator/v1/";
@@ -44,9 +58,14 @@ function openPreflight(): Response {
 
 export async function extraRoutes(request: Request, url: URL, parts: RouteParts): Promise<Response | undefined> {
   if (isLocalOnlyPath(url.pathname)) {
-    return localOnly(request, url, parts, () =>
-      url.pathname.startsWith(CONTROL_PREFIX) ? controlApi(request, url, parts.control) : mailboxPage(request, url, parts.store),
-    );
+    return localOnly(request, url, parts, () => {
+      if (url.pathname.startsWith(CONTROL_PREFIX)) return controlApi(request, url, parts.control);
+      if (isPagePath(url.pathname)) return pageAnswer(request, url, parts.page);
+      // With the page there, the mailbox is its e-mail view; the plain page stays for an emulator without it (in-process).
+      if (parts.page?.read("index.html") !== undefined && (request.method === "GET" || request.method === "HEAD"))
+        return new Response(null, { status: 302, headers: { location: mailboxOnPage(url, MAILBOX_PAGE), "cache-control": "no-store" } });
+      return mailboxPage(request, url, parts.store);
+    });
   }
   if (request.method === "OPTIONS") return openPreflight();
   // The service's liveness and readiness probe (`?db=1` checks its database; the emulator's state is always there).
@@ -61,10 +80,11 @@ export async function extraRoutes(request: Request, url: URL, parts: RouteParts)
   return undefined;
 }
 
-/** The control API and the mailbox (API and page): for this machine only. */
+/** The control API, the mailbox (API and page) and the emulator's page: for this machine only. */
 function isLocalOnlyPath(pathname: string): boolean {
   return (
     pathname.startsWith(CONTROL_PREFIX) ||
+    isPagePath(pathname) ||
     pathname.startsWith(MAILBOX_API_PREFIX) ||
     pathname === MAILBOX_PAGE ||
     pathname.startsWith(`${MAILBOX_PAGE}/`)
@@ -116,45 +136,6 @@ function storedFile(request: Request, url: URL, store: Store): Response {
 }
 
 // THE CONTROL API
-
-class ControlError extends Error {
-  constructor(
-    message: string,
-    readonly status = 400,
-  ) {
-    super(message);
-  }
-}
-
-const ok = (body: unknown = { ok: true }, status = 200, headers: Record<string, string> = {}) =>
-  Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
-
-async function bodyOf(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  if (text.trim() === "") return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ControlError("The body is not JSON");
-  }
-  if (body === null || typeof body !== "object" || Array.isArray(body)) throw new ControlError("The body must be a JSON object");
-  return body as Record<string, unknown>;
-}
-
-function optionalString(body: Record<string, unknown>, key: string): string | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw new ControlError(`"${key}" must be a string`);
-  return value;
-}
-
-function optionalBoolean(body: Record<string, unknown>, key: string): boolean | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw new ControlError(`"${key}" must be true or false`);
-  return value;
-}
 
 const FAULT_KINDS = ["known-error", "status", "latency", "rate-limit", "drop"] as const;
 
@@ -222,15 +203,12 @@ const CODE_KINDS: readonly CodeKind[] = [
 
 const clockView = (control: EmulatorControl) => ({ now: control.now(), iso: new Date(control.now()).toISOString() });
 
-type ControlMethod = "GET" | "POST" | "PUT" | "DELETE";
-type ControlHandler = (request: Request, url: URL, control: EmulatorControl) => Response | Promise<Response>;
-
 /**
  * Every control route: its path under /emulator/v1, and what each method it takes does.
  * emulator/control-openapi.json describes each of them (tests/emulator/control-api.test.ts
  * checks the two against each other and every answer against the document).
  */
-const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMethod, ControlHandler>>>>> = {
+const CONTROL_ROUTES: ControlRoutes = {
   reset: {
     async POST(request, _url, control) {
       const empty = optionalBoolean(await bodyOf(request), "empty");
@@ -262,6 +240,8 @@ const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMet
     },
   },
   faults: {
+    GET: (_request, _url, control) =>
+      ok(control.faults().map((rule) => ({ ...rule, remaining: rule.remaining === Infinity ? "always" : rule.remaining }))),
     async POST(request, _url, control) {
       const body = await bodyOf(request);
       const times = body["times"];
@@ -281,7 +261,15 @@ const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMet
   requests: {
     GET(_request, url, control) {
       const operationId = url.searchParams.get("operation_id");
-      return ok(control.requests(operationId === null ? {} : { operationId: operationIdOf(operationId) }));
+      const since = url.searchParams.get("since");
+      if (since !== null && !/^\d{1,15}$/.test(since))
+        throw new ControlError('"since" must be the id of a line of the log (a whole number)');
+      return ok(
+        control.requests({
+          ...(operationId === null ? {} : { operationId: operationIdOf(operationId) }),
+          ...(since === null ? {} : { since: Number(since) }),
+        }),
+      );
     },
     DELETE(_request, _url, control) {
       control.clearRequests();
@@ -368,6 +356,8 @@ const CONTROL_ROUTES: Readonly<Record<string, Readonly<Partial<Record<ControlMet
       return ok({ challenge: control.fixedChallenge() });
     },
   },
+  // What the emulator's page reads and changes (emulator/control-routes-inspect.ts).
+  ...INSPECTION_ROUTES,
   // The document of these routes, loaded on first request (it is a chunk of its own in a bundle).
   "openapi.json": {
     async GET(_request, url) {
@@ -384,11 +374,12 @@ export function controlRoutes(): string[] {
 
 async function controlApi(request: Request, url: URL, control: EmulatorControl): Promise<Response> {
   const path = url.pathname.slice(CONTROL_PREFIX.length).replace(/\/+$/, "");
-  const methods = Object.hasOwn(CONTROL_ROUTES, path) ? CONTROL_ROUTES[path] : undefined;
+  const matched = matchControlRoute(CONTROL_ROUTES, path);
   try {
-    if (methods === undefined) {
+    if (matched === undefined) {
       throw new ControlError(`No control route ${request.method} ${url.pathname} (GET ${CONTROL_PREFIX}openapi.json lists them)`, 404);
     }
+    const { methods, params } = matched;
     const handler = Object.hasOwn(methods, request.method) ? methods[request.method as ControlMethod] : undefined;
     if (handler === undefined) {
       // A known path asked with the wrong method (a GET where a POST is wanted): say which methods it takes.
@@ -397,7 +388,7 @@ async function controlApi(request: Request, url: URL, control: EmulatorControl):
         allow: allowed.join(", "),
       });
     }
-    return await handler(request, url, control);
+    return await handler(request, url, control, params);
   } catch (error) {
     // The control functions throw RangeError / TypeError for what they refuse (an unknown project, a taken e-mail).
     if (error instanceof ControlError) return ok({ error: error.message }, error.status);

@@ -22,6 +22,7 @@ import type { AddressInfo } from "node:net";
 import { DataFile, readDataFile, stateEntries, writeSnapshot } from "./data-file.js";
 import { createEmulator, type Emulator, type EmulatorOptions } from "./emulator.js";
 import type { StateJson } from "./engine/store.js";
+import { pageFilesIn } from "./page-files.js";
 
 /**
  * What {@link startEmulatorServer} takes: the emulator's own options, where to listen, and the
@@ -171,6 +172,8 @@ export async function startEmulatorServer(options: EmulatorServerOptions = {}): 
   let emulator: Emulator;
   try {
     emulator = await createEmulator({
+      // The page, from the files built beside this module (the package's dist/emulator-ui/).
+      page: pageFilesIn(),
       ...emulatorOptions,
       apiOrigin: emulatorOptions.apiOrigin ?? origin,
       ...(saved?.state ? { state: "empty" } : {}),

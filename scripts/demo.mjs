@@ -4,8 +4,9 @@
 // build on 127.0.0.1 and prints the URL to open. Which Stack Auth it talks to:
 //
 // - By default, the embedded emulator (emulator/, a stateful stand-in for the
-//   API, from a fresh state) on 127.0.0.1, with its demo project; the mailbox
-//   where the e-mails the service would send arrive is printed too. Nothing
+//   API, from a fresh state) on 127.0.0.1, with its demo project; its page
+//   (users, e-mails, requests…) and the mailbox where the e-mails the service
+//   would send arrive are printed too. Nothing
 //   needs a network.
 // - With STACK_API_URL, STACK_PROJECT_ID and STACK_PUBLISHABLE_CLIENT_KEY, a
 //   real or self-hosted project: no emulator is started, the same app is built
@@ -151,6 +152,7 @@ try {
     notePort("example app", wantedAppPort, served.port);
     console.log(`Example app built from examples/react-app, served from 127.0.0.1:${served.port}\n`);
     console.log(`  Open     ${served.url}`);
+    console.log(`  Emulator ${started.url}/emulator/ui/   (its users, sessions, e-mails, requests, clock and faults)`);
     console.log(
       `  Mailbox  ${started.url}/mailbox   (the e-mails the service would send: verification, reset, magic links, invitations)\n`,
     );

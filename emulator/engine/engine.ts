@@ -11,11 +11,12 @@ import { authenticate } from "./auth.js";
 import type { EmulatorContext, EmulatorRequest, Handlers, IssueCode, SignedIn } from "./context.js";
 import { EmulatorError, fail, schemaError, StatusFailure } from "./errors.js";
 import { STORAGE_PREFIX } from "./images.js";
-import { corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
+import { bodyTextOf, corsHeaders, errorResponse, methodNotAllowed, preflight, statusResponse, toResponse } from "./http.js";
 import { createMailer, type SharedEmailServer } from "./mail.js";
 import { checkValue, queryProblems, withoutFields, type Checked } from "./request-schema.js";
 import { hasPath, route } from "./router.js";
 import type { ServiceProfile } from "./profile.js";
+import { readAnswer, redactedSearch, RequestLog } from "./request-log.js";
 import type { EndUserRecord, SessionRecord, Store, UserRecord } from "./store.js";
 import { randomId, randomString, signAccessToken, type Signers } from "./tokens.js";
 import { primaryChannelOf, restrictedReasonOf } from "./views.js";
@@ -93,29 +94,16 @@ export interface Exchange {
   readonly response: Response;
 }
 
-/** One request the emulator answered, from its log (`control.requests()`). */
-export interface LoggedRequest {
-  readonly at: number;
-  readonly method: string;
-  readonly path: string;
-  readonly operationId: OperationId | null;
-  readonly status: number;
-  readonly knownError: string | null;
-}
-
 export interface Engine {
   readonly fetch: (request: Request) => Promise<Response>;
   readonly ctx: EmulatorContext;
   readonly faults: FaultRule[];
-  readonly log: LoggedRequest[];
+  readonly log: RequestLog;
 }
-
-/** Requests kept in the log; older ones are dropped. */
-const LOG_LIMIT = 10_000;
 
 export function createEngine(o: EngineOptions): Engine {
   const faults: FaultRule[] = [];
-  const log: LoggedRequest[] = [];
+  const log = new RequestLog();
   const ctx = createContext(o);
   const cors = Object.entries(corsHeaders(o.profile.cors));
 
@@ -193,23 +181,40 @@ export function createEngine(o: EngineOptions): Engine {
     faults,
     log,
     async fetch(request) {
+      const started = performance.now();
       const url = new URL(request.url);
-      const copy = o.onExchange ? request.clone() : undefined;
-      const response = keptServerErrorStatus(o.profile, await handle(request));
+      const path = apiPathOf(url.pathname);
+      const logged = path !== undefined && path !== "/" && request.method !== "OPTIONS";
+      // The log keeps the request's body, and onExchange sees a copy: the engine reads the original. A request
+      // without a body needs a copy only for onExchange.
+      const copy = logged && (request.body !== null || o.onExchange) ? request.clone() : undefined;
+      const handled = await handle(request);
+      const answeredText = bodyTextOf(handled);
+      let response = keptServerErrorStatus(o.profile, handled);
+      const durationMs = Math.round((performance.now() - started) * 10) / 10;
       // The service's middleware puts its CORS headers on every answer under /api/, whatever answered.
       if (isApiPath(url.pathname)) for (const [name, value] of cors) response.headers.set(name, value);
-      const path = apiPathOf(url.pathname);
-      if (path !== undefined && path !== "/" && request.method !== "OPTIONS") {
-        if (copy) await o.onExchange?.({ request: copy, response: response.clone() });
-        log.push({
-          at: ctx.now(),
-          method: request.method,
-          path: path + redactedSearch(url),
-          operationId: route(request.method, path)?.operationId ?? null,
-          status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
-          knownError: response.headers.get("x-stack-known-error"),
-        });
-        if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+      if (logged) {
+        // onExchange reads the copy too: the log reads a copy of it then.
+        const requestBody = copy === undefined ? "" : await (o.onExchange ? copy.clone() : copy).text();
+        const answer = await readAnswer(response, answeredText);
+        response = answer.response;
+        if (o.onExchange && copy) await o.onExchange({ request: copy, response: response.clone() });
+        log.add(
+          {
+            id: log.nextId(),
+            at: ctx.now(),
+            method: request.method,
+            path: path + redactedSearch(url),
+            operationId: route(request.method, path)?.operationId ?? null,
+            projectId: request.headers.get("x-stack-project-id"),
+            accessType: request.headers.get("x-stack-access-type"),
+            status: Number(response.headers.get("x-stack-actual-status") ?? response.status),
+            knownError: response.headers.get("x-stack-known-error"),
+            durationMs,
+          },
+          { requestHeaders: [...request.headers], requestBody, responseHeaders: [...response.headers], responseBody: answer.text },
+        );
       }
       return response;
     },
@@ -409,14 +414,4 @@ function withCode(callbackUrl: string, code: string): string {
   const url = new URL(callbackUrl);
   url.searchParams.set("code", code);
   return url.toString();
-}
-
-/** Query values that are credentials (the link flow's access token, codes, secrets) never enter the log. */
-const SECRET_QUERY = /^(token|code|code_verifier|client_secret|refresh_token|access_token|state)$/;
-
-function redactedSearch(url: URL): string {
-  if (url.search === "") return "";
-  const params = new URLSearchParams(url.search);
-  for (const name of [...new Set(params.keys())]) if (SECRET_QUERY.test(name)) params.set(name, "[redacted]");
-  return `?${params.toString()}`;
 }

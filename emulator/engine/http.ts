@@ -44,6 +44,20 @@ export function methodNotAllowed(): Response {
   return new Response(null, { status: 405 });
 }
 
+/** The text each answer below was made of: the request log reads it here instead of copying the answer's stream. */
+const bodyTexts = new WeakMap<Response, string>();
+
+/** The text `response` was made of, when one of these functions made it. */
+export function bodyTextOf(response: Response): string | undefined {
+  return bodyTexts.get(response);
+}
+
+function answerOf(text: string, init: ResponseInit): Response {
+  const response = new Response(text, init);
+  bodyTexts.set(response, text);
+  return response;
+}
+
 function baseHeaders(requestId: string): Headers {
   return new Headers({ "x-stack-request-id": requestId, "cache-control": "no-store, max-age=0" });
 }
@@ -63,16 +77,16 @@ export function toResponse(answer: Answer, requestId: string, overrideStatus = f
   }
   if ("text" in answer) {
     headers.set("content-type", answer.contentType ?? "text/plain; charset=utf-8");
-    return new Response(answer.text, { status: answer.status ?? 200, headers });
+    return answerOf(answer.text, { status: answer.status ?? 200, headers });
   }
   headers.set("content-type", "application/json; charset=utf-8");
   if (answer.cacheControl !== undefined) headers.set("cache-control", answer.cacheControl);
   const status = answer.status ?? 200;
   if (overrideStatus && status >= 400) {
     headers.set("x-stack-actual-status", String(status));
-    return new Response(JSON.stringify(answer.body), { status: 200, headers });
+    return answerOf(JSON.stringify(answer.body), { status: 200, headers });
   }
-  return new Response(JSON.stringify(answer.body), { status, headers });
+  return answerOf(JSON.stringify(answer.body), { status, headers });
 }
 
 /**
@@ -88,7 +102,7 @@ export function errorResponse(error: EmulatorError, requestId: string, overrideS
       ? { code: error.code, error: error.message }
       : { code: error.code, details: error.details, error: error.message };
   if (overrideStatus) headers.set("x-stack-actual-status", String(error.status));
-  return new Response(JSON.stringify(body), { status: overrideStatus ? 200 : error.status, headers });
+  return answerOf(JSON.stringify(body), { status: overrideStatus ? 200 : error.status, headers });
 }
 
 /** A failure without a known error (the service's StatusError): plain text. */
@@ -96,5 +110,5 @@ export function statusResponse(status: number, text: string, requestId: string, 
   const headers = baseHeaders(requestId);
   headers.set("content-type", "text/plain; charset=utf-8");
   if (overrideStatus && status >= 400) headers.set("x-stack-actual-status", String(status));
-  return new Response(text, { status: overrideStatus && status >= 400 ? 200 : status, headers });
+  return answerOf(text, { status: overrideStatus && status >= 400 ? 200 : status, headers });
 }

@@ -349,6 +349,14 @@ describe("the stackkit-emulator bin", () => {
       const api = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(printed)?.[1];
       expect(api).toBeDefined();
       expect(printed).toContain(`Mailbox:  ${api}/mailbox`);
+      // The page, built beside the bundled bin and served with its policy; the mailbox leads to its e-mails.
+      expect(printed).toContain(`Page:     ${api}/emulator/ui/`);
+      const page = await fetch(`${api}/emulator/ui/`);
+      expect([page.status, page.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+      expect(page.headers.get("content-security-policy")).toMatch(/^default-src 'none'; script-src 'self';/);
+      expect((await fetch(`${api}/emulator/ui/app.js`)).status).toBe(200);
+      const mailbox = await fetch(`${api}/mailbox`, { redirect: "manual" });
+      expect([mailbox.status, mailbox.headers.get("location")]).toEqual([302, "/emulator/ui/#/emails"]);
       // The control API's document, bundled with the bin and served with the bin's address.
       expect(printed).toContain(`${api}/emulator/v1/openapi.json`);
       const document = (await (await fetch(`${api}/emulator/v1/openapi.json`)).json()) as { openapi: string; servers: unknown };

@@ -37,6 +37,25 @@ export function documentedAnswers(document: ControlDocument): string[] {
     .sort();
 }
 
+/**
+ * The operations the emulator's page is built on, whose exchanges tests/emulator/control-inspect.test.ts checks
+ * (tests/emulator/control-api.test.ts checks the others'): each file sees every answer of its own operations.
+ */
+export const INSPECTION_OPERATIONS: ReadonlySet<string> = new Set([
+  "listProjects",
+  "listUsers",
+  "listTeams",
+  "getUser",
+  "updateUser",
+  "deleteUser",
+  "signInAs",
+  "listSessions",
+  "revokeSession",
+  "getTeam",
+  "getRequestExchange",
+  "listFaults",
+]);
+
 /** The routes the emulator has that `document` does not describe, and those it describes that the emulator lacks. */
 export function routeDifferences(routes: readonly string[], document: ControlDocument): { undocumented: string[]; missing: string[] } {
   const documented = documentedRoutes(document);

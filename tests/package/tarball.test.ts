@@ -74,6 +74,8 @@ describe("the packed tarball", () => {
       expect(contents).toContain(`dist/${entry}.js`);
       expect(contents).toContain(`dist/${entry}.d.ts`);
     }
+    // The emulator's page, beside the server that serves it (React inlined in its one script).
+    for (const file of ["index.html", "app.js", "app.css"]) expect(contents).toContain(`dist/emulator-ui/${file}`);
     // Every file that names a source map ships it (re-export-only entries have none).
     const dist = path.join(project, "node_modules/stackkit/dist");
     const maps = readdirSync(dist)
