@@ -78,6 +78,8 @@ export class StackClientApp {
   protected readonly ownSession: TokenStoreContext;
   /** Sessions named per call (`getUser({ tokenStore })`), in a bounded cache made with the first such call. */
   protected sessionContexts: TokenStoreContexts | null = null;
+  /** The `tokenStore` the app was made with: a call naming the same store (`"memory"`, the cookies) reads the app's own session. */
+  private readonly ownTokenStore: TokenStoreInit;
   private projectRead: Promise<Project> | null = null;
 
   constructor(options: StackClientAppOptions) {
@@ -91,6 +93,7 @@ export class StackClientApp {
     setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
     this.ownSession = tokenStoreContextOf(this.ctx);
+    this.ownTokenStore = options.tokenStore;
     // Nothing is fetched here: the project is read when something asks for it (getProject, and
     // what reads it), as the official SDK does; a page load that never needs it pays no request.
   }
@@ -145,7 +148,7 @@ export class StackClientApp {
       throw new StackConfigurationError("getUser takes options: { or?, includeRestricted?, tokenStore? }.");
     }
     if (options.tokenStore === undefined) return this.ownSession;
-    this.sessionContexts ??= createTokenStoreContexts(this.ctx);
+    this.sessionContexts ??= createTokenStoreContexts(this.ctx, { init: this.ownTokenStore, context: this.ownSession });
     return this.sessionContexts.of(options.tokenStore);
   }
 
