@@ -30,6 +30,8 @@ export * from "./app/index.js";
 export { StackServerApp } from "./app/server-app.js";
 export { StackAdminApp } from "./app/admin-app.js";
 export { Result } from "./app/result.js";
+// A Convex deployment's auth config (the official SDK's `@stackframe/js/convex-auth.config`).
+export { getConvexProvidersConfig, type ConvexProviderConfig } from "./app/convex-providers.js";
 
 // The typed client of every operation, its environment and sessions.
 export { createStackClient, type StackClient, type StackClientOptions } from "./http/client.js";
