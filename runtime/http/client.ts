@@ -8,7 +8,7 @@ import { StackConfigurationError } from "../errors.js";
 import type { RequestHooks } from "./observe.js";
 import { createApi } from "./api.js";
 import { guardedHooks } from "./observe.js";
-import { createPipeline, type OwnerSession, type PipelineOptions } from "./pipeline.js";
+import { createPipeline, type OwnerAccessTokenGetter, type OwnerSession, type PipelineOptions } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";
 import { createSend, type Send } from "./send.js";
 import { SessionManager, type RefreshAccessToken, type Sessions } from "../sessions/session.js";
@@ -44,8 +44,11 @@ export interface StackClientOptions {
   readonly secretServerKey?: string;
   /** The project's super secret admin key, sent as `x-stack-super-secret-admin-key` when `accessType` is `admin`. */
   readonly superSecretAdminKey?: string;
-  /** For admin apps acting as a project owner instead of with a key. */
-  readonly projectOwnerSession?: OwnerSession;
+  /**
+   * For admin apps acting as a project owner instead of with a key: the owner's session, or a
+   * function answering the owner's access token before each request.
+   */
+  readonly projectOwnerSession?: OwnerSession | OwnerAccessTokenGetter;
   /**
    * Where the user's tokens live. `null`: no user. Default `"memory"`. `"nextjs-cookie"` on a
    * server (where stackkit cannot reach Next.js's cookies) makes a client without a store whose
