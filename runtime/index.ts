@@ -30,6 +30,8 @@ export * from "./app/index.js";
 export { StackServerApp } from "./app/server-app.js";
 export { StackAdminApp } from "./app/admin-app.js";
 export { Result } from "./app/result.js";
+// A Convex deployment's auth config (the official SDK's `@stackframe/js/convex-auth.config`).
+export { getConvexProvidersConfig, type ConvexProviderConfig } from "./app/convex-providers.js";
 
 // The typed client of every operation, its environment and sessions.
 export { createStackClient, type StackClient, type StackClientOptions } from "./http/client.js";
@@ -39,7 +41,7 @@ export { CLIENT_VERSION, VERSION } from "./version.js";
 export { preloadAll as preloadStackkit } from "./platform/lazy.js";
 export type { RequestEvent, RequestHooks, RetryEvent, RetryReason } from "./http/observe.js";
 export type { TransportPolicy } from "./http/transport.js";
-export type { OwnerSession } from "./http/pipeline.js";
+export type { OwnerAccessTokenGetter, OwnerSession } from "./http/pipeline.js";
 
 // The operation table: each operation's route, access and known errors.
 export {

@@ -7,7 +7,7 @@
 // (admin/app-methods.ts).
 import type { CallOptions } from "./call-options.js";
 import { lazy } from "../platform/lazy.js";
-import type { OwnerSession } from "../http/pipeline.js";
+import type { OwnerAccessTokenGetter, OwnerSession } from "../http/pipeline.js";
 import type { AdminMetrics } from "./admin/dashboard-data.js";
 import type { AdminEmailTemplate, AdminEmailTemplateUpdateOptions, AdminSentEmail, EmailConfig, EmailTemplateType } from "./admin/email.js";
 import type { InternalApiKey, InternalApiKeyCreateOptions, InternalApiKeyFirstView } from "./admin/internal-api-keys.js";
@@ -51,8 +51,13 @@ export type StackAdminAppOptions =
       readonly projectOwnerSession?: undefined;
     })
   | (OmitEach<StackServerAppOptions, "publishableClientKey" | "secretServerKey"> & {
-      /** A project owner's session in the internal project; its access token replaces every key. */
-      readonly projectOwnerSession: OwnerSession;
+      /**
+       * A project owner's session in the internal project (`user._internalSession` of a user of
+       * the internal project), whose access token replaces every key, refreshed as it is due; or,
+       * as the official SDK also takes, a function answering the owner's access token (null when
+       * there is none), asked before each request, which keeps the token fresh itself.
+       */
+      readonly projectOwnerSession: OwnerSession | OwnerAccessTokenGetter;
     });
 
 export class StackAdminApp extends StackServerApp {

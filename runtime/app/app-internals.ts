@@ -5,7 +5,7 @@
 // inheritsFrom, an owned project's admin app); the map is not exported from
 // the package, so callers of the public classes neither see nor set them.
 import { StackAssertionError } from "../errors.js";
-import type { OwnerSession } from "../http/pipeline.js";
+import type { OwnerAccessTokenGetter, OwnerSession } from "../http/pipeline.js";
 import type { ClientAppContext } from "./context.js";
 
 /** What a server or admin app adds to the runtime client: its access type and keys, or a project owner's session. */
@@ -13,8 +13,8 @@ export interface RuntimeClientSettings {
   readonly accessType: "client" | "server" | "admin";
   readonly secretServerKey?: string;
   readonly superSecretAdminKey?: string;
-  /** Admin apps acting for a project owner: the owner's session in the internal project, instead of keys. */
-  readonly projectOwnerSession?: OwnerSession;
+  /** Admin apps acting for a project owner: the owner's session in the internal project (or a getter of its access token), instead of keys. */
+  readonly projectOwnerSession?: OwnerSession | OwnerAccessTokenGetter;
 }
 
 export interface AppInternals {

@@ -43,7 +43,8 @@ export interface GetUserOptions {
   /**
    * The user's tokens for this call, in place of the app's store: a request of
    * your backend (its `x-stack-auth` header or cookies), `{ accessToken, refreshToken }`,
-   * or any store. Calls with the same tokens share one session.
+   * or any store. Calls with the same tokens share one session. `"memory"` is the app's
+   * one memory store (its own session if it was made with `"memory"`).
    */
   readonly tokenStore?: TokenStoreInit;
 }
@@ -67,7 +68,12 @@ export interface StackClientAppOptions {
   readonly projectId: string;
   /** The project's publishable client key, sent as `x-stack-publishable-client-key`; none by default. */
   readonly publishableClientKey?: string;
-  /** Where the user's tokens live: "cookie", "memory", a request object, { accessToken, refreshToken }, or null for no user. */
+  /**
+   * Where the user's tokens live: "cookie", "memory", a request object, { accessToken, refreshToken },
+   * or null for no user. "nextjs-cookie" is "cookie" in a browser; on a server, where stackkit
+   * cannot reach Next.js's cookies, what reads the app's own store rejects (pass each request's
+   * tokens per call instead).
+   */
   readonly tokenStore: TokenStoreInit;
   /** The API's origin; default https://api.stack-auth.com. `{ browser, server }` picks by where the code runs. */
   readonly baseUrl?: string | { readonly browser: string; readonly server: string };

@@ -21,7 +21,8 @@ import type { BotChallengeOptions } from "./bot-challenge-options.js";
 import { runtimeClientOf, surroundingsOf, type GetUserOptions, type GetUserOr, type StackClientAppOptions } from "./client-app-options.js";
 import { createClientAppContext, type ClientAppContext } from "./context.js";
 import type { PromptCliLoginOptions } from "./flows/cli.js";
-import { loadCli, loadMfa, loadOAuth, loadPasskey } from "./flows/loaders.js";
+import { loadCli, loadConvex, loadMfa, loadOAuth, loadPasskey } from "./flows/loaders.js";
+import type { ConvexAuthArgs } from "./convex-context.js";
 import type { RedirectAfterSignIn } from "./flows/oauth.js";
 import type { AfterAuthRedirects, SignInOptions } from "./flows/sign-in.js";
 import { sendMagicLinkEmail, signInWithMagicLink } from "./flows/magic-link.js";
@@ -79,6 +80,8 @@ export class StackClientApp {
   protected readonly ownSession: TokenStoreContext;
   /** Sessions named per call (`getUser({ tokenStore })`), in a bounded cache made with the first such call. */
   protected sessionContexts: TokenStoreContexts | null = null;
+  /** The `tokenStore` the app was made with: a call naming the same store (`"memory"`, the cookies) reads the app's own session. */
+  private readonly ownTokenStore: TokenStoreInit;
   private projectRead: Promise<Project> | null = null;
 
   constructor(options: StackClientAppOptions) {
@@ -92,6 +95,7 @@ export class StackClientApp {
     setInternals(this, { ctx: this.ctx, settings });
     Object.assign(this, createRedirectMethods(this.ctx));
     this.ownSession = tokenStoreContextOf(this.ctx);
+    this.ownTokenStore = options.tokenStore;
     // Nothing is fetched here: the project is read when something asks for it (getProject, and
     // what reads it), as the official SDK does; a page load that never needs it pays no request.
   }
@@ -146,7 +150,7 @@ export class StackClientApp {
       throw new StackConfigurationError("getUser takes options: { or?, includeRestricted?, tokenStore? }.");
     }
     if (options.tokenStore === undefined) return this.ownSession;
-    this.sessionContexts ??= createTokenStoreContexts(this.ctx);
+    this.sessionContexts ??= createTokenStoreContexts(this.ctx, { init: this.ownTokenStore, context: this.ownSession });
     return this.sessionContexts.of(options.tokenStore);
   }
 
@@ -156,17 +160,57 @@ export class StackClientApp {
    * anonymous, restricted or needs a second factor. Null when nobody is signed in, when the
    * access token has expired (getUser refreshes it; this does not), and for an anonymous user
    * unless `or: "anonymous-if-exists"`. Tokens of 2.8.11 carry the id alone: the other fields
-   * then read as null and false. `from` must be `"token"`.
+   * then read as null and false. In a Convex function, `{ from: "convex", ctx }` reads the same
+   * fields from the identity Convex made of the caller's token (`ctx.auth.getUserIdentity()`),
+   * an anonymous caller included, as in the official SDK.
    *
    * @example
    * ```ts
    * const partial = await app.getPartialUser({ from: "token" });
    * renderHeader(partial ? (partial.displayName ?? partial.primaryEmail ?? "Signed in") : "Sign in");
+   * // In a Convex query: const caller = await app.getPartialUser({ from: "convex", ctx });
    * ```
    */
   async getPartialUser(options: GetPartialUserOptions & CallOptions): Promise<TokenPartialUser | null> {
     checkAborted(options);
     return partialUser(options, (o) => this.sessionOf(o));
+  }
+
+  /**
+   * The token getter of a Convex client (`convex.setAuth(app.getConvexClientAuth())`): the access
+   * token of the app's session, or of `tokenStore`, with at least 20 s left and issued at most 75 s
+   * ago (refreshed first otherwise), as the official SDK hands Convex its tokens; with
+   * `forceRefreshToken` (Convex refused the last one) a newly issued one. Null when nobody is
+   * signed in, and when the session cannot get a new token.
+   *
+   * @example
+   * ```ts
+   * const convex = new ConvexReactClient(process.env.CONVEX_URL!);
+   * convex.setAuth(app.getConvexClientAuth());
+   * ```
+   */
+  getConvexClientAuth(options: { readonly tokenStore?: TokenStoreInit } = {}): (args: ConvexAuthArgs) => Promise<string | null> {
+    return async (args) => (await loadConvex()).convexClientAuthToken(await this.sessionOf(options), args);
+  }
+
+  /**
+   * The access token for a Convex HTTP client (`convex.setAuth(await app.getConvexHttpClientAuth({ tokenStore: request }))`),
+   * as getConvexClientAuth's getter answers it, or `""` when nobody is signed in.
+   *
+   * @example
+   * ```ts
+   * const convex = new ConvexHttpClient(process.env.CONVEX_URL!);
+   * convex.setAuth(await app.getConvexHttpClientAuth({ tokenStore: request }));
+   * ```
+   */
+  async getConvexHttpClientAuth(options: { readonly tokenStore?: TokenStoreInit } & CallOptions = {}): Promise<string> {
+    checkAborted(options);
+    const session = await this.sessionOf(options);
+    // A refresh may be shared with other callers: this one only stops waiting.
+    return untilAborted(
+      loadConvex().then((m) => m.convexHttpClientAuth(session)),
+      options,
+    );
   }
 
   /** What getUser answers when nobody is signed in, as `or` asks (signed-in-user.ts). */

@@ -7,6 +7,7 @@
 export { StackClientApp } from "./client-app.js";
 export type { GetUserOptions, GetUserOr, StackClientAppOptions } from "./client-app-options.js";
 export type { GetPartialUserOptions, TokenPartialUser } from "./partial-user.js";
+export type { ConvexAuthArgs, ConvexCtx, ConvexUserIdentity } from "./convex-context.js";
 export type { Browser, BrowserLocation } from "../platform/browser.js";
 export type { RedirectMethod } from "./context.js";
 // Result itself: runtime/index.ts.

@@ -1,6 +1,7 @@
 // getPartialUser({ from: "token" }): the signed-in user as the session's access
-// token describes it, read without a request (the newest official SDK's API).
-// Loaded with its first call.
+// token describes it, read without a request (the newest official SDK's API);
+// `from: "convex"` reads it from a Convex function's context (convex.ts, loaded
+// with its first call).
 import { decodeJwt } from "jose/jwt/decode";
 import type { JWTPayload } from "jose";
 import { StackConfigurationError } from "../errors.js";
@@ -8,6 +9,8 @@ import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
 import type { RestrictedReason } from "./objects/user.js";
 import { restrictionOf } from "./objects/user.js";
 import type { TokenStoreContext } from "./token-store-contexts.js";
+import type { ConvexCtx } from "./convex-context.js";
+import { loadConvex } from "./flows/loaders.js";
 
 /**
  * The user as the access token describes it (`getPartialUser({ from: "token" })`): no request,
@@ -28,8 +31,9 @@ export interface TokenPartialUser {
 }
 
 /**
- * What `getPartialUser` takes: where the user is read from (`"token"`: the session's access
- * token), whether an anonymous user counts, and whose tokens.
+ * What `getPartialUser` takes: where the user is read from, whether an anonymous user counts, and
+ * whose tokens. `from: "token"` reads the session's access token; `from: "convex"` the identity
+ * Convex made of the token a Convex function was called with (`ctx`, the function's context).
  *
  * @example
  * ```ts
@@ -37,32 +41,46 @@ export interface TokenPartialUser {
  * const partial = await app.getPartialUser(options);
  * ```
  */
-export interface GetPartialUserOptions {
-  /** Where the user is read from: `"token"`, the session's access token. */
-  readonly from: "token";
-  /** `"return-null"` (default): an anonymous user reads as null; `"anonymous-if-exists"`: it is answered too. */
-  readonly or?: "return-null" | "anonymous-if-exists";
-  /** The tokens to read, in place of the app's store (as getUser's `tokenStore`). */
-  readonly tokenStore?: TokenStoreInit;
-}
+export type GetPartialUserOptions =
+  | {
+      /** Where the user is read from: `"token"`, the session's access token. */
+      readonly from: "token";
+      /** `"return-null"` (default): an anonymous user reads as null; `"anonymous-if-exists"`: it is answered too. */
+      readonly or?: "return-null" | "anonymous-if-exists";
+      /** The tokens to read, in place of the app's store (as getUser's `tokenStore`). */
+      readonly tokenStore?: TokenStoreInit;
+    }
+  | {
+      /** Where the user is read from: `"convex"`, the identity of a Convex function's caller. */
+      readonly from: "convex";
+      /** The Convex function's context; its `auth.getUserIdentity()` is read. */
+      readonly ctx: ConvexCtx;
+      /** Taken for the official SDK's sake; an anonymous caller Convex accepted is answered whatever it says. */
+      readonly or?: "return-null" | "anonymous-if-exists";
+      /** Not read: the identity is Convex's. */
+      readonly tokenStore?: TokenStoreInit;
+    };
 
 /**
  * getPartialUser of an app whose session `options` names (read with `sessionOf`,
- * as getUser reads it): the options checked, then the session's access token read.
+ * as getUser reads it): the options checked, then the session's access token read,
+ * or the Convex identity.
  */
 export async function partialUser(
   options: GetPartialUserOptions,
   sessionOf: (options: GetPartialUserOptions) => Promise<TokenStoreContext>,
 ): Promise<TokenPartialUser | null> {
-  if (typeof options !== "object" || options === null || options.from !== "token") {
+  const from = typeof options === "object" && options !== null ? (options as { from?: unknown }).from : undefined;
+  if (from !== "token" && from !== "convex") {
     throw new StackConfigurationError(
-      `getPartialUser reads the user from the access token: pass { from: "token" }, got ${JSON.stringify((options as { from?: unknown } | null)?.from)}.`,
+      `getPartialUser reads the user from the access token or from Convex: pass { from: "token" } or { from: "convex", ctx }, got ${JSON.stringify(from)}.`,
     );
   }
   const or = options.or ?? "return-null";
   if (or !== "return-null" && or !== "anonymous-if-exists") {
     throw new StackConfigurationError(`getPartialUser: or must be "return-null" or "anonymous-if-exists", got ${JSON.stringify(or)}.`);
   }
+  if (options.from === "convex") return (await loadConvex()).convexPartialUser(options.ctx);
   const { ctx } = await sessionOf(options);
   return partialUserOf(ctx.sessions().peekCurrent().accessToken, ctx.env.now(), or);
 }

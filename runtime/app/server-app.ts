@@ -24,6 +24,8 @@ import type { ServerUser } from "./server/server-user.js";
 import type { ServerUserCreateOptions } from "./server/user-options.js";
 import type { VerifiedServerUser, VerifiedUserOr } from "./server/verified-user.js";
 import type { AccessTokenVerification, VerifyAccessTokenCallOptions } from "../sessions/verify/verify.js";
+import type { ConvexCtx } from "./convex-context.js";
+import { loadConvex } from "./flows/loaders.js";
 
 export type { ServerListUsersOptions } from "./server/app-methods.js";
 export type { ServerListTeamsOptions } from "./server/team-listing.js";
@@ -118,11 +120,17 @@ export class StackServerApp extends StackClientApp {
   override getUser(id: string, options?: CallOptions): Promise<ServerUser | null>;
   /** The owner of a user API key, or null when the key is not valid (SPEC §4). */
   override getUser(options: { readonly apiKey: string } & CallOptions): Promise<ServerUser | null>;
+  /** The caller of a Convex function (its identity's subject), or null; an anonymous one only with `or: "anonymous"`. */
+  override getUser(
+    options: { readonly from: "convex"; readonly ctx: ConvexCtx; readonly or?: "return-null" | "anonymous" } & CallOptions,
+  ): Promise<ServerUser | null>;
   /**
    * A user as server code sees it. With options: the request's own user (`GET /users/me` with the
    * app's token store or `tokenStore`), or with `verify: "local"` the identity its access token
    * proves; when nobody is signed in, what `or` asks for. With an id: that user (`GET /users/{id}`).
-   * With `{ apiKey }`: the key's owner. Null when there is no such user or key.
+   * With `{ apiKey }`: the key's owner. With `{ from: "convex", ctx }` in a Convex function: the user
+   * whose id Convex's identity of the caller names (`GET /users/{id}`), null for an anonymous one
+   * unless `or: "anonymous"`. Null when there is no such user or key.
    *
    * @example
    * ```ts
@@ -133,7 +141,11 @@ export class StackServerApp extends StackClientApp {
    * ```
    */
   override async getUser(
-    arg?: string | (ServerGetUserOptions & CallOptions) | ({ readonly apiKey: string } & CallOptions),
+    arg?:
+      | string
+      | (ServerGetUserOptions & CallOptions)
+      | ({ readonly apiKey: string } & CallOptions)
+      | ({ readonly from: "convex"; readonly ctx: ConvexCtx; readonly or?: "return-null" | "anonymous" } & CallOptions),
     options?: CallOptions,
   ): Promise<CurrentServerUser | ServerUser | VerifiedServerUser | null> {
     // Some answers need no request (nobody signed in, an id that is no UUID); an aborted call still rejects.
@@ -141,8 +153,12 @@ export class StackServerApp extends StackClientApp {
     const server = await loadServer();
     if (typeof arg === "string") return server.getUserById(this.serverCtx, arg, options);
     if (typeof arg === "object" && arg !== null && "apiKey" in arg) return server.getUserByApiKey(this.serverCtx, arg.apiKey, arg);
-    const given = arg ?? {};
-    server.requireOptions(given, "getUser", "{ or?, tokenStore?, verify? }, a user id, or { apiKey }");
+    if (typeof arg === "object" && arg !== null && "from" in arg && arg.from === "convex") {
+      const { convexServerUser } = await loadConvex();
+      return convexServerUser(arg.ctx, arg.or, (id) => server.getUserById(this.serverCtx, id, arg));
+    }
+    const given = (arg ?? {}) as ServerGetUserOptions & CallOptions;
+    server.requireOptions(given, "getUser", '{ or?, tokenStore?, verify? }, a user id, { apiKey }, or { from: "convex", ctx }');
     if (given.verify !== undefined) return this.verifiedUser(given);
     return this.currentUser(
       given,

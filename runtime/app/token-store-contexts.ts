@@ -7,7 +7,9 @@
 // cache: calls with the same tokens share one Session (and so one refresh), and
 // a server that sees many users keeps at most `limit` of them (wire contract §14:
 // caches keyed by users must not grow without limit, and an explicit token pair
-// must not build a new session on every call).
+// must not build a new session on every call). The named stores are the app's
+// own, as in the official SDK: `"memory"` is the app's one memory store (its own
+// session when the app was made with it), never a new empty one per call.
 import type { TokenPair } from "../sessions/tokens/store.js";
 import { LruMap } from "../platform/lru.js";
 import { SESSION_CACHE_LIMIT } from "../constants.js";
@@ -35,15 +37,29 @@ export interface TokenStoreContexts {
   readonly size: number;
 }
 
-/** The per-call token stores of the app whose own context is `base`. */
-export function createTokenStoreContexts(base: ClientAppContext, limit: number = SESSION_CACHE_LIMIT): TokenStoreContexts {
+/** The app's own token store: the `tokenStore` it was made with, and its context. */
+export interface OwnTokenStore {
+  readonly init: TokenStoreInit;
+  readonly context: TokenStoreContext;
+}
+
+/** The per-call token stores of the app whose own context is `base` and own store `own`. */
+export function createTokenStoreContexts(
+  base: ClientAppContext,
+  own: OwnTokenStore,
+  limit: number = SESSION_CACHE_LIMIT,
+): TokenStoreContexts {
   const cache = new LruMap<unknown, TokenStoreContext>(limit);
   const make = (tokenStore: TokenStoreInit) => tokenStoreContextOf(createClientAppContext(base.client.withTokenStore(tokenStore), base));
+  // Outside the LRU: the app's memory store holds whoever signed in to it, and must not be forgotten for other users' requests.
+  let memory: TokenStoreContext | null = null;
   return {
     get size() {
       return cache.size;
     },
     of(init) {
+      if (sameNamedStore(init, own.init)) return own.context;
+      if (init === "memory") return (memory ??= make("memory"));
       const { store, key } = storeFor(init, base.projectId);
       if (key === null) return make(store);
       const known = cache.get(key);
@@ -53,6 +69,17 @@ export function createTokenStoreContexts(base: ClientAppContext, limit: number =
       return made;
     },
   };
+}
+
+/**
+ * Whether `init` names the app's own store: the very value the app was made with,
+ * `"memory"` for an app made with `"memory"`, and the browser's cookies
+ * (`"cookie"`, `"nextjs-cookie"`) for an app made with either.
+ */
+function sameNamedStore(init: TokenStoreInit, own: TokenStoreInit): boolean {
+  if (init === own) return true;
+  if (typeof init !== "string" || typeof own !== "string") return false;
+  return init === "memory" ? own === "memory" : own !== "memory";
 }
 
 /**

@@ -8,12 +8,12 @@ import { StackConfigurationError } from "../errors.js";
 import type { RequestHooks } from "./observe.js";
 import { createApi } from "./api.js";
 import { guardedHooks } from "./observe.js";
-import { createPipeline, type OwnerSession, type PipelineOptions } from "./pipeline.js";
+import { createPipeline, type OwnerAccessTokenGetter, type OwnerSession, type PipelineOptions } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";
 import { createSend, type Send } from "./send.js";
 import { SessionManager, type RefreshAccessToken, type Sessions } from "../sessions/session.js";
 import type { TransportPolicy } from "./transport.js";
-import { noTokenStoreError, resolveTokenStore, type TokenStoreInit } from "../sessions/tokens/resolve.js";
+import { noTokenStoreError, resolveTokenStore, tokenStoreUnavailableHere, type TokenStoreInit } from "../sessions/tokens/resolve.js";
 import { CLIENT_VERSION } from "../version.js";
 
 /**
@@ -44,9 +44,16 @@ export interface StackClientOptions {
   readonly secretServerKey?: string;
   /** The project's super secret admin key, sent as `x-stack-super-secret-admin-key` when `accessType` is `admin`. */
   readonly superSecretAdminKey?: string;
-  /** For admin apps acting as a project owner instead of with a key. */
-  readonly projectOwnerSession?: OwnerSession;
-  /** Where the user's tokens live. `null`: no user. Default `"memory"`. */
+  /**
+   * For admin apps acting as a project owner instead of with a key: the owner's session, or a
+   * function answering the owner's access token before each request.
+   */
+  readonly projectOwnerSession?: OwnerSession | OwnerAccessTokenGetter;
+  /**
+   * Where the user's tokens live. `null`: no user. Default `"memory"`. `"nextjs-cookie"` on a
+   * server (where stackkit cannot reach Next.js's cookies) makes a client without a store whose
+   * calls that need a user reject with a StackConfigurationError saying what to pass instead.
+   */
   readonly tokenStore?: TokenStoreInit;
   /** Sent with every request, after (and over) the headers the runtime sets. */
   readonly extraRequestHeaders?: Readonly<Record<string, string>>;
@@ -169,10 +176,10 @@ export function createStackClient(options: StackClientOptions): StackClient {
   }
   const accessType = options.accessType ?? "client";
   const policy = transportPolicy(options);
-  const store = resolveTokenStore(options.tokenStore === undefined ? "memory" : options.tokenStore, {
-    projectId: options.projectId,
-    env,
-  });
+  const init = options.tokenStore === undefined ? "memory" : options.tokenStore;
+  // Refused on first use, not here: the app is still usable with per-call token stores.
+  const unavailable = tokenStoreUnavailableHere(init);
+  const store = unavailable ? null : resolveTokenStore(init, { projectId: options.projectId, env });
   // Refreshes go through this client's pipeline, also for the clients bound from it.
   let refresh: RefreshAccessToken | undefined;
   const sessions = store ? new SessionManager(store, env, (refreshToken) => (refresh as RefreshAccessToken)(refreshToken)) : null;
@@ -191,11 +198,14 @@ export function createStackClient(options: StackClientOptions): StackClient {
     policy,
   };
   refresh = refreshWithTokenEndpoint(wiring);
-  return clientOn(wiring, options);
+  return clientOn(wiring, options, unavailable);
 }
 
-/** A client sending with `wiring`, through a pipeline of its own: `api` and `send` share it. */
-function clientOn(wiring: PipelineOptions, options: StackClientOptions): StackClient {
+/**
+ * A client sending with `wiring`, through a pipeline of its own: `api` and `send` share it.
+ * `unavailable` is why a client without sessions has none, when it is not `tokenStore: null`.
+ */
+function clientOn(wiring: PipelineOptions, options: StackClientOptions, unavailable: StackConfigurationError | null): StackClient {
   const pipeline = createPipeline(wiring);
   const { sessions, env } = wiring;
   return {
@@ -209,12 +219,12 @@ function clientOn(wiring: PipelineOptions, options: StackClientOptions): StackCl
     policy: wiring.policy,
     sessions,
     requireSessions() {
-      if (!sessions) throw noTokenStoreError();
+      if (!sessions) throw unavailable ?? noTokenStoreError();
       return sessions;
     },
     // Derived clients run on this environment: the same fetch, clock and timers.
     withTokenStore: (tokenStore) => createStackClient({ ...options, environment: env, tokenStore }),
-    boundTo: (view) => clientOn(sessions ? { ...wiring, sessions: view } : { ...wiring, guard: view }, options),
+    boundTo: (view) => clientOn(sessions ? { ...wiring, sessions: view } : { ...wiring, guard: view }, options, unavailable),
   };
 }
 

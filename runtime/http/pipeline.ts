@@ -12,6 +12,7 @@ import { abortReason, raceAbort, throwIfAborted } from "../platform/abort.js";
 import { API_PREFIX, NONCE_BITS } from "../constants.js";
 import type { Environment } from "../platform/env.js";
 import { NetworkError, StackAssertionError } from "../errors.js";
+import { assertUsableTokens } from "../sessions/tokens/check.js";
 import type { TokenPair } from "../sessions/tokens/store.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
 import type { MatchedOperation } from "./operations.js";
@@ -24,10 +25,17 @@ import { httpError, sendWithRetries, type OutgoingRequest, type TransportPolicy 
 /** What an admin app built on a project owner's session needs of that session. */
 export type OwnerSession = Pick<Session, "getTokens" | "markAccessTokenExpired">;
 
+/**
+ * The official SDK's other form of a project owner's session: a function answering the owner's
+ * current access token (null, or nothing, when there is none), asked before each request. It
+ * keeps the token fresh itself: a token the service rejects is not asked for again.
+ */
+export type OwnerAccessTokenGetter = () => Promise<string | null | undefined>;
+
 export interface PipelineOptions extends AppIdentity {
   readonly env: Environment;
   readonly baseUrl: string;
-  readonly projectOwnerSession?: OwnerSession | undefined;
+  readonly projectOwnerSession?: OwnerSession | OwnerAccessTokenGetter | undefined;
   /** Null when the app has no token store: requests go without user tokens. */
   readonly sessions: Sessions | null;
   /**
@@ -185,7 +193,7 @@ async function sendOperation(
         o.guard?.current();
         session = o.sessions?.current();
         sent = op.stackHeaders && session ? await tokensBefore(o, session, describe) : null;
-        sentAdmin = o.projectOwnerSession ? ((await o.projectOwnerSession.getTokens())?.accessToken ?? null) : undefined;
+        sentAdmin = o.projectOwnerSession ? await ownerAccessToken(o.projectOwnerSession) : undefined;
         return outgoing();
       },
       { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
@@ -203,7 +211,8 @@ async function sendOperation(
           continue;
         }
       }
-      if (o.projectOwnerSession && sentAdmin && !renewed.owner && isOwnerTokenRejection(known)) {
+      // A session renews its token; a getter's token is the getter's to renew, as in the official SDK.
+      if (typeof o.projectOwnerSession === "object" && sentAdmin && !renewed.owner && isOwnerTokenRejection(known)) {
         renewed.owner = true;
         o.projectOwnerSession.markAccessTokenExpired(sentAdmin);
         continue;
@@ -237,6 +246,17 @@ async function tokensBefore(o: PipelineOptions, session: Session, describe: stri
       ? Object.assign(new RequestTimeoutError(message, error.timeoutMs), { cause: error })
       : new NetworkError(message, { cause: error });
   }
+}
+
+/**
+ * The project owner's access token for a request: the session's, refreshed when due, or what the
+ * getter answers (an empty answer is none). A getter's answer that cannot be a token is the
+ * app's bug: a StackConfigurationError, before anything is sent.
+ */
+async function ownerAccessToken(owner: OwnerSession | OwnerAccessTokenGetter): Promise<string | null> {
+  if (typeof owner !== "function") return (await owner.getTokens())?.accessToken ?? null;
+  const token = await owner();
+  return assertUsableTokens({ accessToken: token ?? null, refreshToken: null }, "projectOwnerSession()").accessToken;
 }
 
 function isOwnerTokenRejection(error: KnownError): boolean {

@@ -66,6 +66,8 @@ function answers() {
     del("/auth/sessions/:id", ok),
     post("/auth/password/update", ok),
     post("/auth/password/set", ok),
+    // A change to the user (a name, a selected team) has the next request refresh the access token first.
+    post("/auth/oauth/token", () => HttpResponse.json({ access_token: signedIn().accessToken })),
   );
 }
 
@@ -278,6 +280,7 @@ describe("refetches after a mutation", () => {
           .sort(),
       ).toEqual(["GET /teams?user_id=me", "GET /users/me"]),
     );
-    expect(calls("POST")).toEqual(["POST /teams"]);
+    // The new team is the selected one, which the access token says: the refetches go with a new token.
+    expect(calls("POST")).toEqual(["POST /teams", "POST /auth/oauth/token"]);
   });
 });

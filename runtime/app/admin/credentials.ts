@@ -3,14 +3,14 @@
 // key headers at all). Checked before the app is built, as mixing them would
 // send both; the runtime client's settings are made of what was checked.
 import { StackConfigurationError } from "../../errors.js";
-import type { OwnerSession } from "../../http/pipeline.js";
+import type { OwnerAccessTokenGetter, OwnerSession } from "../../http/pipeline.js";
 import type { RuntimeClientSettings } from "../app-internals.js";
 import type { StackServerAppOptions } from "../server/inherit.js";
 
 /** What an admin app is given besides a server app's options. */
 export interface AdminCredentials {
   readonly superSecretAdminKey?: string;
-  readonly projectOwnerSession?: OwnerSession;
+  readonly projectOwnerSession?: OwnerSession | OwnerAccessTokenGetter;
 }
 
 /**
@@ -28,9 +28,14 @@ export function checkedAdminOptions(options: object): StackServerAppOptions & Ad
   const given = options as StackServerAppOptions & AdminCredentials;
   const { superSecretAdminKey, projectOwnerSession } = given;
   if (projectOwnerSession !== undefined) {
-    if (typeof projectOwnerSession?.getTokens !== "function" || typeof projectOwnerSession.markAccessTokenExpired !== "function") {
+    const isSession =
+      typeof projectOwnerSession === "object" &&
+      typeof projectOwnerSession?.getTokens === "function" &&
+      typeof projectOwnerSession.markAccessTokenExpired === "function";
+    if (!isSession && typeof projectOwnerSession !== "function") {
       throw new StackConfigurationError(
-        "projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()).",
+        "projectOwnerSession must be a session of the internal project (an object with getTokens() and markAccessTokenExpired()), " +
+          "or a function answering the project owner's access token (() => Promise<string | null>).",
       );
     }
     if (superSecretAdminKey !== undefined || given.secretServerKey !== undefined || given.publishableClientKey !== undefined) {

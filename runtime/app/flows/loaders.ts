@@ -8,3 +8,5 @@ export const loadOAuth = /* @__PURE__ */ lazy("OAuth sign-in", () => import("./o
 export const loadPasskey = /* @__PURE__ */ lazy("passkeys", () => import("./passkey.js"));
 export const loadMfa = /* @__PURE__ */ lazy("multi-factor sign-in", () => import("./mfa.js"));
 export const loadCli = /* @__PURE__ */ lazy("command-line login", () => import("./cli.js"));
+/** The Convex integration: read by the apps of a Convex project only (both apps' getPartialUser and the server's getUser). */
+export const loadConvex = /* @__PURE__ */ lazy("Convex integration", () => import("../convex.js"));

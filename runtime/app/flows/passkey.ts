@@ -16,6 +16,7 @@ import { lazy } from "../../platform/lazy.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
+import { accessTokenClaimsChanged } from "../token-claims.js";
 import { passkeyRpId } from "./hostname.js";
 import { assertRedirectAfter, type RedirectAfterSignIn } from "./oauth.js";
 
@@ -196,5 +197,7 @@ export async function registerPasskey(
     ["PASSKEY_REGISTRATION_FAILED"],
   );
   if (registered.status === "error") return Result.error(registered.error);
+  // As the official SDK does after a registration: the session's next use gets a new access token.
+  accessTokenClaimsChanged(ctx);
   return Result.ok(undefined);
 }

@@ -57,7 +57,9 @@ export async function signUpWithCredential(
   redirects: AfterAuthRedirects,
 ): Promise<Result<undefined, UserWithEmailAlreadyExists | PasswordRequirementsNotMet | BotChallengeRequired | BotChallengeFailed>> {
   if (options.noVerificationCallback && options.verificationCallbackUrl !== undefined) {
-    throw new StackConfigurationError("signUpWithCredential takes verificationCallbackUrl or noVerificationCallback: true, not both.");
+    throw new StackConfigurationError(
+      "signUpWithCredential: verificationCallbackUrl is not allowed when noVerificationCallback is true; pass one or the other.",
+    );
   }
   ctx.sessions();
   const credentials = { email: options.email, password: options.password };

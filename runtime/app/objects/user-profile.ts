@@ -9,6 +9,7 @@ import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { setPassword, updatePassword } from "../flows/password.js";
 import { errorOf } from "../result-of.js";
+import { accessTokenClaimsChanged } from "../token-claims.js";
 import type { ReadonlyJson, Team } from "./team.js";
 
 /**
@@ -45,7 +46,9 @@ export interface UserProfileMethods {
   readonly selectedTeam: Team | null;
   /**
    * Changes several fields at once (`PATCH /users/me`); only the fields given are sent. This object
-   * keeps showing the user as it was read: get the user again to see the change.
+   * keeps showing the user as it was read: get the user again to see the change. The session's
+   * access token is refreshed on its next use, so that its claims (name, selected team, second
+   * factor, restriction) say what the user is now, as in the official SDK.
    *
    * @example
    * ```ts
@@ -195,6 +198,8 @@ export function profileMethods(
 ): Omit<UserProfileMethods, "selectedTeam"> & Omit<UserAccountMethods, "sendVerificationEmail"> {
   const update = async (options: UserUpdateOptions & CallOptions) => {
     await ctx.client.send("PATCH /users/me", { body: userUpdateToWire(options), ...signalOf(options) });
+    // The name, selected team or second factor the access token carries may have changed (an empty update re-reads them too).
+    accessTokenClaimsChanged(ctx);
   };
   return {
     update,

@@ -5,6 +5,7 @@ import { isKnownError } from "../../../generated/known-error-guard.js";
 import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
+import { accessTokenClaimsChanged } from "../token-claims.js";
 import { answered } from "../wire.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "./received-invitations.js";
 import { createTeamObject, itemsOf, requireObject, type Team, type TeamMemberProfile } from "./team.js";
@@ -180,6 +181,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
       });
       const team = createTeamObject(ctx, answered(created.data, "POST /teams"));
       await ctx.client.send("PATCH /users/me", { body: { selected_team_id: team.id }, ...signalOf(data) });
+      accessTokenClaimsChanged(ctx);
       return team;
     },
     async leaveTeam(team, options) {

@@ -19,6 +19,7 @@ import { userPermissionMethods, type UserPermissionMethods } from "./permission.
 import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions, type OwnedProject } from "./project.js";
 import { createTeamObject } from "./team.js";
 import { profileMethods, sendVerificationEmailOf, type UserAccountMethods, type UserProfileMethods } from "./user-profile.js";
+import { withUserDestructureGuard } from "./user-guard.js";
 import { userTeamMethods, type UserTeamMethods } from "./user-teams.js";
 
 export type WireClientUser = components["schemas"]["ClientUser"];
@@ -307,7 +308,7 @@ function sharedPartsOf(ctx: ClientAppContext, ownedProjects: OwnedProjectMethods
     };
     // Not enumerable, so a user's fields and methods stay what they were; defined before the methods are frozen.
     Object.defineProperty(methods, "_internalSession", { value: ownerSessionOf(ctx), enumerable: false });
-    parts = { methods: Object.freeze(methods), currentSession };
+    parts = { methods: Object.freeze(withUserDestructureGuard(methods)), currentSession };
     sharedParts.set(ctx, parts);
   }
   return parts;

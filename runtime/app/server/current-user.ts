@@ -11,6 +11,7 @@ import { boundContext } from "../bound-session.js";
 import type { ClientAppContext } from "../context.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";
+import { withUserDestructureGuard } from "../objects/user-guard.js";
 
 /**
  * The user of a request on a server app (`serverApp.getUser({ tokenStore: request })`): a
@@ -69,5 +70,5 @@ export function createCurrentServerUser(
     owner.createProject === undefined ? user : { ...user, createProject: owner.createProject, listOwnedProjects: owner.listOwnedProjects };
   // The session, not enumerable, as on the client half (objects/user.ts).
   Object.defineProperty(whole, "_internalSession", { value: client._internalSession, enumerable: false });
-  return Object.freeze(whole as CurrentServerUser);
+  return Object.freeze(withUserDestructureGuard(whole as CurrentServerUser));
 }

@@ -10,6 +10,7 @@ import type { TeamCreateOptions } from "../objects/user-teams.js";
 import { itemsOf, requireOptions, segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";
+import { withUserDestructureGuard } from "../objects/user-guard.js";
 
 type WireMetadata = components["schemas"]["Metadata"];
 
@@ -176,7 +177,7 @@ export function createServerTeamObject(ctx: ServerAppContext, wire: WireServerTe
           displayName: profile.display_name ?? null,
           profileImageUrl: profile.profile_image_url ?? null,
         };
-        return Object.freeze({ ...createServerUser(ctx, profile.user), teamProfile });
+        return Object.freeze(withUserDestructureGuard({ ...createServerUser(ctx, profile.user), teamProfile }));
       });
     },
     async update(update) {

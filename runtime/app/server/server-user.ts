@@ -21,6 +21,7 @@ import { serverUserUpdateToWire, type ServerUserUpdateOptions } from "./user-opt
 import { serverUserPermissionMethods, type ServerUserPermissionMethods } from "./user-permissions.js";
 import { serverUserSessionMethods, type ServerUserSessionMethods } from "./user-sessions.js";
 import { serverUserTeamMethods, type ServerUserTeamMethods } from "./user-teams.js";
+import { withUserDestructureGuard } from "../objects/user-guard.js";
 
 /** What server code sees of a user beyond its public fields: when it was last active, and its server metadata. */
 export interface ServerBaseUser {
@@ -283,5 +284,5 @@ export function createServerUser(ctx: ServerAppContext, wire: WireServerUser): S
     ...serverUserPermissionMethods(ctx, userId),
     ...serverUserConnectedAccountMethods(ctx, userId),
   };
-  return Object.freeze(user);
+  return Object.freeze(withUserDestructureGuard(user));
 }

@@ -14,7 +14,8 @@ import { createRequestTokenStore, type RequestLike } from "./request.js";
  * Where a session's tokens live: `"cookie"` (browser), `"memory"`, a request of
  * the app's own backend, explicit tokens, a custom store, or `null` for no user.
  * `"nextjs-cookie"`, the official SDK's name for Next.js apps, is `"cookie"` in a
- * browser; on a server it is refused (see {@link resolveTokenStore}).
+ * browser; on a server {@link resolveTokenStore} refuses it, and an app made with it
+ * refuses where its own store is read.
  */
 export type TokenStoreInit = "cookie" | "nextjs-cookie" | "memory" | TokenPair | RequestLike | TokenStore | null;
 
@@ -96,6 +97,18 @@ function nextjsCookieOnServer(): StackConfigurationError {
       "On a server, pass the request (anything with headers.get, e.g. a Request), " +
       "or await nextCookiesTokenStore(cookies, { projectId }) with cookies from next/headers.",
   );
+}
+
+/**
+ * The error that an app's token store `init` gives on first use rather than when the app is
+ * made, or null when it works here: `"nextjs-cookie"` on a server. The official SDK makes such an
+ * app and fails only where the app's own store is read (its `getUser()`), so that a server app
+ * shared by a Next.js project can still be given each request's tokens per call. The runtime
+ * client then has no store of its own (requests go without user tokens) and names this error
+ * where a call needs one.
+ */
+export function tokenStoreUnavailableHere(init: TokenStoreInit): StackConfigurationError | null {
+  return init === "nextjs-cookie" && (globalThis as { document?: unknown }).document === undefined ? nextjsCookieOnServer() : null;
 }
 
 /** What `init` is; a value that is none of the valid ones is a StackConfigurationError. */

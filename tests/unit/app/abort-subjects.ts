@@ -90,6 +90,9 @@ const clientApp: Table<StackClientApp> = {
   getAuthHeaders: { call: (a, signal) => a.getAuthHeaders({ signal }), stale: true, shared: true },
   getAccessToken: { call: (a, signal) => a.getAccessToken({ signal }) },
   getRefreshToken: { call: (a, signal) => a.getRefreshToken({ signal }) },
+  // Answers Convex's token getter, which Convex calls without a signal.
+  getConvexClientAuth: "sync",
+  getConvexHttpClientAuth: { call: (a, signal) => a.getConvexHttpClientAuth({ signal }), stale: true, shared: true },
   getProject: { call: (a, signal) => a.getProject({ signal }), shared: true },
   signInWithCredential: { call: (a, signal) => a.signInWithCredential({ email, password: "pw", signal }) },
   signUpWithCredential: { call: (a, signal) => a.signUpWithCredential({ email, password: "pw", signal }) },

@@ -183,8 +183,10 @@ describe("getPartialUser({ from: 'token' })", () => {
 
   it("refuses another `from` or `or` with a StackConfigurationError", async () => {
     const { app } = setup(() => json({}));
-    expect(await rejectionOf(app.getPartialUser({ from: "convex" } as never))).toEqual(
-      new StackConfigurationError('getPartialUser reads the user from the access token: pass { from: "token" }, got "convex".'),
+    expect(await rejectionOf(app.getPartialUser({ from: "cookies" } as never))).toEqual(
+      new StackConfigurationError(
+        'getPartialUser reads the user from the access token or from Convex: pass { from: "token" } or { from: "convex", ctx }, got "cookies".',
+      ),
     );
     expect(await rejectionOf(app.getPartialUser({ from: "token", or: "throw" } as never))).toEqual(
       new StackConfigurationError('getPartialUser: or must be "return-null" or "anonymous-if-exists", got "throw".'),

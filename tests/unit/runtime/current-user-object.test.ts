@@ -153,8 +153,10 @@ describe("a CurrentUser", () => {
     expect(service.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /api/v1/teams?user_id=me",
       "PATCH /api/v1/users/me",
+      // The update asked for a new access token (its name claim changed): token-claims.test.ts.
+      "POST /api/v1/auth/oauth/token",
       "POST /api/v1/contact-channels/send-verification-code",
     ]);
-    expect(JSON.parse(service.requests[2]!.body)).toMatchObject({ email: "grace@example.com" });
+    expect(JSON.parse(service.requests[3]!.body)).toMatchObject({ email: "grace@example.com" });
   });
 });

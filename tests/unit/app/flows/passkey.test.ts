@@ -209,6 +209,23 @@ describe("registerPasskey", () => {
     expect(t.service.requests[0]!.headers["x-stack-access-token"]).toBeDefined();
   });
 
+  it("has the session's next use get a new access token once registered, as the official SDK does, and not after a refused credential", async () => {
+    const refreshing = (answers: Parameters<typeof passkeyService>[0] = {}): Handler => {
+      const passkeys = passkeyService(answers);
+      return (r) => (r.path === "/api/v1/auth/oauth/token" ? json({ access_token: AT_NEW }) : passkeys(r));
+    };
+    const registered = setup(refreshing());
+    expect((await registerPasskey(registered.ctx, {}, fakeWebAuthn().webauthn)).status).toBe("ok");
+    expect((await registered.ctx.sessions().current().getTokens())?.accessToken).toBe(AT_NEW);
+    expect(registered.service.requests.map((r) => r.path).at(-1)).toBe("/api/v1/auth/oauth/token");
+
+    const refused = setup(refreshing({ register: () => knownError(400, "PASSKEY_REGISTRATION_FAILED", "Failed to verify registration") }));
+    const before = refused.store!.get().accessToken;
+    expect((await registerPasskey(refused.ctx, {}, fakeWebAuthn().webauthn)).status).toBe("error");
+    expect((await refused.ctx.sessions().current().getTokens())?.accessToken).toBe(before);
+    expect(refused.service.requests.map((r) => r.path)).not.toContain("/api/v1/auth/oauth/token");
+  });
+
   it("honours the hostname option", async () => {
     const t = setup(passkeyService(), "https://app.example.com/account");
     const f = fakeWebAuthn();

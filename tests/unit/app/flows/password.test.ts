@@ -128,7 +128,9 @@ describe("signUpWithCredential", () => {
     const options = { email: "a@example.com", password: "pw-1", noVerificationCallback: true, verificationCallbackUrl: "/verify" };
     const error = await rejectionOf(signUpWithCredential(ctx, options, redirects));
     expect(error).toBeInstanceOf(StackConfigurationError);
-    expect((error as Error).message).toBe("signUpWithCredential takes verificationCallbackUrl or noVerificationCallback: true, not both.");
+    expect((error as Error).message).toBe(
+      "signUpWithCredential: verificationCallbackUrl is not allowed when noVerificationCallback is true; pass one or the other.",
+    );
     expect(service.requests).toEqual([]);
   });
 
