@@ -1,12 +1,12 @@
 // App code written for a React hook often destructures the user it answers
 // (`const { user } = useUser()`), which reads `user.user`: undefined, and a
-// confusing failure later. As in the official SDK, every user object answers
-// that read at once with an error that says what to write instead.
+// confusing failure later. Every user object (as in the official SDK) answers that
+// read at once with an error that says what to write instead.
 import { StackConfigurationError } from "../../errors.js";
 
-/** What reading `user` of a user object throws (the official SDK's wording). */
+/** What reading `user` of a user object throws. */
 export const USER_DESTRUCTURE_MESSAGE =
-  "Stack Auth: useUser() already returns the user object. Use `const user = useUser()` (or `const user = await app.getUser()`) instead of destructuring it like `const { user } = ...`.";
+  "This is already the user: getUser() and useUser() answer the user object itself, which has no `user` field. Write `const user = await app.getUser()` (or `const user = useUser()`), not `const { user } = …`.";
 
 /**
  * Gives `target`, a user object not yet frozen, a `user` that throws a StackConfigurationError

@@ -13,7 +13,7 @@ import { fakeService, json, testEnvironment, useFakeClock } from "../../../helpe
 import { thrownBy } from "../../../helpers/outcome.js";
 
 const MESSAGE =
-  "Stack Auth: useUser() already returns the user object. Use `const user = useUser()` (or `const user = await app.getUser()`) instead of destructuring it like `const { user } = ...`.";
+  "This is already the user: getUser() and useUser() answer the user object itself, which has no `user` field. Write `const user = await app.getUser()` (or `const user = useUser()`), not `const { user } = …`.";
 const USER_ID = (documentedExample("ServerUser") as { id: string }).id;
 
 function apps() {
