@@ -36,4 +36,5 @@ export const readOperationPaths = {
   listInternalEmailTemplates: "/internal/email-templates",
   listSentEmails: "/internal/emails",
   getMetrics: "/internal/metrics",
+  getBackendUrls: "/internal/backend-urls",
 } as const satisfies { readonly [K in OperationId]?: (typeof operations)[K]["path"] };

@@ -1900,6 +1900,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/internal/backend-urls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The origins the service's API answers at (2.8.102)
+         * @description Every base URL (an origin, without `/api/v1`) at which this deployment of the service
+         *     answers the same API, the one asked first among them: the hosted service answers at
+         *     `https://api.stack-auth.com` and at fallback origins. Clients read it once, in the
+         *     background, and send a request that could not be answered to the next origin of the list
+         *     (failover). Public: it takes none of the `x-stack-*` headers and no project, and the
+         *     answer is the same for everyone.
+         *
+         *     Added in 2.8.102; 2.8.11 and 2.8.86 have no such route (a plain-text 404).
+         */
+        get: operations["getBackendUrls"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/connected-accounts/{user_id}/{provider_id}/access-token": {
         parameters: {
             query?: never;
@@ -11294,6 +11321,31 @@ export interface operations {
             401: components["responses"]["KnownErrors401_61414206"];
             403: components["responses"]["KnownErrors403_17d869ec"];
             404: components["responses"]["KnownErrors404_b60f0943"];
+            default: components["responses"]["StatusError"];
+        };
+    };
+    getBackendUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The base URLs of the API, without `/api/v1`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Base URLs (`https://api1.stack-auth.com`), without `/api/v1`. */
+                        urls: string[];
+                    };
+                };
+            };
+            400: components["responses"]["KnownErrors400_1826656d"];
             default: components["responses"]["StatusError"];
         };
     };

@@ -115,6 +115,7 @@ export const answerShapes: { readonly [id in OperationId]?: { readonly [status: 
   listSentEmails: { 200: {"items":["a",46],"is_paginated?":"b","pagination?":8} },
   createSvixToken: { 201: {"token":"s"} },
   getMetrics: { 200: 47 },
+  getBackendUrls: { 200: {"urls":["a","s"]} },
   createConnectedAccountAccessToken: { 201: {"access_token":"s"} },
 };
 

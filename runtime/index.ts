@@ -41,6 +41,7 @@ export { CLIENT_VERSION, VERSION } from "./version.js";
 export { preloadAll as preloadStackkit } from "./platform/lazy.js";
 export type { RequestEvent, RequestHooks, RetryEvent, RetryReason } from "./http/observe.js";
 export type { TransportPolicy } from "./http/transport.js";
+export type { Failover, FailoverOptions } from "./http/origins.js";
 export type { OwnerAccessTokenGetter, OwnerSession } from "./http/pipeline.js";
 
 // The operation table: each operation's route, access and known errors.

@@ -148,7 +148,8 @@ export interface ServiceProfile {
   /**
    * Operations of the document this version does not have: its catch-all answers them with a plain-text 404
    * ("this page does not exist in Stack Auth's API"). 2.8.86 removed the block-based `/email-templates`; 2.8.11
-   * has no `/internal/email-templates`, nor `POST /team-invitations/{id}/accept`.
+   * has no `/internal/email-templates`, nor `POST /team-invitations/{id}/accept`. Neither has what 2.8.102 added
+   * (`GET /internal/backend-urls`, {@link LATER_OPERATIONS}).
    */
   readonly missingOperations: readonly OperationId[];
   /**
@@ -359,6 +360,12 @@ export interface ServiceProfile {
   readonly activityMetrics: "user-activity-events" | "token-refresh-events";
 }
 
+/**
+ * Operations of the document that only a version after both emulated ones has (`x-added-in: "2.8.102"`): every
+ * profile answers them as a route it does not have, and no handler serves them.
+ */
+export const LATER_OPERATIONS: readonly OperationId[] = ["getBackendUrls"];
+
 const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
   "2.8.11": {
     version: "2.8.11",
@@ -372,6 +379,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectOwnerTeam: "refused",
     managedProjects: "server-metadata",
     missingOperations: [
+      ...LATER_OPERATIONS,
       "listInternalEmailTemplates",
       "updateInternalEmailTemplate",
       "deleteInternalEmailTemplate",
@@ -428,7 +436,7 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
     projectView: "owner-team",
     projectOwnerTeam: "required",
     managedProjects: "owner-team",
-    missingOperations: ["listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
+    missingOperations: [...LATER_OPERATIONS, "listEmailTemplates", "updateEmailTemplate", "resetEmailTemplate"],
     knownQuery: KNOWN_QUERY_2_8_86,
     signUpVerificationUrl: "optional-strict",
     overriddenErrorStatuses: "4xx",

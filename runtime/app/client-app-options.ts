@@ -3,6 +3,7 @@
 // the runtime client (with the keys its class adds) and the surroundings every
 // context of the app shares (its pages, navigation and browser).
 import { createStackClient, type StackClient, type StackClientOptions } from "../http/client.js";
+import type { Failover } from "../http/origins.js";
 import type { Browser } from "../platform/browser.js";
 import type { Environment } from "../platform/env.js";
 import { StackConfigurationError } from "../errors.js";
@@ -78,6 +79,15 @@ export interface StackClientAppOptions {
   /** The API's origin; default https://api.stack-auth.com. `{ browser, server }` picks by where the code runs. */
   readonly baseUrl?: string | { readonly browser: string; readonly server: string };
   /**
+   * Whether a request that could not be answered goes on to another origin of the API.
+   * Unset: on for the hosted service (its fallback origins, and the list it publishes, read once
+   * in the background), off for a self-hosted `baseUrl`; `true` turns it on there too, `false`
+   * off; `{ origins, discover }` names more origins or leaves out the list. A POST or PATCH
+   * moves on only after a 429 or a 508, never after a failure that may follow its processing.
+   * See {@link StackClientOptions.failover}.
+   */
+  readonly failover?: Failover;
+  /**
    * The app's pages to override. Those left out are under `handler` (default `/handler`, e.g.
    * `/handler/sign-in`); `home` defaults to `/`, `afterSignIn` and `afterSignOut` to `home`.
    */
@@ -134,6 +144,7 @@ export function runtimeClientOf(options: StackClientAppOptions, settings: Runtim
     accessType: settings.accessType,
     ...defined({
       baseUrl: pickBaseUrl(options.baseUrl, browser),
+      failover: options.failover,
       publishableClientKey: options.publishableClientKey,
       secretServerKey: settings.secretServerKey,
       superSecretAdminKey: settings.superSecretAdminKey,

@@ -8,6 +8,7 @@ import { StackConfigurationError } from "../errors.js";
 import type { RequestHooks } from "./observe.js";
 import { createApi } from "./api.js";
 import { guardedHooks } from "./observe.js";
+import { originsOf, type Failover, type FailoverOptions } from "./origins.js";
 import { createPipeline, type OwnerAccessTokenGetter, type OwnerSession, type PipelineOptions } from "./pipeline.js";
 import { refreshWithTokenEndpoint } from "./refresh.js";
 import { createSend, type Send } from "./send.js";
@@ -38,6 +39,19 @@ export interface StackClientOptions {
   readonly accessType?: AccessType;
   /** Default `https://api.stack-auth.com`; `/api/v1` is added. */
   readonly baseUrl?: string;
+  /**
+   * Whether a request that could not be answered goes on to another origin of the API
+   * (failover). Unset: on for the hosted service (no `baseUrl`, or `https://api.stack-auth.com`,
+   * `https://api.hexclave.com` and their `dev` and `staging` hosts), whose fallback origins and
+   * published list (`GET /internal/backend-urls`, read once in the background) are used; off for
+   * any other `baseUrl`. `true` turns it on there too (the service's list only), `false` off
+   * everywhere; {@link FailoverOptions} names more origins or leaves out the list.
+   *
+   * A request moves on after a network failure, a timeout, a 5xx answer, a 429 or a 508 loop
+   * guard, within the same five attempts; a POST or PATCH only after a 429 or a 508, which the
+   * service answers without processing it. Known errors and other 4xx answers never move on.
+   */
+  readonly failover?: Failover;
   /** The project's publishable client key, sent as `x-stack-publishable-client-key`; none by default. */
   readonly publishableClientKey?: string;
   /** The project's secret server key, sent as `x-stack-secret-server-key` when `accessType` is `server` or `admin`. */
@@ -99,6 +113,8 @@ export interface StackClient {
   readonly projectId: string;
   /** The API's origin as requests use it: the default filled in, without trailing slashes and without `/api/v1`. */
   readonly baseUrl: string;
+  /** The `failover` option the client was made with (undefined: the default). */
+  readonly failover: Failover | undefined;
   readonly accessType: AccessType;
   readonly publishableClientKey: string | undefined;
   readonly env: Environment;
@@ -196,6 +212,7 @@ export function createStackClient(options: StackClientOptions): StackClient {
     extraRequestHeaders: options.extraRequestHeaders,
     sessions,
     policy,
+    origins: originsOf(env, baseUrl, options.failover),
   };
   refresh = refreshWithTokenEndpoint(wiring);
   return clientOn(wiring, options, unavailable);
@@ -213,6 +230,7 @@ function clientOn(wiring: PipelineOptions, options: StackClientOptions, unavaila
     send: createSend(pipeline),
     projectId: wiring.projectId,
     baseUrl: wiring.baseUrl,
+    failover: options.failover,
     accessType: wiring.accessType,
     publishableClientKey: wiring.publishableClientKey,
     env,

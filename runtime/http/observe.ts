@@ -4,8 +4,11 @@
 // query values only for parameters known to be identifiers, so a header or
 // parameter added later is hidden until someone decides it is safe.
 
-/** Why an attempt is sent again: a network failure, a timeout, a 429 (rate limited) or a 508 (loop detected). */
-export type RetryReason = "network" | "timeout" | "rate-limited" | "loop-detected";
+/**
+ * Why an attempt is sent again: a network failure, a timeout, a 429 (rate limited), a 508
+ * (loop detected), or a 5xx answer, after which failover tries another origin of the API.
+ */
+export type RetryReason = "network" | "timeout" | "rate-limited" | "loop-detected" | "server-error";
 
 /** What the `onRequest` hook is shown of one attempt, before it is sent: tokens and keys are redacted. */
 export interface RequestEvent {
@@ -26,8 +29,13 @@ export interface RetryEvent extends RequestEvent {
   readonly reason: RetryReason;
   /** How long the runtime waits before the next attempt. */
   readonly delayMs: number;
-  /** The status that caused the retry (429, 508); undefined after a network failure or timeout. */
+  /** The status that caused the retry (429, 508, a 5xx); undefined after a network failure or timeout. */
   readonly status: number | undefined;
+  /**
+   * Where the next attempt goes, redacted as `url` is: the same URL, or the same request at
+   * another origin of the API when the client fails over (the `failover` option).
+   */
+  readonly nextUrl: string;
 }
 
 /** The `onRequest` and `onRetry` hooks a client was made with. */
@@ -72,6 +80,16 @@ export function requestEvent(
     });
   }
   return { operationId, method: request.method, url: redactedUrl(request.url), attempt, headers };
+}
+
+/** The event for a retry of attempt `attempt`, redacted. */
+export function retryEvent(
+  request: Parameters<typeof requestEvent>[0],
+  operationId: string | undefined,
+  attempt: number,
+  retry: { readonly reason: RetryReason; readonly delayMs: number; readonly status: number | undefined; readonly nextUrl: string },
+): RetryEvent {
+  return { ...requestEvent(request, operationId, attempt), ...retry, nextUrl: redactedUrl(retry.nextUrl) };
 }
 
 function byName([a]: [string, string], [b]: [string, string]): number {

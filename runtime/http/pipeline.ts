@@ -15,6 +15,7 @@ import { NetworkError, StackAssertionError } from "../errors.js";
 import { assertUsableTokens } from "../sessions/tokens/check.js";
 import type { TokenPair } from "../sessions/tokens/store.js";
 import { randomNonce, setHeaderField, stackHeaderFields, type AppIdentity } from "./headers.js";
+import type { Origins } from "./origins.js";
 import type { MatchedOperation } from "./operations.js";
 import { RequestTimeoutError } from "./request-errors.js";
 import { readKnownError } from "./known-error-answer.js";
@@ -44,6 +45,8 @@ export interface PipelineOptions extends AppIdentity {
    */
   readonly guard?: Sessions | undefined;
   readonly policy: TransportPolicy;
+  /** The API's origins when the client fails over (origins.ts); absent: the base URL only. */
+  readonly origins?: Origins | undefined;
 }
 
 /**
@@ -196,7 +199,7 @@ async function sendOperation(
         sentAdmin = o.projectOwnerSession ? await ownerAccessToken(o.projectOwnerSession) : undefined;
         return outgoing();
       },
-      { retryNetworkErrors: op.idempotent, describe, operationId: op.operationId, signal },
+      { resendable: op.idempotent, describe, operationId: op.operationId, origins: o.origins, signal },
     );
     const known = readKnownError(answer, operationName(op));
     if (known) {

@@ -5,6 +5,7 @@ import { API_PREFIX } from "../constants.js";
 import type { Environment } from "../platform/env.js";
 import { readKnownError } from "./known-error-answer.js";
 import { checkAnswer } from "./response.js";
+import type { Origins } from "./origins.js";
 import type { RefreshAccessToken } from "../sessions/session.js";
 import { httpError, sendWithRetries, type TransportPolicy } from "./transport.js";
 
@@ -14,6 +15,8 @@ export interface RefreshContext {
   readonly baseUrl: string;
   readonly projectId: string;
   readonly publishableClientKey?: string | undefined;
+  /** The API's origins when the client fails over: the refresh fails over as every request does. */
+  readonly origins?: Origins | undefined;
 }
 
 const OPERATION = "exchangeOAuthToken";
@@ -37,8 +40,8 @@ export function refreshWithTokenEndpoint(c: RefreshContext): RefreshAccessToken 
         headers: new Headers({ "content-type": "application/x-www-form-urlencoded" }),
         body,
       }),
-      // The one POST retried after a network error: a repeated refresh does no harm.
-      { retryNetworkErrors: true, describe, operationId: OPERATION },
+      // The one POST resent after a network error or a 5xx (at another origin too): a repeated refresh does no harm.
+      { resendable: true, describe, operationId: OPERATION, origins: c.origins },
     );
     const known = readKnownError(answer, OPERATION);
     if (known) {

@@ -19,6 +19,8 @@ export interface ReadResponse {
    * callers sharing a read each get their own object.
    */
   readonly checked?: { readonly value: unknown; taken: boolean } | undefined;
+  /** The API origin that answered, when failover sent the request to one other than the base URL (transport.ts). */
+  readonly origin?: string | undefined;
 }
 
 export async function readResponse(response: Response): Promise<ReadResponse> {

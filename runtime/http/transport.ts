@@ -4,17 +4,29 @@
 // loop guard (508 INFINITE_LOOP_DETECTED) is retried. Everything else is
 // answered as it came.
 //
+// With failover (origins.ts), the same five attempts go round the API's
+// origins: a failure that lets the request be sent again sends it to the next
+// origin, at once while the call has an origin it has not tried (another
+// server: nothing to back off from), after the backoff once it comes back to
+// one, and always after a 429's Retry-After. A 5xx answer (not a known error)
+// also moves a request that may be resent on, to an origin not tried yet; a
+// request that may not be resent (POST, PATCH) moves on only after a 429 or a
+// 508, which the service answers without processing it: a network failure, a
+// timeout or a 5xx may come after it was processed.
+//
 // Every request goes out with `redirect: "manual"`: the service never
 // redirects an API call, and following one would hand the tokens, keys or the
 // refresh-token form body to whoever the Location names.
-import { abortReason, raceAbort } from "../platform/abort.js";
+import { abortReason, raceAbort, throwIfAborted } from "../platform/abort.js";
 import { MAX_ATTEMPTS } from "../constants.js";
 import { platformEnvironment, sleep, type Environment, type TimerId } from "../platform/env.js";
 import { NetworkError } from "../errors.js";
+import { answerHeader } from "./answer-headers.js";
 import { HttpError, RateLimitError, RequestTimeoutError, UnexpectedRedirectError } from "./request-errors.js";
+import { routeOf, type CallRoute, type Origins } from "./origins.js";
 import { readResponse, type ReadResponse } from "./response.js";
 import { backoffDelay, retryAfterDelay } from "./retry.js";
-import { requestEvent, type RequestHooks, type RetryReason } from "./observe.js";
+import { requestEvent, retryEvent, type RequestHooks, type RetryReason } from "./observe.js";
 
 /** How the app bounds its requests (StackClientOptions). */
 export interface TransportPolicy {
@@ -35,12 +47,17 @@ export interface OutgoingRequest {
 }
 
 export interface SendOptions {
-  /** May a request that failed on the network be sent again? */
-  readonly retryNetworkErrors: boolean;
+  /**
+   * May the request be sent again after a failure that may have come after the service
+   * processed it (a network failure, a timeout, a 5xx answer)? True for idempotent methods.
+   */
+  readonly resendable: boolean;
   /** What the request is, for messages: `GET https://…/api/v1/users/me`. */
   readonly describe: string;
   /** The operation's id, for hooks. */
   readonly operationId: string | undefined;
+  /** The API's origins when the client fails over; absent: every attempt goes to the request's URL. */
+  readonly origins?: Origins | undefined;
   readonly signal?: AbortSignal | null | undefined;
 }
 
@@ -55,26 +72,49 @@ export async function sendWithRetries(
   options: SendOptions,
 ): Promise<ReadResponse> {
   const { signal, describe } = options;
+  let route: CallRoute | undefined;
+  // Waits taken so far: the backoff grows with them, not with moves to origins not tried yet.
+  let waited = 0;
   for (let attempt = 1; ; attempt++) {
     const last = attempt >= MAX_ATTEMPTS;
-    const outgoing = await raceAbort(makeRequest(), signal);
-    const retry = async (reason: RetryReason, delayMs: number, status?: number) => {
-      if (policy.hooks.onRetry) policy.hooks.onRetry({ ...requestEvent(outgoing, options.operationId, attempt), reason, delayMs, status });
+    const made = await raceAbort(makeRequest(), signal);
+    route ??= routeOf(options.origins, made.url);
+    const outgoing: OutgoingRequest = { ...made, url: route.url(made.url) };
+    const at = route;
+    /**
+     * The next attempt, at the next origin: after `asked` (a Retry-After) when given, else at
+     * once to an origin the call has not tried, else after the backoff.
+     */
+    const retry = async (reason: RetryReason, asked?: number, status?: number) => {
+      const fresh = asked === undefined && at.nextUntried;
+      const delayMs = asked ?? (fresh ? 0 : backoffDelay(waited + 1, env.random));
+      at.moveOn();
+      if (policy.hooks.onRetry) {
+        const nextUrl = at.url(made.url);
+        policy.hooks.onRetry(retryEvent(outgoing, options.operationId, attempt, { reason, delayMs, status, nextUrl }));
+      }
+      if (fresh) return throwIfAborted(signal);
+      waited++;
       await sleep(env, delayMs, signal);
     };
     let answer: ReadResponse;
     try {
       if (policy.hooks.onRequest) policy.hooks.onRequest(requestEvent(outgoing, options.operationId, attempt));
-      answer = await sendOnce(env, policy.requestTimeoutMs, outgoing, describe, signal);
+      const answered = sendOnce(env, policy.requestTimeoutMs, outgoing, describe, signal);
+      // Once the first request is on its way: the service's list never delays it.
+      if (attempt === 1) options.origins?.used();
+      answer = await answered;
     } catch (error) {
       if (signal?.aborted) throw abortReason(signal);
       const timedOut = error instanceof AttemptTimedOut;
       if (!timedOut && !isNetworkFailure(error)) throw error;
-      // A POST or PATCH may have reached the server: sending it again could do it twice.
-      if (!options.retryNetworkErrors || last) {
-        throw timedOut ? timeoutError(describe, attempt, policy.requestTimeoutMs) : networkError(env, describe, attempt, error);
+      // A POST or PATCH may have reached the server: sending it again, here or elsewhere, could do it twice.
+      if (!options.resendable || last) {
+        throw timedOut
+          ? timeoutError(describe, attempt, policy.requestTimeoutMs, at.tried)
+          : networkError(env, describe, attempt, error, at.tried);
       }
-      await retry(timedOut ? "timeout" : "network", backoffDelay(attempt, env.random));
+      await retry(timedOut ? "timeout" : "network");
       continue;
     }
     if (answer.status === 429) {
@@ -96,15 +136,26 @@ export async function sendWithRetries(
           asked,
         );
       }
-      // Retry-After replaces the backoff; it is not added to it.
-      await retry("rate-limited", asked ?? backoffDelay(attempt, env.random), 429);
+      // Retry-After replaces the backoff; it is not added to it. It is waited out whichever
+      // origin comes next: the service asked this client to slow down, and its origins are one service.
+      await retry("rate-limited", asked ?? backoffDelay(waited + 1, env.random), 429);
       continue;
     }
     if (answer.status === 508 && answer.text.includes("INFINITE_LOOP_DETECTED") && !last) {
-      await retry("loop-detected", backoffDelay(attempt, env.random), 508);
+      await retry("loop-detected", undefined, 508);
       continue;
     }
-    return answer;
+    if (answer.status >= 500) {
+      // A server error of this origin (not a known error, which the service means) sends a
+      // request that may be resent to an origin the call has not tried; else it is the answer.
+      if (at.nextUntried && options.resendable && !last && answerHeader(answer.headers, "known-error") === null) {
+        await retry("server-error", undefined, answer.status);
+        continue;
+      }
+      return at.elsewhere === undefined ? answer : { ...answer, origin: at.elsewhere };
+    }
+    at.answered();
+    return at.elsewhere === undefined ? answer : { ...answer, origin: at.elsewhere };
   }
 }
 
@@ -193,19 +244,25 @@ function attempts(n: number): string {
   return n === 1 ? "1 attempt" : `${n} attempts`;
 }
 
-function networkError(env: Environment, describe: string, attempt: number, cause: unknown): NetworkError {
+/** ` at A, B and C` when the attempts went to more than one origin. */
+function origins(tried: readonly string[]): string {
+  if (tried.length < 2) return "";
+  return ` at ${tried.slice(0, -1).join(", ")} and ${tried[tried.length - 1] as string}`;
+}
+
+function networkError(env: Environment, describe: string, attempt: number, cause: unknown, tried: readonly string[]): NetworkError {
   if (env.isOffline()) return new NetworkError("You seem to be offline", { cause });
   return new NetworkError(
-    `Could not reach the Stack Auth API for ${describe} (${attempts(attempt)}). ` +
+    `Could not reach the Stack Auth API for ${describe} (${attempts(attempt)}${origins(tried)}). ` +
       "Check your internet connection and that the API's base URL is right and reachable from here; " +
       "a proxy, firewall, VPN or browser extension may be blocking the request. Then try again.",
     { cause },
   );
 }
 
-function timeoutError(describe: string, attempt: number, timeoutMs: number): RequestTimeoutError {
+function timeoutError(describe: string, attempt: number, timeoutMs: number, tried: readonly string[]): RequestTimeoutError {
   return new RequestTimeoutError(
-    `${describe} timed out: no answer within ${timeoutMs} ms (${attempts(attempt)}). ` +
+    `${describe} timed out: no answer within ${timeoutMs} ms (${attempts(attempt)}${origins(tried)}). ` +
       "The Stack Auth API or the network is slow; try again, or raise requestTimeoutMs.",
     timeoutMs,
   );
@@ -214,5 +271,6 @@ function timeoutError(describe: string, attempt: number, timeoutMs: number): Req
 /** A non-2xx answer without a known-error code, as the error it is: the request was sent, and answered so. */
 export function httpError(describe: string, answer: ReadResponse): HttpError {
   const body = answer.text === "" ? "" : `: ${answer.text}`;
-  return new HttpError(answer.status, answer.text, `The Stack Auth API answered ${describe} with HTTP ${answer.status}${body}`);
+  const at = answer.origin === undefined ? "" : ` at ${answer.origin}`;
+  return new HttpError(answer.status, answer.text, `The Stack Auth API answered ${describe}${at} with HTTP ${answer.status}${body}`);
 }

@@ -2,9 +2,12 @@
 // must have a handler: one added to the document without a handler fails here
 // instead of answering 501. The browser-bound flows (passkeys, OAuth, TOTP
 // sign-in, CLI login) and the remaining admin operations are emulated by the
-// next stage; they are listed by name so that the list can only shrink.
+// next stage; they are listed by name so that the list can only shrink. An
+// operation only a later version of the service has (LATER_OPERATIONS) is one
+// no emulated version serves: it has no handler.
 import { describe, expect, it } from "vitest";
 import { operations, type OperationId } from "../../generated/operations.js";
+import { LATER_OPERATIONS } from "../../emulator/engine/profile.js";
 import { areas, handlers } from "../../emulator/handlers/index.js";
 
 // None left: every operation has a handler.
@@ -13,8 +16,13 @@ const NEXT_STAGE: readonly OperationId[] = [];
 describe("the emulator's handlers", () => {
   const all = Object.keys(operations) as OperationId[];
 
-  it("cover every operation of the document but those of the next stage", () => {
-    expect(all.filter((id) => !handlers[id] && !NEXT_STAGE.includes(id))).toEqual([]);
+  it("cover every operation of the document but those of the next stage and of later versions", () => {
+    expect(all.filter((id) => !handlers[id] && !NEXT_STAGE.includes(id) && !LATER_OPERATIONS.includes(id))).toEqual([]);
+  });
+
+  it("serve none of the operations only a later version has (2.8.102's GET /internal/backend-urls)", () => {
+    expect(LATER_OPERATIONS).toEqual(["getBackendUrls"]);
+    expect(LATER_OPERATIONS.filter((id) => handlers[id])).toEqual([]);
   });
 
   it("are only for operations of the document", () => {

@@ -183,6 +183,25 @@ describe("both versions", () => {
   });
 
   it.each(["2.8.11", "2.8.86"] as const)(
+    "%s answers 2.8.102's GET /internal/backend-urls, asked as the SDK asks it (no headers), as a route it does not have",
+    async (version) => {
+      const emulator = await emulatorOf(version);
+      const answer = await emulator.fetch(new Request(`${emulator.apiOrigin}/api/v1/internal/backend-urls`));
+      expect([answer.status, answer.headers.get("content-type"), answer.headers.has("x-stack-known-error")]).toEqual([
+        404,
+        "text/plain; charset=utf-8",
+        false,
+      ]);
+      expect(await answer.text()).toBe(
+        "404 — this page does not exist in Stack Auth's API.\n\nThe emulated service version has no such route.\n\n" +
+          `URL: ${emulator.apiOrigin}/api/v1/internal/backend-urls\n`,
+      );
+      // The document has the route from 2.8.102 on: in this version's view its one answer is the catch-all's 404.
+      expect(emulator.violations).toEqual([]);
+    },
+  );
+
+  it.each(["2.8.11", "2.8.86"] as const)(
     "%s publishes keys as kty, alg, crv, x, y and kid, and signs with alg and kid",
     async (version) => {
       const emulator = await emulatorOf(version);

@@ -15,8 +15,28 @@ export interface SentRequest {
 
 export type Handler = (request: SentRequest) => Response | Promise<Response>;
 
-export function fakeService(handler: Handler) {
+/** The path of the list of API origins the runtime reads once, in the background, on the hosted service (failover). */
+export const BACKEND_URLS = "/api/v1/internal/backend-urls";
+
+/** What 2.8.86, which has no such route, answers for it: the catch-all's plain-text 404. */
+export const noSuchRoute: Handler = (sent) =>
+  new Response(`404 — this page does not exist in Stack Auth's API.\n\nURL: ${sent.url}\n`, {
+    status: 404,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+
+export interface FakeServiceOptions {
+  /**
+   * Answers the runtime's background `GET /api/v1/internal/backend-urls` (runtime/http/origin-list.ts),
+   * which goes to `listRequests` instead of `requests`, so that a test of something else sees
+   * exactly its own requests. Default {@link noSuchRoute}. The failover tests script it.
+   */
+  readonly backendUrls?: Handler;
+}
+
+export function fakeService(handler: Handler, options: FakeServiceOptions = {}) {
   const requests: SentRequest[] = [];
+  const listRequests: SentRequest[] = [];
   const fetch = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     const sent: SentRequest = {
@@ -28,10 +48,14 @@ export function fakeService(handler: Handler) {
       cache: request.cache,
       credentials: request.credentials,
     };
+    if (url.pathname === BACKEND_URLS) {
+      listRequests.push(sent);
+      return (options.backendUrls ?? noSuchRoute)(sent);
+    }
     requests.push(sent);
     return handler(sent);
   };
-  return { fetch, requests };
+  return { fetch, requests, listRequests };
 }
 
 export const json = (body: unknown, init: { status?: number; headers?: Record<string, string> } = {}) =>

@@ -18,10 +18,15 @@ describe("every operation", () => {
     expect(doc.tags.map((t) => t.name)).toContain(op.tags![0]);
   });
 
-  it.each(titled)("%s declares its security (empty only for the token endpoint, navigation and the public keys)", (_, { path, op }) => {
+  it.each(titled)("%s declares its security (empty only for the token endpoint, navigation, the public keys and the API's origins)", (_, { path, op }) => {
     expect(Array.isArray(op.security)).toBe(true);
     if (op.security!.length === 0) {
-      expect(["/auth/oauth/token", "/auth/oauth/authorize/{provider}", "/projects/{project_id}/.well-known/jwks.json"]).toContain(path);
+      expect([
+        "/auth/oauth/token",
+        "/auth/oauth/authorize/{provider}",
+        "/projects/{project_id}/.well-known/jwks.json",
+        "/internal/backend-urls",
+      ]).toContain(path);
     }
     for (const alternative of op.security!) {
       expect(Object.keys(alternative)).toEqual(expect.arrayContaining(["ProjectId", "AccessType"]));

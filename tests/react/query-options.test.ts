@@ -40,7 +40,7 @@ describe("the read operations", () => {
       .filter(([, info]) => info.method === "GET")
       .map(([id]) => id);
     expect(STACK_READ_OPERATIONS).toEqual(gets.filter((id) => id !== "startOAuthAuthorization"));
-    expect(STACK_READ_OPERATIONS).toHaveLength(29);
+    expect(STACK_READ_OPERATIONS).toHaveLength(30);
   });
 
   it.each(STACK_READ_OPERATIONS.map((id) => [id]))("%s has a factory keyed by its operationId", (id) => {

@@ -30,6 +30,7 @@ export function ownedProjectApp(ctx: ClientAppContext, projectId: string): { rea
   const app = new StackAdminApp({
     projectId,
     baseUrl: ctx.baseUrl,
+    ...(ctx.client.failover !== undefined && { failover: ctx.client.failover }),
     tokenStore: null,
     projectOwnerSession: ownerSessionOf(ctx),
     environment: ctx.env,

@@ -62,6 +62,7 @@ export function resolveServerAppOptions(options: StackServerAppOptions): StackCl
     projectId: ctx.projectId,
     ...(ctx.publishableClientKey !== undefined && { publishableClientKey: ctx.publishableClientKey }),
     baseUrl: ctx.baseUrl,
+    ...(runtime.failover !== undefined && { failover: runtime.failover }),
     urls: ctx.urls,
     redirectMethod: ctx.redirectMethod,
     oauthScopesOnSignIn: ctx.oauthScopesOnSignIn,

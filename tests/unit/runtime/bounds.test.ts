@@ -14,11 +14,20 @@ import { rejectionOf, settleOnFakeTime } from "../../helpers/outcome.js";
 
 const inSeconds = (s: number) => Math.floor(Date.now() / 1000) + s;
 
+// On one origin (failover: false): the bounds of one origin's attempts; tests/unit/runtime/failover.test.ts
+// bounds those that go round the hosted service's origins.
 function setup(handler: Handler, options: Partial<StackClientOptions> = {}, accessToken = jwt({ exp: inSeconds(3600) })) {
   const service = fakeService(handler);
   const { env, waits } = testEnvironment(service.fetch);
   const store = createMemoryTokenStore({ refreshToken: "rt-1", accessToken });
-  const client = createStackClient({ projectId: "proj-1", publishableClientKey: "pck-1", tokenStore: store, environment: env, ...options });
+  const client = createStackClient({
+    projectId: "proj-1",
+    publishableClientKey: "pck-1",
+    tokenStore: store,
+    environment: env,
+    failover: false,
+    ...options,
+  });
   return { service, client, waits, store };
 }
 
@@ -133,7 +142,7 @@ describe("identical reads in flight", () => {
       void silent.fetch(request);
       return new Promise<Response>((resolve) => (release = resolve));
     });
-    const client = createStackClient({ projectId: "proj-1", tokenStore: null, environment: env });
+    const client = createStackClient({ projectId: "proj-1", tokenStore: null, environment: env, failover: false });
     const first = new AbortController();
     const leaving = rejectionOf(client.api.GET("/projects/current", { signal: first.signal }));
     const staying = client.api.GET("/projects/current", { signal: new AbortController().signal });
@@ -285,7 +294,7 @@ describe("onRequest and onRetry", () => {
       "x-stack-publishable-client-key": "[redacted]",
       "x-stack-random-nonce": "[redacted]",
     });
-    expect(retries).toEqual([{ ...requests[0], reason: "rate-limited", delayMs: 2_000, status: 429 }]);
+    expect(retries).toEqual([{ ...requests[0], reason: "rate-limited", delayMs: 2_000, status: 429, nextUrl: url }]);
     const seen = JSON.stringify([requests, retries]);
     for (const secret of [accessToken, "ssk-secret", "pck-1", "rt-1"]) expect(seen).not.toContain(secret);
   });
@@ -332,7 +341,14 @@ describe("the app options", () => {
     const events: string[] = [];
     const service = fakeService(() => new Promise<Response>(() => {}));
     const { env } = testEnvironment(service.fetch);
-    const common = { projectId: "proj-1", publishableClientKey: "pck-1", environment: env, noAutomaticPrefetch: true, browser: null };
+    const common = {
+      projectId: "proj-1",
+      publishableClientKey: "pck-1",
+      environment: env,
+      noAutomaticPrefetch: true,
+      browser: null,
+      failover: false,
+    };
     const client = new StackClientApp({
       ...common,
       tokenStore: "memory",

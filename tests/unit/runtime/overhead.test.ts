@@ -14,7 +14,14 @@ function setup() {
     seen.push(request);
     return service.fetch(request);
   });
-  const client = createStackClient({ projectId: "proj-1", publishableClientKey: "pck-1", tokenStore: null, environment: env });
+  // One origin: `seen` is every Request the runtime makes, the failover's background one included.
+  const client = createStackClient({
+    projectId: "proj-1",
+    publishableClientKey: "pck-1",
+    tokenStore: null,
+    environment: env,
+    failover: false,
+  });
   return { service, client, seen };
 }
 

@@ -164,7 +164,7 @@ describe("an attempt", () => {
     const service = fakeService(() => json({ ok: true }));
     const { env } = testEnvironment(service.fetch);
     const answer = await sendWithRetries(env, policy, async () => outgoing, {
-      retryNetworkErrors: true,
+      resendable: true,
       describe: "GET me",
       operationId: undefined,
     });
@@ -185,7 +185,7 @@ describe("an attempt", () => {
           controller.abort(reason);
           return outgoing;
         },
-        { retryNetworkErrors: true, describe: "GET me", operationId: undefined, signal: controller.signal },
+        { resendable: true, describe: "GET me", operationId: undefined, signal: controller.signal },
       ),
     );
     expect(await made).toBe(reason);
@@ -206,7 +206,7 @@ describe("an attempt", () => {
           made++;
           throw failure;
         },
-        { retryNetworkErrors: true, describe: "GET me", operationId: undefined },
+        { resendable: true, describe: "GET me", operationId: undefined },
       ),
     );
     expect(error).toBe(failure);
@@ -223,7 +223,7 @@ describe("an attempt", () => {
     try {
       const headers = { "x-stack-project-id": "proj-1" };
       await sendWithRetries(platformEnvironment, { ...policy, requestTimeoutMs: 0 }, async () => ({ ...outgoing, headers }), {
-        retryNetworkErrors: true,
+        resendable: true,
         describe: "GET me",
         operationId: undefined,
       });
@@ -247,7 +247,8 @@ describe("a shared read", () => {
 
   it("is forgotten once it failed, and a failure nobody waits for any more is not left unhandled", async () => {
     let fail = true;
-    const { service, client } = setup((r) => (fail ? json({ message: "down" }, { status: 500 }) : answerAsDocumented(r)));
+    // A 400 without a known error: an answer no failover sends elsewhere.
+    const { service, client } = setup((r) => (fail ? json({ message: "bad" }, { status: 400 }) : answerAsDocumented(r)));
     const controller = new AbortController();
     const left = rejectionOf(client.api.GET("/projects/current", { signal: controller.signal }));
     controller.abort();

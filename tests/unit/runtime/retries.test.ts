@@ -11,10 +11,12 @@ import { documentedAnswer } from "../../helpers/documented-answers.js";
 import { fakeService, json, jwt, testEnvironment, useFakeClock, type Handler } from "../../helpers/fake-service.js";
 import { settleOnFakeTime } from "../../helpers/outcome.js";
 
+// The policy on one origin (failover: false); tests/unit/runtime/failover.test.ts has it going round the
+// hosted service's origins.
 function setup(handler: Handler, overrides: Partial<Environment> = {}) {
   const service = fakeService(handler);
   const { env, waits } = testEnvironment(service.fetch, overrides);
-  const client = createStackClient({ projectId: "p", publishableClientKey: "k", tokenStore: null, environment: env });
+  const client = createStackClient({ projectId: "p", publishableClientKey: "k", tokenStore: null, environment: env, failover: false });
   return { service, client, waits };
 }
 
@@ -205,6 +207,7 @@ describe("a call whose access token cannot be refreshed because the service is u
       publishableClientKey: "k",
       tokenStore: { refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) - 60 }) },
       environment: env,
+      failover: false,
     });
     return { service, client, waits };
   }

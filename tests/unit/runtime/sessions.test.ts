@@ -33,7 +33,15 @@ function setup(
   const service = fakeService(handler);
   const { env, waits } = testEnvironment(service.fetch);
   const store = createMemoryTokenStore(tokens);
-  const client = createStackClient({ projectId: "proj-1", publishableClientKey: "pck-1", tokenStore: store, environment: env, ...options });
+  // One origin: how the refresh fails over is in tests/unit/runtime/failover.test.ts.
+  const client = createStackClient({
+    projectId: "proj-1",
+    publishableClientKey: "pck-1",
+    tokenStore: store,
+    environment: env,
+    failover: false,
+    ...options,
+  });
   return { service, client, store, waits, env };
 }
 
