@@ -3,7 +3,7 @@
 // importing each other, the runtime entry free of React, and react/ standing
 // on the runtime's public entry only.
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { VERSION } from "../../runtime/version.js";
@@ -52,13 +52,28 @@ describe("imports", () => {
   });
 
   // The emulator stands beside the runtime: generated/ and libraries only, never
-  // runtime/ or react/; and all of it but the Node server, its data file and the
-  // bin stays free of Node's builtins, so that it also runs behind msw in a browser.
-  it.each(sources("emulator"))("%s imports only generated/, its own modules and libraries", (file, text) => {
+  // runtime/ or react/; and all of it but the Node server, its data file, the files
+  // of its page and the bin stays free of Node's builtins, so that it also runs
+  // behind msw in a browser.
+  const emulatorSources = sources("emulator");
+  const page = (file: string) => file.startsWith("emulator/ui/");
+  it.each(emulatorSources.filter(([file]) => !page(file)))("%s imports only generated/, its own modules and libraries", (file, text) => {
     const imports = importsOf(text);
     expect(imports.filter((i) => /(^|\/)(runtime|react|testing|tests)\//.test(i) || /^react|@tanstack/.test(i))).toEqual([]);
-    if (!/^emulator\/(server|data-file|bin)\.ts$/.test(file)) expect(imports.filter((i) => i.startsWith("node:"))).toEqual([]);
+    if (!/^emulator\/(server|data-file|page-files|bin)\.ts$/.test(file)) expect(imports.filter((i) => i.startsWith("node:"))).toEqual([]);
   });
+
+  // The emulator's page (emulator/ui/) is a browser app on the control API, a floor
+  // above the emulator: React, its own modules, and the emulator's types, nothing else.
+  it.each(emulatorSources.filter(([file]) => page(file)))(
+    "%s imports React, its own modules and the emulator's types only",
+    (file, text) => {
+      const values = [...text.matchAll(/import\s+(?!type\s)[^"']*?from\s*["']([^"']+)["']/g)].map((m) => m[1]!);
+      const outsidePage = (i: string) => i.startsWith(".") && !page(posix.join(posix.dirname(file), i));
+      expect(values.filter((i) => (!i.startsWith(".") && !/^(react|react-dom\/client)$/.test(i)) || outsidePage(i))).toEqual([]);
+      expect(importsOf(text).filter((i) => i.startsWith("node:") || /(^|\/)(runtime|testing|tests)\/|^@tanstack/.test(i))).toEqual([]);
+    },
+  );
 });
 
 describe("the client version header", () => {
