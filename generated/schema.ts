@@ -7868,6 +7868,10 @@ export interface operations {
                      * @constant
                      */
                     is_anonymous?: false;
+                    /** @description Server and admin access only. The two-letter country the user signed up from, `null` for none; the service trims and upper-cases it and refuses anything else. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    country_code?: string | null;
+                    /** @description Server and admin access only. The sign-up's risk scores, each an integer from 0 to 100. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    risk_scores?: components["schemas"]["SignUpRiskScores"];
                 };
             };
         };
@@ -8008,6 +8012,10 @@ export interface operations {
                     totp_secret_base64?: string | null;
                     /** @description A password hash in Modular Crypt Format, instead of `password`. */
                     password_hash?: string;
+                    /** @description The two-letter country the user signed up from (an import's, say); the service trims and upper-cases it and refuses anything else. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    country_code?: string | null;
+                    /** @description The sign-up's risk scores, each an integer from 0 to 100 (default 0). Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    risk_scores?: components["schemas"]["SignUpRiskScores"];
                 };
             };
         };
@@ -8147,6 +8155,10 @@ export interface operations {
                      * @constant
                      */
                     is_anonymous?: false;
+                    /** @description The two-letter country the user signed up from, `null` for none; the service trims and upper-cases it and refuses anything else. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    country_code?: string | null;
+                    /** @description The sign-up's risk scores, each an integer from 0 to 100. Since 2.8.86; 2.8.11 refuses the field (`SCHEMA_ERROR`). */
+                    risk_scores?: components["schemas"]["SignUpRiskScores"];
                 };
             };
         };

@@ -70,6 +70,8 @@ const CORS_2_8_86: readonly string[] = [
 ];
 
 const BOT_CHALLENGE_FIELDS = ["bot_challenge_token", "bot_challenge_phase", "bot_challenge_unavailable"] as const;
+// What server code may say of a user's sign-up since 2.8.86.
+const SIGN_UP_FACTS = ["country_code", "risk_scores"] as const;
 
 // What services before 2.8.11 took in a project's OAuth providers, which neither version knows.
 const OAUTH_PROVIDER_ENABLED = "config.oauth_providers[].enabled";
@@ -420,6 +422,9 @@ const PROFILES: { readonly [V in ServiceVersion]: ServiceProfile } = {
       completeCliLogin: ["mode"],
       updateAdminProject: [...PROJECT_FIELDS_2_8_86, ...PROJECT_UPDATE_FIELDS_2_8_102],
       createOwnedProject: [...PROJECT_FIELDS_2_8_86, ...PROJECT_CREATE_FIELDS_2_8_102],
+      createUser: SIGN_UP_FACTS,
+      updateUser: SIGN_UP_FACTS,
+      updateCurrentUser: SIGN_UP_FACTS,
     },
     projectThemesAndLogos: false,
     oauthProviders: OAUTH_PROVIDERS_2_8_11,

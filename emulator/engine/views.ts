@@ -99,8 +99,10 @@ export function serverUserView(store: Store, user: UserRecord, profile: ServiceP
     ...(profile.gatesAnonymousAndRestrictedUsers
       ? { restricted_by_admin_private_details: user.restricted_by_admin_private_details ?? null }
       : {}),
-    // The public service's fallback risk engine rates no sign-up a risk.
-    ...(profile.signUpRisk ? { country_code: user.country_code ?? null, risk_scores: { sign_up: { bot: 0, free_trial_abuse: 0 } } } : {}),
+    // The public service's fallback risk engine rates no sign-up a risk; server code may set the scores.
+    ...(profile.signUpRisk
+      ? { country_code: user.country_code ?? null, risk_scores: { sign_up: user.risk_scores ?? { bot: 0, free_trial_abuse: 0 } } }
+      : {}),
   };
 }
 

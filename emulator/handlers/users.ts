@@ -45,6 +45,10 @@ interface UserBody {
   selected_team_id?: string | null;
   is_anonymous?: boolean;
   oauth_providers?: { id: string; account_id: string; email?: string | null }[];
+  /** 2.8.86 (2.8.11's profile refuses it as an unknown field). */
+  country_code?: string | null;
+  /** 2.8.86, as `country_code`. */
+  risk_scores?: { sign_up: { bot: number; free_trial_abuse: number } };
 }
 
 /** What the service's body schema refuses beyond the document: a client's server-only fields, bad base64, a URL that is none. */
@@ -59,7 +63,20 @@ function checkBody(request: EmulatorRequest, body: UserBody, clientFieldsOnly: b
   if (typeof body.profile_image_url === "string" && !isUrl(body.profile_image_url))
     problems.push("body.profile_image_url is not a valid URL");
   if (typeof body.password === "string" && body.password.length > 70) problems.push("body.password must be at most 70 characters");
+  // The service's country-code schema trims and upper-cases, then wants two letters.
+  if (typeof body.country_code === "string") {
+    body.country_code = body.country_code.trim().toUpperCase();
+    if (!/^[A-Z]{2}$/.test(body.country_code)) problems.push("body.country_code must be a 2-letter country code");
+  }
   if (problems.length > 0) throw schemaError(request, ...problems);
+}
+
+/** The record's changes of a body's sign-up facts (`country_code`, `risk_scores`); those not given stay. */
+function signUpFactsOf(body: UserBody): Changes<UserRecord> {
+  const changes: Changes<UserRecord> = {};
+  if (body.country_code !== undefined) changes.country_code = body.country_code;
+  if (body.risk_scores !== undefined) changes.risk_scores = { ...body.risk_scores.sign_up };
+  return changes;
 }
 
 function isUrl(text: string): boolean {
@@ -161,7 +178,7 @@ async function updateUserRecord(
   if (body.client_read_only_metadata !== undefined) changes.client_read_only_metadata = body.client_read_only_metadata;
   if (body.server_metadata !== undefined) changes.server_metadata = body.server_metadata;
   if (body.totp_secret_base64 !== undefined) changes.totp_secret_base64 = body.totp_secret_base64;
-  store.updateUser(user.id, changes);
+  store.updateUser(user.id, { ...changes, ...signUpFactsOf(body) });
   // A new (or removed) password ends every session of the user.
   if (passwordHash !== undefined) store.deleteSessionsOf(user.id);
 }
@@ -296,6 +313,7 @@ export const userHandlers = {
       password_hash: passwordHash ?? null,
       otp_auth_enabled: body.otp_auth_enabled ?? false,
       oauth_providers: (body.oauth_providers ?? []).map((p) => ({ id: p.id, account_id: p.account_id, email: p.email ?? null })),
+      ...signUpFactsOf(body),
     });
     // A TOTP secret given at creation does not turn multi-factor sign-in on (wire contract §16).
     // Both versions answer the user as it was before its personal team was made: no team selected yet.

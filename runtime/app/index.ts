@@ -74,7 +74,7 @@ export type { ServerUser, ServerBaseUser } from "./server/server-user.js";
 export type { CurrentServerUser } from "./server/current-user.js";
 export type { CurrentInternalServerUser } from "./internal-user.js";
 export type { ServerTeam, ServerTeamUser, ServerTeamCreateOptions, ServerTeamUpdateOptions } from "./server/server-team.js";
-export type { ServerUserCreateOptions, ServerUserUpdateOptions } from "./server/user-options.js";
+export type { ServerUserCreateOptions, ServerUserUpdateOptions, SignUpRiskScoresOptions } from "./server/user-options.js";
 export type {
   ServerContactChannel,
   ServerContactChannelCreateOptions,

@@ -67,6 +67,39 @@ describe("the sign-up's country and risk on 2.8.86", () => {
     expect(await countryOf(service, elsewhere.body.user_id)).toBe("CA");
   });
 
+  it("server code sets country_code (trimmed, upper-cased; null clears it) and risk_scores on POST /users and PATCH /users/{id}", async () => {
+    const service = await serviceOf("2.8.86");
+    const created = await service.call("POST", "/users", {
+      ...server,
+      body: { primary_email: "imported@example.com", country_code: " us ", risk_scores: { sign_up: { bot: 61, free_trial_abuse: 27 } } },
+    });
+    expect([created.status, created.body.country_code, created.body.risk_scores]).toEqual([
+      201,
+      "US",
+      { sign_up: { bot: 61, free_trial_abuse: 27 } },
+    ]);
+    const id = created.body.id as string;
+    const scored = await service.call("PATCH", `/users/${id}`, {
+      ...server,
+      body: { risk_scores: { sign_up: { bot: 5, free_trial_abuse: 0 } } },
+    });
+    expect([scored.body.country_code, scored.body.risk_scores]).toEqual(["US", { sign_up: { bot: 5, free_trial_abuse: 0 } }]);
+    const cleared = await service.call("PATCH", `/users/${id}`, { ...server, body: { country_code: null } });
+    expect([cleared.body.country_code, cleared.body.risk_scores]).toEqual([null, { sign_up: { bot: 5, free_trial_abuse: 0 } }]);
+  });
+
+  it("refuses a country_code of other than two letters, and a score above 100, with SCHEMA_ERROR; a client cannot set either", async () => {
+    const service = await serviceOf("2.8.86");
+    const usa = await service.call("POST", "/users", { ...server, body: { country_code: "usa" } });
+    const message = "Request validation failed on POST /api/v1/users:\n  - body.country_code must be a 2-letter country code";
+    expect([usa.status, usa.body]).toEqual([400, { code: "SCHEMA_ERROR", details: { message }, error: message }]);
+    const high = await service.call("POST", "/users", { ...server, body: { risk_scores: { sign_up: { bot: 101, free_trial_abuse: 0 } } } });
+    expect([high.status, high.body.code]).toEqual([400, "SCHEMA_ERROR"]);
+    const user = await signUp(service, "grace@example.com");
+    const own = await service.call("PATCH", "/users/me", { token: user.accessToken, body: { country_code: "US" } });
+    expect([own.status, own.body.code]).toEqual([400, "SCHEMA_ERROR"]);
+  });
+
   it("a magic-link sign-up records the country of the request that asked for the e-mail, not of the one that redeems it", async () => {
     const service = await serviceOf("2.8.86");
     await service.call("POST", "/auth/otp/send-sign-in-code", {
@@ -79,6 +112,21 @@ describe("the sign-up's country and risk on 2.8.86", () => {
       body: { code: issued!.code },
     });
     expect(await countryOf(service, signedIn.body.user_id)).toBe("CA");
+  });
+});
+
+describe("the sign-up's country and risk on 2.8.11", () => {
+  it("do not exist: server code's country_code and risk_scores are unknown properties of the body", async () => {
+    const service = await serviceOf("2.8.11");
+    const created = await service.call("POST", "/users", { ...server, body: { country_code: "US" } });
+    const message = "Request validation failed on POST /api/v1/users:\n  - body contains unknown properties: country_code";
+    expect([created.status, created.body]).toEqual([400, { code: "SCHEMA_ERROR", details: { message }, error: message }]);
+    const user = await service.call("POST", "/users", { ...server, body: {} });
+    const updated = await service.call("PATCH", `/users/${user.body.id}`, {
+      ...server,
+      body: { risk_scores: { sign_up: { bot: 1, free_trial_abuse: 1 } } },
+    });
+    expect([updated.status, updated.body.code]).toEqual([400, "SCHEMA_ERROR"]);
   });
 });
 

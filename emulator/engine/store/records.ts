@@ -62,6 +62,8 @@ export interface UserRecord {
   readonly restricted_by_admin_private_details?: string;
   /** The country the user signed up from (2.8.86's `country_code`), when the sign-up told it; absent: null. */
   readonly country_code?: string | null;
+  /** The sign-up's risk scores as server code set them (2.8.86's `risk_scores.sign_up`); absent: 0 each, as the fallback engine rates. */
+  readonly risk_scores?: { readonly bot: number; readonly free_trial_abuse: number };
   readonly otp_auth_enabled: boolean;
   readonly passkey_auth_enabled: boolean;
   /** Base64 of the TOTP secret's bytes, when multi-factor sign-in is on. */

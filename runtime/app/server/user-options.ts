@@ -12,6 +12,26 @@ type WireUserUpdate = operations["updateUser"]["requestBody"]["content"]["applic
 type WireUserCreate = operations["createUser"]["requestBody"]["content"]["application/json"];
 
 /**
+ * A user's sign-up risk scores as server code sets them (`riskScores`, wire `risk_scores.sign_up`):
+ * integers from 0 to 100, as the service rates sign-ups; services since 2.8.86.
+ *
+ * @example
+ * ```ts
+ * const riskScores: SignUpRiskScoresOptions = { signUp: { bot: 61, freeTrialAbuse: 27 } };
+ * await app.createUser({ primaryEmail: "imported@example.com", countryCode: "US", riskScores });
+ * ```
+ */
+export interface SignUpRiskScoresOptions {
+  /** The scores of the user's sign-up. */
+  readonly signUp: {
+    /** How likely the sign-up was a bot's, 0 to 100. */
+    readonly bot: number;
+    /** How likely the sign-up abuses a free trial, 0 to 100. */
+    readonly freeTrialAbuse: number;
+  };
+}
+
+/**
  * What server code may change on a user (`user.update`, `PATCH /users/{id}`): a client's fields plus
  * the e-mail, password and metadata only the server may set; fields left out stay as they are.
  *
@@ -42,6 +62,10 @@ export type ServerUserUpdateOptions = UserUpdateOptions & {
   readonly passwordHash?: string;
   /** Only `false`: turns an anonymous user into a regular one. */
   readonly isAnonymous?: false;
+  /** The two-letter country the user signed up from (`"US"`; trimmed and upper-cased); `null` for none. Services since 2.8.86 (2.8.11 refuses it). */
+  readonly countryCode?: string | null;
+  /** The sign-up's risk scores. Services since 2.8.86 (2.8.11 refuses them). */
+  readonly riskScores?: SignUpRiskScoresOptions;
 };
 
 /**
@@ -80,6 +104,10 @@ export type ServerUserCreateOptions = {
   readonly clientReadOnlyMetadata?: any;
   /** JSON only server code sees. */
   readonly serverMetadata?: any;
+  /** The two-letter country the user signed up from (an imported user's; trimmed and upper-cased); none when left out. Services since 2.8.86 (2.8.11 refuses it). */
+  readonly countryCode?: string | null;
+  /** The sign-up's risk scores; 0 each when left out. Services since 2.8.86 (2.8.11 refuses them). */
+  readonly riskScores?: SignUpRiskScoresOptions;
 };
 
 /** Key of the options → key of the wire body, for fields sent as they are. */
@@ -98,6 +126,7 @@ const UPDATE_FIELDS = {
   password: "password",
   passwordHash: "password_hash",
   isAnonymous: "is_anonymous",
+  countryCode: "country_code",
 } as const satisfies Partial<Record<keyof ServerUserUpdateOptions, keyof WireUserUpdate>>;
 
 const CREATE_FIELDS = {
@@ -110,7 +139,8 @@ const CREATE_FIELDS = {
   clientMetadata: "client_metadata",
   clientReadOnlyMetadata: "client_read_only_metadata",
   serverMetadata: "server_metadata",
-} as const satisfies Record<keyof ServerUserCreateOptions, keyof WireUserCreate>;
+  countryCode: "country_code",
+} as const satisfies Record<Exclude<keyof ServerUserCreateOptions, "riskScores">, keyof WireUserCreate>;
 
 /** The PATCH /users/{id} body of `options`. */
 export function serverUserUpdateToWire(options: ServerUserUpdateOptions): WireUserUpdate {
@@ -123,13 +153,25 @@ export function serverUserUpdateToWire(options: ServerUserUpdateOptions): WireUs
     }
     body["totp_secret_base64"] = secret === null ? null : base64(secret);
   }
+  if (options.riskScores !== undefined) body["risk_scores"] = riskScoresToWire(options.riskScores, "user.update");
   return body as WireUserUpdate;
 }
 
 /** The POST /users body of `options`. */
 export function serverUserCreateToWire(options: ServerUserCreateOptions): WireUserCreate {
   requireOptions(options, "createUser", "{ primaryEmail?, password?, primaryEmailVerified?, primaryEmailAuthEnabled?, displayName?, ... }");
-  return renamed(options, CREATE_FIELDS) as WireUserCreate;
+  const body = renamed(options, CREATE_FIELDS);
+  if (options.riskScores !== undefined) body["risk_scores"] = riskScoresToWire(options.riskScores, "createUser");
+  return body as WireUserCreate;
+}
+
+/** `risk_scores` of `riskScores`, its shape checked: a misspelt key would otherwise be sent as a score of nothing. */
+function riskScoresToWire(riskScores: SignUpRiskScoresOptions, method: string) {
+  const signUp = (riskScores as { signUp?: { bot?: unknown; freeTrialAbuse?: unknown } } | null)?.signUp;
+  if (typeof signUp !== "object" || signUp === null || typeof signUp.bot !== "number" || typeof signUp.freeTrialAbuse !== "number") {
+    throw new StackConfigurationError(`${method}: riskScores must be { signUp: { bot, freeTrialAbuse } }, each a number from 0 to 100.`);
+  }
+  return { sign_up: { bot: signUp.bot, free_trial_abuse: signUp.freeTrialAbuse } };
 }
 
 /** The given (not undefined) fields of `options` under their wire names. */

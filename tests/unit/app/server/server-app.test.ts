@@ -140,6 +140,22 @@ describe("createUser", () => {
     expect(user).toMatchObject({ id: USER_ID, primaryEmail: "ada@example.com", lastActiveAt: new Date(USER.last_active_at_millis) });
   });
 
+  it("sends the sign-up's country and risk scores of an imported user (services since 2.8.86), and reads them back", async () => {
+    const answer = { ...USER, country_code: "US", risk_scores: { sign_up: { bot: 61, free_trial_abuse: 27 } } };
+    const { app, service } = setup(routes({ "POST /users": () => json(answer, { status: 201 }) }));
+    const user = await app.createUser({
+      primaryEmail: "imported@example.com",
+      countryCode: "US",
+      riskScores: { signUp: { bot: 61, freeTrialAbuse: 27 } },
+    });
+    expect(sent(service)[0]!.body).toEqual({
+      primary_email: "imported@example.com",
+      country_code: "US",
+      risk_scores: { sign_up: { bot: 61, free_trial_abuse: 27 } },
+    });
+    expect([user.countryCode, user.riskScores]).toEqual(["US", { signUp: { bot: 61, freeTrialAbuse: 27 } }]);
+  });
+
   it("sends only the fields given", async () => {
     const { app, service } = setup(routes({ "POST /users": () => json(USER, { status: 201 }) }));
     await app.createUser({ primaryEmail: "ada@example.com" });

@@ -155,6 +155,26 @@ describe("changing the user", () => {
     expectServerRequests(service);
   });
 
+  it("update sends the sign-up's country and risk scores (services since 2.8.86) as country_code and risk_scores", async () => {
+    const { user, service } = await withServerUser();
+    await user.update({ countryCode: "US", riskScores: { signUp: { bot: 61, freeTrialAbuse: 27 } } });
+    await user.update({ countryCode: null });
+    expect(sent(service).map((r) => r.body)).toEqual([
+      { country_code: "US", risk_scores: { sign_up: { bot: 61, free_trial_abuse: 27 } } },
+      { country_code: null },
+    ]);
+  });
+
+  it("refuses risk scores not shaped { signUp: { bot, freeTrialAbuse } }, before sending", async () => {
+    const { user, service } = await withServerUser();
+    const error = await rejectionOf(user.update({ riskScores: { bot: 1, freeTrialAbuse: 2 } as never }));
+    expect(isStackError(error, "StackConfigurationError")).toBe(true);
+    expect((error as Error).message).toBe(
+      "user.update: riskScores must be { signUp: { bot, freeTrialAbuse } }, each a number from 0 to 100.",
+    );
+    expect(service.requests).toHaveLength(0);
+  });
+
   it("update sends only the fields given, nulls included", async () => {
     const { user, service } = await withServerUser();
     await user.update({ displayName: null, totpMultiFactorSecret: null });
