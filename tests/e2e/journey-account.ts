@@ -245,6 +245,10 @@ export function accountJourney(world: () => E2E, cast: Cast): void {
       );
       const admin = e.admin();
       expect([await admin.getAccessToken({ tokenStore: request }), await admin.getRefreshToken({ tokenStore: request })]).toEqual(tokens);
+      // A Convex HTTP client gets the same access token, from each app.
+      expect(await cast.ada.getConvexHttpClientAuth()).toBe(json.accessToken);
+      expect(await backend.getConvexHttpClientAuth({ tokenStore: request })).toBe(json.accessToken);
+      expect(await admin.getConvexHttpClientAuth({ tokenStore: request })).toBe(json.accessToken);
       expect([me.id, me.displayName, me.serverMetadata]).toEqual([cast.adaId, "Augusta Ada King", { stripeCustomer: "cus_123" }]);
     });
   });

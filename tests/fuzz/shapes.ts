@@ -171,6 +171,9 @@ export function walk(value: unknown, path: string, problems: string[], seen = ne
   if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return;
   for (const [key, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(value))) {
     if (Array.isArray(value) && key === "length") continue;
+    // A user object's `user` throws on purpose (destructuring `{ user }` is a mistake);
+    // it is not enumerable, so a spread, JSON and this walk's other readers never meet it.
+    if (key === "user" && descriptor.get && !descriptor.enumerable) continue;
     let field: unknown;
     if (descriptor.get) {
       try {
