@@ -1,6 +1,6 @@
 // What the views share: an error line, a copy button, a JSON block, times, and a hook that
 // loads what a view shows and loads it again when asked.
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type Dispatch, type ReactNode, type SetStateAction } from "react";
 
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const [data, setData] = useState<T | undefined>(undefined);
@@ -102,4 +102,29 @@ export function Section({ title, children, actions }: { title: string; children:
 
 export function Badge({ tone, children }: { tone: "ok" | "warn" | "bad" | "muted"; children: ReactNode }) {
   return <span className={`badge ${tone}`}>{children}</span>;
+}
+
+/**
+ * The Previous and Next buttons of a list read a page at a time. `cursors` holds the cursor of
+ * every page up to the one shown (undefined for the first), so that Previous goes back.
+ */
+export function PagerButtons({
+  cursors,
+  setCursors,
+  nextCursor,
+}: {
+  cursors: readonly (string | undefined)[];
+  setCursors: Dispatch<SetStateAction<(string | undefined)[]>>;
+  nextCursor: string | null | undefined;
+}) {
+  return (
+    <>
+      <button type="button" disabled={cursors.length < 2} onClick={() => setCursors((all) => all.slice(0, -1))}>
+        Previous
+      </button>
+      <button type="button" disabled={!nextCursor} onClick={() => nextCursor && setCursors((all) => [...all, nextCursor])}>
+        Next
+      </button>
+    </>
+  );
 }

@@ -1,7 +1,7 @@
 // A project's teams, a page at a time, and one team with its members and the permissions each holds.
 import { useState } from "react";
 import { api } from "../api.js";
-import { ErrorLine, Json, Section, time, useLoad } from "../components.js";
+import { ErrorLine, Json, PagerButtons, Section, time, useLoad } from "../components.js";
 import { go, href } from "../router.js";
 
 const PAGE_SIZE = 25;
@@ -58,16 +58,7 @@ function TeamList({ projectId }: { projectId: string }) {
       </table>
       {page && page.items.length === 0 ? <p className="muted">{query ? "No team matches." : "No team yet."}</p> : null}
       <footer className="pager">
-        <button type="button" disabled={cursors.length < 2} onClick={() => setCursors((all) => all.slice(0, -1))}>
-          Previous
-        </button>
-        <button
-          type="button"
-          disabled={!page?.nextCursor}
-          onClick={() => page?.nextCursor && setCursors((all) => [...all, page.nextCursor!])}
-        >
-          Next
-        </button>
+        <PagerButtons cursors={cursors} setCursors={setCursors} nextCursor={page?.nextCursor} />
       </footer>
     </Section>
   );

@@ -2,7 +2,7 @@
 // forward and back, open one; and a form that creates a user.
 import { useState, type FormEvent } from "react";
 import { api } from "../api.js";
-import { Badge, ErrorLine, Section, time, useAction, useLoad } from "../components.js";
+import { Badge, ErrorLine, PagerButtons, Section, time, useAction, useLoad } from "../components.js";
 import { go, href } from "../router.js";
 
 const PAGE_SIZE = 25;
@@ -81,16 +81,7 @@ export function UsersView({ projectId }: { projectId: string }) {
               ? `${first + 1}–${first + page.items.length}${page.total === null ? "" : ` of ${page.total}`}`
               : ""}
           </span>
-          <button type="button" disabled={cursors.length < 2} onClick={() => setCursors((all) => all.slice(0, -1))}>
-            Previous
-          </button>
-          <button
-            type="button"
-            disabled={!page?.nextCursor}
-            onClick={() => page?.nextCursor && setCursors((all) => [...all, page.nextCursor!])}
-          >
-            Next
-          </button>
+          <PagerButtons cursors={cursors} setCursors={setCursors} nextCursor={page?.nextCursor} />
         </footer>
       </Section>
       <CreateUser projectId={projectId} onCreated={(id) => go("user", id)} />
