@@ -320,16 +320,3 @@ export function createInspection(engine: Engine, store: Store): EmulatorInspecti
         .map(({ operationId, fault, remaining }) => ({ operationId, fault, remaining })),
   };
 }
-
-export type {
-  ListPageOptions,
-  ListPage,
-  PendingFault,
-  ProjectSummary,
-  SessionSummary,
-  SignInAs,
-  TeamDetails,
-  TeamSummary,
-  UpdateUserOptions,
-  UserSummary,
-};

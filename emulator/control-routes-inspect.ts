@@ -2,7 +2,7 @@
 // their keys, a project's users and teams a page at a time, one user (as the server API shows
 // them) with their sessions, an administrator's changes to a user, "sign in as", and one
 // exchange of the request log. Each calls the function of emulator/control-inspect.ts.
-import type { ListPageOptions } from "./control-inspect.js";
+import type { ListPageOptions } from "./control-inspect-types.js";
 import { bodyOf, ControlError, ok, optionalBoolean, optionalString, type ControlRoutes } from "./control-http.js";
 
 /** A list's query, cursor and page size from the query string. */

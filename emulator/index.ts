@@ -18,8 +18,8 @@
 
 export { createEmulator, DEFAULT_API_ORIGIN, type Emulator, type EmulatorOptions } from "./emulator.js";
 export type { CreateUserOptions, EmulatorControl } from "./control.js";
+export type { EmulatorInspection } from "./control-inspect.js";
 export type {
-  EmulatorInspection,
   ListPageOptions,
   ListPage,
   PendingFault,
@@ -30,7 +30,7 @@ export type {
   TeamSummary,
   UpdateUserOptions,
   UserSummary,
-} from "./control-inspect.js";
+} from "./control-inspect-types.js";
 export type { Exchange, Fault } from "./engine/engine.js";
 export type { LoggedExchange, LoggedRequest } from "./engine/request-log.js";
 export type { StateJson, EmailRecord, CodeKind, CodeRecord, UserRecord } from "./engine/store.js";

@@ -10,7 +10,7 @@ import type {
   TeamDetails,
   TeamSummary,
   UserSummary,
-} from "../control-inspect.js";
+} from "../control-inspect-types.js";
 import type { CodeRecord, EmailRecord } from "../engine/store.js";
 
 /** A refusal of the control API, with the message it gave. */

@@ -1,5 +1,5 @@
 // The project: the service version the emulator plays, and its keys, each to copy.
-import type { ProjectSummary } from "../../control-inspect.js";
+import type { ProjectSummary } from "../../control-inspect-types.js";
 import { Copyable, Section } from "../components.js";
 
 export function ProjectView({ project, serviceVersion }: { project: ProjectSummary; serviceVersion: string }) {

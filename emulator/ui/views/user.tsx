@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { api, type ServerUser } from "../api.js";
 import { Badge, Copyable, ErrorLine, Json, Section, time, useAction, useLoad } from "../components.js";
 import { go, href } from "../router.js";
-import type { SignInAs } from "../../control-inspect.js";
+import type { SignInAs } from "../../control-inspect-types.js";
 
 const CALLBACK_KEY = "stackkit-emulator-page:magic-link-callback";
 
