@@ -15,6 +15,7 @@ import { createSend, type Send } from "./send.js";
 import { SessionManager, type RefreshAccessToken, type Sessions } from "../sessions/session.js";
 import type { TransportPolicy } from "./transport.js";
 import { noTokenStoreError, resolveTokenStore, tokenStoreUnavailableHere, type TokenStoreInit } from "../sessions/tokens/resolve.js";
+import { trustedParentDomain } from "../sessions/tokens/parent-domain.js";
 import { CLIENT_VERSION } from "../version.js";
 
 /**
@@ -195,7 +196,10 @@ export function createStackClient(options: StackClientOptions): StackClient {
   const init = options.tokenStore === undefined ? "memory" : options.tokenStore;
   // Refused on first use, not here: the app is still usable with per-call token stores.
   const unavailable = tokenStoreUnavailableHere(init);
-  const store = unavailable ? null : resolveTokenStore(init, { projectId: options.projectId, env });
+  // A browser's cookies keep a session on the parent domain the project trusts, read from the project once needed.
+  let self: StackClient | undefined;
+  const trustedParentDomain = (hostname: string) => projectParentDomain(self as StackClient, hostname);
+  const store = unavailable ? null : resolveTokenStore(init, { projectId: options.projectId, env, trustedParentDomain });
   // Refreshes go through this client's pipeline, also for the clients bound from it.
   let refresh: RefreshAccessToken | undefined;
   const sessions = store ? new SessionManager(store, env, (refreshToken) => (refresh as RefreshAccessToken)(refreshToken)) : null;
@@ -215,7 +219,14 @@ export function createStackClient(options: StackClientOptions): StackClient {
     origins: originsOf(env, baseUrl, options.failover),
   };
   refresh = refreshWithTokenEndpoint(wiring);
-  return clientOn(wiring, options, unavailable);
+  self = clientOn(wiring, options, unavailable);
+  return self;
+}
+
+/** The parent domain of `hostname` that the project trusts with every subdomain, from its client view (`config.domains`, 2.8.86 on; none on 2.8.11). */
+async function projectParentDomain(client: StackClient, hostname: string): Promise<string | null> {
+  const { data } = await client.send("GET /projects/current");
+  return trustedParentDomain(hostname, data?.config.domains?.map((domain) => domain.domain) ?? []);
 }
 
 /**

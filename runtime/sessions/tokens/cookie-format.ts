@@ -22,23 +22,31 @@
 // wrote is found as long as no hexclave cookie is there.
 //
 // Writing: a new refresh token goes to the plain `stack-refresh-<projectId>`,
-// which every version reads before its legacy JSON names (so a legacy
-// `--default` cookie would be read by none and is deleted), and the access pair
-// to `stack-access`. Once a 2.8.108 SDK has written on the site (a hexclave
-// refresh cookie or `hexclave-access` is there), the token also goes to
-// `hexclave-refresh-<projectId>--default` (`__Host-…` on https) and the pair to
-// `hexclave-access`, which 2.8.108 and stackkit read first. Not before: a
-// hexclave cookie hides from stackkit and 2.8.108 whatever an SDK up to 2.8.102
-// writes later (its sign-out, a sign-in as someone else), as those SDKs neither
-// write nor delete it; and 2.8.108 needs none, since it reads the plain cookie
-// and, within one poll, copies it to its own names itself (deleting the legacy
-// ones), which stackkit then reads first. Every `--custom-` cookie present, of
-// either name, gets the new token on its domain (and a legacy one its hexclave
-// twin once 2.8.108 is in use), so sibling subdomains follow whichever SDK runs
-// there; every other refresh cookie of the project is deleted. The refresh
-// cookies are left alone while stackkit reads the wanted token from them and no
-// version reads another (readByEveryVersion), so an access-token refresh
-// rewrites only the access pair. Sign-out deletes every token cookie present.
+// which every version reads before its legacy JSON names, and to the JSON
+// `stack-refresh-<projectId>--default` (`__Host-…` on https), where the official
+// SDKs since 2.8.49 keep it; the access pair goes to `stack-access`. When the
+// project trusts a parent domain of the page (parent-domain.ts), the session is
+// the site's, not the host's, as the official SDKs since 2.8.49 keep it: the
+// refresh token goes to `stack-refresh-<projectId>--custom-<base32 of the
+// domain>` set on that domain instead, and the host's own refresh cookies are
+// deleted, so that no page of the site reads a token another subdomain has
+// replaced (SDKs up to 2.8.48 read no such cookie). Once a 2.8.108 SDK has
+// written on the site (a hexclave refresh cookie or `hexclave-access` is
+// there), the token also goes to `hexclave-refresh-<projectId>--default`
+// (`__Host-…` on https), or its `--custom-` twin on the parent domain, and the
+// pair to `hexclave-access`, which 2.8.108 and stackkit read first. Not before:
+// a hexclave cookie hides from stackkit and 2.8.108 whatever an SDK up to
+// 2.8.102 writes later (its sign-out, a sign-in as someone else), as those SDKs
+// neither write nor delete it; and 2.8.108 needs none, since it reads the plain
+// cookie and, within one poll, copies it to its own names itself (deleting the
+// legacy ones), which stackkit then reads first. Every other `--custom-` cookie
+// present, of either name, gets the new token on its domain (and a legacy one
+// its hexclave twin once 2.8.108 is in use), so sibling subdomains follow
+// whichever SDK runs there; every other refresh cookie of the project is
+// deleted. The refresh cookies are left alone while they are laid out so and
+// every version reads the wanted token from them (inLayout), so an
+// access-token refresh rewrites only the access pair. Sign-out deletes every
+// token cookie present.
 
 import { ACCESS_COOKIE_MAX_AGE_S, REFRESH_COOKIE_MAX_AGE_S } from "../../constants.js";
 import { usableToken } from "./check.js";
@@ -68,9 +76,31 @@ function hexclaveRefreshName(projectId: string): string {
   return `hexclave-refresh-${projectId}`;
 }
 
-/** The JSON refresh cookie stackkit writes: `__Host-` prefixed on https, which requires Secure, Path=/ and no Domain. */
+/** 2.8.108's JSON refresh cookie of a host: `__Host-` prefixed on https, which requires Secure, Path=/ and no Domain. */
 export function defaultRefreshCookieName(projectId: string, secure: boolean): string {
   return `${secure ? HOST : ""}${hexclaveRefreshName(projectId)}--default`;
+}
+
+/** The JSON refresh cookie of a host as the official SDKs since 2.8.49 name it: `__Host-` prefixed on https. */
+export function legacyDefaultRefreshCookieName(projectId: string, secure: boolean): string {
+  return `${secure ? HOST : ""}${refreshCookieName(projectId)}--default`;
+}
+
+/**
+ * The JSON refresh cookie of a cross-subdomain session, set on `domain`: `<stem>--custom-` and the
+ * upper-case Crockford base32 of the lower-cased domain's UTF-8 bytes, as the official SDKs name it.
+ */
+export function customRefreshCookieName(projectId: string, domain: string, stem: "stack" | "hexclave" = "stack"): string {
+  const base = stem === "stack" ? refreshCookieName(projectId) : hexclaveRefreshName(projectId);
+  let code = "";
+  let bits = 0;
+  let value = 0;
+  for (const byte of new TextEncoder().encode(domain.toLowerCase())) {
+    value = ((value << 8) | byte) & 0xfff;
+    bits += 8;
+    while (bits >= 5) code += BASE32[(value >> (bits -= 5)) & 31];
+  }
+  return `${base}--custom-${bits > 0 ? code + BASE32[(value << (5 - bits)) & 31] : code}`;
 }
 
 /** True for the project's JSON refresh cookies named after `stem`: `--default`, `--custom-…`, with or without `__Host-`. */
@@ -258,20 +288,61 @@ function hexclaveInUse(cookies: CookieJar, projectId: string): boolean {
   return Object.keys(cookies).some((name) => name === ACCESS_COOKIE || isJsonRefreshCookie(name, hexclaveRefreshName(projectId)));
 }
 
-/** The writes that give the refresh cookies `refreshToken`, or delete them all when it is null (see the top of this file). */
-function refreshWrites(cookies: CookieJar, refreshToken: string | null, projectId: string, secure: boolean, now: number): CookieWrite[] {
+/** True when the host keeps a refresh cookie of the project of its own: the session is not (yet) laid out for a parent domain. */
+export function hasHostRefreshCookie(cookies: CookieJar, projectId: string): boolean {
+  return Object.keys(cookies).some((name) => isRefreshCookie(name, projectId) && customCookieDomain(name) === undefined);
+}
+
+/** The token of a JSON refresh cookie's value, or null. */
+function jsonToken(value: string | undefined): string | null {
+  return jsonRefresh(value)?.[0] ?? null;
+}
+
+/**
+ * True when the refresh cookies hold `refreshToken` so that they need no write (see the top of this
+ * file): without a parent domain, when every version reads it (a session another version wrote
+ * keeps its layout until its refresh token changes); with one, when its `--custom-` cookie holds
+ * it and the host keeps no refresh cookie of its own.
+ */
+function inLayout(cookies: CookieJar, projectId: string, refreshToken: string, parent: string | null): boolean {
+  if (parent === null) return readByEveryVersion(cookies, projectId, refreshToken);
+  return (
+    !hasHostRefreshCookie(cookies, projectId) &&
+    jsonToken(cookies[customRefreshCookieName(projectId, parent)]) === refreshToken &&
+    readRefresh(cookies, projectId) === refreshToken
+  );
+}
+
+/**
+ * The writes that give the refresh cookies `refreshToken` on a page whose trusted parent domain is
+ * `parent` (null: none, or not known yet), or delete them all when the token is null (see the top of this file).
+ */
+function refreshWrites(
+  cookies: CookieJar,
+  refreshToken: string | null,
+  projectId: string,
+  secure: boolean,
+  now: number,
+  parent: string | null,
+): CookieWrite[] {
   if (refreshToken === null)
     return Object.keys(cookies).flatMap((name) => (isRefreshCookie(name, projectId) ? [[name, null] as const] : []));
-  const plain = refreshCookieName(projectId);
-  // Every version reads the token already: only a leftover `stack-refresh` goes, as 2.8.11's writes delete it.
-  if (readByEveryVersion(cookies, projectId, refreshToken)) {
+  // Laid out already: only a leftover `stack-refresh` goes, as 2.8.11's writes delete it.
+  if (inLayout(cookies, projectId, refreshToken, parent)) {
     return cookies[LEGACY_REFRESH_COOKIE] === undefined ? [] : [[LEGACY_REFRESH_COOKIE, null]];
   }
   const json = JSON.stringify({ refresh_token: refreshToken, updated_at_millis: now });
   const hexclave = hexclaveInUse(cookies, projectId);
-  const writes = new Map<string, string | null>([[plain, refreshToken]]);
-  if (hexclave) writes.set(defaultRefreshCookieName(projectId, secure), json);
-  const legacyCustom = `${plain}--custom-`;
+  const writes = new Map<string, string | null>();
+  if (parent === null) {
+    writes.set(refreshCookieName(projectId), refreshToken);
+    writes.set(legacyDefaultRefreshCookieName(projectId, secure), json);
+    if (hexclave) writes.set(defaultRefreshCookieName(projectId, secure), json);
+  } else {
+    writes.set(customRefreshCookieName(projectId, parent), json);
+    if (hexclave) writes.set(customRefreshCookieName(projectId, parent, "hexclave"), json);
+  }
+  const legacyCustom = `${refreshCookieName(projectId)}--custom-`;
   for (const name in cookies) {
     if (writes.has(name) || !isRefreshCookie(name, projectId)) continue;
     const custom = customCookieDomain(name) !== undefined;
@@ -285,10 +356,12 @@ function refreshWrites(cookies: CookieJar, refreshToken: string | null, projectI
 
 /**
  * The writes that make `cookies` hold `tokens`, and only those (see the top of
- * this file): the refresh cookies change only when some version would not read
- * the wanted refresh token from them, and a cookie that already has the wanted
- * value is not rewritten. An access token without a refresh token is not
- * written (see decodeAccessPair). `now` is the JSON cookies' `updated_at_millis`.
+ * this file): the refresh cookies change only when they are not laid out as
+ * stackkit lays them out for the page's trusted `parentDomain` (null: none, or
+ * not known) or some version would not read the wanted refresh token from them,
+ * and a cookie that already has the wanted value is not rewritten. An access
+ * token without a refresh token is not written (see decodeAccessPair). `now` is
+ * the JSON cookies' `updated_at_millis`.
  */
 export function tokenCookieWrites(
   cookies: CookieJar,
@@ -296,9 +369,10 @@ export function tokenCookieWrites(
   projectId: string,
   secure: boolean,
   now = Date.now(),
+  parentDomain: string | null = null,
 ): CookieWrite[] {
   const { refreshToken, accessToken } = tokens;
-  const writes = refreshWrites(cookies, refreshToken, projectId, secure, now);
+  const writes = refreshWrites(cookies, refreshToken, projectId, secure, now, parentDomain);
   const pair = refreshToken !== null && accessToken !== null ? encodeAccessPair(refreshToken, accessToken) : undefined;
   if (cookies[LEGACY_ACCESS_COOKIE] !== pair) writes.push([LEGACY_ACCESS_COOKIE, pair ?? null]);
   // 2.8.108 reads `hexclave-access` whenever it is there, so one that is there must hold the pair too.

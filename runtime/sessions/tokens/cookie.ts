@@ -10,7 +10,15 @@ import { StackConfigurationError } from "../../errors.js";
 import { assertUsableTokens } from "./check.js";
 import { sameTokens, type TokenPair, type TokenStore } from "./store.js";
 import { parse as parseCookie } from "cookie";
-import { readTokenCookies, tokenCookieLine, tokenCookieWrites, unusableTokenCookies } from "./cookie-format.js";
+import {
+  customCookieDomain,
+  customRefreshCookieName,
+  hasHostRefreshCookie,
+  readTokenCookies,
+  tokenCookieLine,
+  tokenCookieWrites,
+  unusableTokenCookies,
+} from "./cookie-format.js";
 import { Listeners } from "./memory.js";
 
 /** The part of `document` the store uses. Reading `cookie` gives `name=value; …`; assigning it sets one cookie. */
@@ -66,16 +74,28 @@ export interface CookieTokenStoreOptions {
    * those of every official SDK version (the newest JSON
    * `hexclave-refresh-<projectId>--…` first, then `stack-refresh-<projectId>`, then
    * the newest JSON `stack-refresh-<projectId>--…`, `__Host-` prefixed or not).
-   * Written: a new refresh token goes to both `stack-refresh-<projectId>` and
-   * `hexclave-refresh-<projectId>--default` (`__Host-…` on https), the access
-   * pair to `hexclave-access` and `stack-access`, so official SDKs old and new
+   * Written: a new refresh token goes to `stack-refresh-<projectId>` and its JSON twin
+   * `stack-refresh-<projectId>--default` (`__Host-…` on https; and to
+   * `hexclave-refresh-<projectId>--default` once a 2.8.108 SDK has written on the site),
+   * or, on a page whose project trusts a parent domain (`trustedParentDomain`), to
+   * `stack-refresh-<projectId>--custom-<base32 of it>` set on that domain instead; the
+   * access pair to `stack-access` (and `hexclave-access`), so official SDKs old and new
    * find the session; sign-out deletes all of them.
    */
   readonly projectId: string;
   /** Defaults to `globalThis.document`. */
   readonly document?: CookieDocument;
-  /** Decides `Secure`; defaults to `globalThis.location`. */
-  readonly location?: { readonly protocol: string };
+  /** Decides `Secure`, and its `hostname` the trusted parent domain; defaults to the page's (`location`, or `window.location`). */
+  readonly location?: { readonly protocol: string; readonly hostname?: string };
+  /**
+   * The parent domain of `hostname` the project trusts with every subdomain (`P` and `**.P` among
+   * its trusted domains), or null; the apps read it from the project (`GET /projects/current`).
+   * Given, a session is kept in `stack-refresh-<projectId>--custom-<base32 of P>` set on P, which
+   * every subdomain's page reads, as the official SDKs keep a cross-subdomain session, instead of
+   * in the host's own cookies. Asked once, when the cookies first hold a session (a page loaded
+   * signed in, a sign-in); a failure is asked again at the next sign-in or refresh. Default: none.
+   */
+  readonly trustedParentDomain?: (hostname: string) => Promise<string | null>;
   /** Timers for polling; defaults to the platform's. */
   readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
   /** Opens the channel to other tabs; defaults to `new BroadcastChannel(name)` where it exists. `null` turns it off. */
@@ -97,6 +117,15 @@ function platformChannel(): ((name: string) => BroadcastChannelLike) | null {
   // A real BroadcastChannel has this shape; its `onmessage` is typed with
   // MessageEvent, which the narrower interface above does not name.
   return (name) => new globalThis.BroadcastChannel(name) as unknown as BroadcastChannelLike;
+}
+
+/** Runs `action`, which only improves the cookies' layout: a document that cannot be read now must not fail what called it. */
+function tryQuietly(action: () => void): void {
+  try {
+    action();
+  } catch {
+    // Tried again at the next write.
+  }
 }
 
 function resolveDocument(document: CookieDocument | undefined): CookieDocument {
@@ -125,10 +154,17 @@ function resolveDocument(document: CookieDocument | undefined): CookieDocument {
  * ```
  */
 export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenStore {
-  const { projectId } = options;
+  const { projectId, trustedParentDomain } = options;
   const document = resolveDocument(options.document);
-  const location = options.location ?? (globalThis as { location?: { protocol: string } }).location;
+  const page = globalThis as {
+    location?: CookieTokenStoreOptions["location"];
+    window?: { location?: CookieTokenStoreOptions["location"] };
+  };
+  const location = options.location ?? page.location ?? page.window?.location;
   const secure = location?.protocol === "https:";
+  // The page's trusted parent domain: undefined until known (the host's own cookies meanwhile).
+  let parent: string | null | undefined = trustedParentDomain === undefined ? null : undefined;
+  let asking = false;
   const env = options.env ?? platformEnvironment;
   const openChannel = options.broadcastChannel === undefined ? platformChannel() : options.broadcastChannel;
   const channelName = `stack-tokens-${projectId}`;
@@ -155,8 +191,58 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     return readTokenCookies(cookies, projectId);
   };
 
+  /** Writes what makes the cookies hold `tokens`, laid out for `layout` (a parent domain, or null); true when anything was written. */
+  const write = (tokens: TokenPair, layout: string | null): boolean => {
+    const writes = tokenCookieWrites(parseCookie(document.cookie), tokens, projectId, secure, Date.now(), layout);
+    for (const entry of writes) document.cookie = tokenCookieLine(entry, secure);
+    return writes.length > 0;
+  };
+
+  /** Lays the session the cookies hold out for the parent domain, once known: the same tokens, nothing another tab or a listener needs to hear of. */
+  const moveToParent = (): void => {
+    if (typeof parent !== "string") return;
+    tryQuietly(() => {
+      const tokens = readCookies();
+      if (tokens.refreshToken !== null && write(tokens, parent ?? null)) seen = readCookies();
+    });
+  };
+
+  /**
+   * Asks for the trusted parent domain while the host keeps a session in cookies of its own (a
+   * session laid out for a parent domain already needs no asking); once known, the session is
+   * laid out for it (moved to the parent domain's cookie). A failure is asked again at the next
+   * write; nothing here rejects.
+   */
+  const learnParent = (): void => {
+    const hostname = location?.hostname;
+    if (parent !== undefined || asking || trustedParentDomain === undefined || !hostname) return;
+    // A host of one label (localhost) has no parent domain: nothing to ask.
+    if (!hostname.includes(".")) {
+      parent = null;
+      return;
+    }
+    if (!hasHostRefreshCookie(parseCookie(document.cookie), projectId)) return;
+    asking = true;
+    void Promise.resolve()
+      .then(() => trustedParentDomain(hostname))
+      .then(
+        (domain) => {
+          asking = false;
+          // Only a domain the page is on can hold its cookie (and a Domain attribute takes a host name).
+          const valid = typeof domain === "string" && customCookieDomain(customRefreshCookieName(projectId, domain)) === domain;
+          parent = valid && (hostname === domain || hostname.endsWith(`.${domain}`)) ? domain : null;
+          moveToParent();
+        },
+        () => {
+          asking = false;
+        },
+      );
+  };
+
   // What the cookies held when this store last looked or wrote; a difference means someone else wrote.
   let seen = readCookies();
+  // A page loaded signed in lays its session out for the parent domain, as a sign-in would.
+  if (seen.refreshToken !== null) tryQuietly(learnParent);
   let current = seen;
   // What subscribers were last told, so each change is told once whichever path finds it.
   let told = current;
@@ -236,13 +322,13 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     set(given) {
       // Only tokens are ever written: a bad one given here is the caller's bug (check.ts).
       const tokens = assertUsableTokens(given, "set()");
-      const writes = tokenCookieWrites(parseCookie(document.cookie), tokens, projectId, secure);
-      for (const write of writes) document.cookie = tokenCookieLine(write, secure);
+      const wrote = write(tokens, parent ?? null);
       current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
       seen = readCookies();
       // Other tabs first, so a listener here that throws cannot keep them uninformed.
-      if (writes.length > 0) announce();
+      if (wrote) announce();
       tell();
+      if (tokens.refreshToken !== null) tryQuietly(learnParent);
     },
     subscribe(listener) {
       if (listeners.size === 0) start();

@@ -44,6 +44,8 @@ export interface ResolveTokenStoreOptions {
   readonly projectId: string;
   /** Timers for the cookie store's polling; default the platform's. */
   readonly env?: Pick<Environment, "setTimeout" | "clearTimeout">;
+  /** The cookie store's trusted parent domain of the page (see CookieTokenStoreOptions); default none. */
+  readonly trustedParentDomain?: (hostname: string) => Promise<string | null>;
 }
 
 const VALID_VALUES =
@@ -152,8 +154,12 @@ export function resolveTokenStore(init: TokenStoreInit, options: ResolveTokenSto
       return null;
     case "cookie": {
       if (init === "nextjs-cookie" && (globalThis as { document?: unknown }).document === undefined) throw nextjsCookieOnServer();
-      const { projectId, env } = options;
-      return createCookieTokenStore(env === undefined ? { projectId } : { projectId, env });
+      const { projectId, env, trustedParentDomain } = options;
+      return createCookieTokenStore({
+        projectId,
+        ...(env !== undefined && { env }),
+        ...(trustedParentDomain !== undefined && { trustedParentDomain }),
+      });
     }
     case "memory":
       return createMemoryTokenStore();

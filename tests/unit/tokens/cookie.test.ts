@@ -14,6 +14,8 @@ const timers = {
 const DELETED = "Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax";
 /** The clock while a test runs. */
 const NOW = Date.UTC(2026, 0, 15, 12);
+/** The JSON of a refresh cookie as the official SDKs since 2.8.49 keep it, written at NOW, percent-encoded as set. */
+const json = (refreshToken: string) => encodeURIComponent(JSON.stringify({ refresh_token: refreshToken, updated_at_millis: NOW }));
 
 /** One browser's cookies, as stored: raw (encoded) values by name. */
 type Jar = Map<string, string>;
@@ -93,7 +95,9 @@ describe("createCookieTokenStore on a jsdom document", () => {
 
   it("keeps the tokens in the cookies, where a new store finds them", () => {
     storeOn(document).set({ refreshToken: "rt-1", accessToken: "at-1" });
-    expect(document.cookie).toBe("stack-refresh-proj-1=rt-1; stack-access=%5B%22rt-1%22%2C%22at-1%22%5D");
+    expect(document.cookie).toBe(
+      `stack-refresh-proj-1=rt-1; stack-refresh-proj-1--default=${json("rt-1")}; stack-access=%5B%22rt-1%22%2C%22at-1%22%5D`,
+    );
     expect(storeOn(document).get()).toEqual({ refreshToken: "rt-1", accessToken: "at-1" });
   });
 
@@ -111,6 +115,7 @@ describe("cookies written", () => {
     storeOn(doc).set({ refreshToken: "rt-1", accessToken: "at-1" });
     expect(doc.writes).toEqual([
       "stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; SameSite=Lax",
+      `stack-refresh-proj-1--default=${json("rt-1")}; Max-Age=31536000; Path=/; SameSite=Lax`,
       "stack-access=%5B%22rt-1%22%2C%22at-1%22%5D; Max-Age=86400; Path=/; SameSite=Lax",
     ]);
   });
@@ -120,6 +125,7 @@ describe("cookies written", () => {
     storeOn(doc, { location: https }).set({ refreshToken: "rt-1", accessToken: "at-1" });
     expect(doc.writes).toEqual([
       "stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; Secure; SameSite=Lax",
+      `__Host-stack-refresh-proj-1--default=${json("rt-1")}; Max-Age=31536000; Path=/; Secure; SameSite=Lax`,
       "stack-access=%5B%22rt-1%22%2C%22at-1%22%5D; Max-Age=86400; Path=/; Secure; SameSite=Lax",
     ]);
   });
@@ -160,7 +166,11 @@ describe("cookies written", () => {
   it("deletes the legacy stack-refresh cookie on a write", () => {
     const doc = fakeDocument(new Map([["stack-refresh", "legacy-rt"]]));
     storeOn(doc).set({ refreshToken: "rt-1", accessToken: null });
-    expect(doc.writes).toEqual(["stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; SameSite=Lax", `stack-refresh=; ${DELETED}`]);
+    expect(doc.writes).toEqual([
+      "stack-refresh-proj-1=rt-1; Max-Age=31536000; Path=/; SameSite=Lax",
+      `stack-refresh-proj-1--default=${json("rt-1")}; Max-Age=31536000; Path=/; SameSite=Lax`,
+      `stack-refresh=; ${DELETED}`,
+    ]);
   });
 
   it("deletes only a leftover stack-refresh when the project's cookies hold the token already", () => {

@@ -38,11 +38,11 @@ describe("stackkit writes, every official version reads", () => {
   it.each([
     ["http", HTTP, false],
     ["https", HTTPS, true],
-  ])("a sign-in over %s on a fresh site: the plain refresh cookie and stack-access", (_, href, secure) => {
+  ])("a sign-in over %s on a fresh site: the plain refresh cookie, its JSON twin of 2.8.49 on, and stack-access", (_, href, secure) => {
     const browser = browserCookies();
     stackkitStore(browser, href).set(ONE);
     expect(browser.refused).toEqual([]);
-    expect(browser.stored.map((c) => c.name)).toEqual([n.plain, "stack-access"]);
+    expect(browser.stored.map((c) => c.name)).toEqual([n.plain, secure ? n.hostDefault : n.default, "stack-access"]);
     for (const cookie of browser.stored) expect(cookie).toMatchObject({ hostOnly: true, path: "/", secure });
     expect(readings(browser, href)).toEqual([ONE, ONE, ONE, ONE]);
   });
@@ -55,7 +55,7 @@ describe("stackkit writes, every official version reads", () => {
     expect(readings(browser, HTTPS)).toEqual([TWO, TWO, TWO, TWO]);
   });
 
-  it("over a 2.8.108 session, the exact lines: the plain cookie, its own names in JSON, and both access pairs", () => {
+  it("over a 2.8.108 session, the exact lines: the plain cookie and its JSON twin, 2.8.108's own names, and both access pairs", () => {
     const page = fakeBrowser(HTTPS);
     const { document } = page.browser;
     for (const line of writesOfJson("2.8.108", {}, ONE, projectId, { secure: true })) document.cookie = line;
@@ -64,6 +64,7 @@ describe("stackkit writes, every official version reads", () => {
     const pair = "%5B%22rt-2%22%2C%22at-2%22%5D";
     expect(page.writes).toEqual([
       "stack-refresh-proj-1=rt-2; Max-Age=31536000; Path=/; Secure; SameSite=Lax",
+      `__Host-stack-refresh-proj-1--default=${encodeURIComponent(refreshJson("rt-2", NOW))}; Max-Age=31536000; Path=/; Secure; SameSite=Lax`,
       `__Host-hexclave-refresh-proj-1--default=${encodeURIComponent(refreshJson("rt-2", NOW))}; Max-Age=31536000; Path=/; Secure; SameSite=Lax`,
       `stack-access=${pair}; Max-Age=86400; Path=/; Secure; SameSite=Lax`,
       `hexclave-access=${pair}; Max-Age=86400; Path=/; Secure; SameSite=Lax`,
