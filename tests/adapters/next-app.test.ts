@@ -10,6 +10,9 @@ import { documentChecker, TEST_PASSWORD } from "../helpers/emulator.js";
 import { accessTokenOf, PROJECT_ID, REFRESH_COOKIE, setCookies, tokenCookieHeader, type Tokens } from "./helpers.js";
 import { serveExample, type NextMajor, type ServedExample } from "./next-build.js";
 
+/** The JSON twin of the refresh cookie; `__Host-` since the example's cookies are Secure. */
+const DEFAULT_REFRESH_COOKIE = `__Host-${REFRESH_COOKIE}--default`;
+
 const MINUTE = 60_000;
 const EMAIL = "ada@example.com";
 
@@ -76,9 +79,11 @@ describe.each([16, 15] as const satisfies readonly NextMajor[])("the Next.js exa
     expect(response.status).toBe(303);
     expect(locationOf(response).pathname).toBe("/dashboard");
     const cookies = setCookies(response.headers.getSetCookie());
-    // The plain cookie, which every official SDK reads (2.8.108 when none of its own hexclave cookies is there).
-    expect(Object.keys(cookies)).toEqual([REFRESH_COOKIE, "stack-access"]);
+    // The plain cookie, which every official SDK reads (2.8.108 when none of its own hexclave cookies is there),
+    // and its JSON twin, where the official SDKs since 2.8.49 keep a host's session.
+    expect(Object.keys(cookies)).toEqual([REFRESH_COOKIE, DEFAULT_REFRESH_COOKIE, "stack-access"]);
     expect(cookies[REFRESH_COOKIE]?.attributes).toMatchObject({ path: "/", "max-age": "31536000", samesite: "lax" });
+    expect(JSON.parse(decodeURIComponent(cookies[DEFAULT_REFRESH_COOKIE]!.value)).refresh_token).toBe(cookies[REFRESH_COOKIE]?.value);
     expect(JSON.parse(cookies["stack-access"]!.value)[0]).toBe(cookies[REFRESH_COOKIE]?.value);
 
     const dashboard = await get("/dashboard", { cookie: cookiesFrom(response.headers.getSetCookie()) });
@@ -140,7 +145,7 @@ describe.each([16, 15] as const satisfies readonly NextMajor[])("the Next.js exa
     expect(response.status).toBe(303);
     expect(locationOf(response).pathname).toBe("/");
     const cookies = setCookies(response.headers.getSetCookie());
-    expect(Object.keys(cookies).sort()).toEqual(["stack-access", REFRESH_COOKIE].sort());
+    expect(Object.keys(cookies).sort()).toEqual(["stack-access", REFRESH_COOKIE, DEFAULT_REFRESH_COOKIE].sort());
     for (const deleted of Object.values(cookies)) expect(deleted).toMatchObject({ value: "", attributes: { "max-age": "0" } });
 
     // The refresh token is revoked: with an expired access token beside it, the middleware finds no session and deletes the cookies.

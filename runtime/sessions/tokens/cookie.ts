@@ -92,8 +92,10 @@ export interface CookieTokenStoreOptions {
    * its trusted domains), or null; the apps read it from the project (`GET /projects/current`).
    * Given, a session is kept in `stack-refresh-<projectId>--custom-<base32 of P>` set on P, which
    * every subdomain's page reads, as the official SDKs keep a cross-subdomain session, instead of
-   * in the host's own cookies. Asked once, when the cookies first hold a session (a page loaded
-   * signed in, a sign-in); a failure is asked again at the next sign-in or refresh. Default: none.
+   * in the host's own cookies. Asked once, when a new session is written (a sign-in), never at a
+   * page load or an access-token refresh, so that a signed-in page costs no request; a session the
+   * host kept before stays there until the next sign-in. A failure is asked again at the next
+   * sign-in. Default: none.
    */
   readonly trustedParentDomain?: (hostname: string) => Promise<string | null>;
   /** Timers for polling; defaults to the platform's. */
@@ -241,8 +243,6 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
 
   // What the cookies held when this store last looked or wrote; a difference means someone else wrote.
   let seen = readCookies();
-  // A page loaded signed in lays its session out for the parent domain, as a sign-in would.
-  if (seen.refreshToken !== null) tryQuietly(learnParent);
   let current = seen;
   // What subscribers were last told, so each change is told once whichever path finds it.
   let told = current;
@@ -322,13 +322,15 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
     set(given) {
       // Only tokens are ever written: a bad one given here is the caller's bug (check.ts).
       const tokens = assertUsableTokens(given, "set()");
+      // A new session (a sign-in) is when the parent domain is learnt; a page load or an access-token refresh asks nothing.
+      const newSession = tokens.refreshToken !== null && tokens.refreshToken !== seen.refreshToken;
       const wrote = write(tokens, parent ?? null);
       current = Object.freeze({ refreshToken: tokens.refreshToken, accessToken: tokens.accessToken });
       seen = readCookies();
       // Other tabs first, so a listener here that throws cannot keep them uninformed.
       if (wrote) announce();
       tell();
-      if (tokens.refreshToken !== null) tryQuietly(learnParent);
+      if (newSession) tryQuietly(learnParent);
     },
     subscribe(listener) {
       if (listeners.size === 0) start();

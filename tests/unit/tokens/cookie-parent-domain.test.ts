@@ -45,12 +45,13 @@ const cookieNames = () => document.cookie.split("; ").map((pair) => pair.slice(0
 beforeEach(() => {
   (globalThis as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL("https://app.example.com/dashboard");
 });
-afterEach(() => {
+function clearCookies() {
   for (const name of cookieNames()) {
     document.cookie = `${name}=; Max-Age=0; Path=/; Secure`;
     document.cookie = `${name}=; Max-Age=0; Path=/; Secure; Domain=example.com`;
   }
-});
+}
+afterEach(clearCookies);
 
 describe('the "cookie" token store of a client', () => {
   it("asks the project once after a sign-in, and moves the session to the parent domain it trusts with every subdomain", async () => {
@@ -64,10 +65,23 @@ describe('the "cookie" token store of a client', () => {
 
   it("keeps the session in the host's cookies when the project trusts no such domain, or says nothing of its domains (2.8.11)", async () => {
     for (const fake of [service(["https://example.com", "https://*.example.com"]), service()]) {
+      clearCookies();
       signedInClient(fake);
       await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
       await new Promise((resolve) => setTimeout(resolve, 0));
       expect(cookieNames()).toEqual([`stack-refresh-${projectId}`, `__Host-stack-refresh-${projectId}--default`, "stack-access"]);
     }
+  });
+
+  it("asks nothing on a page loaded signed in, or at an access-token refresh: only a new session is laid out", async () => {
+    const fake = service(["https://example.com", "https://**.example.com"]);
+    document.cookie = `stack-refresh-${projectId}=rt-1; Path=/; Secure`;
+    const { env } = testEnvironment(fake.fetch);
+    const client = createStackClient({ projectId, publishableClientKey: "pck-1", tokenStore: "cookie", environment: env });
+    expect(client.requireSessions().peekCurrent().refreshToken).toBe("rt-1");
+    client.requireSessions().signIn({ refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.requests).toEqual([]);
+    expect(cookieNames()).toEqual([`stack-refresh-${projectId}`, "stack-access"]);
   });
 });

@@ -125,16 +125,34 @@ describe("a sign-in on a page whose project trusts a parent domain", () => {
     expect(storeOn(browser, SIBLING, exampleCom).store.get()).toEqual(NO_TOKENS);
   });
 
-  it("moves a session the page was loaded with, once the domain is known, without a sign-in", async () => {
+  it("asks nothing at a page load: a session the host kept stays there until the next sign-in, which moves it", async () => {
     const browser = browserCookies();
     storeOn(browser, HTTPS, async () => null).store.set(ONE);
     await settle();
     const reloaded = storeOn(browser, HTTPS, exampleCom);
     await settle();
+    expect(reloaded.store.get()).toEqual(ONE);
+    // An access-token refresh keeps the refresh token: no new session, nothing asked.
+    reloaded.store.set({ refreshToken: "rt-1", accessToken: "at-fresh" });
+    await settle();
+    expect(reloaded.asked).toEqual([]);
+    expect(where(browser)).toEqual([`${n.plain}@app.example.com`, `${n.hostDefault}@app.example.com`, "stack-access@app.example.com"]);
+    reloaded.store.set(TWO);
+    await settle();
     expect(reloaded.asked).toEqual(["app.example.com"]);
     expect(where(browser)).toEqual(["stack-access@app.example.com", `${custom}@example.com (domain)`]);
-    // A page loaded with the session on the parent's cookie already asks nothing.
-    expect(storeOn(browser, SIBLING, exampleCom).asked).toEqual([]);
+  });
+
+  it("a sibling page loaded on the parent's cookie asks nothing, and its access-token refresh rewrites only the access pair", async () => {
+    const browser = browserCookies();
+    storeOn(browser, HTTPS, exampleCom).store.set(ONE);
+    await settle();
+    const sibling = storeOn(browser, SIBLING, exampleCom);
+    sibling.store.set({ refreshToken: "rt-1", accessToken: "at-sibling" });
+    await settle();
+    expect(sibling.asked).toEqual([]);
+    expect(sibling.writes.map((line) => line.slice(0, line.indexOf("=")))).toEqual(["stack-access"]);
+    expect(where(browser)).toContain(`${custom}@example.com (domain)`);
   });
 });
 
