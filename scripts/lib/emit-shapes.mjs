@@ -136,7 +136,7 @@ export function emitShapes(doc, stamp, interpreterPath) {
       const schema = resolveRef(doc, response).content?.["application/json"]?.schema;
       if (schema) byStatus.push(`${status}: ${JSON.stringify(compile(schema))}`);
     }
-    if (byStatus.length > 0) answers.push(`  ${op.operationId}: { ${byStatus.join(", ")} },`);
+    answers.push(`  /* ${op.operationId} */ ${byStatus.length > 0 ? `{ ${byStatus.join(", ")} }` : "undefined"},`);
   }
   const requests = [];
   for (const { op } of listOperations(doc)) {
@@ -159,10 +159,14 @@ export function emitShapes(doc, stamp, interpreterPath) {
     "/** The schemas that answers share, by index. */",
     `export const shapes: readonly Shape[] = ${JSON.stringify(table)};`,
     "",
-    "/** What each operation answers, by 2xx status. */",
-    "export const answerShapes: { readonly [id in OperationId]?: { readonly [status: number]: Shape } } = {",
+    "/**",
+    " * What each operation answers, by 2xx status (undefined: no JSON), in the document's order,",
+    " * which is the order of the operations in `operationRoutes` (generated/operations.ts): the",
+    " * operationIds are written there once, not again here.",
+    " */",
+    "export const answerShapes: readonly ({ readonly [status: number]: Shape } | undefined)[] = [",
     ...answers,
-    "};",
+    "];",
     "",
     "/** What each operation takes as its request body (JSON or form); closed objects refuse unknown fields. */",
     "export const requestShapes: { readonly [id in OperationId]?: Shape } = {",
