@@ -11,12 +11,11 @@ interface Route {
 }
 
 const routes: Route[] = operationRoutes
-  .map(([operationId, method, path]) => ({
-    operationId,
-    method,
-    names: [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string),
-    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}$`),
-  }))
+  .flatMap(([path, ...ops]) => {
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}$`);
+    return ops.map(([method, operationId]) => ({ operationId, method, names, pattern }));
+  })
   .sort((a, b) => a.names.length - b.names.length);
 
 export interface Matched {

@@ -4,6 +4,7 @@
 // operation (`GET /users/me`), and the typed client's requests are matched by URL.
 import {
   operationRoutes,
+  ROUTE_DEFAULTS,
   ROUTE_FORM_BODY,
   ROUTE_JSON_RESPONSE,
   ROUTE_REFRESH_TOKEN_HEADER,
@@ -52,11 +53,15 @@ function operationOf(operationId: OperationId | undefined, method: HttpMethod, p
 // Concrete paths win over templated ones (`/users/me` before `/users/{user_id}`),
 // as OpenAPI says they must.
 const routes: Route[] = operationRoutes
-  .map(([operationId, method, path, flags]) => ({
-    op: operationOf(operationId, method, path, flags),
-    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`),
-    params: (path.match(/\{/g) ?? []).length,
-  }))
+  .flatMap(([path, ...ops]) => {
+    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    const params = (path.match(/\{/g) ?? []).length;
+    return ops.map(([method, operationId, flags = ROUTE_DEFAULTS]) => ({
+      op: operationOf(operationId, method, path, flags),
+      pattern,
+      params,
+    }));
+  })
   .sort((a, b) => a.params - b.params);
 
 const byRoute = new Map<string, MatchedOperation>(routes.map(({ op }) => [`${op.method} ${op.path}`, op]));
@@ -78,5 +83,5 @@ export function matchOperation(method: string, path: string): MatchedOperation {
   const upper = method.toUpperCase() as HttpMethod;
   const route = routes.find((r) => r.op.method === upper && r.pattern.test(path));
   if (route) return route.op;
-  return operationOf(undefined, upper, path, ROUTE_STACK_HEADERS | ROUTE_JSON_RESPONSE);
+  return operationOf(undefined, upper, path, ROUTE_DEFAULTS);
 }

@@ -4,7 +4,7 @@
 // answer fails as one typed error naming the first bad field, never as a
 // TypeError somewhere later. Fields the document does not list are allowed:
 // the service adds fields over time.
-import type { OperationId } from "../../generated/operations.js";
+import { operationRoutes, type OperationId } from "../../generated/operations.js";
 import { answerShapes, knownErrorDetailShapes, type Shape } from "../../generated/shapes.js";
 
 export { describeMismatch, mismatchOf, type Mismatch, type View } from "../../generated/shapes.js";
@@ -14,9 +14,20 @@ export { describeMismatch, mismatchOf, type Mismatch, type View } from "../../ge
  * list is held to every 2xx answer the document does list (any may match).
  */
 export function answerShapeOf(id: OperationId | undefined, status: number): Shape | undefined {
-  const byStatus = id === undefined ? undefined : answerShapes[id];
+  const index = id === undefined ? undefined : answerIndex().get(id);
+  const byStatus = index === undefined ? undefined : answerShapes[index];
   if (!byStatus) return undefined;
   return byStatus[status] ?? ["|", ...Object.values(byStatus)];
+}
+
+let answerIndexes: Map<string, number> | undefined;
+
+/** Each operation's place in answerShapes: its place among the operations of the route table. */
+function answerIndex(): Map<string, number> {
+  if (answerIndexes === undefined) {
+    answerIndexes = new Map(operationRoutes.flatMap(([, ...ops]) => ops).map(([, id], index) => [id, index]));
+  }
+  return answerIndexes;
 }
 
 /** What the `details` of known error `code` hold; undefined for a code the catalogue does not give details. */

@@ -6,6 +6,9 @@
 
 import { describeAccess, IDEMPOTENT_METHODS, listOperations, resolveRef } from "./bundle.mjs";
 
+/** The ROUTE_ bits most operations have (ROUTE_DEFAULTS: the x-stack headers, a JSON answer), left out of the route table. */
+const ROUTE_DEFAULTS = 1 | 4;
+
 /**
  * @param {any} doc the expanded bundle
  * @param {string} stamp
@@ -13,7 +16,8 @@ import { describeAccess, IDEMPOTENT_METHODS, listOperations, resolveRef } from "
 export function emitOperations(doc, stamp) {
   const rows = [];
   const errorRows = [];
-  const routeRows = [];
+  /** @type {Map<string, string[]>} each path's operations, in the document's order */
+  const routesByPath = new Map();
   const routeKeys = [];
   const ids = new Set();
   for (const { path, method, op } of listOperations(doc)) {
@@ -49,7 +53,8 @@ export function emitOperations(doc, stamp) {
       (responseBody === "json" ? 4 : responseBody === "text" ? 8 : 0) |
       (body === "form" ? 16 : 0);
     routeKeys.push(`  | ${JSON.stringify(`${method.toUpperCase()} ${path}`)}`);
-    routeRows.push(`  [${JSON.stringify(id)}, ${JSON.stringify(method.toUpperCase())}, ${JSON.stringify(path)}, ${flags}],`);
+    const route = [JSON.stringify(method.toUpperCase()), JSON.stringify(id), ...(flags === ROUTE_DEFAULTS ? [] : [flags])];
+    routesByPath.set(path, [...(routesByPath.get(path) ?? []), `[${route.join(", ")}]`]);
     rows.push(
       `  /** ${method.toUpperCase()} ${path}${op.summary ? `: ${op.summary}` : ""} */\n  ${id}: {\n${fields.map((f) => `    ${f},`).join("\n")}\n  },`,
     );
@@ -109,13 +114,21 @@ export function emitOperations(doc, stamp) {
     "export const ROUTE_TEXT_RESPONSE = 8;",
     "export const ROUTE_FORM_BODY = 16;",
     "",
+    "/** The general rules: the `x-stack-*` headers and a JSON answer (also a path the document does not list). */",
+    "export const ROUTE_DEFAULTS = ROUTE_STACK_HEADERS | ROUTE_JSON_RESPONSE;",
+    "",
     "/**",
-    " * What the request pipeline needs of each operation, compact so that an app's",
-    " * bundle does not carry the whole table above: [operationId, method, path, flags].",
+    " * What the request pipeline needs of each operation, compact so that an app's bundle",
+    " * does not carry the whole table above. One entry per path, its operations after it in",
+    " * the document's order: `[path, [method, operationId, flags?], ...]`; the flags (the",
+    " * ROUTE_ bits) are left out when they are {@link ROUTE_DEFAULTS}.",
     " */",
-    "export const operationRoutes: readonly (readonly [OperationId, HttpMethod, string, number])[] = [",
-    ...routeRows,
+    "export const operationRoutes: readonly (readonly [path: string, ...operations: OperationRouteEntry[]])[] = [",
+    ...[...routesByPath].map(([path, ops]) => `  [${JSON.stringify(path)}, ${ops.join(", ")}],`),
     "];",
+    "",
+    "/** One operation of an {@link operationRoutes} entry. */",
+    "export type OperationRouteEntry = readonly [method: HttpMethod, operationId: OperationId, flags?: number];",
     "",
     '/** Every operation as `METHOD /path`: what the runtime\'s own calls name (`client.send("GET /users/me")`). */',
     "export type OperationRoute =",

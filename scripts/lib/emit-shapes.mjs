@@ -8,7 +8,9 @@
 // A shape is one of:
 //   "s" string, "n" finite number, "i" integer, "b" boolean, "z" null,
 //   "o" any object, "*" anything;
-//   a number k: shapes[k] (a named schema, so shared ones are written once);
+//   a number k: shapes[k] (a named schema, so shared ones are written once; the table
+//     holds those of answers and error details, and a request body writes one only
+//     request bodies use in place, so that an app's bundle does not carry it);
 //   { name: shape, "name?": shape } an object with those fields (others allowed, unless
 //     the key "!" is present: a closed object, additionalProperties: false);
 //   ["a", item] an array; ["|", ...options] one of; ["=", ...values] one of these values;
@@ -31,15 +33,31 @@ export function emitShapes(doc, stamp, interpreterPath) {
   /** @type {Map<string, number>} */
   const named = new Map();
 
+  /**
+   * While request bodies are compiled: the named schemas being written in place. The table
+   * holds what answers and errors share (it is in every app's bundle); a schema only request
+   * bodies use is written where they use it (only the emulator reads those), unless it
+   * contains itself.
+   * @type {Set<string> | undefined}
+   */
+  let inlining;
+
   /** @param {string} ref */
   const refShape = (ref) => {
     let index = named.get(ref);
-    if (index === undefined) {
-      index = table.length;
-      named.set(ref, index);
-      table.push(null);
-      table[index] = compile(resolveRef(doc, { $ref: ref }));
+    if (index !== undefined) return index;
+    if (inlining && !inlining.has(ref)) {
+      inlining.add(ref);
+      try {
+        return compile(resolveRef(doc, { $ref: ref }));
+      } finally {
+        inlining.delete(ref);
+      }
     }
+    index = table.length;
+    named.set(ref, index);
+    table.push(null);
+    table[index] = compile(resolveRef(doc, { $ref: ref }));
     return index;
   };
 
@@ -49,7 +67,12 @@ export function emitShapes(doc, stamp, interpreterPath) {
     if (schema.$ref) return refShape(schema.$ref);
     if (schema.const !== undefined) return ["=", schema.const];
     if (Array.isArray(schema.enum)) return ["=", ...schema.enum];
-    if (Array.isArray(schema.allOf)) return merge(schema.allOf.map(compile), schema);
+    // The parts' fields are copied into one object: a named part needs no entry of its own.
+    if (Array.isArray(schema.allOf))
+      return merge(
+        schema.allOf.map((/** @type {any} */ part) => compile(resolveRef(doc, part))),
+        schema,
+      );
     const views = schema["x-stack-view-by-access-type"];
     if (views) {
       const options = schema.oneOf ?? schema.anyOf;
@@ -106,11 +129,10 @@ export function emitShapes(doc, stamp, interpreterPath) {
     /** @type {Record<string, unknown>} */
     const fields = {};
     for (const part of parts) {
-      const resolved = typeof part === "number" ? table[part] : part;
-      if (typeof resolved !== "object" || resolved === null || Array.isArray(resolved)) {
+      if (typeof part !== "object" || part === null || Array.isArray(part)) {
         throw new Error(`shapes: allOf of a non-object in ${JSON.stringify(schema).slice(0, 80)}`);
       }
-      for (const [name, shape] of Object.entries(resolved)) {
+      for (const [name, shape] of Object.entries(part)) {
         const bare = name.replace(/\?$/, "");
         // A field required by any part is required; the later part's shape is the narrower one.
         const isRequired = !name.endsWith("?") || bare in fields;
@@ -136,18 +158,19 @@ export function emitShapes(doc, stamp, interpreterPath) {
       const schema = resolveRef(doc, response).content?.["application/json"]?.schema;
       if (schema) byStatus.push(`${status}: ${JSON.stringify(compile(schema))}`);
     }
-    if (byStatus.length > 0) answers.push(`  ${op.operationId}: { ${byStatus.join(", ")} },`);
-  }
-  const requests = [];
-  for (const { op } of listOperations(doc)) {
-    const content = op.requestBody?.content ?? {};
-    const schema = content["application/json"]?.schema ?? content["application/x-www-form-urlencoded"]?.schema;
-    if (schema) requests.push(`  ${op.operationId}: ${JSON.stringify(compile(schema))},`);
+    answers.push(`  /* ${op.operationId} */ ${byStatus.length > 0 ? `{ ${byStatus.join(", ")} }` : "undefined"},`);
   }
   const details = [];
   for (const [code, schema] of Object.entries(doc.components?.schemas ?? {})) {
     if (!schema["x-stack-known-error"] || !schema.properties?.details) continue;
     details.push(`  ${code}: ${JSON.stringify(compile(schema.properties.details))},`);
+  }
+  const requests = [];
+  inlining = new Set();
+  for (const { op } of listOperations(doc)) {
+    const content = op.requestBody?.content ?? {};
+    const schema = content["application/json"]?.schema ?? content["application/x-www-form-urlencoded"]?.schema;
+    if (schema) requests.push(`  ${op.operationId}: ${JSON.stringify(compile(schema))},`);
   }
   return [
     stamp,
@@ -156,13 +179,17 @@ export function emitShapes(doc, stamp, interpreterPath) {
     "/** A compiled schema; see scripts/lib/emit-shapes.mjs for the notation. */",
     "export type Shape = string | number | readonly unknown[] | { readonly [field: string]: Shape };",
     "",
-    "/** The schemas that answers share, by index. */",
+    "/** The named schemas that answers and known errors' details use, by index. */",
     `export const shapes: readonly Shape[] = ${JSON.stringify(table)};`,
     "",
-    "/** What each operation answers, by 2xx status. */",
-    "export const answerShapes: { readonly [id in OperationId]?: { readonly [status: number]: Shape } } = {",
+    "/**",
+    " * What each operation answers, by 2xx status (undefined: no JSON), in the document's order,",
+    " * which is the order of the operations in `operationRoutes` (generated/operations.ts): the",
+    " * operationIds are written there once, not again here.",
+    " */",
+    "export const answerShapes: readonly ({ readonly [status: number]: Shape } | undefined)[] = [",
     ...answers,
-    "};",
+    "];",
     "",
     "/** What each operation takes as its request body (JSON or form); closed objects refuse unknown fields. */",
     "export const requestShapes: { readonly [id in OperationId]?: Shape } = {",

@@ -60,16 +60,22 @@ describe("generated/operations.ts", () => {
 
 describe("operationRoutes", () => {
   it("agrees with the full table on every operation", async () => {
-    const { operationRoutes, ROUTE_JSON_RESPONSE, ROUTE_REFRESH_TOKEN_HEADER, ROUTE_STACK_HEADERS, ROUTE_TEXT_RESPONSE } = await import(
-      "../../generated/operations.js"
-    );
-    expect(operationRoutes.map(([id]) => id).sort()).toEqual(rows.map(([id]) => id).sort());
-    for (const [id, method, path, flags] of operationRoutes) {
+    const { operationRoutes, ROUTE_DEFAULTS, ROUTE_JSON_RESPONSE, ROUTE_REFRESH_TOKEN_HEADER, ROUTE_STACK_HEADERS, ROUTE_TEXT_RESPONSE } =
+      await import("../../generated/operations.js");
+    const listed = operationRoutes.flatMap(([path, ...ops]) => ops.map(([method, id, flags = ROUTE_DEFAULTS]) => ({ path, method, id, flags })));
+    expect(listed.map(({ id }) => id)).toEqual(rows.map(([id]) => id));
+    expect(new Set(operationRoutes.map(([path]) => path)).size).toBe(operationRoutes.length);
+    for (const { path, method, id, flags } of listed) {
       const row = operations[id];
       expect([method, path]).toEqual([row.method, row.path]);
       expect((flags & ROUTE_STACK_HEADERS) !== 0).toBe(row.stackHeaders);
       expect((flags & ROUTE_REFRESH_TOKEN_HEADER) !== 0).toBe(row.refreshTokenHeader);
       expect(flags & ROUTE_JSON_RESPONSE ? "json" : flags & ROUTE_TEXT_RESPONSE ? "text" : "none").toBe(row.responseBody);
     }
+  });
+
+  it("leaves out only the flags that are the general rules", async () => {
+    const { operationRoutes, ROUTE_DEFAULTS } = await import("../../generated/operations.js");
+    for (const [, ...ops] of operationRoutes) for (const [, , flags] of ops) expect(flags).not.toBe(ROUTE_DEFAULTS);
   });
 });
