@@ -18,6 +18,9 @@ const BASE = [
   "/generated/known-errors.ts",
 ];
 
+/** The service's message templates, which only the emulator and stackkit/testing import. */
+const MESSAGES = /[\\/]generated[\\/]known-error-messages\.ts$/;
+
 /** Whether a module holds a dynamic `import()`: a lazy loader. */
 const loadsLazily = (id: string): boolean => /\bimport\(/.test(readFileSync(id, "utf8"));
 
@@ -82,7 +85,9 @@ export default defineConfig({
     //   loader (the apps' classes, the sign-in flows' loaders, the verifier): with an
     //   import() in it, every app touching it would get every lazy feature's chunk.
     // Lazily loaded modules, and the modules holding their loaders, are split as
-    // the bundler splits them.
+    // the bundler splits them. The service's message templates
+    // (generated/known-error-messages.ts) are the emulator's and stackkit/testing's:
+    // the runtime does not import them, so they stay out of its chunks.
     codeSplitting: {
       includeDependenciesRecursively: false,
       groups: [
@@ -92,7 +97,7 @@ export default defineConfig({
         { name: "base", test: (id) => BASE.some((module) => id.endsWith(module)), priority: 1 },
         {
           name: "runtime",
-          test: (id) => /[\\/](runtime|generated)[\\/].*(?<!\.d)\.ts$/.test(id) && !loadsLazily(id),
+          test: (id) => /[\\/](runtime|generated)[\\/].*(?<!\.d)\.ts$/.test(id) && !MESSAGES.test(id) && !loadsLazily(id),
           tags: ["$initial"],
         },
       ],

@@ -8,7 +8,10 @@ import { BRAND, isInFamily } from "./known-error-guard.js";
 export interface KnownErrorInit {
   /** The HTTP status the error arrived with; defaults to the code's catalogue status. */
   readonly status?: number | undefined;
-  /** The server's `error` text. Kept as the message when present. */
+  /**
+   * The server's `error` text, kept as the message. Without it (or when it is empty) the message
+   * is the code, then the details as JSON when there are any: `TEAM_NOT_FOUND {"team_id":"t1"}`.
+   */
   readonly message?: string | undefined;
   readonly cause?: unknown;
 }
@@ -26,71 +29,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-type Filter = (value: unknown) => string | undefined;
-
-// Each filter answers undefined when the value cannot be shown, so that the
-// template that needs it is skipped instead of printing "undefined" or throwing.
-const filters: Record<string, Filter> = {
-  raw: (v) => (v === undefined || v === null ? undefined : typeof v === "string" ? v : JSON.stringify(v)),
-  json: (v) => (v === undefined || v === null ? undefined : JSON.stringify(v)),
-  iso: (v) => {
-    if (typeof v !== "number" || !Number.isFinite(v)) return undefined;
-    const date = new Date(v);
-    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-  },
-  quoted_or: (v) => (Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined),
-  // The service indents the blocks (and every line in them) by two spaces.
-  overloads: (v) =>
-    Array.isArray(v)
-      ? "\n\n  " +
-        v
-          .map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
-          .join("\n\n")
-          .replaceAll("\n", "\n  ")
-      : undefined,
-};
-
-// {key}, {key|filter}, and {key=value}: a condition that shows nothing and holds when the
-// value, as text, is `value` (`{would_work_if_email_was_verified=true}`, `{context=null}`).
-// A key may name a field of a field: {restricted_reason.type}.
-const PLACEHOLDER = /\{([\w.]+)(?:\|(\w+)|=([\w-]+))?\}/g;
-
-/** The value at a dotted path of the details; undefined when a step is missing. */
-function valueAt(details: Record<string, unknown>, path: string): unknown {
-  let value: unknown = details;
-  for (const key of path.split(".")) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-  return value;
-}
-
-function renderTemplate(template: string, details: Record<string, unknown>): string | undefined {
-  let complete = true;
-  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined, expected: string | undefined) => {
-    const value = valueAt(details, key);
-    if (expected !== undefined) {
-      if (value === undefined || (value === null ? "null" : String(value)) !== expected) complete = false;
-      return "";
-    }
-    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(value);
-    if (shown === undefined) complete = false;
-    return shown ?? "";
-  });
-  return complete ? text : undefined;
-}
-
 /**
- * Builds a message from the first template whose placeholders `details` can
- * fill. When none fits, the last template is used with the gaps marked.
+ * The message of an error built without the service's text: its code, then its
+ * details as JSON when it has any (`TEAM_NOT_FOUND {"team_id":"t1"}`). The
+ * service's wording stays with the service, which sends it with every error it
+ * answers; tests that need it have `knownErrorMessage` from stackkit/testing.
  */
-export function renderKnownErrorMessage(templates: readonly string[], details: unknown): string {
-  const values = isRecord(details) ? details : {};
-  for (const template of templates) {
-    const text = renderTemplate(template, values);
-    if (text !== undefined) return text;
+function codeMessage(code: string, details: Record<string, unknown> | undefined): string {
+  if (details === undefined || Object.keys(details).length === 0) return code;
+  try {
+    return `${code} ${JSON.stringify(details)}`;
+  } catch {
+    // Details that JSON cannot write (a cycle, a bigint) are still on `details`.
+    return code;
   }
-  const last = templates[templates.length - 1] ?? "";
-  return last.replace(PLACEHOLDER, (_, key: string, _filter: unknown, expected: string | undefined) =>
-    expected === undefined ? `<${key} unknown>` : "",
-  );
 }
 
 /**
@@ -98,6 +50,10 @@ export function renderKnownErrorMessage(templates: readonly string[], details: u
  * catalogue code, and extend their parent code's class, so `instanceof` and
  * {@link isKnownError} both test families. `instanceof` also works across two
  * copies of the package: it compares codes, not prototypes.
+ *
+ * An error rebuilt from the service's answer keeps the service's text as its
+ * `message`; one built here without it (`new KnownErrors.TeamNotFound({ team_id: "t1" })`)
+ * says its code and details: `TEAM_NOT_FOUND {"team_id":"t1"}`.
  */
 export class KnownError extends Error {
   /** The class's name, kept as data because bundlers may rename classes. */
@@ -105,7 +61,6 @@ export class KnownError extends Error {
   static readonly code: string | undefined = undefined;
   static readonly status: number | undefined = undefined;
   static readonly codeChain: readonly string[] = [];
-  static readonly messageTemplates: readonly string[] = ["Unknown error."];
 
   declare readonly code: string;
   readonly status: number;
@@ -115,11 +70,11 @@ export class KnownError extends Error {
   constructor(details?: unknown, init: KnownErrorInit = {}) {
     const ctor = new.target as typeof KnownError;
     const safeDetails = isRecord(details) ? details : undefined;
-    const message =
-      typeof init.message === "string" && init.message !== "" ? init.message : renderKnownErrorMessage(ctor.messageTemplates, safeDetails);
+    const code = ctor.code ?? "UNKNOWN";
+    const message = typeof init.message === "string" && init.message !== "" ? init.message : codeMessage(code, safeDetails);
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = ctor.className;
-    Object.defineProperty(this, "code", { value: ctor.code ?? "UNKNOWN", enumerable: true });
+    Object.defineProperty(this, "code", { value: code, enumerable: true });
     this.status = init.status ?? ctor.status ?? 500;
     this.details = safeDetails;
     this.codeChain = ctor.codeChain;
@@ -170,7 +125,7 @@ export class KnownError extends Error {
    *
    * @example
    * ```ts
-   * new KnownErrors.TeamNotFound({ team_id: "t1" }).toDescriptiveJson();
+   * new KnownErrors.TeamNotFound({ team_id: "t1" }, { message: "Team t1 not found." }).toDescriptiveJson();
    * // { code: "TEAM_NOT_FOUND", details: { team_id: "t1" }, error: "Team t1 not found." }
    * ```
    */
@@ -184,7 +139,7 @@ export class KnownError extends Error {
    *
    * @example
    * ```ts
-   * JSON.stringify(new KnownErrors.TeamNotFound({ team_id: "t1" }));
+   * JSON.stringify(new KnownErrors.TeamNotFound({ team_id: "t1" }, { message: "Team t1 not found." }));
    * // {"name":"TeamNotFound","code":"TEAM_NOT_FOUND","status":404,"message":"Team t1 not found.","details":{"team_id":"t1"}}
    * ```
    */
@@ -208,16 +163,11 @@ export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof Kn
 
 /**
  * One row of the catalogue's table: the code, its HTTP status (0 for an abstract
- * parent, which is never sent as such), its message template(s), its parent code
- * ("" for none), and its class name when that is not the code in PascalCase.
+ * parent, which is never sent as such), its parent code ("" for none), and its
+ * class name when that is not the code in PascalCase. The service's message
+ * templates are not here: see generated/known-error-messages.ts.
  */
-export type KnownErrorRow = readonly [
-  code: string,
-  status: number,
-  message: string | readonly string[],
-  parent?: string,
-  className?: string,
-];
+export type KnownErrorRow = readonly [code: string, status: number, parent?: string, className?: string];
 
 /** `EMAIL_PASSWORD_MISMATCH` -> `EmailPasswordMismatch`. */
 function pascalCase(code: string): string {
@@ -233,7 +183,7 @@ function pascalCase(code: string): string {
 export function defineKnownErrors(rows: readonly KnownErrorRow[]): KnownErrorCatalogue {
   const byCode: Record<string, typeof KnownError> = {};
   const byName: Record<string, typeof KnownError> = {};
-  for (const [code, status, message, parent, name = pascalCase(code)] of rows) {
+  for (const [code, status, parent, name = pascalCase(code)] of rows) {
     const Parent = (parent && byCode[parent]) || KnownError;
     const Class = class extends Parent {};
     const value = (v: unknown) => ({ value: v });
@@ -243,7 +193,6 @@ export function defineKnownErrors(rows: readonly KnownErrorRow[]): KnownErrorCat
       code: value(code),
       status: value(status || undefined),
       codeChain: value([code, ...Parent.codeChain]),
-      messageTemplates: value(typeof message === "string" ? [message] : message),
     });
     byCode[code] = byName[name] = Class;
   }
@@ -2225,153 +2174,153 @@ export interface InvalidProjectForAccessToken extends InvalidAccessToken {
  */
 export type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;
 
-// [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]
+// [code, status (0: abstract parent), parent code, class name unless PascalCase(code)]
 const catalogue = /* @__PURE__ */ defineKnownErrors([
-  ["UNSUPPORTED_ERROR",500,"An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: {originalErrorCode}"],
-  ["BODY_PARSING_ERROR",400,"Invalid JSON in request body"],
-  ["SCHEMA_ERROR",400,["{message}","Request validation failed."]],
-  ["ALL_OVERLOADS_FAILED",400,["This endpoint has multiple overloads, but they all failed to process the request.{overload_errors|overloads}","This endpoint has multiple overloads, but they all failed to process the request."]],
-  ["PROJECT_AUTHENTICATION_ERROR",0,"Project authentication failed."],
-  ["SESSION_AUTHENTICATION_ERROR",0,"Session authentication failed."],
-  ["REFRESH_TOKEN_ERROR",0,"Refresh token error."],
-  ["USER_EMAIL_ALREADY_EXISTS",409,["A user with email {email|json} already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}","A user with email {email|json} already exists."],"","UserWithEmailAlreadyExists"],
-  ["EMAIL_NOT_VERIFIED",400,"The email is not verified."],
-  ["CANNOT_GET_OWN_USER_WITHOUT_USER",400,"You have specified 'me' as a userId, but did not provide authentication for a user."],
-  ["USER_ID_DOES_NOT_EXIST",400,"The given user with the ID {user_id} does not exist."],
-  ["USER_NOT_FOUND",404,"User not found."],
-  ["RESTRICTED_USER_NOT_ALLOWED",403,"The user in the access token is in restricted state. Reason: {restricted_reason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended."],
-  ["PROJECT_NOT_FOUND",404,"Project {project_id} not found or is not accessible with the current user."],
-  ["CURRENT_PROJECT_NOT_FOUND",400,"The current project with ID {project_id} was not found. Please check the value of the x-stack-project-id header."],
-  ["BRANCH_DOES_NOT_EXIST",400,"The branch with ID {branch_id} does not exist."],
-  ["SIGN_UP_NOT_ENABLED",400,"Creation of new accounts is not enabled for this project. Please ask the project owner to enable it."],
-  ["SIGN_UP_REJECTED",403,["{message}","Your sign up was rejected by an administrator's sign-up rule."]],
-  ["BOT_CHALLENGE_REQUIRED",409,"An additional bot challenge is required before sign-up can continue."],
-  ["BOT_CHALLENGE_FAILED",400,["{message}","The bot challenge failed."]],
-  ["PASSWORD_AUTHENTICATION_NOT_ENABLED",400,"Password authentication is not enabled for this project."],
-  ["DATA_VAULT_STORE_DOES_NOT_EXIST",400,"Data vault store with ID {store_id} does not exist."],
-  ["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",400,"Data vault store with ID {store_id} does not contain a key with hash {hashed_key}."],
-  ["PASSKEY_AUTHENTICATION_NOT_ENABLED",400,"Passkey authentication is not enabled for this project."],
-  ["ANONYMOUS_ACCOUNTS_NOT_ENABLED",400,"Anonymous accounts are not enabled for this project."],
-  ["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",401,"X-Stack-Access-Token is for an anonymous user, but anonymous users are not enabled. Set the X-Stack-Allow-Anonymous-User header of this request to 'true' to allow anonymous users."],
-  ["EMAIL_PASSWORD_MISMATCH",400,"Wrong e-mail or password."],
-  ["REDIRECT_URL_NOT_WHITELISTED",400,"Redirect URL not whitelisted. Did you forget to add this domain to the trusted domains list on the Stack Auth dashboard?"],
-  ["PASSWORD_REQUIREMENTS_NOT_MET",0,"Password requirements not met."],
-  ["USER_DOES_NOT_HAVE_PASSWORD",400,"This user does not have password authentication enabled."],
-  ["VERIFICATION_ERROR",0,"Verification code error.","","VerificationCodeError"],
-  ["PASSWORD_CONFIRMATION_MISMATCH",400,"Passwords do not match."],
-  ["EMAIL_ALREADY_VERIFIED",409,"The e-mail is already verified."],
-  ["EMAIL_NOT_ASSOCIATED_WITH_USER",400,"The e-mail is not associated with a user that could log in with that e-mail."],
-  ["EMAIL_IS_NOT_PRIMARY_EMAIL",400,"The given e-mail ({email}) must equal the user's primary e-mail ({primary_email})."],
-  ["PASSKEY_REGISTRATION_FAILED",400,"Passkey registration failed."],
-  ["PASSKEY_WEBAUTHN_ERROR",400,["{message}","WebAuthn error."],"","PasskeyWebAuthnError"],
-  ["PASSKEY_AUTHENTICATION_FAILED",400,"Passkey authentication failed."],
-  ["PERMISSION_NOT_FOUND",404,"Permission {permission_id|json} not found. Make sure you created it on the dashboard."],
-  ["WRONG_PERMISSION_SCOPE",404,"Permission {permission_id|json} not found. (It was found for a different scope {actual_scope|json}, but scope {expected_scope|json} was expected.)","","PermissionScopeMismatch"],
-  ["CONTAINED_PERMISSION_NOT_FOUND",400,"Contained permission with ID {permission_id|json} not found. Make sure you created it on the dashboard."],
-  ["TEAM_NOT_FOUND",404,"Team {team_id} not found."],
-  ["TEAM_ALREADY_EXISTS",409,"Team {team_id} already exists."],
-  ["TEAM_MEMBERSHIP_NOT_FOUND",404,"User {user_id} is not found in team {team_id}."],
-  ["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",403,"Restricted users cannot accept team invitations. Reason: {restricted_reason.type}. Please complete the onboarding process before accepting team invitations."],
-  ["TEAM_INVITATION_EMAIL_MISMATCH",403,"This team invitation was sent to a different email address. Sign in with the invited email, or add and verify that email on your account, then try again."],
-  ["EMAIL_TEMPLATE_ALREADY_EXISTS",409,"Email template already exists."],
-  ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",400,"The OAuth connection is not connected to any user.","","OAuthConnectionNotConnectedToUser"],
-  ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",409,"The OAuth connection is already connected to another user.","","OAuthConnectionAlreadyConnectedToAnotherUser"],
-  ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",400,"The OAuth connection does not have the required scope.","","OAuthConnectionDoesNotHaveRequiredScope"],
-  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",400,"Failed to retrieve an OAuth access token for the connected account (provider: {provider}). {details}","","OAuthAccessTokenNotAvailable"],
-  ["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"Extra scopes are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use extra scopes.","","OAuthExtraScopeNotAvailableWithSharedOAuthKeys"],
-  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"Access tokens are not available with shared OAuth keys. Please add your own OAuth keys on the Stack dashboard to use access tokens.","","OAuthAccessTokenNotAvailableWithSharedOAuthKeys"],
-  ["INVALID_OAUTH_CLIENT_ID_OR_SECRET",400,"The OAuth client ID or secret is invalid. The client ID must be equal to the project ID (potentially with a hash and a branch ID), and the client secret must be a publishable client key.","","InvalidOAuthClientIdOrSecret"],
-  ["INVALID_SCOPE",400,"The requested scope is not a valid OAuth scope for Stack."],
-  ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",409,"The user is already connected to another OAuth account. Did you maybe selected the wrong account?","","UserAlreadyConnectedToAnotherOAuthConnection"],
-  ["OUTER_OAUTH_TIMEOUT",408,"The OAuth flow has timed out. Please sign in again.","","OuterOAuthTimeout"],
-  ["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",400,"The OAuth provider is not found or not enabled.","","OAuthProviderNotFoundOrNotEnabled"],
-  ["APPLE_BUNDLE_ID_NOT_CONFIGURED",400,"Apple Sign In is enabled, but no Bundle IDs are configured. Please add your app's Bundle ID in the Stack Auth dashboard under OAuth Providers > Apple > Apple Bundle IDs."],
-  ["OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",400,"A provider with the same account ID is already used for signing in.","","OAuthProviderAccountIdAlreadyUsedForSignIn"],
-  ["MULTI_FACTOR_AUTHENTICATION_REQUIRED",400,"Multi-factor authentication is required for this user."],
-  ["INVALID_TOTP_CODE",400,"The TOTP code is invalid. Please try again."],
-  ["USER_AUTHENTICATION_REQUIRED",401,"User authentication required for this endpoint."],
-  ["TEAM_MEMBERSHIP_ALREADY_EXISTS",409,"Team membership already exists."],
-  ["PROJECT_PERMISSION_REQUIRED",401,"User {user_id} does not have permission {permission_id}."],
-  ["TEAM_PERMISSION_REQUIRED",401,"User {user_id} does not have permission {permission_id} in team {team_id}."],
-  ["TEAM_PERMISSION_NOT_FOUND",401,"User {user_id} does not have permission {permission_id} in team {team_id}."],
-  ["INVALID_SHARED_OAUTH_PROVIDER_ID",400,"The shared OAuth provider with ID {provider_id} is not valid.","","InvalidSharedOAuthProviderId"],
-  ["INVALID_STANDARD_OAUTH_PROVIDER_ID",400,"The standard OAuth provider with ID {provider_id} is not valid.","","InvalidStandardOAuthProviderId"],
-  ["INVALID_AUTHORIZATION_CODE",400,"The given authorization code is invalid."],
-  ["INVALID_APPLE_CREDENTIALS",400,"The Apple Sign In credentials could not be verified. Please try signing in again."],
-  ["OAUTH_PROVIDER_ACCESS_DENIED",400,"The OAuth provider denied access to the user.","","OAuthProviderAccessDenied"],
-  ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",503,"The OAuth provider is temporarily unavailable. Please try signing in again.","","OAuthProviderTemporarilyUnavailable"],
-  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",409,["This {type} \"({contact_channel_value})\" is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}","This {type}  is already used for authentication by another account but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.{would_work_if_email_was_verified=true}","This {type} \"({contact_channel_value})\" is already used for authentication by another account.{would_work_if_email_was_verified=false}","This {type}  is already used for authentication by another account.{would_work_if_email_was_verified=false}","The {type} ({contact_channel_value}) is already used for authentication by another account.","This {type} is already used for authentication by another account."]],
-  ["INVALID_POLLING_CODE",400,"The polling code is invalid or does not exist.","","InvalidPollingCodeError"],
-  ["CLI_AUTH_ERROR",400,"CLI authentication failed."],
-  ["CLI_AUTH_EXPIRED_ERROR",400,"CLI authentication request expired. Please try again."],
-  ["CLI_AUTH_USED_ERROR",400,"This authentication token has already been used."],
-  ["API_KEY_NOT_VALID",0,"API key not valid."],
-  ["PERMISSION_ID_ALREADY_EXISTS",400,"Permission with ID {permission_id|json} already exists. Choose a different ID."],
-  ["EMAIL_RENDERING_ERROR",400,"Failed to render email with theme: {error}"],
-  ["TEMPLATE_SOURCE_REWRITE_ERROR",400,"Failed to rewrite template source: {error}"],
-  ["REQUIRES_CUSTOM_EMAIL_SERVER",400,"This action requires a custom SMTP server. Please edit your email server configuration and try again."],
-  ["EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",409,"Email capacity boost is already active until {expires_at}."],
-  ["EMAIL_NOT_EDITABLE",400,"Email with ID \"{email_id}\" cannot be edited because it is in status \"{status}\". Only emails in PAUSED, PREPARING, RENDERING, RENDER_ERROR, SCHEDULED, QUEUED, or SERVER_ERROR status can be edited."],
-  ["ITEM_NOT_FOUND",404,"Item with ID \"{item_id}\" not found."],
-  ["ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",400,["The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is configured to only be available for {item_customer_type} customers, but the customer is a {actual_customer_type}.","The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the item with ID {item_id|json}. The item is missing a customer type field. Please make sure it is set up correctly in your project configuration."]],
-  ["CUSTOMER_DOES_NOT_EXIST",400,"Customer with ID {customer_id|json} does not exist."],
-  ["SUBSCRIPTION_INVOICE_NOT_FOUND",404,"Subscription invoice with ID {subscription_invoice_id|json} does not exist."],
-  ["ONE_TIME_PURCHASE_NOT_FOUND",404,"One-time purchase with ID {one_time_purchase_id|json} does not exist."],
-  ["SUBSCRIPTION_ALREADY_REFUNDED",400,"Subscription with ID {subscription_id|json} was already refunded."],
-  ["ONE_TIME_PURCHASE_ALREADY_REFUNDED",400,"One-time purchase with ID {one_time_purchase_id|json} was already refunded."],
-  ["TEST_MODE_PURCHASE_NON_REFUNDABLE",400,"Test mode purchases are not refundable."],
-  ["PRODUCT_DOES_NOT_EXIST",400,["Product with ID {product_id|json} is marked as server-only and cannot be accessed client side.{context=server_only}","Product with ID {product_id|json} does not exist, but an item with this ID exists.{context=item_exists}","Product with ID {product_id|json} does not exist."]],
-  ["PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",400,["The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is configured to only be available for {product_customer_type} customers, but the customer is a {actual_customer_type}.","The {actual_customer_type} with ID {customer_id|json} is not a valid customer for the inline product that has been passed in. The product is missing a customer type field. Please make sure it is set up correctly in your project configuration."]],
-  ["PRODUCT_ALREADY_GRANTED",400,"Customer with ID {customer_id|json} already owns product {product_id|json}."],
-  ["ITEM_QUANTITY_INSUFFICIENT_AMOUNT",400,"The item with ID {item_id|json} has an insufficient quantity for the customer with ID {customer_id|json}. An attempt was made to charge {quantity} credits."],
-  ["STRIPE_ACCOUNT_INFO_NOT_FOUND",404,"Stripe account information not found. Please make sure the user has onboarded with Stripe."],
-  ["ANALYTICS_QUERY_TIMEOUT",400,"The query timed out. Please try again with a shorter query or increase the timeout. Timeout was {timeout_ms}ms."],
-  ["ANALYTICS_QUERY_ERROR",400,["{error}","The analytics query failed."]],
-  ["ANALYTICS_NOT_ENABLED",400,"Analytics is not enabled for this project."],
-  ["DEFAULT_PAYMENT_METHOD_REQUIRED",400,"No default payment method is set for this customer."],
-  ["NEW_PURCHASES_BLOCKED",403,"New purchases are currently blocked for this project. Please contact support for more information."],
-  ["INVALID_PROJECT_AUTHENTICATION",0,"Invalid project authentication.","PROJECT_AUTHENTICATION_ERROR"],
-  ["PROJECT_AUTHENTICATION_REQUIRED",0,"Project authentication required.","PROJECT_AUTHENTICATION_ERROR"],
-  ["EXPECTED_INTERNAL_PROJECT",401,"The project ID is expected to be internal.","PROJECT_AUTHENTICATION_ERROR"],
-  ["INVALID_SESSION_AUTHENTICATION",0,"Invalid session authentication.","SESSION_AUTHENTICATION_ERROR"],
-  ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",401,"Refresh token not found for this project, or the session has expired/been revoked.","REFRESH_TOKEN_ERROR"],
-  ["CANNOT_DELETE_CURRENT_SESSION",400,"Cannot delete the current session.","REFRESH_TOKEN_ERROR"],
-  ["PROVIDER_REJECTED",401,"The provider refused to refresh their token. This usually means that the provider used to authenticate the user no longer regards this session as valid, and the user must re-authenticate.","REFRESH_TOKEN_ERROR"],
-  ["PASSWORD_TOO_SHORT",400,"Password too short. Minimum length is {min_length}.","PASSWORD_REQUIREMENTS_NOT_MET"],
-  ["PASSWORD_TOO_LONG",400,"Password too long. Maximum length is {maxLength}.","PASSWORD_REQUIREMENTS_NOT_MET"],
-  ["VERIFICATION_CODE_NOT_FOUND",404,"The verification code does not exist for this project.","VERIFICATION_ERROR"],
-  ["VERIFICATION_CODE_EXPIRED",400,"The verification code has expired.","VERIFICATION_ERROR"],
-  ["VERIFICATION_CODE_ALREADY_USED",409,"The verification link has already been used.","VERIFICATION_ERROR"],
-  ["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",400,"The verification code nonce has reached the maximum number of attempts. This code is not valid anymore.","VERIFICATION_ERROR"],
-  ["API_KEY_EXPIRED",401,"API key has expired.","API_KEY_NOT_VALID"],
-  ["API_KEY_REVOKED",401,"API key has been revoked.","API_KEY_NOT_VALID"],
-  ["WRONG_API_KEY_TYPE",400,"This endpoint is for {expected_type} API keys, but a {actual_type} API key was provided.","API_KEY_NOT_VALID"],
-  ["API_KEY_NOT_FOUND",404,"API key not found.","API_KEY_NOT_VALID"],
-  ["PUBLIC_API_KEY_CANNOT_BE_REVOKED",400,"Public API keys cannot be revoked by the secretscanner endpoint.","API_KEY_NOT_VALID"],
-  ["PROJECT_KEY_WITHOUT_ACCESS_TYPE",400,"Either an API key or an admin access token was provided, but the x-stack-access-type header is missing. Set it to 'client', 'server', or 'admin' as appropriate.","INVALID_PROJECT_AUTHENTICATION"],
-  ["INVALID_ACCESS_TYPE",400,"The x-stack-access-type header must be 'client', 'server', or 'admin'.","INVALID_PROJECT_AUTHENTICATION"],
-  ["ACCESS_TYPE_WITHOUT_PROJECT_ID",400,"The x-stack-access-type header was '{request_type}', but the x-stack-project-id header was not provided.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication","INVALID_PROJECT_AUTHENTICATION"],
-  ["ACCESS_TYPE_REQUIRED",400,"You must specify an access level for this Stack project. Make sure project API keys are provided (eg. x-stack-publishable-client-key) and you set the x-stack-access-type header to 'client', 'server', or 'admin'.\n\nFor more information, see the docs on REST API authentication: https://docs.stack-auth.com/rest-api/overview#authentication","INVALID_PROJECT_AUTHENTICATION"],
-  ["INSUFFICIENT_ACCESS_TYPE",401,"The x-stack-access-type header must be {allowed_access_types|quoted_or}, but was '{actual_access_type}'.","INVALID_PROJECT_AUTHENTICATION"],
-  ["INVALID_PUBLISHABLE_CLIENT_KEY",401,"The publishable key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
-  ["INVALID_SECRET_SERVER_KEY",401,"The secret server key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
-  ["INVALID_SUPER_SECRET_ADMIN_KEY",401,"The super secret admin key is not valid for the project {project_id|json}. Does the project and/or the key exist?","INVALID_PROJECT_AUTHENTICATION"],
-  ["INVALID_ADMIN_ACCESS_TOKEN",0,"Invalid admin access token.","INVALID_PROJECT_AUTHENTICATION"],
-  ["CLIENT_AUTHENTICATION_REQUIRED",401,"The publishable client key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",401,"Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["SERVER_AUTHENTICATION_REQUIRED",401,"The secret server key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the secret server key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"Either the publishable client key or the super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"Either the publishable client key, the secret server key, or the super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["ADMIN_AUTHENTICATION_REQUIRED",401,"The super secret admin key must be provided.","PROJECT_AUTHENTICATION_REQUIRED"],
-  ["INVALID_ACCESS_TOKEN",0,"Invalid access token.","INVALID_SESSION_AUTHENTICATION"],
-  ["UNPARSABLE_ADMIN_ACCESS_TOKEN",401,"Admin access token is not parsable.","INVALID_ADMIN_ACCESS_TOKEN"],
-  ["ADMIN_ACCESS_TOKEN_EXPIRED",401,["Admin access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Admin access token has expired. Please refresh it and try again."],"INVALID_ADMIN_ACCESS_TOKEN"],
-  ["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",401,"Admin access tokens must be created on the internal project.","INVALID_ADMIN_ACCESS_TOKEN"],
-  ["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",401,"Admin access token does not have the required permissions to access this project.","INVALID_ADMIN_ACCESS_TOKEN"],
-  ["UNPARSABLE_ACCESS_TOKEN",401,"Access token is not parsable.","INVALID_ACCESS_TOKEN"],
-  ["ACCESS_TOKEN_EXPIRED",401,["Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.) Project ID: {project_id}. User ID: {user_id}. Refresh token ID: {refresh_token_id}.\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.","Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{project_id=null}{user_id=null}{refresh_token_id=null}","Access token has expired. Please refresh it and try again.\n\nDebug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.{expired_at_millis=null}{project_id=null}{user_id=null}{refresh_token_id=null}","Access token has expired. Please refresh it and try again. (The access token expired at {expired_at_millis|iso}.)","Access token has expired. Please refresh it and try again."],"INVALID_ACCESS_TOKEN"],
-  ["INVALID_PROJECT_FOR_ACCESS_TOKEN",401,"Access token not valid for this project. Expected project ID {expected_project_id|json}, but the token is for project ID {actual_project_id|json}.","INVALID_ACCESS_TOKEN"],
+  ["UNSUPPORTED_ERROR",500],
+  ["BODY_PARSING_ERROR",400],
+  ["SCHEMA_ERROR",400],
+  ["ALL_OVERLOADS_FAILED",400],
+  ["PROJECT_AUTHENTICATION_ERROR",0],
+  ["SESSION_AUTHENTICATION_ERROR",0],
+  ["REFRESH_TOKEN_ERROR",0],
+  ["USER_EMAIL_ALREADY_EXISTS",409,"","UserWithEmailAlreadyExists"],
+  ["EMAIL_NOT_VERIFIED",400],
+  ["CANNOT_GET_OWN_USER_WITHOUT_USER",400],
+  ["USER_ID_DOES_NOT_EXIST",400],
+  ["USER_NOT_FOUND",404],
+  ["RESTRICTED_USER_NOT_ALLOWED",403],
+  ["PROJECT_NOT_FOUND",404],
+  ["CURRENT_PROJECT_NOT_FOUND",400],
+  ["BRANCH_DOES_NOT_EXIST",400],
+  ["SIGN_UP_NOT_ENABLED",400],
+  ["SIGN_UP_REJECTED",403],
+  ["BOT_CHALLENGE_REQUIRED",409],
+  ["BOT_CHALLENGE_FAILED",400],
+  ["PASSWORD_AUTHENTICATION_NOT_ENABLED",400],
+  ["DATA_VAULT_STORE_DOES_NOT_EXIST",400],
+  ["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST",400],
+  ["PASSKEY_AUTHENTICATION_NOT_ENABLED",400],
+  ["ANONYMOUS_ACCOUNTS_NOT_ENABLED",400],
+  ["ANONYMOUS_AUTHENTICATION_NOT_ALLOWED",401],
+  ["EMAIL_PASSWORD_MISMATCH",400],
+  ["REDIRECT_URL_NOT_WHITELISTED",400],
+  ["PASSWORD_REQUIREMENTS_NOT_MET",0],
+  ["USER_DOES_NOT_HAVE_PASSWORD",400],
+  ["VERIFICATION_ERROR",0,"","VerificationCodeError"],
+  ["PASSWORD_CONFIRMATION_MISMATCH",400],
+  ["EMAIL_ALREADY_VERIFIED",409],
+  ["EMAIL_NOT_ASSOCIATED_WITH_USER",400],
+  ["EMAIL_IS_NOT_PRIMARY_EMAIL",400],
+  ["PASSKEY_REGISTRATION_FAILED",400],
+  ["PASSKEY_WEBAUTHN_ERROR",400,"","PasskeyWebAuthnError"],
+  ["PASSKEY_AUTHENTICATION_FAILED",400],
+  ["PERMISSION_NOT_FOUND",404],
+  ["WRONG_PERMISSION_SCOPE",404,"","PermissionScopeMismatch"],
+  ["CONTAINED_PERMISSION_NOT_FOUND",400],
+  ["TEAM_NOT_FOUND",404],
+  ["TEAM_ALREADY_EXISTS",409],
+  ["TEAM_MEMBERSHIP_NOT_FOUND",404],
+  ["TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED",403],
+  ["TEAM_INVITATION_EMAIL_MISMATCH",403],
+  ["EMAIL_TEMPLATE_ALREADY_EXISTS",409],
+  ["OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",400,"","OAuthConnectionNotConnectedToUser"],
+  ["OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER",409,"","OAuthConnectionAlreadyConnectedToAnotherUser"],
+  ["OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",400,"","OAuthConnectionDoesNotHaveRequiredScope"],
+  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE",400,"","OAuthAccessTokenNotAvailable"],
+  ["OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"","OAuthExtraScopeNotAvailableWithSharedOAuthKeys"],
+  ["OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",400,"","OAuthAccessTokenNotAvailableWithSharedOAuthKeys"],
+  ["INVALID_OAUTH_CLIENT_ID_OR_SECRET",400,"","InvalidOAuthClientIdOrSecret"],
+  ["INVALID_SCOPE",400],
+  ["USER_ALREADY_CONNECTED_TO_ANOTHER_OAUTH_CONNECTION",409,"","UserAlreadyConnectedToAnotherOAuthConnection"],
+  ["OUTER_OAUTH_TIMEOUT",408,"","OuterOAuthTimeout"],
+  ["OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED",400,"","OAuthProviderNotFoundOrNotEnabled"],
+  ["APPLE_BUNDLE_ID_NOT_CONFIGURED",400],
+  ["OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN",400,"","OAuthProviderAccountIdAlreadyUsedForSignIn"],
+  ["MULTI_FACTOR_AUTHENTICATION_REQUIRED",400],
+  ["INVALID_TOTP_CODE",400],
+  ["USER_AUTHENTICATION_REQUIRED",401],
+  ["TEAM_MEMBERSHIP_ALREADY_EXISTS",409],
+  ["PROJECT_PERMISSION_REQUIRED",401],
+  ["TEAM_PERMISSION_REQUIRED",401],
+  ["TEAM_PERMISSION_NOT_FOUND",401],
+  ["INVALID_SHARED_OAUTH_PROVIDER_ID",400,"","InvalidSharedOAuthProviderId"],
+  ["INVALID_STANDARD_OAUTH_PROVIDER_ID",400,"","InvalidStandardOAuthProviderId"],
+  ["INVALID_AUTHORIZATION_CODE",400],
+  ["INVALID_APPLE_CREDENTIALS",400],
+  ["OAUTH_PROVIDER_ACCESS_DENIED",400,"","OAuthProviderAccessDenied"],
+  ["OAUTH_PROVIDER_TEMPORARILY_UNAVAILABLE",503,"","OAuthProviderTemporarilyUnavailable"],
+  ["CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE",409],
+  ["INVALID_POLLING_CODE",400,"","InvalidPollingCodeError"],
+  ["CLI_AUTH_ERROR",400],
+  ["CLI_AUTH_EXPIRED_ERROR",400],
+  ["CLI_AUTH_USED_ERROR",400],
+  ["API_KEY_NOT_VALID",0],
+  ["PERMISSION_ID_ALREADY_EXISTS",400],
+  ["EMAIL_RENDERING_ERROR",400],
+  ["TEMPLATE_SOURCE_REWRITE_ERROR",400],
+  ["REQUIRES_CUSTOM_EMAIL_SERVER",400],
+  ["EMAIL_CAPACITY_BOOST_ALREADY_ACTIVE",409],
+  ["EMAIL_NOT_EDITABLE",400],
+  ["ITEM_NOT_FOUND",404],
+  ["ITEM_CUSTOMER_TYPE_DOES_NOT_MATCH",400],
+  ["CUSTOMER_DOES_NOT_EXIST",400],
+  ["SUBSCRIPTION_INVOICE_NOT_FOUND",404],
+  ["ONE_TIME_PURCHASE_NOT_FOUND",404],
+  ["SUBSCRIPTION_ALREADY_REFUNDED",400],
+  ["ONE_TIME_PURCHASE_ALREADY_REFUNDED",400],
+  ["TEST_MODE_PURCHASE_NON_REFUNDABLE",400],
+  ["PRODUCT_DOES_NOT_EXIST",400],
+  ["PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH",400],
+  ["PRODUCT_ALREADY_GRANTED",400],
+  ["ITEM_QUANTITY_INSUFFICIENT_AMOUNT",400],
+  ["STRIPE_ACCOUNT_INFO_NOT_FOUND",404],
+  ["ANALYTICS_QUERY_TIMEOUT",400],
+  ["ANALYTICS_QUERY_ERROR",400],
+  ["ANALYTICS_NOT_ENABLED",400],
+  ["DEFAULT_PAYMENT_METHOD_REQUIRED",400],
+  ["NEW_PURCHASES_BLOCKED",403],
+  ["INVALID_PROJECT_AUTHENTICATION",0,"PROJECT_AUTHENTICATION_ERROR"],
+  ["PROJECT_AUTHENTICATION_REQUIRED",0,"PROJECT_AUTHENTICATION_ERROR"],
+  ["EXPECTED_INTERNAL_PROJECT",401,"PROJECT_AUTHENTICATION_ERROR"],
+  ["INVALID_SESSION_AUTHENTICATION",0,"SESSION_AUTHENTICATION_ERROR"],
+  ["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED",401,"REFRESH_TOKEN_ERROR"],
+  ["CANNOT_DELETE_CURRENT_SESSION",400,"REFRESH_TOKEN_ERROR"],
+  ["PROVIDER_REJECTED",401,"REFRESH_TOKEN_ERROR"],
+  ["PASSWORD_TOO_SHORT",400,"PASSWORD_REQUIREMENTS_NOT_MET"],
+  ["PASSWORD_TOO_LONG",400,"PASSWORD_REQUIREMENTS_NOT_MET"],
+  ["VERIFICATION_CODE_NOT_FOUND",404,"VERIFICATION_ERROR"],
+  ["VERIFICATION_CODE_EXPIRED",400,"VERIFICATION_ERROR"],
+  ["VERIFICATION_CODE_ALREADY_USED",409,"VERIFICATION_ERROR"],
+  ["VERIFICATION_CODE_MAX_ATTEMPTS_REACHED",400,"VERIFICATION_ERROR"],
+  ["API_KEY_EXPIRED",401,"API_KEY_NOT_VALID"],
+  ["API_KEY_REVOKED",401,"API_KEY_NOT_VALID"],
+  ["WRONG_API_KEY_TYPE",400,"API_KEY_NOT_VALID"],
+  ["API_KEY_NOT_FOUND",404,"API_KEY_NOT_VALID"],
+  ["PUBLIC_API_KEY_CANNOT_BE_REVOKED",400,"API_KEY_NOT_VALID"],
+  ["PROJECT_KEY_WITHOUT_ACCESS_TYPE",400,"INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_ACCESS_TYPE",400,"INVALID_PROJECT_AUTHENTICATION"],
+  ["ACCESS_TYPE_WITHOUT_PROJECT_ID",400,"INVALID_PROJECT_AUTHENTICATION"],
+  ["ACCESS_TYPE_REQUIRED",400,"INVALID_PROJECT_AUTHENTICATION"],
+  ["INSUFFICIENT_ACCESS_TYPE",401,"INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_PUBLISHABLE_CLIENT_KEY",401,"INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_SECRET_SERVER_KEY",401,"INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_SUPER_SECRET_ADMIN_KEY",401,"INVALID_PROJECT_AUTHENTICATION"],
+  ["INVALID_ADMIN_ACCESS_TOKEN",0,"INVALID_PROJECT_AUTHENTICATION"],
+  ["CLIENT_AUTHENTICATION_REQUIRED",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["SERVER_AUTHENTICATION_REQUIRED",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["CLIENT_OR_SERVER_AUTHENTICATION_REQUIRED",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["CLIENT_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["CLIENT_OR_SERVER_OR_ADMIN_AUTHENTICATION_REQUIRED",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["ADMIN_AUTHENTICATION_REQUIRED",401,"PROJECT_AUTHENTICATION_REQUIRED"],
+  ["INVALID_ACCESS_TOKEN",0,"INVALID_SESSION_AUTHENTICATION"],
+  ["UNPARSABLE_ADMIN_ACCESS_TOKEN",401,"INVALID_ADMIN_ACCESS_TOKEN"],
+  ["ADMIN_ACCESS_TOKEN_EXPIRED",401,"INVALID_ADMIN_ACCESS_TOKEN"],
+  ["INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",401,"INVALID_ADMIN_ACCESS_TOKEN"],
+  ["ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",401,"INVALID_ADMIN_ACCESS_TOKEN"],
+  ["UNPARSABLE_ACCESS_TOKEN",401,"INVALID_ACCESS_TOKEN"],
+  ["ACCESS_TOKEN_EXPIRED",401,"INVALID_ACCESS_TOKEN"],
+  ["INVALID_PROJECT_FOR_ACCESS_TOKEN",401,"INVALID_ACCESS_TOKEN"],
 ]);
 
 // REGISTRY
@@ -3934,15 +3883,17 @@ export function isKnownErrorCode(code: unknown): code is KnownErrorCode {
 /**
  * Rebuilds the typed error of a wire body `{code, details?, error}`. `init.status`
  * is the status the response arrived with; `init.message` the server's `error`
- * text, kept as the message. A code the catalogue does not know becomes
- * `KnownErrors.UnsupportedError` keeping the original code (`details.originalErrorCode`),
- * `originalDetails`, the status and the text. Never throws.
+ * text, kept as the message (without it, the message is the code and the details'
+ * JSON). A code the catalogue does not know becomes `KnownErrors.UnsupportedError`
+ * keeping the original code (`details.originalErrorCode`), `originalDetails`, the
+ * status and the text. Never throws.
  *
  * @example
  * ```ts
- * const error = createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }, { status: 404 });
+ * const error = createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }, { status: 404, message: "Team t1 not found." });
  * error instanceof KnownErrors.TeamNotFound; // true
  * error.message; // "Team t1 not found."
+ * createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }).message; // 'TEAM_NOT_FOUND {"team_id":"t1"}'
  * ```
  */
 export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {

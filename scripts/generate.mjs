@@ -5,6 +5,7 @@
 //   generated/schema.ts        openapi-typescript types of it
 //   generated/known-errors.ts  one class per known-error code, and the registry
 //   generated/known-error-guard.ts  isKnownError and the brand, apart from the catalogue
+//   generated/known-error-messages.ts  the service's message templates (emulator, stackkit/testing)
 //   generated/operations.ts    operationId -> method, path, access types, retry safety, known errors
 //   generated/read-operations.ts  operationId -> path of every read, apart from the table (query options)
 //   generated/shapes.ts        what each 2xx answer and each known error's details must look like
@@ -16,7 +17,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { expandKnownErrors, readCatalogue, redoclyBundle } from "./lib/bundle.mjs";
-import { emitKnownErrorGuard, emitKnownErrors } from "./lib/emit-known-errors.mjs";
+import { emitKnownErrorGuard, emitKnownErrorMessages, emitKnownErrors } from "./lib/emit-known-errors.mjs";
 import { emitOperations, emitReadOperations } from "./lib/emit-operations.mjs";
 import { emitShapes } from "./lib/emit-shapes.mjs";
 
@@ -29,10 +30,16 @@ export async function generate(outDir) {
   const doc = expandKnownErrors(redoclyBundle(root));
   const stamped = { openapi: doc.openapi, "x-generated": STAMP_TEXT, ...doc };
   const types = astToString(await openapiTS(structuredClone(stamped), { alphabetize: false }));
+  const catalogue = readCatalogue(doc);
   const files = {
     "openapi.json": JSON.stringify(stamped, undefined, 2) + "\n",
     "schema.ts": STAMP + "\n" + types,
-    "known-errors.ts": emitKnownErrors(readCatalogue(doc), path.join(root, "scripts/templates/known-errors-prelude.ts"), STAMP),
+    "known-errors.ts": emitKnownErrors(catalogue, path.join(root, "scripts/templates/known-errors-prelude.ts"), STAMP),
+    "known-error-messages.ts": emitKnownErrorMessages(
+      catalogue,
+      path.join(root, "scripts/templates/known-error-messages-prelude.ts"),
+      STAMP,
+    ),
     "known-error-guard.ts": emitKnownErrorGuard(path.join(root, "scripts/templates/known-error-guard.ts"), STAMP),
     "operations.ts": emitOperations(doc, STAMP),
     "read-operations.ts": emitReadOperations(doc, STAMP),

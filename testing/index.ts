@@ -15,7 +15,8 @@
  *
  * Where to start: {@link startEmulator} (in-process, or over HTTP), {@link appsFor} for apps
  * that talk to it, {@link createTestUser} and {@link signInAs}; then read what it mailed
- * with {@link latestEmail}, {@link latestCode} and {@link latestLink}.
+ * with {@link latestEmail}, {@link latestCode} and {@link latestLink}. {@link knownErrorMessage} gives
+ * the text the service sends with a known error, for a mock's answer or an expected error.
  *
  * @packageDocumentation
  * @module stackkit/testing
@@ -415,4 +416,6 @@ export function appsFor(emulator: Emulator & { readonly url?: string | undefined
 export { DEMO_KEYS, INTERNAL_KEYS } from "../emulator/index.js";
 /** Loads now what stackkit loads on first use: call it before a test moves fake timers. */
 export { preloadStackkit } from "../runtime/index.js";
+/** The service's text of a known error, word for word: for mocks' answers and for the errors tests expect. */
+export { knownErrorMessage } from "../generated/known-error-messages.js";
 export type { CodeRecord, EmailRecord, Emulator, EmulatorOptions, UserRecord } from "../emulator/index.js";

@@ -6,7 +6,8 @@
 //   - a status error (`statusFailure`): a status and a plain-text message, no code;
 //   - a schema error (`schemaError`): the known error SCHEMA_ERROR, worded as yup words it
 //     (`handlerSchemaError` for one a handler raises with a sentence of its own).
-import { createKnownError, knownErrorStatus, type KnownErrorCode } from "../../generated/known-errors.js";
+import { knownErrorMessage } from "../../generated/known-error-messages.js";
+import { knownErrorStatus, type KnownErrorCode } from "../../generated/known-errors.js";
 
 /** A known error a handler raises: the engine answers it as the service does. */
 export class EmulatorError extends Error {
@@ -14,8 +15,9 @@ export class EmulatorError extends Error {
   readonly details: Readonly<Record<string, unknown>> | undefined;
   readonly status: number;
   constructor(code: KnownErrorCode, details?: Readonly<Record<string, unknown>>, message?: string) {
-    const known = createKnownError(code, details, message === undefined ? {} : { message });
-    super(known.message);
+    // The service's text: the handler's own sentence, else the code's template filled from the details
+    // (which the emulator does not type per code: the template reads what it finds).
+    super(message || knownErrorMessage(code, details as never));
     this.code = code;
     this.details = details;
     this.status = knownErrorStatus[code] ?? 400;

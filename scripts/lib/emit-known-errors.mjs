@@ -1,10 +1,11 @@
 // @ts-check
 // Writes generated/known-errors.ts: one compact table of the catalogue (code,
-// status, message templates, parent, class name) that the prelude's factory turns
-// into one class per code, each extending its parent code's class; per code, an
-// instance interface with the family's codes and typed details (types only); the
-// code -> class registry; and createKnownError(), which rebuilds any wire body
-// (unknown codes included) without throwing.
+// status, parent, class name) that the prelude's factory turns into one class per
+// code, each extending its parent code's class; per code, an instance interface
+// with the family's codes and typed details (types only); the code -> class
+// registry; and createKnownError(), which rebuilds any wire body (unknown codes
+// included) without throwing. The service's message templates go to
+// generated/known-error-messages.ts, which the runtime does not import.
 
 import { readFileSync } from "node:fs";
 
@@ -146,15 +147,12 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     " */",
     "export type KnownErrorClassOf<C extends KnownErrorCode> = KnownErrorClass<KnownErrorsByCode[C], KnownErrorDetails<C>>;",
     "",
-    "// [code, status (0: abstract parent), message template(s), parent code, class name unless PascalCase(code)]",
+    "// [code, status (0: abstract parent), parent code, class name unless PascalCase(code)]",
     "const catalogue = /* @__PURE__ */ defineKnownErrors([",
     ...ordered.map((code) => {
       const { ext } = /** @type {{ ext: any }} */ (catalogue.get(code));
-      const row = [
-        code,
-        ext.abstract ? 0 : ext.status,
-        Array.isArray(ext.message) && ext.message.length > 1 ? ext.message : [ext.message].flat()[0],
-      ];
+      /** @type {(string | number)[]} */
+      const row = [code, ext.abstract ? 0 : ext.status];
       const name = className(code);
       if (ext.parent || name !== pascalCase(code)) row.push(ext.parent ?? "");
       if (name !== pascalCase(code)) row.push(name);
@@ -229,15 +227,17 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "/**",
     " * Rebuilds the typed error of a wire body `{code, details?, error}`. `init.status`",
     " * is the status the response arrived with; `init.message` the server's `error`",
-    " * text, kept as the message. A code the catalogue does not know becomes",
-    " * `KnownErrors.UnsupportedError` keeping the original code (`details.originalErrorCode`),",
-    " * `originalDetails`, the status and the text. Never throws.",
+    " * text, kept as the message (without it, the message is the code and the details'",
+    " * JSON). A code the catalogue does not know becomes `KnownErrors.UnsupportedError`",
+    " * keeping the original code (`details.originalErrorCode`), `originalDetails`, the",
+    " * status and the text. Never throws.",
     " *",
     " * @example",
     " * ```ts",
-    ' * const error = createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }, { status: 404 });',
+    ' * const error = createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }, { status: 404, message: "Team t1 not found." });',
     " * error instanceof KnownErrors.TeamNotFound; // true",
     ' * error.message; // "Team t1 not found."',
+    ' * createKnownError("TEAM_NOT_FOUND", { team_id: "t1" }).message; // \'TEAM_NOT_FOUND {"team_id":"t1"}\'',
     " * ```",
     " */",
     "export function createKnownError(code: string, details?: unknown, init: KnownErrorInit = {}): KnownError {",
@@ -249,6 +249,58 @@ export function emitKnownErrors(catalogue, preludePath, stamp) {
     "",
   );
   return out.filter((l) => l !== null).join("\n");
+}
+
+/**
+ * Writes generated/known-error-messages.ts: the renderer (copied from
+ * scripts/templates/known-error-messages-prelude.ts), each code's message
+ * template(s) as the service words them, and knownErrorMessage(). It imports the
+ * catalogue's types only; the runtime never imports it.
+ * @param {Map<string, { ext: any, schema: any }>} catalogue
+ * @param {string} preludePath scripts/templates/known-error-messages-prelude.ts
+ * @param {string} stamp
+ */
+export function emitKnownErrorMessages(catalogue, preludePath, stamp) {
+  const prelude = readFileSync(preludePath, "utf8").replace(/^(\/\/.*\n)+\n/, "");
+  return [
+    stamp,
+    'import type { KnownErrorCode, KnownErrorDetails } from "./known-errors.js";',
+    "",
+    prelude.trimEnd(),
+    "",
+    "// TEMPLATES",
+    "",
+    "// Each code's template, or its templates in the order they are tried.",
+    "const templates: { readonly [C in KnownErrorCode]: string | readonly string[] } = {",
+    ...[...catalogue].map(([code, { ext }]) => {
+      const message = Array.isArray(ext.message) && ext.message.length > 1 ? ext.message : [ext.message].flat()[0];
+      return `  ${code}: ${JSON.stringify(message)},`;
+    }),
+    "};",
+    "",
+    "/**",
+    " * The message the service sends with code `C`'s error and these `details`: the `error`",
+    " * text of its answer, word for word. Known errors the runtime rebuilds from an answer keep",
+    " * that text; this is for what has no answer to read it from: a mock's answer, or a test",
+    " * that builds the error the service would send.",
+    " *",
+    " * @example",
+    " * ```ts",
+    ' * import { createKnownError } from "stackkit";',
+    ' * import { knownErrorMessage } from "stackkit/testing";',
+    " *",
+    ' * knownErrorMessage("TEAM_NOT_FOUND", { team_id: "t1" }); // "Team t1 not found."',
+    " * // A mock's answer, as the service words it, and the error the runtime throws for it:",
+    ' * const body = { code: "TEAM_NOT_FOUND", details: { team_id: "t1" }, error: knownErrorMessage("TEAM_NOT_FOUND", { team_id: "t1" }) };',
+    " * const expected = createKnownError(body.code, body.details, { status: 404, message: body.error });",
+    " * ```",
+    " */",
+    "export function knownErrorMessage<C extends KnownErrorCode>(code: C, details?: KnownErrorDetails<C>): string {",
+    "  const template = templates[code];",
+    '  return renderKnownErrorMessage(typeof template === "string" ? [template] : template, details);',
+    "}",
+    "",
+  ].join("\n");
 }
 
 /**

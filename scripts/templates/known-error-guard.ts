@@ -2,7 +2,7 @@
 // family test behind `isKnownError` and `instanceof`. scripts/generate.mjs writes
 // it to generated/known-error-guard.ts with isKnownError's typed overloads, apart
 // from the catalogue (generated/known-errors.ts), so that code testing an error's
-// code does not load the catalogue's classes and messages: the runtime loads those
+// code does not load the catalogue's classes: the runtime loads those
 // when the first known error arrives.
 
 /** Marks our errors so that guards work across two loaded copies of the package. */

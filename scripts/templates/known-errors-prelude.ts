@@ -11,7 +11,10 @@ import { BRAND, isInFamily } from "./known-error-guard.js";
 export interface KnownErrorInit {
   /** The HTTP status the error arrived with; defaults to the code's catalogue status. */
   readonly status?: number | undefined;
-  /** The server's `error` text. Kept as the message when present. */
+  /**
+   * The server's `error` text, kept as the message. Without it (or when it is empty) the message
+   * is the code, then the details as JSON when there are any: `TEAM_NOT_FOUND {"team_id":"t1"}`.
+   */
   readonly message?: string | undefined;
   readonly cause?: unknown;
 }
@@ -29,71 +32,20 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-type Filter = (value: unknown) => string | undefined;
-
-// Each filter answers undefined when the value cannot be shown, so that the
-// template that needs it is skipped instead of printing "undefined" or throwing.
-const filters: Record<string, Filter> = {
-  raw: (v) => (v === undefined || v === null ? undefined : typeof v === "string" ? v : JSON.stringify(v)),
-  json: (v) => (v === undefined || v === null ? undefined : JSON.stringify(v)),
-  iso: (v) => {
-    if (typeof v !== "number" || !Number.isFinite(v)) return undefined;
-    const date = new Date(v);
-    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-  },
-  quoted_or: (v) => (Array.isArray(v) && v.length > 0 ? v.map((x) => `'${String(x)}'`).join(" or ") : undefined),
-  // The service indents the blocks (and every line in them) by two spaces.
-  overloads: (v) =>
-    Array.isArray(v)
-      ? "\n\n  " +
-        v
-          .map((e, i) => `Overload ${i + 1}: ${JSON.stringify(e, undefined, 2)}`)
-          .join("\n\n")
-          .replaceAll("\n", "\n  ")
-      : undefined,
-};
-
-// {key}, {key|filter}, and {key=value}: a condition that shows nothing and holds when the
-// value, as text, is `value` (`{would_work_if_email_was_verified=true}`, `{context=null}`).
-// A key may name a field of a field: {restricted_reason.type}.
-const PLACEHOLDER = /\{([\w.]+)(?:\|(\w+)|=([\w-]+))?\}/g;
-
-/** The value at a dotted path of the details; undefined when a step is missing. */
-function valueAt(details: Record<string, unknown>, path: string): unknown {
-  let value: unknown = details;
-  for (const key of path.split(".")) value = isRecord(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-  return value;
-}
-
-function renderTemplate(template: string, details: Record<string, unknown>): string | undefined {
-  let complete = true;
-  const text = template.replace(PLACEHOLDER, (_, key: string, filter: string | undefined, expected: string | undefined) => {
-    const value = valueAt(details, key);
-    if (expected !== undefined) {
-      if (value === undefined || (value === null ? "null" : String(value)) !== expected) complete = false;
-      return "";
-    }
-    const shown = (filters[filter ?? "raw"] ?? filters.raw!)(value);
-    if (shown === undefined) complete = false;
-    return shown ?? "";
-  });
-  return complete ? text : undefined;
-}
-
 /**
- * Builds a message from the first template whose placeholders `details` can
- * fill. When none fits, the last template is used with the gaps marked.
+ * The message of an error built without the service's text: its code, then its
+ * details as JSON when it has any (`TEAM_NOT_FOUND {"team_id":"t1"}`). The
+ * service's wording stays with the service, which sends it with every error it
+ * answers; tests that need it have `knownErrorMessage` from stackkit/testing.
  */
-export function renderKnownErrorMessage(templates: readonly string[], details: unknown): string {
-  const values = isRecord(details) ? details : {};
-  for (const template of templates) {
-    const text = renderTemplate(template, values);
-    if (text !== undefined) return text;
+function codeMessage(code: string, details: Record<string, unknown> | undefined): string {
+  if (details === undefined || Object.keys(details).length === 0) return code;
+  try {
+    return `${code} ${JSON.stringify(details)}`;
+  } catch {
+    // Details that JSON cannot write (a cycle, a bigint) are still on `details`.
+    return code;
   }
-  const last = templates[templates.length - 1] ?? "";
-  return last.replace(PLACEHOLDER, (_, key: string, _filter: unknown, expected: string | undefined) =>
-    expected === undefined ? `<${key} unknown>` : "",
-  );
 }
 
 /**
@@ -101,6 +53,10 @@ export function renderKnownErrorMessage(templates: readonly string[], details: u
  * catalogue code, and extend their parent code's class, so `instanceof` and
  * {@link isKnownError} both test families. `instanceof` also works across two
  * copies of the package: it compares codes, not prototypes.
+ *
+ * An error rebuilt from the service's answer keeps the service's text as its
+ * `message`; one built here without it (`new KnownErrors.TeamNotFound({ team_id: "t1" })`)
+ * says its code and details: `TEAM_NOT_FOUND {"team_id":"t1"}`.
  */
 export class KnownError extends Error {
   /** The class's name, kept as data because bundlers may rename classes. */
@@ -108,7 +64,6 @@ export class KnownError extends Error {
   static readonly code: string | undefined = undefined;
   static readonly status: number | undefined = undefined;
   static readonly codeChain: readonly string[] = [];
-  static readonly messageTemplates: readonly string[] = ["Unknown error."];
 
   declare readonly code: string;
   readonly status: number;
@@ -118,11 +73,11 @@ export class KnownError extends Error {
   constructor(details?: unknown, init: KnownErrorInit = {}) {
     const ctor = new.target as typeof KnownError;
     const safeDetails = isRecord(details) ? details : undefined;
-    const message =
-      typeof init.message === "string" && init.message !== "" ? init.message : renderKnownErrorMessage(ctor.messageTemplates, safeDetails);
+    const code = ctor.code ?? "UNKNOWN";
+    const message = typeof init.message === "string" && init.message !== "" ? init.message : codeMessage(code, safeDetails);
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
     this.name = ctor.className;
-    Object.defineProperty(this, "code", { value: ctor.code ?? "UNKNOWN", enumerable: true });
+    Object.defineProperty(this, "code", { value: code, enumerable: true });
     this.status = init.status ?? ctor.status ?? 500;
     this.details = safeDetails;
     this.codeChain = ctor.codeChain;
@@ -173,7 +128,7 @@ export class KnownError extends Error {
    *
    * @example
    * ```ts
-   * new KnownErrors.TeamNotFound({ team_id: "t1" }).toDescriptiveJson();
+   * new KnownErrors.TeamNotFound({ team_id: "t1" }, { message: "Team t1 not found." }).toDescriptiveJson();
    * // { code: "TEAM_NOT_FOUND", details: { team_id: "t1" }, error: "Team t1 not found." }
    * ```
    */
@@ -187,7 +142,7 @@ export class KnownError extends Error {
    *
    * @example
    * ```ts
-   * JSON.stringify(new KnownErrors.TeamNotFound({ team_id: "t1" }));
+   * JSON.stringify(new KnownErrors.TeamNotFound({ team_id: "t1" }, { message: "Team t1 not found." }));
    * // {"name":"TeamNotFound","code":"TEAM_NOT_FOUND","status":404,"message":"Team t1 not found.","details":{"team_id":"t1"}}
    * ```
    */
@@ -211,16 +166,11 @@ export interface KnownErrorClass<E extends KnownError, D> extends Omit<typeof Kn
 
 /**
  * One row of the catalogue's table: the code, its HTTP status (0 for an abstract
- * parent, which is never sent as such), its message template(s), its parent code
- * ("" for none), and its class name when that is not the code in PascalCase.
+ * parent, which is never sent as such), its parent code ("" for none), and its
+ * class name when that is not the code in PascalCase. The service's message
+ * templates are not here: see generated/known-error-messages.ts.
  */
-export type KnownErrorRow = readonly [
-  code: string,
-  status: number,
-  message: string | readonly string[],
-  parent?: string,
-  className?: string,
-];
+export type KnownErrorRow = readonly [code: string, status: number, parent?: string, className?: string];
 
 /** `EMAIL_PASSWORD_MISMATCH` -> `EmailPasswordMismatch`. */
 function pascalCase(code: string): string {
@@ -236,7 +186,7 @@ function pascalCase(code: string): string {
 export function defineKnownErrors(rows: readonly KnownErrorRow[]): KnownErrorCatalogue {
   const byCode: Record<string, typeof KnownError> = {};
   const byName: Record<string, typeof KnownError> = {};
-  for (const [code, status, message, parent, name = pascalCase(code)] of rows) {
+  for (const [code, status, parent, name = pascalCase(code)] of rows) {
     const Parent = (parent && byCode[parent]) || KnownError;
     const Class = class extends Parent {};
     const value = (v: unknown) => ({ value: v });
@@ -246,7 +196,6 @@ export function defineKnownErrors(rows: readonly KnownErrorRow[]): KnownErrorCat
       code: value(code),
       status: value(status || undefined),
       codeChain: value([code, ...Parent.codeChain]),
-      messageTemplates: value(typeof message === "string" ? [message] : message),
     });
     byCode[code] = byName[name] = Class;
   }

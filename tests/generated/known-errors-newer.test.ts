@@ -4,6 +4,7 @@
 // older versions' views (the emulator's 2.8.11 and 2.8.86 never answer it).
 import { describe, expect, it } from "vitest";
 import { createKnownError, isKnownError, KnownError, KnownErrors, knownErrorStatus } from "../../generated/known-errors.js";
+import { knownErrorMessage } from "../../generated/known-error-messages.js";
 import { readKnownError } from "../../runtime/http/known-error-answer.js";
 import { documentFor, fullDocument } from "../helpers/document-view.js";
 
@@ -16,7 +17,7 @@ const unionOf = (document: Record<string, unknown>) => (schemasOf(document)["Kno
 
 describe("TEAM_INVITATION_EMAIL_MISMATCH", () => {
   it("is TeamInvitationEmailMismatch: 403, no details, a direct child of KnownError with the service's fixed message", () => {
-    const error = createKnownError("TEAM_INVITATION_EMAIL_MISMATCH", undefined);
+    const error = createKnownError("TEAM_INVITATION_EMAIL_MISMATCH", undefined, { message: knownErrorMessage("TEAM_INVITATION_EMAIL_MISMATCH") });
     expect(error).toBeInstanceOf(KnownErrors.TeamInvitationEmailMismatch);
     expect(Object.getPrototypeOf(KnownErrors.TeamInvitationEmailMismatch)).toBe(KnownError);
     expect([error.name, error.code, error.status, error.message, error.details]).toEqual([

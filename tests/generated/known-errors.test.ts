@@ -1,6 +1,7 @@
 // Round trip of the known-error catalogue: every code's wire example, fed to the
-// generated registry, rebuilds the right class, family, status, details and message.
-// Also the codes the reference SDK fails to rebuild (known-errors.md, last section).
+// generated registry, rebuilds the right class, family, status, details and message,
+// and knownErrorMessage words each code as the example does. Also the codes the
+// reference SDK fails to rebuild (known-errors.md, last section).
 import { describe, expect, it } from "vitest";
 import {
   createKnownError,
@@ -10,10 +11,10 @@ import {
   knownErrorClasses,
   KnownErrors,
   knownErrorStatus,
-  renderKnownErrorMessage,
   UnsupportedError,
   type KnownErrorCode,
 } from "../../generated/known-errors.js";
+import { knownErrorMessage, renderKnownErrorMessage } from "../../generated/known-error-messages.js";
 import { catalogue, type WireBody } from "../fixtures/document.js";
 
 const parentOf = new Map(catalogue.map((c) => [c.code, c.ext.parent]));
@@ -50,9 +51,9 @@ describe("every catalogue code", () => {
   });
 
   it.each(catalogue.filter((c) => !c.ext.freeText && !c.ext.abstract && !["INVALID_ACCESS_TYPE", "INVALID_SCOPE"].includes(c.code)))(
-    "$code rebuilds its message from details when the server sends no text",
+    "$code: knownErrorMessage makes the service's text from the details",
     ({ code, example }) => {
-      expect(createKnownError(code, example.details).message).toBe(example.error);
+      expect(knownErrorMessage(code as KnownErrorCode, example.details as never)).toBe(example.error);
     },
   );
 
@@ -69,7 +70,6 @@ describe("families", () => {
     expect(error).toBeInstanceOf(KnownErrors.InvalidSessionAuthentication);
     expect(error).toBeInstanceOf(KnownErrors.SessionAuthenticationError);
     expect(error).not.toBeInstanceOf(KnownErrors.RefreshTokenError);
-    expect(error.message).toBe("Access token has expired. Please refresh it and try again.");
   });
 
   it("CANNOT_DELETE_CURRENT_SESSION is a REFRESH_TOKEN_ERROR, as the service defines it", () => {
@@ -103,11 +103,15 @@ describe("codes the reference SDK cannot rebuild", () => {
   it("INVALID_ACCESS_TYPE rebuilds without details", () => {
     const error = createKnownError("INVALID_ACCESS_TYPE", undefined, { status: 400 });
     expect(error).toBeInstanceOf(KnownErrors.InvalidAccessType);
-    expect(error.message).toBe("The x-stack-access-type header must be 'client', 'server', or 'admin'.");
+    expect(error.message).toBe("INVALID_ACCESS_TYPE");
+    expect(knownErrorMessage("INVALID_ACCESS_TYPE")).toBe("The x-stack-access-type header must be 'client', 'server', or 'admin'.");
   });
 
   it("TEAM_ALREADY_EXISTS is known", () => {
-    expect(createKnownError("TEAM_ALREADY_EXISTS", { team_id: "t1" }, { status: 409 }).message).toBe("Team t1 already exists.");
+    const error = createKnownError("TEAM_ALREADY_EXISTS", { team_id: "t1" }, { status: 409, message: "Team t1 already exists." });
+    expect(error).toBeInstanceOf(KnownErrors.TeamAlreadyExists);
+    expect(error.message).toBe("Team t1 already exists.");
+    expect(knownErrorMessage("TEAM_ALREADY_EXISTS", { team_id: "t1" })).toBe("Team t1 already exists.");
   });
 
   it("an abstract parent sent as-is becomes the parent's class with the response's status and text", () => {
@@ -128,7 +132,8 @@ describe("codes the reference SDK cannot rebuild", () => {
   });
 
   it("an unknown code without text says which code it was", () => {
-    expect(createKnownError("QUOTA_EXCEEDED", undefined, { status: 400 }).message).toBe(
+    expect(createKnownError("QUOTA_EXCEEDED", undefined, { status: 400 }).message).toBe('UNSUPPORTED_ERROR {"originalErrorCode":"QUOTA_EXCEEDED"}');
+    expect(knownErrorMessage("UNSUPPORTED_ERROR", { originalErrorCode: "QUOTA_EXCEEDED" })).toBe(
       "An error occurred that is not currently supported (possibly because it was added in a version of Stack that is newer than this client). The original unsupported error code was: QUOTA_EXCEEDED",
     );
   });
@@ -152,14 +157,57 @@ describe("codes the reference SDK cannot rebuild", () => {
 });
 
 describe("messages", () => {
-  it("the server's text wins over the template", () => {
+  it("the server's text is the message", () => {
     expect(createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }, { message: "Choose at least 8 characters." }).message).toBe(
       "Choose at least 8 characters.",
     );
   });
 
-  it("a template whose details are missing marks the gap instead of printing undefined", () => {
-    expect(createKnownError("PASSWORD_TOO_SHORT").message).toBe("Password too short. Minimum length is <min_length unknown>.");
+  it("an error built without the server's text says its code, then its details as JSON", () => {
+    expect(new KnownErrors.TeamNotFound({ team_id: "t1" }).message).toBe('TEAM_NOT_FOUND {"team_id":"t1"}');
+    expect(new KnownErrors.EmailPasswordMismatch().message).toBe("EMAIL_PASSWORD_MISMATCH");
+    expect(createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }, { status: 400 }).message).toBe('PASSWORD_TOO_SHORT {"min_length":8}');
+    expect(createKnownError("USER_EMAIL_ALREADY_EXISTS", { email: "ada@example.com", would_work_if_email_was_verified: false }).message).toBe(
+      'USER_EMAIL_ALREADY_EXISTS {"email":"ada@example.com","would_work_if_email_was_verified":false}',
+    );
+  });
+
+  it("without the server's text, empty or missing details and an empty text leave the code alone", () => {
+    expect(createKnownError("PASSWORD_TOO_SHORT").message).toBe("PASSWORD_TOO_SHORT");
+    expect(createKnownError("PASSWORD_TOO_SHORT", {}).message).toBe("PASSWORD_TOO_SHORT");
+    expect(createKnownError("PASSWORD_TOO_SHORT", "eight").message).toBe("PASSWORD_TOO_SHORT");
+    expect(createKnownError("PASSWORD_TOO_SHORT", { min_length: 8 }, { message: "" }).message).toBe('PASSWORD_TOO_SHORT {"min_length":8}');
+  });
+
+  it("details that JSON cannot write leave the code alone, and stay on details", () => {
+    const cyclic: Record<string, unknown> = { min_length: 8 };
+    cyclic.self = cyclic;
+    const error = createKnownError("PASSWORD_TOO_SHORT", cyclic);
+    expect(error.message).toBe("PASSWORD_TOO_SHORT");
+    expect(error.details).toBe(cyclic);
+    expect(createKnownError("PASSWORD_TOO_SHORT", { min_length: 8n }).message).toBe("PASSWORD_TOO_SHORT");
+  });
+
+  it("knownErrorMessage words a code as the service does: a filter, a condition, a nested key", () => {
+    expect(knownErrorMessage("TEAM_NOT_FOUND", { team_id: "t1" })).toBe("Team t1 not found.");
+    expect(knownErrorMessage("EMAIL_PASSWORD_MISMATCH")).toBe("Wrong e-mail or password.");
+    expect(knownErrorMessage("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: "client", allowed_access_types: ["server", "admin"] })).toBe(
+      "The x-stack-access-type header must be 'server' or 'admin', but was 'client'.",
+    );
+    expect(knownErrorMessage("USER_EMAIL_ALREADY_EXISTS", { email: "ada@example.com", would_work_if_email_was_verified: true })).toBe(
+      'A user with email "ada@example.com" already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.',
+    );
+    expect(knownErrorMessage("USER_EMAIL_ALREADY_EXISTS", { email: "ada@example.com", would_work_if_email_was_verified: false })).toBe(
+      'A user with email "ada@example.com" already exists.',
+    );
+    expect(knownErrorMessage("ACCESS_TOKEN_EXPIRED", { expired_at_millis: null })).toBe("Access token has expired. Please refresh it and try again.");
+    expect(knownErrorMessage("RESTRICTED_USER_NOT_ALLOWED", { restricted_reason: { type: "email_not_verified" } })).toBe(
+      "The user in the access token is in restricted state. Reason: email_not_verified. Please pass the X-Stack-Allow-Restricted-User header if this is intended.",
+    );
+  });
+
+  it("knownErrorMessage marks a gap in the details instead of printing undefined", () => {
+    expect(knownErrorMessage("PASSWORD_TOO_SHORT")).toBe("Password too short. Minimum length is <min_length unknown>.");
   });
 
   it("the first template whose keys are present is used", () => {

@@ -1,13 +1,14 @@
 // stackkit/testing: an emulator per test (in-process or over HTTP), demo-project
-// apps wired to it, test users, signing an app in, and the latest e-mail, code
-// and link sent to an address.
+// apps wired to it, test users, signing an app in, the latest e-mail, code
+// and link sent to an address, and the service's text of a known error.
 import { afterEach, describe, expect, it } from "vitest";
 import { handlers } from "../../emulator/handlers/index.js";
-import { createMemoryTokenStore, type TokenPair, type TokenStore } from "../../runtime/index.js";
+import { createKnownError, createMemoryTokenStore, isKnownError, type TokenPair, type TokenStore } from "../../runtime/index.js";
 import {
   appsFor,
   createTestUser,
   DEMO_KEYS,
+  knownErrorMessage,
   latestCode,
   latestEmail,
   latestLink,
@@ -187,5 +188,42 @@ describe("latestEmail, latestCode, latestLink", () => {
     expect(() => latestEmail(emulator!, "nobody@example.com")).toThrow("E-mail went to: zoe@example.com");
     expect(() => latestLink(emulator!, "zoe@example.com")).toThrow('("Plain") has no link');
     expect(() => latestCode(emulator!, "zoe@example.com", "magic_link")).toThrow("No magic_link code was issued to zoe@example.com");
+  });
+});
+
+describe("knownErrorMessage", () => {
+  it("words a known error as the service does, from its details", () => {
+    expect(knownErrorMessage("EMAIL_PASSWORD_MISMATCH")).toBe("Wrong e-mail or password.");
+    expect(knownErrorMessage("TEAM_NOT_FOUND", { team_id: "t1" })).toBe("Team t1 not found.");
+    // A filter: the allowed access types, quoted and joined.
+    expect(knownErrorMessage("INSUFFICIENT_ACCESS_TYPE", { actual_access_type: "client", allowed_access_types: ["server", "admin"] })).toBe(
+      "The x-stack-access-type header must be 'server' or 'admin', but was 'client'.",
+    );
+    // A condition: the longer text only when the address would work once verified.
+    expect(knownErrorMessage("USER_EMAIL_ALREADY_EXISTS", { email: "ada@example.com", would_work_if_email_was_verified: true })).toBe(
+      'A user with email "ada@example.com" already exists but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method.',
+    );
+    expect(knownErrorMessage("USER_EMAIL_ALREADY_EXISTS", { email: "ada@example.com", would_work_if_email_was_verified: false })).toBe(
+      'A user with email "ada@example.com" already exists.',
+    );
+  });
+
+  it.skipIf(!canSignIn)("is the text the emulator answers, which the error the app gets keeps", async () => {
+    emulator = await startEmulator();
+    const user = await createTestUser(emulator);
+    // Outside a browser, the sign-up's verification link needs an absolute handler URL.
+    const app = appsFor(emulator).client({ urls: { handler: "http://localhost:3000/handler" } });
+    const result = await app.signInWithCredential({ email: user.email, password: "wrong-password", noRedirect: true });
+    if (result.status !== "error" || !isKnownError(result.error, "EMAIL_PASSWORD_MISMATCH"))
+      throw new Error("expected EMAIL_PASSWORD_MISMATCH");
+    expect(result.error.message).toBe(knownErrorMessage("EMAIL_PASSWORD_MISMATCH"));
+    expect(result.error).toEqual(
+      createKnownError("EMAIL_PASSWORD_MISMATCH", undefined, { status: 400, message: knownErrorMessage("EMAIL_PASSWORD_MISMATCH") }),
+    );
+
+    const taken = await app.signUpWithCredential({ email: user.email, password: "another-password-1", noRedirect: true });
+    if (taken.status !== "error" || !isKnownError(taken.error, "USER_EMAIL_ALREADY_EXISTS"))
+      throw new Error("expected USER_EMAIL_ALREADY_EXISTS");
+    expect(taken.error.message).toBe(knownErrorMessage("USER_EMAIL_ALREADY_EXISTS", taken.error.details));
   });
 });

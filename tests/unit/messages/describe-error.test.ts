@@ -23,6 +23,7 @@ import {
   UserNotSignedInError,
   type ErrorMessages,
 } from "../../../runtime/index.js";
+import { knownErrorMessage } from "../../../generated/known-error-messages.js";
 
 const online = { isOffline: () => false };
 const words = (error: unknown, options = {}) => {
@@ -102,7 +103,10 @@ describe("known errors of the service", () => {
       retryable: false,
     });
     // A setup mistake of the app: the person is told so, without the header names and keys of the developer message.
-    const key = new KnownErrors.InvalidPublishableClientKey({ project_id: "p-123" });
+    const details = { project_id: "p-123" };
+    const key = new KnownErrors.InvalidPublishableClientKey(details, {
+      message: knownErrorMessage("INVALID_PUBLISHABLE_CLIENT_KEY", details),
+    });
     expect(key.message).toContain("publishable key");
     expect(words(key)).toEqual({
       code: "INVALID_PUBLISHABLE_CLIENT_KEY",

@@ -44,6 +44,28 @@ describe("a known error", () => {
     expect(error).toMatchObject({ status: 404, details: { team_id: "t" } });
   });
 
+  it("keeps the service's text word for word, even where it is not the catalogue's wording", async () => {
+    const text = "Team t was not found in project p (a newer service's wording).";
+    const { client } = setup(() =>
+      json(
+        { code: "TEAM_NOT_FOUND", error: text, details: { team_id: "t" } },
+        { status: 404, headers: { "x-stack-known-error": "TEAM_NOT_FOUND" } },
+      ),
+    );
+    const error = await failure(client.api.GET("/teams/{team_id}", { params: { path: { team_id: "t" } } }));
+    expect(error).toBeInstanceOf(KnownErrors.TeamNotFound);
+    expect(error).toMatchObject({ message: text, details: { team_id: "t" } });
+  });
+
+  it("without an `error` text in the body says its code and details", async () => {
+    const { client } = setup(() =>
+      json({ code: "TEAM_NOT_FOUND", details: { team_id: "t" } }, { status: 404, headers: { "x-stack-known-error": "TEAM_NOT_FOUND" } }),
+    );
+    const error = await failure(client.api.GET("/teams/{team_id}", { params: { path: { team_id: "t" } } }));
+    expect(error).toBeInstanceOf(KnownErrors.TeamNotFound);
+    expect(error).toMatchObject({ status: 404, message: 'TEAM_NOT_FOUND {"team_id":"t"}' });
+  });
+
   it.each(catalogue)("$code is rebuilt from the wire, never as a TypeError", async ({ code, ext, example }) => {
     // A session with an access token and nothing to refresh it with: access-token errors reach the caller.
     const signedIn = { accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }), refreshToken: null };
