@@ -4,8 +4,7 @@
 // /contact-channels/{user_id}/{contact_channel_id}).
 import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
-import { StackConfigurationError } from "../../errors.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { errorOf } from "../result-of.js";
 import { assertAnswered } from "../wire.js";
@@ -132,11 +131,6 @@ export interface UserContactChannelMethods {
 }
 
 type WireContactChannel = components["schemas"]["ContactChannel"];
-
-/** Options are checked so that a call without them is a clear error, not a TypeError. */
-function requireOptions(value: unknown, method: string, shape: string): void {
-  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
-}
 
 /**
  * Sends the verification e-mail of channel `channelId` of user `userId` (`me` for

@@ -1,10 +1,10 @@
 // A team of the current user: the reference SDK's `Team` object (SPEC §7
 // "Teams"), its members, invitations and API keys, each one call of the service.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered } from "../wire.js";
+import { itemsOf } from "../wire.js";
 import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
 
 type Schemas = components["schemas"];
@@ -186,7 +186,7 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
   const path = { team_id: teamId };
   return {
     async inviteUser(options) {
-      requireObject(options, "team.inviteUser", "{ email, callbackUrl? }");
+      requireOptions(options, "team.inviteUser", "{ email, callbackUrl? }");
       // The e-mail link must be absolute; by default it opens this app's team-invitation page.
       const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
       await ctx.client.send("POST /team-invitations/send-code", {
@@ -219,7 +219,7 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
       }));
     },
     async update(update) {
-      requireObject(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
+      requireOptions(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
       await ctx.client.send("PATCH /teams/{team_id}", {
         params: { path },
         body: {
@@ -237,16 +237,6 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
     createApiKey: (options) => keys.createApiKey(options),
     listApiKeys: (options) => keys.listApiKeys(options),
   };
-}
-
-export function requireObject(value: unknown, method: string, shape: string): void {
-  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
-}
-
-export function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
-  const items = answered(data, call).items;
-  if (!Array.isArray(items)) throw new StackAssertionError(`${call} answered without an items list`);
-  return items;
 }
 
 function dateOf(millis: unknown, what: string): Date {

@@ -3,11 +3,12 @@
 // removing members, and the server-side update. Invitations, deletion and API
 // keys are the client Team's own calls, sent here with the secret server key.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
+import { itemsOf } from "../wire.js";
 import { StackAssertionError } from "../../errors.js";
 import { createTeamObject, type ReadonlyJson, type Team, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
 import type { TeamCreateOptions } from "../objects/user-teams.js";
-import { itemsOf, requireOptions, segment } from "./common.js";
+import { segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";
 import { withUserDestructureGuard } from "../objects/user-guard.js";

@@ -3,7 +3,7 @@
 // method is a server request about this user's id, never `me`, so it works for
 // any user; the request's own user gets the session-bound extras in
 // current-user.ts.
-import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { callOf, checkAborted, requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { UserApiKeyMethods } from "../objects/api-key.js";
 import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
@@ -11,7 +11,7 @@ import { createCurrentUser, type BaseUser } from "../objects/user.js";
 import type { UserAccountMethods } from "../objects/user-profile.js";
 import { sendChannelVerification } from "../objects/contact-channel.js";
 import { errorOf } from "../result-of.js";
-import { requireOptions, segment } from "./common.js";
+import { segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
 import { serverUserConnectedAccountMethods } from "./connected-accounts.js";
 import { asServerTeam, createServerTeamObject, type ServerTeam } from "./server-team.js";

@@ -1,13 +1,12 @@
 // A server user's API keys (SPEC §3-§5): listed and created for that user's id.
 // Objects, validity rules (manually revoked first, then expired) and updates
 // are the client's `apiKeyFromWire`; only the owner differs from `me`.
-import { signalOf, type CallOptions } from "../call-options.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import type { ApiKeyCreationOptions, UserApiKey, UserApiKeyFirstView, UserApiKeyMethods } from "../objects/api-key.js";
 import { apiKeyEndpointFor, apiKeyFromWire } from "../objects/api-key.js";
-import { answered } from "../wire.js";
-import { itemsOf, requireOptions } from "./common.js";
+import { answered, itemsOf } from "../wire.js";
 
 export function serverUserApiKeyMethods(ctx: ClientAppContext, userId: string): UserApiKeyMethods {
   const owner = apiKeyEndpointFor({ userId });

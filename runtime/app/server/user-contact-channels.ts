@@ -4,9 +4,8 @@
 import type { components } from "../../../generated/schema.js";
 import type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../objects/contact-channel.js";
 import { createContactChannelObject, sendChannelVerification } from "../objects/contact-channel.js";
-import { signalOf, type CallOptions } from "../call-options.js";
-import { answered } from "../wire.js";
-import { itemsOf, requireOptions } from "./common.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
+import { answered, itemsOf } from "../wire.js";
 import type { ServerAppContext } from "./context.js";
 
 type WireContactChannel = components["schemas"]["ContactChannel"];

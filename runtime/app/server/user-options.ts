@@ -3,10 +3,10 @@
 // snake_case, only the fields given. The reference leaves otp_auth_enabled and
 // passkey_auth_enabled out of its server update; here every field is sent.
 import type { operations } from "../../../generated/schema.js";
+import { requireOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ReadonlyJson } from "../objects/team.js";
 import type { UserUpdateOptions } from "../objects/user-profile.js";
-import { requireOptions } from "./common.js";
 
 type WireUserUpdate = operations["updateUser"]["requestBody"]["content"]["application/json"];
 type WireUserCreate = operations["createUser"]["requestBody"]["content"]["application/json"];

@@ -2,12 +2,12 @@
 // team with them as its first member, leaving one, and their team profile.
 // Leaving is a server request for this user (DELETE /team-memberships/{team}/{user});
 // the reference sends it as a client request without the secret key (wire contract §14).
-import { callOf, signalOf, type CallOptions } from "../call-options.js";
+import { callOf, requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "../objects/received-invitations.js";
 import type { EditableTeamMemberProfile } from "../objects/user-teams.js";
 import { answered } from "../wire.js";
-import { requireOptions, teamIdOf } from "./common.js";
+import { teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 import {
   asServerTeam,
