@@ -23,6 +23,19 @@ export function itemsOf<D extends { items: unknown[] }>(data: D | undefined, cal
   return items;
 }
 
+/** Option names → the wire's names of the same values (`{ displayName: "display_name" }`). */
+export type WireNames = Readonly<Record<string, string>>;
+
+/** The fields of `options` that are given (not undefined), under their wire names: a body that changes only what the caller named. */
+export function wireFields(options: object, names: WireNames): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, wireKey] of Object.entries(names)) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) body[wireKey] = value;
+  }
+  return body;
+}
+
 // Ids of users and teams are UUIDs; the service answers anything else with SCHEMA_ERROR.
 // Lookups treat a malformed id as "no such user/team", which also keeps "", "." and ".."
 // out of a path, where they would name other routes.
