@@ -191,22 +191,30 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
     async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
       const { data } = await ctx.client.send("GET /team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
-      const profile = answered(data, "GET /team-member-profiles/{team_id}/me");
-      return {
-        displayName: profile.display_name ?? null,
-        profileImageUrl: profile.profile_image_url ?? null,
-        async update(update) {
-          requireOptions(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
-          await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
-            params: { path },
-            body: {
-              ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
-              ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
-            },
-            ...signalOf(update),
-          });
+      return editableTeamProfile(ctx, path, answered(data, "GET /team-member-profiles/{team_id}/me"));
+    },
+  };
+}
+
+/** The profile `profile` of user `path.user_id` in team `path.team_id`, which `update` changes (the signed-in user's, or any user's for server code). */
+export function editableTeamProfile(
+  ctx: ClientAppContext,
+  path: { readonly team_id: string; readonly user_id: string },
+  profile: { readonly display_name: string | null; readonly profile_image_url: string | null },
+): EditableTeamMemberProfile {
+  return {
+    displayName: profile.display_name ?? null,
+    profileImageUrl: profile.profile_image_url ?? null,
+    async update(update) {
+      requireOptions(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
+      await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
+        params: { path },
+        body: {
+          ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
+          ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
         },
-      };
+        ...signalOf(update),
+      });
     },
   };
 }
