@@ -228,9 +228,9 @@ export function apiKeyEndpointFor(input: { readonly userId?: string; readonly te
   return { type: "user", path: "/user-api-keys", userId: userId ?? "me" };
 }
 
-/** The current user's keys (`user_id=me`). */
-export function userApiKeyMethods(ctx: ClientAppContext): UserApiKeyMethods {
-  const owner = apiKeyEndpointFor({ userId: "me" });
+/** A user's keys: the signed-in user's (`me`); server code names any user. */
+export function userApiKeyMethods(ctx: ClientAppContext, userId = "me"): UserApiKeyMethods {
+  const owner = apiKeyEndpointFor({ userId });
   return {
     listApiKeys: async (options) => (await listKeys(ctx, owner, options)) as UserApiKey[],
     createApiKey: async (options) => (await createKey(ctx, owner, options)) as UserApiKeyFirstView,

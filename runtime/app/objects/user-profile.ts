@@ -200,10 +200,21 @@ function userUpdateToWire(options: UserUpdateOptions): WireUserUpdate {
 }
 
 /** A team, its id, or null; anything else would silently clear the selection, so it is refused. */
-function selectedTeamIdOf(team: { readonly id: string } | string | null): string | null {
+function selectedTeamIdOf(team: unknown): string | null {
   if (team === null || typeof team === "string") return team;
-  if (typeof team === "object" && typeof team.id === "string") return team.id;
+  if (typeof team === "object" && typeof (team as { id?: unknown }).id === "string") return (team as { id: string }).id;
   throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
+}
+
+/** The setters of one field that every user has, made of its `update` (the signed-in user's, or server code's). */
+export function profileSetters(
+  update: (options: UserUpdateOptions & CallOptions) => Promise<void>,
+): Pick<UserProfileMethods, "setDisplayName" | "setClientMetadata" | "setSelectedTeam"> {
+  return {
+    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
+    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
+    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
+  };
 }
 
 /** The profile and account methods that need only the app's context (sendVerificationEmail needs the user's e-mail). */
@@ -217,9 +228,7 @@ export function profileMethods(
   };
   return {
     update,
-    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
-    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
-    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
+    ...profileSetters(update),
     async delete(options) {
       // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
       const session = ctx.sessions().current();
@@ -231,13 +240,18 @@ export function profileMethods(
   };
 }
 
+/** What sendVerificationEmail throws for a user without a primary e-mail (the signed-in user, or any user for server code). */
+export function noPrimaryEmail(): StackConfigurationError {
+  return new StackConfigurationError(
+    'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
+  );
+}
+
 /** The sendVerificationEmail of a user whose primary e-mail is `email` (`POST /contact-channels/send-verification-code`). */
 export function sendVerificationEmailOf(ctx: ClientAppContext, email: string | null): UserAccountMethods["sendVerificationEmail"] {
   return async (options) => {
     if (email === null) {
-      throw new StackConfigurationError(
-        'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
-      );
+      throw noPrimaryEmail();
     }
     const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
     return errorOf(
