@@ -3,6 +3,8 @@
 // in a trailing `options` when it has none; the signal reaches every request
 // the call sends (the runtime's fetch honours it: retries and Retry-After waits
 // included) and every wait of its own. Objects a call returns do not keep it.
+// A call's options object is checked to be one (requireOptions).
+import { StackConfigurationError } from "../errors.js";
 import { raceAbort, throwIfAborted } from "../platform/abort.js";
 
 /**
@@ -52,4 +54,9 @@ export function untilAborted<T>(promise: Promise<T>, options: CallOptions | null
 /** Throws the abort reason when the call's signal has already aborted. */
 export function checkAborted(options: CallOptions | null | undefined): void {
   throwIfAborted(options?.signal);
+}
+
+/** Options must be an object: a call without them is a clear error, not a TypeError. */
+export function requireOptions(value: unknown, method: string, shape: string): void {
+  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
 }

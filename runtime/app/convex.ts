@@ -4,11 +4,11 @@
 // No dependency on convex: its context is typed by the one method used
 // (convex-context.ts).
 // Loaded with the first call that needs it.
-import { decodeJwt } from "jose/jwt/decode";
 import { DEFAULT_MIN_TOKEN_LIFE_MS } from "../constants.js";
 import { StackConfigurationError } from "../errors.js";
 import { accessTokenFacts } from "../sessions/jwt.js";
 import type { Session } from "../sessions/session.js";
+import { unverifiedJwtClaims } from "../sessions/unverified-jwt.js";
 import type { TokenPartialUser } from "./partial-user.js";
 import type { RestrictedReason } from "./objects/user.js";
 import { restrictionOf } from "./objects/user.js";
@@ -83,12 +83,8 @@ export async function convexServerUser<U extends { readonly isAnonymous: boolean
 
 /** When `accessToken` was issued, in ms since the epoch; null when it does not say. */
 function issuedAt(accessToken: string): number | null {
-  try {
-    const { iat } = decodeJwt(accessToken);
-    return typeof iat === "number" ? iat * 1000 : null;
-  } catch {
-    return null;
-  }
+  const iat = unverifiedJwtClaims(accessToken)?.iat;
+  return typeof iat === "number" ? iat * 1000 : null;
 }
 
 /**

@@ -2,10 +2,9 @@
 // token describes it, read without a request (the newest official SDK's API);
 // `from: "convex"` reads it from a Convex function's context (convex.ts, loaded
 // with its first call).
-import { decodeJwt } from "jose/jwt/decode";
-import type { JWTPayload } from "jose";
 import { StackConfigurationError } from "../errors.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
+import { unverifiedJwtClaims } from "../sessions/unverified-jwt.js";
 import type { RestrictedReason } from "./objects/user.js";
 import { restrictionOf } from "./objects/user.js";
 import type { TokenStoreContext } from "./token-store-contexts.js";
@@ -90,13 +89,8 @@ export async function partialUser(
  * expired or cannot be read, and for an anonymous user unless `or` is "anonymous-if-exists".
  */
 export function partialUserOf(accessToken: string | null, now: number, or: "return-null" | "anonymous-if-exists"): TokenPartialUser | null {
-  if (accessToken === null) return null;
-  let claims: JWTPayload;
-  try {
-    claims = decodeJwt(accessToken);
-  } catch {
-    return null;
-  }
+  const claims = accessToken === null ? null : unverifiedJwtClaims(accessToken);
+  if (claims === null) return null;
   if (typeof claims.sub !== "string" || (typeof claims.exp === "number" && claims.exp * 1000 <= now)) return null;
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
   const isAnonymous = claims["is_anonymous"] === true || audiences.some((aud) => typeof aud === "string" && aud.endsWith(":anon"));

@@ -7,7 +7,7 @@
 // The class is the part every bundle that names it carries (its options and
 // the methods' signatures); what the methods do loads with the first of them
 // (server/app-methods.ts), so that a client app's first load holds no server code.
-import { callOf, checkAborted, signalOf, type CallOptions } from "./call-options.js";
+import { callOf, checkAborted, requireOptions, signalOf, type CallOptions } from "./call-options.js";
 import { StackConfigurationError } from "../errors.js";
 import { lazy } from "../platform/lazy.js";
 import type { TokenStoreInit } from "../sessions/tokens/resolve.js";
@@ -158,7 +158,7 @@ export class StackServerApp extends StackClientApp {
       return convexServerUser(arg.ctx, arg.or, (id) => server.getUserById(this.serverCtx, id, arg));
     }
     const given = (arg ?? {}) as ServerGetUserOptions & CallOptions;
-    server.requireOptions(given, "getUser", '{ or?, tokenStore?, verify? }, a user id, { apiKey }, or { from: "convex", ctx }');
+    requireOptions(given, "getUser", '{ or?, tokenStore?, verify? }, a user id, { apiKey }, or { from: "convex", ctx }');
     if (given.verify !== undefined) return this.verifiedUser(given);
     return this.currentUser(
       given,

@@ -1,5 +1,4 @@
-// The subpath, not the package index: an app whose first load decodes tokens need not carry jose's verification.
-import { decodeJwt } from "jose/jwt/decode";
+import { unverifiedJwtClaims } from "./unverified-jwt.js";
 import { LruMap } from "../platform/lru.js";
 
 /** What the client reads of an access token, without checking its signature (the service checks it). */
@@ -21,12 +20,8 @@ export interface AccessTokenFacts {
 
 /** Reads an access token's {@link AccessTokenFacts}. */
 export function decodeAccessToken(token: string): AccessTokenFacts {
-  let claims: ReturnType<typeof decodeJwt>;
-  try {
-    claims = decodeJwt(token);
-  } catch {
-    return { expiresAt: Number.NEGATIVE_INFINITY, needsAnonymousUserHeader: false };
-  }
+  const claims = unverifiedJwtClaims(token);
+  if (claims === null) return { expiresAt: Number.NEGATIVE_INFINITY, needsAnonymousUserHeader: false };
   const { exp, is_anonymous, is_restricted, restricted_reason } = claims;
   return {
     expiresAt: typeof exp === "number" ? exp * 1000 : Number.POSITIVE_INFINITY,

@@ -2,6 +2,7 @@
 // project owner's session in the internal project instead of any key (then no
 // key headers at all). Checked before the app is built, as mixing them would
 // send both; the runtime client's settings are made of what was checked.
+import { requireOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { OwnerAccessTokenGetter, OwnerSession } from "../../http/pipeline.js";
 import type { RuntimeClientSettings } from "../app-internals.js";
@@ -19,11 +20,11 @@ export interface AdminCredentials {
  * too, so mixing them is refused), or with the super secret admin key.
  */
 export function checkedAdminOptions(options: object): StackServerAppOptions & AdminCredentials {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError(
-      "StackAdminApp needs options: { projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }.",
-    );
-  }
+  requireOptions(
+    options,
+    "StackAdminApp",
+    "{ projectId, tokenStore, superSecretAdminKey, ... } or { projectId, tokenStore, projectOwnerSession }",
+  );
   // Either form of StackAdminAppOptions, read as one: each key is checked below.
   const given = options as StackServerAppOptions & AdminCredentials;
   const { superSecretAdminKey, projectOwnerSession } = given;

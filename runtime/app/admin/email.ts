@@ -15,7 +15,7 @@ import { StackAssertionError, StackConfigurationError, isStackError } from "../.
 import { ServiceVersionError, type HttpError } from "../../http/request-errors.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
-import { answered } from "../wire.js";
+import { answered, itemsOf } from "../wire.js";
 
 /** The kind of e-mail a template is for: `"email_verification"`, `"password_reset"`, `"magic_link"` or `"team_invitation"`. */
 export type EmailTemplateType = components["schemas"]["EmailTemplateType"];
@@ -141,8 +141,7 @@ export async function listEmailTemplates(ctx: ClientAppContext, options?: CallOp
     `${WHY_REMOVED}, which has no subject or template document to read`,
     `read them with admin.api.GET("/internal/email-templates"), which answers { templates: [{ id, display_name, tsx_source, theme_id }] }; each type of e-mail is sent with the template of a fixed id: ${templateIdList()}`,
   );
-  const items = answered(data, "GET /email-templates").items;
-  if (!Array.isArray(items)) throw new StackAssertionError("GET /email-templates answered without an items list");
+  const items = itemsOf(data, "GET /email-templates");
   return items.map((t) => Object.freeze({ type: t.type, subject: t.subject, content: t.content, isDefault: t.is_default }));
 }
 
@@ -227,8 +226,7 @@ export async function sendTestEmail(
 /** `GET /internal/emails`: the e-mails the project sent. */
 export async function listSentEmails(ctx: ClientAppContext, options?: CallOptions): Promise<AdminSentEmail[]> {
   const { data } = await ctx.client.send("GET /internal/emails", signalOf(options));
-  const items = answered(data, "GET /internal/emails").items;
-  if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/emails answered without an items list");
+  const items = itemsOf(data, "GET /internal/emails");
   return items.map((e) => {
     if (typeof e.sent_at_millis !== "number" || !Number.isFinite(e.sent_at_millis)) {
       throw new StackAssertionError(

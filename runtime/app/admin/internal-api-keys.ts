@@ -3,10 +3,10 @@
 // configured with. Unlike user and team keys, validity checks expiry first and
 // manual revocation second (SPEC §4), as the reference SDK does.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered } from "../wire.js";
+import { answered, itemsOf } from "../wire.js";
 
 type Schemas = components["schemas"];
 
@@ -107,11 +107,11 @@ export async function createInternalApiKey(
   ctx: ClientAppContext,
   options: InternalApiKeyCreateOptions & CallOptions,
 ): Promise<InternalApiKeyFirstView> {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError(
-      "createInternalApiKey needs options: { description, expiresAt: Date, hasPublishableClientKey, hasSecretServerKey, hasSuperSecretAdminKey }.",
-    );
-  }
+  requireOptions(
+    options,
+    "createInternalApiKey",
+    "{ description, expiresAt: Date, hasPublishableClientKey, hasSecretServerKey, hasSuperSecretAdminKey }",
+  );
   const expiresAt = options.expiresAt instanceof Date ? options.expiresAt.getTime() : Number.NaN;
   if (!Number.isFinite(expiresAt)) {
     throw new StackConfigurationError("createInternalApiKey: expiresAt must be a valid Date (project keys always expire).");
@@ -138,8 +138,7 @@ export async function createInternalApiKey(
 /** `GET /internal/api-keys`: every key set of the project, last four characters only. */
 export async function listInternalApiKeys(ctx: ClientAppContext, options?: CallOptions): Promise<InternalApiKey[]> {
   const { data } = await ctx.client.send("GET /internal/api-keys", signalOf(options));
-  const items = answered(data, "GET /internal/api-keys").items;
-  if (!Array.isArray(items)) throw new StackAssertionError("GET /internal/api-keys answered without an items list");
+  const items = itemsOf(data, "GET /internal/api-keys");
   return items.map((wire) =>
     Object.freeze({
       ...baseFromWire(ctx, wire),

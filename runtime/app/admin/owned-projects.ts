@@ -15,7 +15,7 @@ import type { AdminOwnedProject } from "../internal-user.js";
 import { INTERNAL_PROJECT_ID, type AdminProjectCreateOptions } from "../objects/project.js";
 import { ownerSessionOf } from "../objects/user.js";
 import { serverContextOf, type ServerAppContext } from "../server/context.js";
-import { answered, assertAnswered, schemaProblems } from "../wire.js";
+import { answered, assertAnswered, schemaProblems, itemsOf } from "../wire.js";
 import { adminProjectFromWire, adminProjectUpdateToWire } from "./project.js";
 
 type WireAdminProject = components["schemas"]["AdminProject"];
@@ -103,8 +103,7 @@ async function defaultOwnerTeam(ctx: ClientAppContext, displayName: string, opti
   const selected = answered(me, "GET /users/me").selected_team_id;
   if (typeof selected === "string") return selected;
   const { data: teams } = await ctx.client.send("GET /teams", { params: { query: { user_id: "me" } }, ...signalOf(options) });
-  const items = answered(teams, "GET /teams").items;
-  if (!Array.isArray(items)) throw new StackAssertionError("GET /teams answered without an items list");
+  const items = itemsOf(teams, "GET /teams");
   if (items[0] !== undefined) return items[0].id;
   const { data: created } = await ctx.client.send("POST /teams", {
     body: { display_name: displayName, creator_user_id: "me" },

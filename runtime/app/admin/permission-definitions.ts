@@ -3,9 +3,9 @@
 // service's PERMISSION_ID_ALREADY_EXISTS, thrown as its typed error.
 import type { components } from "../../../generated/schema.js";
 import { signalOf, type CallOptions } from "../call-options.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered } from "../wire.js";
+import { answered, itemsOf } from "../wire.js";
 
 export type PermissionScope = "team" | "project";
 
@@ -128,8 +128,7 @@ export function permissionDefinitions(ctx: ClientAppContext, scope: PermissionSc
       const init = signalOf(options);
       const { data } =
         scope === "team" ? await api.GET("/team-permission-definitions", init) : await api.GET("/project-permission-definitions", init);
-      const items = answered(data, `GET ${base}`).items;
-      if (!Array.isArray(items)) throw new StackAssertionError(`GET ${base} answered without an items list`);
+      const items = itemsOf(data, `GET ${base}`);
       return items.map(definitionFromWire);
     },
     async create(options) {

@@ -1,6 +1,7 @@
 // Passkey sign-in and registration (wire contract §9; SPEC §4, §5) with
 // @simplewebauthn/browser. The ceremonies are injectable so that the flows can
 // be tested without a browser's WebAuthn.
+import { startAuthentication, startRegistration } from "@simplewebauthn/browser";
 import {
   KnownErrors,
   type InvalidTotpCode,
@@ -12,7 +13,6 @@ import {
 import { requireBrowser } from "../../platform/browser.js";
 import { callOf, checkAborted, signalOf, untilAborted, type CallOptions } from "../call-options.js";
 import { StackAssertionError } from "../../errors.js";
-import { lazy } from "../../platform/lazy.js";
 import type { ClientAppContext } from "../context.js";
 import { Result } from "../result.js";
 import { resultOf } from "../result-of.js";
@@ -24,16 +24,14 @@ import { assertRedirectAfter, type RedirectAfterSignIn } from "./oauth.js";
 export const RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
 
 export interface WebAuthnCeremonies {
-  readonly startRegistration: typeof import("@simplewebauthn/browser").startRegistration;
-  readonly startAuthentication: typeof import("@simplewebauthn/browser").startAuthentication;
+  readonly startRegistration: typeof startRegistration;
+  readonly startAuthentication: typeof startAuthentication;
 }
 
-// Loaded on first use: apps that never touch passkeys do not download WebAuthn code.
-const loadWebAuthn = /* @__PURE__ */ lazy("passkey support", () => import("@simplewebauthn/browser"));
-const platformWebAuthn: WebAuthnCeremonies = {
-  startRegistration: async (options) => (await loadWebAuthn()).startRegistration(options),
-  startAuthentication: async (options) => (await loadWebAuthn()).startAuthentication(options),
-};
+// This module loads on first use (flows/loaders.ts), so apps that never touch passkeys do not download WebAuthn
+// code. The two ceremonies are imported by name: a bundler then leaves out the rest of the library (sendSignal,
+// getBrowserCapabilities, ...), which a namespace import would keep.
+const platformWebAuthn: WebAuthnCeremonies = { startRegistration, startAuthentication };
 
 /** The known errors `signInWithPasskey` answers in its Result (each on {@link KnownErrors}' page). */
 export type SignInWithPasskeyError =

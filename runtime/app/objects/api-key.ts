@@ -3,10 +3,10 @@
 // revoke them. The reference sends `update()` in camelCase, which the service
 // ignores; we send the wire's snake_case (wire contract §14).
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered } from "../wire.js";
+import { answered, itemsOf } from "../wire.js";
 
 /** Whose API key it is: a user's or a team's. */
 export type ApiKeyType = "user" | "team";
@@ -228,9 +228,9 @@ export function apiKeyEndpointFor(input: { readonly userId?: string; readonly te
   return { type: "user", path: "/user-api-keys", userId: userId ?? "me" };
 }
 
-/** The current user's keys (`user_id=me`). */
-export function userApiKeyMethods(ctx: ClientAppContext): UserApiKeyMethods {
-  const owner = apiKeyEndpointFor({ userId: "me" });
+/** A user's keys: the signed-in user's (`me`); server code names any user. */
+export function userApiKeyMethods(ctx: ClientAppContext, userId = "me"): UserApiKeyMethods {
+  const owner = apiKeyEndpointFor({ userId });
   return {
     listApiKeys: async (options) => (await listKeys(ctx, owner, options)) as UserApiKey[],
     createApiKey: async (options) => (await createKey(ctx, owner, options)) as UserApiKeyFirstView,
@@ -255,8 +255,7 @@ async function listKeys(
     owner.type === "user"
       ? (await ctx.client.send("GET /user-api-keys", { params: { query: { user_id: owner.userId } }, ...signalOf(call) })).data
       : (await ctx.client.send("GET /team-api-keys", { params: { query: { team_id: owner.teamId } }, ...signalOf(call) })).data;
-  const items = answered(data, `GET ${owner.path}`).items;
-  if (!Array.isArray(items)) throw new StackAssertionError(`GET ${owner.path} answered without an items list`);
+  const items = itemsOf(data, `GET ${owner.path}`);
   return items.map((wire) => apiKeyFromWire(ctx, wire, owner));
 }
 
@@ -265,9 +264,7 @@ async function createKey(
   owner: ApiKeyEndpoint,
   options: ApiKeyCreationOptions & CallOptions,
 ): Promise<ApiKey<ApiKeyType, boolean>> {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError("createApiKey needs options: { description, expiresAt: Date | null, isPublic? }.");
-  }
+  requireOptions(options, "createApiKey", "{ description, expiresAt: Date | null, isPublic? }");
   const expiry = expiryMillis(options.expiresAt, "createApiKey");
   if (expiry === undefined) {
     throw new StackConfigurationError("createApiKey needs expiresAt: a Date, or null for a key that never expires.");
@@ -290,9 +287,7 @@ async function updateKey(
   id: string,
   options: ApiKeyUpdateOptions & CallOptions,
 ): Promise<void> {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError("ApiKey.update needs options: { description?, expiresAt?: Date | null, revoked? }.");
-  }
+  requireOptions(options, "ApiKey.update", "{ description?, expiresAt?: Date | null, revoked? }");
   // The service's update accepts only `description` and `revoked: true`; anything else is a SCHEMA_ERROR.
   if (options.expiresAt !== undefined) {
     throw new StackConfigurationError("ApiKey.update: the service cannot change a key's expiry; create a new key instead.");

@@ -3,12 +3,11 @@
 // Client calls address the user as `me` (wire contract §16: the routes are
 // /contact-channels/{user_id}/{contact_channel_id}).
 import type { EmailAlreadyVerified } from "../../../generated/known-errors.js";
-import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
-import { StackConfigurationError } from "../../errors.js";
+import type { components, operations } from "../../../generated/schema.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import type { ClientAppContext } from "../context.js";
 import { errorOf } from "../result-of.js";
-import { assertAnswered } from "../wire.js";
+import { answered, itemsOf, wireFields } from "../wire.js";
 
 /**
  * What `ContactChannel.update` changes; fields left out stay as they are.
@@ -133,11 +132,6 @@ export interface UserContactChannelMethods {
 
 type WireContactChannel = components["schemas"]["ContactChannel"];
 
-/** Options are checked so that a call without them is a clear error, not a TypeError. */
-function requireOptions(value: unknown, method: string, shape: string): void {
-  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
-}
-
 /**
  * Sends the verification e-mail of channel `channelId` of user `userId` (`me` for
  * the signed-in user); answers EmailAlreadyVerified when the address is verified.
@@ -161,10 +155,34 @@ export function sendChannelVerification(
   );
 }
 
-/** The channel's path: the signed-in user is `me`. */
-const pathOf = (id: string) => ({ path: { user_id: "me", contact_channel_id: id } });
+type WireChannelUpdate = operations["updateContactChannel"]["requestBody"]["content"]["application/json"];
+type WireChannelCreate = operations["createContactChannel"]["requestBody"]["content"]["application/json"];
 
-export function createContactChannelObject(ctx: ClientAppContext, wire: WireContactChannel): ContactChannel {
+/** The options of `update`, under their wire names. */
+const UPDATE_FIELDS = {
+  value: "value",
+  usedForAuth: "used_for_auth",
+  isPrimary: "is_primary",
+} as const satisfies Record<keyof ContactChannelUpdateOptions, keyof WireChannelUpdate>;
+/** The options of `createContactChannel`, under their wire names. */
+const CREATE_FIELDS = {
+  value: "value",
+  type: "type",
+  usedForAuth: "used_for_auth",
+  isPrimary: "is_primary",
+} as const satisfies Record<keyof ContactChannelCreateOptions, keyof WireChannelCreate>;
+/** What server code also sets, creating a channel or changing one: whether the address is verified. */
+const SERVER_UPDATE_FIELDS = { ...UPDATE_FIELDS, isVerified: "is_verified" } as const;
+const SERVER_CREATE_FIELDS = { ...CREATE_FIELDS, isVerified: "is_verified" } as const;
+/** How the options of server code's calls are named in errors: with `isVerified`. */
+const shapeEnd = (server: boolean) => (server ? ", isVerified?" : "");
+
+/**
+ * Channel `wire` of user `userId`: the signed-in user's (`me`) for a client; any user's for
+ * server code (`server`), whose `update` may also say whether the address is verified.
+ */
+export function createContactChannelObject(ctx: ClientAppContext, wire: WireContactChannel, userId = "me", server = false): ContactChannel {
+  const params = { path: { user_id: userId, contact_channel_id: wire.id } };
   return {
     id: wire.id,
     value: wire.value,
@@ -173,47 +191,45 @@ export function createContactChannelObject(ctx: ClientAppContext, wire: WireCont
     isVerified: wire.is_verified,
     usedForAuth: wire.used_for_auth,
     async sendVerificationEmail(options) {
-      await sendChannelVerification(ctx, "me", wire.id, options?.callbackUrl, options);
+      await sendChannelVerification(ctx, userId, wire.id, options?.callbackUrl, options);
     },
     async update(data) {
-      requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary? }");
+      requireOptions(data, "contactChannel.update", `{ value?, usedForAuth?, isPrimary?${shapeEnd(server)} }`);
       await ctx.client.send("PATCH /contact-channels/{user_id}/{contact_channel_id}", {
-        params: pathOf(wire.id),
-        body: {
-          ...(data.value !== undefined && { value: data.value }),
-          ...(data.usedForAuth !== undefined && { used_for_auth: data.usedForAuth }),
-          ...(data.isPrimary !== undefined && { is_primary: data.isPrimary }),
-        },
+        params,
+        body: wireFields(data, server ? SERVER_UPDATE_FIELDS : UPDATE_FIELDS) as WireChannelUpdate,
         ...signalOf(data),
       });
     },
     async delete(options) {
-      await ctx.client.send("DELETE /contact-channels/{user_id}/{contact_channel_id}", { params: pathOf(wire.id), ...signalOf(options) });
+      await ctx.client.send("DELETE /contact-channels/{user_id}/{contact_channel_id}", { params, ...signalOf(options) });
     },
   };
 }
 
-export function userContactChannelMethods(ctx: ClientAppContext): UserContactChannelMethods {
+/**
+ * The contact-channel methods of user `userId`: the signed-in user's (`me`) for a client; any
+ * user's for server code (`server`), which may also say whether an address is verified when it
+ * creates or changes one (user-contact-channels.ts gives them the server's types).
+ */
+export function userContactChannelMethods(ctx: ClientAppContext, userId = "me", server = false): UserContactChannelMethods {
+  const channelOf = (wire: WireContactChannel) => createContactChannelObject(ctx, wire, userId, server);
   return {
     async listContactChannels(options) {
-      const { data } = await ctx.client.send("GET /contact-channels", { params: { query: { user_id: "me" } }, ...signalOf(options) });
-      assertAnswered(data, "GET /contact-channels");
-      return data.items.map((item) => createContactChannelObject(ctx, item));
+      const { data } = await ctx.client.send("GET /contact-channels", { params: { query: { user_id: userId } }, ...signalOf(options) });
+      return itemsOf(data, "GET /contact-channels").map(channelOf);
     },
     async createContactChannel(options) {
-      requireOptions(options, "createContactChannel", '{ value, type: "email", usedForAuth, isPrimary? }');
+      requireOptions(
+        options,
+        server ? "user.createContactChannel" : "createContactChannel",
+        `{ value, type: "email", usedForAuth, isPrimary?${shapeEnd(server)} }`,
+      );
       const { data } = await ctx.client.send("POST /contact-channels", {
-        body: {
-          user_id: "me",
-          value: options.value,
-          type: options.type,
-          used_for_auth: options.usedForAuth,
-          ...(options.isPrimary !== undefined && { is_primary: options.isPrimary }),
-        },
+        body: { user_id: userId, ...wireFields(options, server ? SERVER_CREATE_FIELDS : CREATE_FIELDS) } as WireChannelCreate,
         ...signalOf(options),
       });
-      assertAnswered(data, "POST /contact-channels", "the new contact channel");
-      return createContactChannelObject(ctx, data);
+      return channelOf(answered(data, "POST /contact-channels"));
     },
   };
 }

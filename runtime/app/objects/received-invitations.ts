@@ -8,7 +8,7 @@ import { signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, isStackError } from "../../errors.js";
 import { ServiceVersionError, type HttpError } from "../../http/request-errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered, schemaProblems } from "../wire.js";
+import { itemsOf, schemaProblems } from "../wire.js";
 
 /**
  * A team invitation as its recipient sees it (`user.listTeamInvitations()`): sent to one of the
@@ -89,8 +89,7 @@ export async function listReceivedTeamInvitations(
     if (isListingRefused(error)) throw new ServiceVersionError(method, "2.8.11", WHY, INSTEAD);
     throw error;
   }
-  const items = answered(answer.data, "GET /team-invitations").items;
-  if (!Array.isArray(items)) throw new StackAssertionError("GET /team-invitations answered without an items list");
+  const items = itemsOf(answer.data, "GET /team-invitations");
   return items.map((invitation) => {
     const expiresAt = invitation.expires_at_millis;
     if (typeof invitation.team_display_name !== "string" || typeof invitation.recipient_email !== "string") {

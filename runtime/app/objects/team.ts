@@ -1,14 +1,14 @@
 // A team of the current user: the reference SDK's `Team` object (SPEC §7
 // "Teams"), its members, invitations and API keys, each one call of the service.
-import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
-import { StackAssertionError, StackConfigurationError } from "../../errors.js";
+import type { components, operations } from "../../../generated/schema.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
+import { StackAssertionError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
-import { answered } from "../wire.js";
+import { itemsOf, wireFields } from "../wire.js";
 import { teamApiKeyMethods, type ApiKeyCreationOptions, type TeamApiKey, type TeamApiKeyFirstView } from "./api-key.js";
 
 type Schemas = components["schemas"];
-type WireMetadata = Schemas["Metadata"];
+type WireTeamUpdate = operations["updateTeam"]["requestBody"]["content"]["application/json"];
 
 /** JSON a caller may store as metadata. */
 export type ReadonlyJson = null | boolean | number | string | readonly ReadonlyJson[] | { readonly [key: string]: ReadonlyJson };
@@ -61,6 +61,13 @@ export type TeamUpdateOptions = {
   /** JSON the client may read and write; it replaces the team's client metadata as a whole. */
   readonly clientMetadata?: ReadonlyJson;
 };
+
+/** The options of `team.update`, under their wire names (server code's add theirs: server-team.ts). */
+export const TEAM_UPDATE_FIELDS = {
+  displayName: "display_name",
+  profileImageUrl: "profile_image_url",
+  clientMetadata: "client_metadata",
+} as const satisfies Record<keyof TeamUpdateOptions, keyof WireTeamUpdate>;
 
 /** A team the signed-in user belongs to (`user.listTeams()`, `user.getTeam(id)`): its profile and metadata, its members, invitations and API keys. */
 export type Team = {
@@ -186,7 +193,7 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
   const path = { team_id: teamId };
   return {
     async inviteUser(options) {
-      requireObject(options, "team.inviteUser", "{ email, callbackUrl? }");
+      requireOptions(options, "team.inviteUser", "{ email, callbackUrl? }");
       // The e-mail link must be absolute; by default it opens this app's team-invitation page.
       const callbackUrl = options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation);
       await ctx.client.send("POST /team-invitations/send-code", {
@@ -219,15 +226,10 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
       }));
     },
     async update(update) {
-      requireObject(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
+      requireOptions(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata? }");
       await ctx.client.send("PATCH /teams/{team_id}", {
         params: { path },
-        body: {
-          ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
-          ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
-          // The generated Metadata type cannot spell "any JSON object"; the value is JSON all the same.
-          ...(update.clientMetadata === undefined ? {} : { client_metadata: update.clientMetadata as WireMetadata }),
-        },
+        body: wireFields(update, TEAM_UPDATE_FIELDS) as WireTeamUpdate,
         ...signalOf(update),
       });
     },
@@ -237,16 +239,6 @@ export function teamMethods(ctx: ClientAppContext, teamId: string): TeamMethods 
     createApiKey: (options) => keys.createApiKey(options),
     listApiKeys: (options) => keys.listApiKeys(options),
   };
-}
-
-export function requireObject(value: unknown, method: string, shape: string): void {
-  if (typeof value !== "object" || value === null) throw new StackConfigurationError(`${method} needs options: ${shape}.`);
-}
-
-export function itemsOf<T>(data: { items: T[] } | undefined, call: string): T[] {
-  const items = answered(data, call).items;
-  if (!Array.isArray(items)) throw new StackAssertionError(`${call} answered without an items list`);
-  return items;
 }
 
 function dateOf(millis: unknown, what: string): Date {

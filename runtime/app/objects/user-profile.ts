@@ -3,13 +3,14 @@
 // e-mail and set or change its password. Client users and the server's user
 // of a request alike; the methods need only the context they act on.
 import type { EmailAlreadyVerified, PasswordConfirmationMismatch, PasswordRequirementsNotMet } from "../../../generated/known-errors.js";
-import type { components } from "../../../generated/schema.js";
+import type { operations } from "../../../generated/schema.js";
 import { callOf, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { setPassword, updatePassword } from "../flows/password.js";
 import { errorOf } from "../result-of.js";
 import { accessTokenClaimsChanged } from "../token-claims.js";
+import { wireFields, type WireNames } from "../wire.js";
 import type { ReadonlyJson, Team } from "./team.js";
 
 /**
@@ -159,6 +160,31 @@ export interface UserAccountMethods {
   setPassword(options: { readonly password: string } & CallOptions): Promise<PasswordRequirementsNotMet | void>;
 }
 
+type WireUserUpdate = operations["updateCurrentUser"]["requestBody"]["content"]["application/json"];
+
+/** The options of `user.update` sent as they are, under their wire names (server code's add theirs: user-options.ts). */
+export const USER_UPDATE_FIELDS = {
+  displayName: "display_name",
+  profileImageUrl: "profile_image_url",
+  clientMetadata: "client_metadata",
+  selectedTeamId: "selected_team_id",
+  otpAuthEnabled: "otp_auth_enabled",
+  passkeyAuthEnabled: "passkey_auth_enabled",
+} as const satisfies Record<Exclude<keyof UserUpdateOptions, "totpMultiFactorSecret">, keyof WireUserUpdate>;
+
+/** A PATCH /users body of `options`: the given fields `fields` names, and the TOTP secret's bytes as base64. */
+export function userUpdateBody(options: UserUpdateOptions, fields: WireNames): Record<string, unknown> {
+  const body = wireFields(options, fields);
+  const secret = options.totpMultiFactorSecret;
+  if (secret !== undefined) {
+    if (secret !== null && !(secret instanceof Uint8Array)) {
+      throw new StackConfigurationError("totpMultiFactorSecret must be the secret's bytes (a Uint8Array), or null to turn TOTP off.");
+    }
+    body["totp_secret_base64"] = secret === null ? null : base64(secret);
+  }
+  return body;
+}
+
 function base64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
@@ -166,30 +192,29 @@ function base64(bytes: Uint8Array): string {
 }
 
 /** The PATCH /users/me body: only the fields given, snake_case. */
-function userUpdateToWire(options: UserUpdateOptions) {
+function userUpdateToWire(options: UserUpdateOptions): WireUserUpdate {
   if (typeof options !== "object" || options === null) {
     throw new StackConfigurationError('user.update needs an object of the fields to change, e.g. { displayName: "Ada" }.');
   }
-  const secret = options.totpMultiFactorSecret;
-  if (secret !== undefined && secret !== null && !(secret instanceof Uint8Array)) {
-    throw new StackConfigurationError("totpMultiFactorSecret must be the secret's bytes (a Uint8Array), or null to turn TOTP off.");
-  }
-  return {
-    ...(options.displayName !== undefined && { display_name: options.displayName }),
-    ...(options.profileImageUrl !== undefined && { profile_image_url: options.profileImageUrl }),
-    ...(options.clientMetadata !== undefined && { client_metadata: options.clientMetadata as components["schemas"]["Metadata"] }),
-    ...(options.selectedTeamId !== undefined && { selected_team_id: options.selectedTeamId }),
-    ...(secret !== undefined && { totp_secret_base64: secret === null ? null : base64(secret) }),
-    ...(options.otpAuthEnabled !== undefined && { otp_auth_enabled: options.otpAuthEnabled }),
-    ...(options.passkeyAuthEnabled !== undefined && { passkey_auth_enabled: options.passkeyAuthEnabled }),
-  };
+  return userUpdateBody(options, USER_UPDATE_FIELDS) as WireUserUpdate;
 }
 
 /** A team, its id, or null; anything else would silently clear the selection, so it is refused. */
-function selectedTeamIdOf(team: { readonly id: string } | string | null): string | null {
+function selectedTeamIdOf(team: unknown): string | null {
   if (team === null || typeof team === "string") return team;
-  if (typeof team === "object" && typeof team.id === "string") return team.id;
+  if (typeof team === "object" && typeof (team as { id?: unknown }).id === "string") return (team as { id: string }).id;
   throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
+}
+
+/** The setters of one field that every user has, made of its `update` (the signed-in user's, or server code's). */
+export function profileSetters(
+  update: (options: UserUpdateOptions & CallOptions) => Promise<void>,
+): Pick<UserProfileMethods, "setDisplayName" | "setClientMetadata" | "setSelectedTeam"> {
+  return {
+    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
+    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
+    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
+  };
 }
 
 /** The profile and account methods that need only the app's context (sendVerificationEmail needs the user's e-mail). */
@@ -203,9 +228,7 @@ export function profileMethods(
   };
   return {
     update,
-    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
-    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
-    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
+    ...profileSetters(update),
     async delete(options) {
       // The session that deleted the user ends, even if another sign-in replaced it meanwhile.
       const session = ctx.sessions().current();
@@ -217,13 +240,18 @@ export function profileMethods(
   };
 }
 
+/** What sendVerificationEmail throws for a user without a primary e-mail (the signed-in user, or any user for server code). */
+export function noPrimaryEmail(): StackConfigurationError {
+  return new StackConfigurationError(
+    'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
+  );
+}
+
 /** The sendVerificationEmail of a user whose primary e-mail is `email` (`POST /contact-channels/send-verification-code`). */
 export function sendVerificationEmailOf(ctx: ClientAppContext, email: string | null): UserAccountMethods["sendVerificationEmail"] {
   return async (options) => {
     if (email === null) {
-      throw new StackConfigurationError(
-        'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
-      );
+      throw noPrimaryEmail();
     }
     const callback_url = ctx.absoluteUrl(options?.callbackUrl ?? ctx.urls.emailVerification);
     return errorOf(

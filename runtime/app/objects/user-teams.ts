@@ -2,13 +2,13 @@
 // getTeam, createTeam, leaveTeam, getTeamProfile, listTeamInvitations), each
 // one call of the service (SPEC §7 "Teams").
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { checkAborted, requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ClientAppContext } from "../context.js";
 import { accessTokenClaimsChanged } from "../token-claims.js";
-import { answered } from "../wire.js";
+import { answered, isUuid, itemsOf } from "../wire.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "./received-invitations.js";
-import { createTeamObject, itemsOf, requireObject, type Team, type TeamMemberProfile } from "./team.js";
+import { createTeamObject, type Team, type TeamMemberProfile } from "./team.js";
 
 /**
  * What `EditableTeamMemberProfile.update` changes in the user's profile in one team; fields left out stay as they are.
@@ -144,10 +144,6 @@ export interface UserTeamMethods {
   listTeamInvitations(options?: CallOptions): Promise<ReceivedTeamInvitation[]>;
 }
 
-// Team ids are UUIDs (the service rejects anything else with SCHEMA_ERROR). Checking
-// first also keeps "", "." and ".." out of the path, where they would name other routes.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
   return {
     async listTeams(options) {
@@ -158,7 +154,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
       checkAborted(options);
       // One request instead of the reference's "list all, then filter". A team that
       // does not exist and one the user is not a member of both read as "no such team".
-      if (typeof teamId !== "string" || !UUID.test(teamId)) return null;
+      if (!isUuid(teamId)) return null;
       try {
         const { data } = await ctx.client.send("GET /teams/{team_id}", { params: { path: { team_id: teamId } }, ...signalOf(options) });
         return createTeamObject(ctx, answered(data, "GET /teams/{team_id}"));
@@ -168,7 +164,7 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
       }
     },
     async createTeam(data) {
-      requireObject(data, "createTeam", "{ displayName, profileImageUrl? }");
+      requireOptions(data, "createTeam", "{ displayName, profileImageUrl? }");
       // Whether clients may create teams is the project's client_team_creation_enabled
       // flag, enforced by the service; its refusal reaches the caller as thrown.
       const created = await ctx.client.send("POST /teams", {
@@ -195,22 +191,30 @@ export function userTeamMethods(ctx: ClientAppContext): UserTeamMethods {
     async getTeamProfile(team, options) {
       const path = { team_id: teamIdOf(team, "getTeamProfile"), user_id: "me" };
       const { data } = await ctx.client.send("GET /team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
-      const profile = answered(data, "GET /team-member-profiles/{team_id}/me");
-      return {
-        displayName: profile.display_name ?? null,
-        profileImageUrl: profile.profile_image_url ?? null,
-        async update(update) {
-          requireObject(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
-          await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
-            params: { path },
-            body: {
-              ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
-              ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
-            },
-            ...signalOf(update),
-          });
+      return editableTeamProfile(ctx, path, answered(data, "GET /team-member-profiles/{team_id}/me"));
+    },
+  };
+}
+
+/** The profile `profile` of user `path.user_id` in team `path.team_id`, which `update` changes (the signed-in user's, or any user's for server code). */
+export function editableTeamProfile(
+  ctx: ClientAppContext,
+  path: { readonly team_id: string; readonly user_id: string },
+  profile: { readonly display_name: string | null; readonly profile_image_url: string | null },
+): EditableTeamMemberProfile {
+  return {
+    displayName: profile.display_name ?? null,
+    profileImageUrl: profile.profile_image_url ?? null,
+    async update(update) {
+      requireOptions(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
+      await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
+        params: { path },
+        body: {
+          ...(update.displayName === undefined ? {} : { display_name: update.displayName }),
+          ...(update.profileImageUrl === undefined ? {} : { profile_image_url: update.profileImageUrl }),
         },
-      };
+        ...signalOf(update),
+      });
     },
   };
 }

@@ -2,12 +2,11 @@
 // the secret server key and no user tokens). Loaded with the app's first server
 // call, so that a client app's bundle does not carry it.
 import { isKnownError } from "../../../generated/known-error-guard.js";
-import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { callOf, checkAborted, requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import { ServiceVersionError } from "../../http/request-errors.js";
 import { checkApiKey } from "./api-key-check.js";
-import { answered, schemaProblems } from "../wire.js";
-import { isUuid, itemsOf, requireOptions } from "./common.js";
+import { answered, isUuid, itemsOf, schemaProblems } from "../wire.js";
 import type { ServerAppContext } from "./context.js";
 import {
   asServerTeam,
@@ -21,7 +20,6 @@ import { listTeamPage, type ServerListTeamsOptions } from "./team-listing.js";
 import { serverUserCreateToWire, type ServerUserCreateOptions } from "./user-options.js";
 
 export { createCurrentServerUser } from "./current-user.js";
-export { requireOptions } from "./common.js";
 export { asServerUser } from "./server-user.js";
 // Local verification (getUser({ verify: "local" }), verifyAccessToken) is a server
 // method like the others; the verifier loads jose's checks with its first verify().

@@ -1,6 +1,7 @@
 // `new StackServerApp({ inheritsFrom: clientApp, secretServerKey })`, as in the
 // reference SDK: the server app takes the client app's project, keys, URLs,
 // navigation, platform and token store, and options given alongside win.
+import { requireOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import { internalsOf } from "../app-internals.js";
 import type { StackClientApp } from "../client-app.js";
@@ -44,11 +45,7 @@ export type StackServerAppOptions = Omit<StackClientAppOptions, "projectId" | "t
 
 /** The client-app options of `options`, with those of `inheritsFrom` filled in. */
 export function resolveServerAppOptions(options: StackServerAppOptions): StackClientAppOptions & { readonly secretServerKey?: string } {
-  if (typeof options !== "object" || options === null) {
-    throw new StackConfigurationError(
-      "StackServerApp needs options: { projectId, publishableClientKey?, secretServerKey, tokenStore, ... }.",
-    );
-  }
+  requireOptions(options, "StackServerApp", "{ projectId, publishableClientKey?, secretServerKey, tokenStore, ... }");
   const { inheritsFrom: parent, ...own } = options;
   if (parent === undefined) return own as StackClientAppOptions;
   // What the parent was built with; nothing for an object that is no app of this package.

@@ -2,17 +2,25 @@
 // createdAt, serverMetadata, members with their team profiles, adding and
 // removing members, and the server-side update. Invitations, deletion and API
 // keys are the client Team's own calls, sent here with the secret server key.
-import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import type { components, operations } from "../../../generated/schema.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
+import { itemsOf, wireFields } from "../wire.js";
 import { StackAssertionError } from "../../errors.js";
-import { createTeamObject, type ReadonlyJson, type Team, type TeamMemberProfile, type TeamUpdateOptions } from "../objects/team.js";
+import {
+  createTeamObject,
+  TEAM_UPDATE_FIELDS,
+  type ReadonlyJson,
+  type Team,
+  type TeamMemberProfile,
+  type TeamUpdateOptions,
+} from "../objects/team.js";
 import type { TeamCreateOptions } from "../objects/user-teams.js";
-import { itemsOf, requireOptions, segment } from "./common.js";
+import { segment } from "./common.js";
 import type { ServerAppContext, WireServerTeam } from "./context.js";
 import { createServerUser, type ServerUser } from "./server-user.js";
 import { withUserDestructureGuard } from "../objects/user-guard.js";
 
-type WireMetadata = components["schemas"]["Metadata"];
+type WireTeamUpdate = operations["updateTeam"]["requestBody"]["content"]["application/json"];
 
 /** A member of a team: the user, and how they appear in that team. */
 export type ServerTeamUser = ServerUser & {
@@ -116,17 +124,16 @@ export type ServerTeam = Omit<Team, "listUsers" | "update"> & {
   removeUser(userId: string, options?: CallOptions): Promise<void>;
 };
 
+const SERVER_TEAM_UPDATE_FIELDS = {
+  ...TEAM_UPDATE_FIELDS,
+  clientReadOnlyMetadata: "client_read_only_metadata",
+  serverMetadata: "server_metadata",
+} as const satisfies Record<keyof ServerTeamUpdateOptions, keyof WireTeamUpdate>;
+
 /** The PATCH /teams/{id} body: only the fields given, snake_case. */
 export function serverTeamUpdateToWire(update: ServerTeamUpdateOptions) {
   requireOptions(update, "team.update", "{ displayName?, profileImageUrl?, clientMetadata?, clientReadOnlyMetadata?, serverMetadata? }");
-  return {
-    ...(update.displayName !== undefined && { display_name: update.displayName }),
-    ...(update.profileImageUrl !== undefined && { profile_image_url: update.profileImageUrl }),
-    // The generated Metadata type cannot spell "any JSON object"; the values are JSON all the same.
-    ...(update.clientMetadata !== undefined && { client_metadata: update.clientMetadata as WireMetadata }),
-    ...(update.clientReadOnlyMetadata !== undefined && { client_read_only_metadata: update.clientReadOnlyMetadata as WireMetadata }),
-    ...(update.serverMetadata !== undefined && { server_metadata: update.serverMetadata as WireMetadata }),
-  };
+  return wireFields(update, SERVER_TEAM_UPDATE_FIELDS) as WireTeamUpdate;
 }
 
 /** The POST /teams body of server code. */

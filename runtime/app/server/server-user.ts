@@ -3,19 +3,17 @@
 // method is a server request about this user's id, never `me`, so it works for
 // any user; the request's own user gets the session-bound extras in
 // current-user.ts.
-import { callOf, checkAborted, signalOf, type CallOptions } from "../call-options.js";
+import { callOf, checkAborted, requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackAssertionError, StackConfigurationError } from "../../errors.js";
-import type { UserApiKeyMethods } from "../objects/api-key.js";
-import type { UserConnectedAccountMethods } from "../objects/connected-account.js";
+import { userApiKeyMethods, type UserApiKeyMethods } from "../objects/api-key.js";
+import { userConnectedAccountMethods, type UserConnectedAccountMethods } from "../objects/connected-account.js";
 import { createCurrentUser, type BaseUser } from "../objects/user.js";
-import type { UserAccountMethods } from "../objects/user-profile.js";
+import { noPrimaryEmail, profileSetters, type UserAccountMethods } from "../objects/user-profile.js";
 import { sendChannelVerification } from "../objects/contact-channel.js";
 import { errorOf } from "../result-of.js";
-import { requireOptions, segment } from "./common.js";
+import { segment } from "./common.js";
 import type { ServerAppContext, WireServerUser } from "./context.js";
-import { serverUserConnectedAccountMethods } from "./connected-accounts.js";
 import { asServerTeam, createServerTeamObject, type ServerTeam } from "./server-team.js";
-import { serverUserApiKeyMethods } from "./user-api-keys.js";
 import { serverUserContactChannelMethods, type ServerUserContactChannelMethods } from "./user-contact-channels.js";
 import { serverUserUpdateToWire, type ServerUserUpdateOptions } from "./user-options.js";
 import { serverUserPermissionMethods, type ServerUserPermissionMethods } from "./user-permissions.js";
@@ -215,13 +213,6 @@ function baseUserOf(ctx: ServerAppContext, wire: WireServerUser): BaseUser {
   };
 }
 
-/** A team, its id, or null; anything else would silently clear the selection, so it is refused. */
-function selectedTeamIdOf(team: unknown): string | null {
-  if (team === null || typeof team === "string") return team;
-  if (typeof team === "object" && typeof (team as { id?: unknown }).id === "string") return (team as { id: string }).id;
-  throw new StackConfigurationError("setSelectedTeam needs a team (as returned by listTeams() or getTeam()), a team id, or null.");
-}
-
 function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUserProfileMethods & UserAccountMethods {
   const params = { path: { user_id: segment(wire.id, "ServerUser", "the user's id") } };
   const update = async (options: ServerUserUpdateOptions & CallOptions) => {
@@ -231,8 +222,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
   return {
     selectedTeam: wire.selected_team ? createServerTeamObject(ctx, asServerTeam(wire.selected_team, "The user's selected_team")) : null,
     update,
-    setDisplayName: (displayName, options) => update({ displayName, ...callOf(options) }),
-    setClientMetadata: (metadata, options) => update({ clientMetadata: metadata, ...callOf(options) }),
+    ...profileSetters(update),
     setClientReadOnlyMetadata: (metadata, options) => update({ clientReadOnlyMetadata: metadata, ...callOf(options) }),
     setServerMetadata: (metadata, options) => update({ serverMetadata: metadata, ...callOf(options) }),
     setPrimaryEmail: (email, options) =>
@@ -241,7 +231,6 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
         ...(options?.verified !== undefined && { primaryEmailVerified: options.verified }),
         ...callOf(options),
       }),
-    setSelectedTeam: async (team, options) => update({ selectedTeamId: selectedTeamIdOf(team), ...callOf(options) }),
     async delete(options) {
       await ctx.client.send("DELETE /users/{user_id}", { params, body: {}, ...signalOf(options) });
     },
@@ -249,9 +238,7 @@ function profileMethods(ctx: ServerAppContext, wire: WireServerUser): ServerUser
       // Server code has no `me`: the e-mail goes through the primary e-mail's contact channel.
       const primary = (await channels.listContactChannels(callOf(options))).find((c) => c.isPrimary && c.type === "email");
       if (!primary) {
-        throw new StackConfigurationError(
-          'sendVerificationEmail needs a primary e-mail, and this user has none; add one with createContactChannel({ value, type: "email", usedForAuth, isPrimary: true }).',
-        );
+        throw noPrimaryEmail();
       }
       return sendChannelVerification(ctx, wire.id, primary.id, options?.callbackUrl, options);
     },
@@ -278,11 +265,11 @@ export function createServerUser(ctx: ServerAppContext, wire: WireServerUser): S
     ...serverFieldsOf(wire),
     ...profileMethods(ctx, wire),
     ...serverUserTeamMethods(ctx, userId),
-    ...serverUserApiKeyMethods(ctx, userId),
+    ...userApiKeyMethods(ctx, userId),
     ...serverUserContactChannelMethods(ctx, userId),
     ...serverUserSessionMethods(ctx, userId),
     ...serverUserPermissionMethods(ctx, userId),
-    ...serverUserConnectedAccountMethods(ctx, userId),
+    ...userConnectedAccountMethods(ctx, userId),
   };
   return Object.freeze(withUserDestructureGuard(user));
 }

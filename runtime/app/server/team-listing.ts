@@ -8,11 +8,10 @@
 // The caller makes the team objects (`teamOf`): a server user's teams are listed here too, and
 // the team objects list their users, so this module stays out of that circle.
 import type { components } from "../../../generated/schema.js";
-import { signalOf, type CallOptions } from "../call-options.js";
+import { requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import { ServiceVersionError } from "../../http/request-errors.js";
-import { schemaProblems } from "../wire.js";
-import { itemsOf, requireOptions } from "./common.js";
+import { itemsOf, schemaProblems } from "../wire.js";
 import type { ServerAppContext } from "./context.js";
 
 type WireTeam = components["schemas"]["ServerTeam"] | components["schemas"]["ClientTeam"];

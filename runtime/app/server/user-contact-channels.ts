@@ -1,15 +1,11 @@
 // A server user's contact channels (SPEC §3; endpoints.md §C): CRUD under
 // /contact-channels/{userId}/{id} and the verification e-mail, for any user.
-// Server code may also mark a channel verified. Field mapping is the client's.
-import type { components } from "../../../generated/schema.js";
+// Server code may also mark a channel verified. The calls are the client's
+// (objects/contact-channel.ts), made for this user; the types are the server's.
 import type { ContactChannel, ContactChannelCreateOptions, ContactChannelUpdateOptions } from "../objects/contact-channel.js";
-import { createContactChannelObject, sendChannelVerification } from "../objects/contact-channel.js";
-import { signalOf, type CallOptions } from "../call-options.js";
-import { answered } from "../wire.js";
-import { itemsOf, requireOptions } from "./common.js";
+import { userContactChannelMethods } from "../objects/contact-channel.js";
+import type { CallOptions } from "../call-options.js";
 import type { ServerAppContext } from "./context.js";
-
-type WireContactChannel = components["schemas"]["ContactChannel"];
 
 /**
  * What a server's `contactChannel.update` changes: a client's fields, and whether the address counts
@@ -95,58 +91,7 @@ export interface ServerUserContactChannelMethods {
   createContactChannel(data: ServerContactChannelCreateOptions & CallOptions): Promise<ServerContactChannel>;
 }
 
-export function createServerContactChannel(ctx: ServerAppContext, userId: string, wire: WireContactChannel): ServerContactChannel {
-  const { id, value, type, isPrimary, isVerified, usedForAuth } = createContactChannelObject(ctx, wire);
-  const params = { path: { user_id: userId, contact_channel_id: id } };
-  return {
-    id,
-    value,
-    type,
-    isPrimary,
-    isVerified,
-    usedForAuth,
-    async sendVerificationEmail(options) {
-      await sendChannelVerification(ctx, userId, id, options?.callbackUrl, options);
-    },
-    async update(data) {
-      requireOptions(data, "contactChannel.update", "{ value?, usedForAuth?, isPrimary?, isVerified? }");
-      await ctx.client.send("PATCH /contact-channels/{user_id}/{contact_channel_id}", {
-        params,
-        body: {
-          ...(data.value !== undefined && { value: data.value }),
-          ...(data.usedForAuth !== undefined && { used_for_auth: data.usedForAuth }),
-          ...(data.isPrimary !== undefined && { is_primary: data.isPrimary }),
-          ...(data.isVerified !== undefined && { is_verified: data.isVerified }),
-        },
-        ...signalOf(data),
-      });
-    },
-    async delete(options) {
-      await ctx.client.send("DELETE /contact-channels/{user_id}/{contact_channel_id}", { params, ...signalOf(options) });
-    },
-  };
-}
-
+/** The contact-channel methods of user `userId` for server code, which may say whether an address is verified. */
 export function serverUserContactChannelMethods(ctx: ServerAppContext, userId: string): ServerUserContactChannelMethods {
-  return {
-    async listContactChannels(options) {
-      const { data } = await ctx.client.send("GET /contact-channels", { params: { query: { user_id: userId } }, ...signalOf(options) });
-      return itemsOf(data, "GET /contact-channels").map((item) => createServerContactChannel(ctx, userId, item));
-    },
-    async createContactChannel(options) {
-      requireOptions(options, "user.createContactChannel", '{ value, type: "email", usedForAuth, isPrimary?, isVerified? }');
-      const { data } = await ctx.client.send("POST /contact-channels", {
-        body: {
-          user_id: userId,
-          value: options.value,
-          type: options.type,
-          used_for_auth: options.usedForAuth,
-          ...(options.isPrimary !== undefined && { is_primary: options.isPrimary }),
-          ...(options.isVerified !== undefined && { is_verified: options.isVerified }),
-        },
-        ...signalOf(options),
-      });
-      return createServerContactChannel(ctx, userId, answered(data, "POST /contact-channels"));
-    },
-  };
+  return userContactChannelMethods(ctx, userId, true) as ServerUserContactChannelMethods;
 }

@@ -3,10 +3,11 @@
 // snake_case, only the fields given. The reference leaves otp_auth_enabled and
 // passkey_auth_enabled out of its server update; here every field is sent.
 import type { operations } from "../../../generated/schema.js";
+import { requireOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { ReadonlyJson } from "../objects/team.js";
-import type { UserUpdateOptions } from "../objects/user-profile.js";
-import { requireOptions } from "./common.js";
+import { USER_UPDATE_FIELDS, userUpdateBody, type UserUpdateOptions } from "../objects/user-profile.js";
+import { wireFields } from "../wire.js";
 
 type WireUserUpdate = operations["updateUser"]["requestBody"]["content"]["application/json"];
 type WireUserCreate = operations["createUser"]["requestBody"]["content"]["application/json"];
@@ -112,14 +113,9 @@ export type ServerUserCreateOptions = {
 
 /** Key of the options → key of the wire body, for fields sent as they are. */
 const UPDATE_FIELDS = {
-  displayName: "display_name",
-  profileImageUrl: "profile_image_url",
-  clientMetadata: "client_metadata",
+  ...USER_UPDATE_FIELDS,
   clientReadOnlyMetadata: "client_read_only_metadata",
   serverMetadata: "server_metadata",
-  selectedTeamId: "selected_team_id",
-  otpAuthEnabled: "otp_auth_enabled",
-  passkeyAuthEnabled: "passkey_auth_enabled",
   primaryEmail: "primary_email",
   primaryEmailVerified: "primary_email_verified",
   primaryEmailAuthEnabled: "primary_email_auth_enabled",
@@ -145,14 +141,7 @@ const CREATE_FIELDS = {
 /** The PATCH /users/{id} body of `options`. */
 export function serverUserUpdateToWire(options: ServerUserUpdateOptions): WireUserUpdate {
   requireOptions(options, "user.update", 'the fields to change, e.g. { displayName: "Ada", serverMetadata: { plan: "pro" } }');
-  const body: Record<string, unknown> = renamed(options, UPDATE_FIELDS);
-  const secret = options.totpMultiFactorSecret;
-  if (secret !== undefined) {
-    if (secret !== null && !(secret instanceof Uint8Array)) {
-      throw new StackConfigurationError("totpMultiFactorSecret must be the secret's bytes (a Uint8Array), or null to turn TOTP off.");
-    }
-    body["totp_secret_base64"] = secret === null ? null : base64(secret);
-  }
+  const body = userUpdateBody(options, UPDATE_FIELDS);
   if (options.riskScores !== undefined) body["risk_scores"] = riskScoresToWire(options.riskScores, "user.update");
   return body as WireUserUpdate;
 }
@@ -160,7 +149,7 @@ export function serverUserUpdateToWire(options: ServerUserUpdateOptions): WireUs
 /** The POST /users body of `options`. */
 export function serverUserCreateToWire(options: ServerUserCreateOptions): WireUserCreate {
   requireOptions(options, "createUser", "{ primaryEmail?, password?, primaryEmailVerified?, primaryEmailAuthEnabled?, displayName?, ... }");
-  const body = renamed(options, CREATE_FIELDS);
+  const body = wireFields(options, CREATE_FIELDS);
   if (options.riskScores !== undefined) body["risk_scores"] = riskScoresToWire(options.riskScores, "createUser");
   return body as WireUserCreate;
 }
@@ -172,20 +161,4 @@ function riskScoresToWire(riskScores: SignUpRiskScoresOptions, method: string) {
     throw new StackConfigurationError(`${method}: riskScores must be { signUp: { bot, freeTrialAbuse } }, each a number from 0 to 100.`);
   }
   return { sign_up: { bot: signUp.bot, free_trial_abuse: signUp.freeTrialAbuse } };
-}
-
-/** The given (not undefined) fields of `options` under their wire names. */
-function renamed(options: object, fields: Readonly<Record<string, string>>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [key, wireKey] of Object.entries(fields)) {
-    const value = (options as Record<string, unknown>)[key];
-    if (value !== undefined) body[wireKey] = value;
-  }
-  return body;
-}
-
-function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }

@@ -4,8 +4,8 @@ import { checkAborted, signalOf, type CallOptions } from "../call-options.js";
 import { StackConfigurationError } from "../../errors.js";
 import type { UserSessionMethods } from "../objects/active-session.js";
 import { activeSessionFromWire } from "../objects/active-session.js";
-import { answered } from "../wire.js";
-import { itemsOf, segment } from "./common.js";
+import { answered, itemsOf } from "../wire.js";
+import { segment } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 
 /** The reference's default lifetime of a created session's refresh token: 365 days. */

@@ -2,12 +2,11 @@
 // team with them as its first member, leaving one, and their team profile.
 // Leaving is a server request for this user (DELETE /team-memberships/{team}/{user});
 // the reference sends it as a client request without the secret key (wire contract §14).
-import { callOf, signalOf, type CallOptions } from "../call-options.js";
-import type { ClientAppContext } from "../context.js";
+import { callOf, requireOptions, signalOf, type CallOptions } from "../call-options.js";
 import { listReceivedTeamInvitations, type ReceivedTeamInvitation } from "../objects/received-invitations.js";
-import type { EditableTeamMemberProfile } from "../objects/user-teams.js";
+import { editableTeamProfile, type EditableTeamMemberProfile } from "../objects/user-teams.js";
 import { answered } from "../wire.js";
-import { requireOptions, teamIdOf } from "./common.js";
+import { teamIdOf } from "./common.js";
 import type { ServerAppContext } from "./context.js";
 import {
   asServerTeam,
@@ -138,29 +137,7 @@ export function serverUserTeamMethods(ctx: ServerAppContext, userId: string): Se
       const path = { team_id: teamIdOf(team, "user.getTeamProfile"), user_id: userId };
       const { data } = await ctx.client.send("GET /team-member-profiles/{team_id}/{user_id}", { params: { path }, ...signalOf(options) });
       const profile = answered(data, "GET /team-member-profiles/{team_id}/{user_id}");
-      return editableProfile(ctx, path, profile);
-    },
-  };
-}
-
-function editableProfile(
-  ctx: ClientAppContext,
-  path: { readonly team_id: string; readonly user_id: string },
-  profile: { readonly display_name: string | null; readonly profile_image_url: string | null },
-): EditableTeamMemberProfile {
-  return {
-    displayName: profile.display_name ?? null,
-    profileImageUrl: profile.profile_image_url ?? null,
-    async update(update) {
-      requireOptions(update, "teamProfile.update", "{ displayName?, profileImageUrl? }");
-      await ctx.client.send("PATCH /team-member-profiles/{team_id}/{user_id}", {
-        params: { path },
-        body: {
-          ...(update.displayName !== undefined && { display_name: update.displayName }),
-          ...(update.profileImageUrl !== undefined && { profile_image_url: update.profileImageUrl }),
-        },
-        ...signalOf(update),
-      });
+      return editableTeamProfile(ctx, path, profile);
     },
   };
 }

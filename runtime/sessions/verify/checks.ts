@@ -3,7 +3,8 @@
 // unverified token, and whether the caller accepts its kind of user; with the
 // keys, its signature, issuer, audience, `exp` and `nbf` (jose's jwtVerify),
 // jose's failures turned into AccessTokenInvalidErrors saying why.
-import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWTPayload } from "jose";
+import { jwtVerify, type JWTPayload } from "jose";
+import { unverifiedJwtClaims, unverifiedJwtHeader } from "../unverified-jwt.js";
 import { malformed, type AudienceKind } from "./claims.js";
 import { AccessTokenInvalidError } from "./errors.js";
 import type { KeySet } from "./jwks.js";
@@ -29,14 +30,9 @@ export function precheck(
 ): AccessTokenInvalidError | { kind: AudienceKind; audience: string } {
   if (typeof token !== "string" || token === "") return malformed("it is empty or not a string");
   if (token.length > MAX_TOKEN_LENGTH) return malformed(`it is longer than ${MAX_TOKEN_LENGTH} characters`);
-  let header: ReturnType<typeof decodeProtectedHeader>;
-  let payload: JWTPayload;
-  try {
-    header = decodeProtectedHeader(token);
-    payload = decodeJwt(token);
-  } catch (cause) {
-    return malformed("it is not a signed JWT", cause);
-  }
+  const header = unverifiedJwtHeader(token);
+  const payload = unverifiedJwtClaims(token);
+  if (header === null || payload === null) return malformed("it is not a signed JWT");
   if (typeof header.alg !== "string" || !ALGORITHMS.includes(header.alg)) {
     return new AccessTokenInvalidError(
       "algorithm",
