@@ -212,8 +212,8 @@ export function createCookieTokenStore(options: CookieTokenStoreOptions): TokenS
   /**
    * Asks for the trusted parent domain while the host keeps a session in cookies of its own (a
    * session laid out for a parent domain already needs no asking); once known, the session is
-   * laid out for it (moved to the parent domain's cookie). A failure is asked again at the next
-   * write; nothing here rejects.
+   * laid out for it (moved to the parent domain's cookie). Called when a sign-in writes a new
+   * session; a failure is asked again at the next one. Nothing here rejects.
    */
   const learnParent = (): void => {
     const hostname = location?.hostname;

@@ -3,13 +3,14 @@
 // visible challenge's token; the refusals as typed Results; a 2.8.11 service's refusal as a ServiceVersionError.
 import { describe, expect, it } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import type { BotChallengeProvider, BotChallengeRequest } from "../../../../runtime/app/bot-challenge-options.js";
+import type { BotChallengeProvider } from "../../../../runtime/app/bot-challenge-options.js";
 import { sendMagicLinkEmail } from "../../../../runtime/app/flows/magic-link.js";
 import { signUpWithCredential } from "../../../../runtime/app/flows/sign-up.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { ServiceVersionError } from "../../../../runtime/http/request-errors.js";
 import { NO_TOKENS } from "../../../../runtime/sessions/tokens/store.js";
 import { testAppContext } from "../../../helpers/app-context.js";
+import { answers, provider } from "../../../helpers/bot-challenge.js";
 import { json, jwt, knownError, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
@@ -20,26 +21,6 @@ const failed = (message: string) => knownError(400, "BOT_CHALLENGE_FAILED", mess
 const VERIFY_URL = "https://app.example.com/handler/email-verification";
 const MAGIC_URL = "https://app.example.com/handler/magic-link-callback";
 const CREDENTIALS = { email: "ada@example.com", password: "pw-1" };
-
-/** Answers in turn, one per request; a request beyond them fails the test. */
-function answers(...list: (() => Response)[]): Handler {
-  let next = 0;
-  return () => {
-    const answer = list[next++];
-    if (!answer) throw new Error(`request ${next} was not expected`);
-    return answer();
-  };
-}
-
-/** A provider that answers `tokens` in turn and records what it was asked. */
-function provider(...tokens: (string | null)[]) {
-  const asked: BotChallengeRequest[] = [];
-  const botChallenge: BotChallengeProvider = async (request) => {
-    asked.push(request);
-    return tokens.shift() ?? null;
-  };
-  return { botChallenge, asked };
-}
 
 function signedOut(handler: Handler, botChallenge?: BotChallengeProvider) {
   return testAppContext(handler, { tokens: NO_TOKENS, ...(botChallenge && { botChallenge }) });

@@ -2,66 +2,28 @@
 // the challenge's query fields, without x-stack headers; the browser leaves for the provider's page it answers only
 // once the challenge passed. BOT_CHALLENGE_REQUIRED is asked again once with a visible challenge's token;
 // the refusals are thrown as typed known errors with the browser still on the page.
-import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
-import type { BotChallengeProvider, BotChallengeRequest } from "../../../../runtime/app/bot-challenge-options.js";
+import type { BotChallengeProvider } from "../../../../runtime/app/bot-challenge-options.js";
 import { signInWithOAuth } from "../../../../runtime/app/flows/oauth.js";
 import { isStackError } from "../../../../runtime/errors.js";
 import { ServiceVersionError } from "../../../../runtime/http/request-errors.js";
 import { fakeBrowser, testAppContext } from "../../../helpers/app-context.js";
+import { answers, provider } from "../../../helpers/bot-challenge.js";
 import { json, useFakeClock, type Handler } from "../../../helpers/fake-service.js";
+import { AUTHORIZE_QUERY, STATE, VERIFIER } from "../../../helpers/oauth-flow.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
 
-const b64url = (bytes: number[]) => Buffer.from(bytes).toString("base64url");
-const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => (from + i) % 256);
-// testEnvironment's randomBytes counts up from 0: the flow gets bytes 0-31 (verifier) and 32-47 (state).
-const VERIFIER = b64url(range(0, 32));
-const STATE = b64url(range(32, 16));
-const CHALLENGE = createHash("sha256").update(VERIFIER).digest("base64url");
 const PROVIDER_PAGE = "https://github.com/login/oauth/authorize?client_id=Iv1.x&state=inner-1";
-
-/** The navigation's query, in its order (oauth.test.ts checks it without a challenge). */
-const NAVIGATION_QUERY = [
-  ["client_id", "proj-1"],
-  ["client_secret", "pck-1"],
-  ["redirect_uri", "https://app.example.com/handler/oauth-callback"],
-  ["scope", "legacy"],
-  ["state", STATE],
-  ["grant_type", "authorization_code"],
-  ["code_challenge", CHALLENGE],
-  ["code_challenge_method", "S256"],
-  ["response_type", "code"],
-  ["type", "authenticate"],
-  ["error_redirect_url", "https://app.example.com/handler/error"],
-];
 
 /** A known error as the service answers a request without x-stack-override-error-status: its real status. */
 const refusal = (status: number, code: string, error: string, details?: Record<string, unknown>) =>
   json(details ? { code, error, details } : { code, error }, { status, headers: { "x-stack-known-error": code } });
 const REQUIRED = () => refusal(409, "BOT_CHALLENGE_REQUIRED", "An additional bot challenge is required before sign-up can continue.");
 const LOCATION = () => json({ location: PROVIDER_PAGE });
-
-function answers(...list: (() => Response)[]): Handler {
-  let next = 0;
-  return () => {
-    const answer = list[next++];
-    if (!answer) throw new Error(`request ${next} was not expected`);
-    return answer();
-  };
-}
-
-function provider(...tokens: (string | null)[]) {
-  const asked: BotChallengeRequest[] = [];
-  const botChallenge: BotChallengeProvider = async (request) => {
-    asked.push(request);
-    return tokens.shift() ?? null;
-  };
-  return { botChallenge, asked };
-}
 
 function setup(handler: Handler, botChallenge?: BotChallengeProvider) {
   const fake = fakeBrowser("https://app.example.com/page");
@@ -89,7 +51,7 @@ describe("signInWithOAuth with a bot challenge", () => {
       [
         "GET",
         "/api/v1/auth/oauth/authorize/github",
-        [...NAVIGATION_QUERY, ["stack_response_mode", "json"], ["bot_challenge_token", "tok-1"], ["bot_challenge_phase", "invisible"]],
+        [...AUTHORIZE_QUERY, ["stack_response_mode", "json"], ["bot_challenge_token", "tok-1"], ["bot_challenge_phase", "invisible"]],
       ],
     ]);
     expect(Object.keys(t.service.requests[0]!.headers).filter((name) => name.startsWith("x-stack"))).toEqual([]);
@@ -101,7 +63,7 @@ describe("signInWithOAuth with a bot challenge", () => {
     const t = setup(answers());
     await navigated(signInWithOAuth(t.ctx, "github"), t.waits);
     expect(t.service.requests).toEqual([]);
-    expect(asked(t.assigned[0]!)).toEqual(["/api/v1/auth/oauth/authorize/github", NAVIGATION_QUERY]);
+    expect(asked(t.assigned[0]!)).toEqual(["/api/v1/auth/oauth/authorize/github", AUTHORIZE_QUERY]);
   });
 
   it("with the app's provider: invisible, BOT_CHALLENGE_REQUIRED, visible: two fetches, one navigation", async () => {
@@ -113,8 +75,8 @@ describe("signInWithOAuth with a bot challenge", () => {
       { action: "oauth_authenticate", phase: "visible" },
     ]);
     expect(t.service.requests.map((r) => asked(r.path)[1])).toEqual([
-      [...NAVIGATION_QUERY, ["stack_response_mode", "json"], ["bot_challenge_token", "inv-1"], ["bot_challenge_phase", "invisible"]],
-      [...NAVIGATION_QUERY, ["stack_response_mode", "json"], ["bot_challenge_token", "vis-1"], ["bot_challenge_phase", "visible"]],
+      [...AUTHORIZE_QUERY, ["stack_response_mode", "json"], ["bot_challenge_token", "inv-1"], ["bot_challenge_phase", "invisible"]],
+      [...AUTHORIZE_QUERY, ["stack_response_mode", "json"], ["bot_challenge_token", "vis-1"], ["bot_challenge_phase", "visible"]],
     ]);
     expect(t.assigned).toEqual([PROVIDER_PAGE]);
   });
@@ -124,7 +86,7 @@ describe("signInWithOAuth with a bot challenge", () => {
     const t = setup(answers(LOCATION), p.botChallenge);
     await navigated(signInWithOAuth(t.ctx, "github"), t.waits);
     expect(asked(t.service.requests[0]!.path)[1]).toEqual([
-      ...NAVIGATION_QUERY,
+      ...AUTHORIZE_QUERY,
       ["stack_response_mode", "json"],
       ["bot_challenge_unavailable", "true"],
     ]);

@@ -1,5 +1,4 @@
 // OAuth sign-in, linking and callback (SPEC §2; wire contract §5, §6, §15).
-import { createHash } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { KnownErrors } from "../../../../generated/known-errors.js";
 import type { ClientAppContext } from "../../../../runtime/app/context.js";
@@ -13,6 +12,7 @@ import {
 import { isStackError } from "../../../../runtime/errors.js";
 import { fakeBrowser, testAppContext, type TestAppOptions } from "../../../helpers/app-context.js";
 import { json, jwt, knownError, useFakeClock, type Handler, type SentRequest } from "../../../helpers/fake-service.js";
+import { AUTHORIZE_QUERY, b64url, CHALLENGE, range, STATE, VERIFIER } from "../../../helpers/oauth-flow.js";
 import { rejectionOf } from "../../../helpers/outcome.js";
 
 /** An access token as the service issues them: a JWT (this one has no `exp`, so it never expires here). */
@@ -21,12 +21,6 @@ const AT_NEW = "eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEifQ.YXQtbmV3";
 beforeEach(() => useFakeClock());
 afterEach(() => vi.useRealTimers());
 
-const b64url = (bytes: number[]) => Buffer.from(bytes).toString("base64url");
-const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => (from + i) % 256);
-// testEnvironment's randomBytes counts up from 0: the first flow gets bytes 0-31 (verifier) and 32-47 (state).
-const VERIFIER = b64url(range(0, 32));
-const STATE = b64url(range(32, 16));
-const CHALLENGE = createHash("sha256").update(VERIFIER).digest("base64url");
 const COOKIE = `stack-oauth-outer-${STATE}`;
 
 const noService: Handler = () => {
@@ -57,19 +51,7 @@ describe("signInWithOAuth", () => {
     expect(t.assigned).toHaveLength(1);
     const url = new URL(t.assigned[0]!);
     expect(url.origin + url.pathname).toBe("https://api.stack-auth.com/api/v1/auth/oauth/authorize/google");
-    expect(queryOf(t.assigned[0]!)).toEqual([
-      ["client_id", "proj-1"],
-      ["client_secret", "pck-1"],
-      ["redirect_uri", "https://app.example.com/handler/oauth-callback"],
-      ["scope", "legacy"],
-      ["state", STATE],
-      ["grant_type", "authorization_code"],
-      ["code_challenge", CHALLENGE],
-      ["code_challenge_method", "S256"],
-      ["response_type", "code"],
-      ["type", "authenticate"],
-      ["error_redirect_url", "https://app.example.com/handler/error"],
-    ]);
+    expect(queryOf(t.assigned[0]!)).toEqual(AUTHORIZE_QUERY);
   });
 
   it("uses the browser's location.assign, not the app's redirect, and waits 2000 ms after it", async () => {
