@@ -13,7 +13,7 @@ const projectId = "proj-1";
 const custom = `stack-refresh-${projectId}--custom-${crockfordBase32("example.com")}`;
 
 /** The project as a client of a 2.8.86 service sees it, trusting `domains`; without them, as 2.8.11 answers. */
-function service(domains?: readonly string[]) {
+function service(domains?: readonly string[], id = projectId) {
   const config = {
     sign_up_enabled: true,
     credential_enabled: true,
@@ -29,13 +29,13 @@ function service(domains?: readonly string[]) {
   // (The document's fixtures are not read here: happy-dom's URL cannot name a file.)
   return fakeService((request) => {
     if (request.path !== "/api/v1/projects/current") throw new Error(`unexpected ${request.method} ${request.path}`);
-    return json({ id: projectId, display_name: "Acme", config });
+    return json({ id, display_name: "Acme", config });
   });
 }
 
-function signedInClient(fake: ReturnType<typeof fakeService>) {
+function signedInClient(fake: ReturnType<typeof fakeService>, id = projectId) {
   const { env } = testEnvironment(fake.fetch);
-  const client = createStackClient({ projectId, publishableClientKey: "pck-1", tokenStore: "cookie", environment: env });
+  const client = createStackClient({ projectId: id, publishableClientKey: "pck-1", tokenStore: "cookie", environment: env });
   client.requireSessions().signIn({ refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) });
   return client;
 }
@@ -64,24 +64,29 @@ describe('the "cookie" token store of a client', () => {
   });
 
   it("keeps the session in the host's cookies when the project trusts no such domain, or says nothing of its domains (2.8.11)", async () => {
-    for (const fake of [service(["https://example.com", "https://*.example.com"]), service()]) {
+    // Projects of their own: another test's client, told of these writes on its project's channel, would lay its session out again.
+    for (const [id, fake] of [
+      ["proj-2", service(["https://example.com", "https://*.example.com"], "proj-2")],
+      ["proj-3", service(undefined, "proj-3")],
+    ] as const) {
       clearCookies();
-      signedInClient(fake);
+      signedInClient(fake, id);
       await vi.waitFor(() => expect(fake.requests).toHaveLength(1));
       await new Promise((resolve) => setTimeout(resolve, 0));
-      expect(cookieNames()).toEqual([`stack-refresh-${projectId}`, `__Host-stack-refresh-${projectId}--default`, "stack-access"]);
+      expect(cookieNames()).toEqual([`stack-refresh-${id}`, `__Host-stack-refresh-${id}--default`, "stack-access"]);
     }
   });
 
   it("asks nothing on a page loaded signed in, or at an access-token refresh: only a new session is laid out", async () => {
-    const fake = service(["https://example.com", "https://**.example.com"]);
-    document.cookie = `stack-refresh-${projectId}=rt-1; Path=/; Secure`;
+    const id = "proj-4";
+    const fake = service(["https://example.com", "https://**.example.com"], id);
+    document.cookie = `stack-refresh-${id}=rt-1; Path=/; Secure`;
     const { env } = testEnvironment(fake.fetch);
-    const client = createStackClient({ projectId, publishableClientKey: "pck-1", tokenStore: "cookie", environment: env });
+    const client = createStackClient({ projectId: id, publishableClientKey: "pck-1", tokenStore: "cookie", environment: env });
     expect(client.requireSessions().peekCurrent().refreshToken).toBe("rt-1");
     client.requireSessions().signIn({ refreshToken: "rt-1", accessToken: jwt({ exp: Math.floor(Date.now() / 1000) + 3600 }) });
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(fake.requests).toEqual([]);
-    expect(cookieNames()).toEqual([`stack-refresh-${projectId}`, "stack-access"]);
+    expect(cookieNames()).toEqual([`stack-refresh-${id}`, "stack-access"]);
   });
 });
